@@ -1,0 +1,30 @@
+// Bundles the extension and the local platform's command line with esbuild.
+// Usage: node scripts/build.mjs [--production] [--only extension|platform]
+import * as esbuild from 'esbuild';
+
+const args = process.argv.slice(2);
+const production = args.includes('--production');
+const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  format: 'cjs',
+  sourcemap: !production,
+  minify: production,
+  logLevel: 'warning',
+  legalComments: 'none',
+};
+
+const entries = {
+  extension: { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js' },
+};
+
+const selected = only ? { [only]: entries[only] } : entries;
+if (only && !entries[only]) {
+  console.error(`unknown bundle "${only}"; expected one of ${Object.keys(entries).join(', ')}`);
+  process.exit(2);
+}
+await Promise.all(Object.values(selected).map((options) => esbuild.build({ ...common, ...options })));

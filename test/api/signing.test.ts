@@ -1,0 +1,45 @@
+import * as assert from 'node:assert/strict';
+import { compareCaseInsensitive, signParams, stringToSign } from '../../src/api/signing';
+
+describe('signing', () => {
+  const example = {
+    accessKey: 'a020e193-0f1',
+    action: 'ugcCreateChannel',
+    version: '2.0',
+    timestamp: '1466488681033',
+    name: '直播测试频道',
+  };
+  const secret = '5GcXHNYdAVVdFW0yervG';
+
+  it("builds the platform's published string to sign", () => {
+    assert.equal(
+      stringToSign(example, secret),
+      '5GcXHNYdAVVdFW0yervGaccessKey=a020e193-0f1action=ugcCreateChannelname=直播测试频道timestamp=1466488681033version=2.0',
+    );
+  });
+
+  it("matches the platform's published signature", () => {
+    assert.equal(signParams(example, secret), '69a22291e517179e76e55ad7c21269c17462e102adf0eb0526cc5012d9b4cd9a');
+  });
+
+  it('ignores a signature parameter already present', () => {
+    assert.equal(signParams({ ...example, signature: 'x' }, secret), signParams(example, secret));
+  });
+
+  it('orders names case-insensitively, not by bytes', () => {
+    // Byte order puts every upper-case letter before every lower-case one: "Zeta" < "alpha".
+    const params = { Zeta: '1', alpha: '2', Beta: '3' };
+    assert.equal(stringToSign(params, 'K'), 'Kalpha=2Beta=3Zeta=1');
+    // "_" (0x5f) sits between upper (0x41-0x5a) and lower (0x61-0x7a) case letters.
+    assert.equal(stringToSign({ aB: '1', a_b: '2' }, ''), 'a_b=2aB=1');
+  });
+
+  it('puts the shorter name first on a case-insensitive tie', () => {
+    assert.equal(stringToSign({ idx: '2', ID: '1' }, ''), 'ID=1idx=2');
+    assert.ok(compareCaseInsensitive('id', 'ID') === 0);
+  });
+
+  it('signs empty values and raw UTF-8 text, not URL-encoded', () => {
+    assert.equal(stringToSign({ keyword: '', q: 'a b&c' }, 'S'), 'Skeyword=q=a b&c');
+  });
+});
