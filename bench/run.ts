@@ -1,0 +1,25 @@
+/**
+ * Runs every benchmark in bench/ (files named *.bench.ts, each exporting `run(): Promise<void>`
+ * that prints its own figures). `npm run bench -- NAME` runs only the files whose name contains NAME.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+async function main(): Promise<void> {
+  const filter = process.argv[2];
+  const files = readdirSync(__dirname)
+    .filter((file) => file.endsWith('.bench.ts'))
+    .filter((file) => !filter || file.includes(filter))
+    .sort();
+  if (files.length === 0) throw new Error(`no benchmark matches ${filter ?? '*.bench.ts'}`);
+  for (const file of files) {
+    console.log(`\n== ${file} ==`);
+    const bench = (await import(join(__dirname, file))) as { run: () => Promise<void> };
+    await bench.run();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
