@@ -1,0 +1,152 @@
+// Packaging budget: builds the production bundle and the VSIX exactly as `npm run package` does (or reuses
+// a VSIX newer than every input), prints their sizes, and checks what the package holds and leaves out.
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { listZipEntries, readZipEntry, type ZipEntry } from './zip';
+
+const ROOT = resolve(__dirname, '..', '..');
+const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
+
+// Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
+const BUNDLE_BUDGET_BYTES = 1_000_000; // dist/extension.js, minified, with undici, ajv and jsonc-parser inside
+const VSIX_BUDGET_BYTES = 600_000;
+
+const INPUTS = ['src', 'schemas', 'snippets', 'media', 'package.json', 'package-lock.json', 'README.md',
+  'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs'];
+
+function newestMtime(path: string): number {
+  if (!existsSync(path)) return 0;
+  const stat = statSync(path);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const name of readdirSync(path)) newest = Math.max(newest, newestMtime(join(path, name)));
+  return newest;
+}
+
+function vsixIsFresh(): boolean {
+  if (process.env.CI || !existsSync(VSIX)) return false;
+  const built = statSync(VSIX).mtimeMs;
+  return INPUTS.every((input) => newestMtime(join(ROOT, input)) < built);
+}
+
+function kib(bytes: number): string {
+  return `${(bytes / 1024).toFixed(1)} KiB`;
+}
+
+describe('packaging: production bundle and VSIX', function () {
+  this.timeout(240_000);
+  let zip: Buffer;
+  let entries: ZipEntry[];
+  let names: string[];
+
+  before(function () {
+    if (!vsixIsFresh()) {
+      const run = spawnSync('npm', ['run', '--silent', 'package'], { cwd: ROOT, encoding: 'utf8', timeout: 200_000 });
+      assert.equal(run.status, 0, `npm run package failed:\n${run.stdout}\n${run.stderr}`);
+    }
+    zip = readFileSync(VSIX);
+    entries = listZipEntries(zip);
+    names = entries.map((e) => e.name);
+  });
+
+  function entry(name: string): ZipEntry {
+    const found = entries.find((e) => e.name === name);
+    assert.ok(found, `${name} is missing from the VSIX; it holds:\n${names.join('\n')}`);
+    return found;
+  }
+
+  it(`keeps the production bundle under ${kib(BUNDLE_BUDGET_BYTES)} and the VSIX under ${kib(VSIX_BUDGET_BYTES)}`, () => {
+    const bundle = entry('extension/dist/extension.js');
+    const platform = entries.find((e) => e.name === 'extension/dist/localPlatform.js');
+    console.log(`      bundle dist/extension.js: ${kib(bundle.size)} (budget ${kib(BUNDLE_BUDGET_BYTES)})`);
+    if (platform) console.log(`      bundle dist/localPlatform.js: ${kib(platform.size)}`);
+    console.log(`      VSIX: ${kib(zip.length)} (budget ${kib(VSIX_BUDGET_BYTES)}), ${entries.length} files`);
+    assert.ok(bundle.size <= BUNDLE_BUDGET_BYTES, `bundle is ${bundle.size} bytes, over ${BUNDLE_BUDGET_BYTES}`);
+    assert.ok(zip.length <= VSIX_BUDGET_BYTES, `VSIX is ${zip.length} bytes, over ${VSIX_BUDGET_BYTES}`);
+  });
+
+  it('is a minified bundle that carries undici, ajv and jsonc-parser inside instead of requiring them', () => {
+    const source = readZipEntry(zip, entry('extension/dist/extension.js')).toString('utf8');
+    for (const dependency of ['undici', 'ajv', 'jsonc-parser']) {
+      assert.ok(!new RegExp(`require\\(["']${dependency}["']\\)`).test(source), `bundle requires ${dependency} at run time`);
+    }
+    assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
+    assert.ok(source.split('\n').length < 200, 'bundle does not look minified');
+  });
+
+  it('holds the manifest, bundle, schemas, snippets, media, README, CHANGELOG and LICENSE', () => {
+    for (const name of ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md',
+      'extension/changelog.md', 'extension/LICENSE.txt', 'extension/media/icon.png', 'extension/media/activitybar.svg']) {
+      entry(name);
+    }
+    for (const folder of ['schemas', 'snippets']) {
+      const local = readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.json'));
+      assert.ok(local.length > 0, `${folder}/ has no .json files to ship`);
+      for (const file of local) entry(`extension/${folder}/${file}`);
+    }
+    // Every icon the manifest points at must be inside the package.
+    const manifest = JSON.parse(readZipEntry(zip, entry('extension/package.json')).toString('utf8')) as Manifest;
+    for (const path of iconPaths(manifest)) entry(`extension/${path.replace(/^\.\//, '')}`);
+  });
+
+  it('leaves out sources, tests, scripts, node_modules, source maps and dev files', () => {
+    const forbidden = [/^extension\/src\//, /^extension\/test\//, /^extension\/scripts\//, /^extension\/bench\//,
+      /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.[^/]+/, /^extension\/tsconfig\.json$/,
+      /^extension\/package-lock\.json$/, /^extension\/media\/make-icon\.mjs$/, /\.vsix$/, /^extension\/docs\//];
+    const leaked = names.filter((name) => forbidden.some((pattern) => pattern.test(name)));
+    assert.deepEqual(leaked, [], `files that must not ship: ${leaked.join(', ')}`);
+  });
+
+  it('has a manifest with publisher, repository, categories, keywords, engines.vscode and an icon', () => {
+    const manifest = JSON.parse(readZipEntry(zip, entry('extension/package.json')).toString('utf8')) as Manifest;
+    assert.match(manifest.publisher ?? '', /^[a-z0-9][a-z0-9-]*$/);
+    assert.ok(manifest.repository?.url, 'no repository url');
+    assert.ok((manifest.categories ?? []).length > 0, 'no categories');
+    assert.ok((manifest.keywords ?? []).length > 0 && (manifest.keywords ?? []).length <= 30, 'keywords: 1 to 30');
+    assert.match(manifest.engines?.vscode ?? '', /^\^1\.\d+\.\d+$/);
+    assert.equal(manifest.icon, 'media/icon.png');
+    assert.equal(manifest.main, './dist/extension.js');
+    const png = readZipEntry(zip, entry('extension/media/icon.png'));
+    assert.equal(png.toString('latin1', 1, 4), 'PNG');
+    assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [128, 128], 'icon must be 128x128');
+  });
+
+  it('activates lazily: no "*" or onStartupFinished activation event', () => {
+    const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Manifest;
+    const events = manifest.activationEvents ?? [];
+    assert.ok(!events.includes('*'), 'activationEvents contains "*"');
+    assert.ok(!events.includes('onStartupFinished'), 'activationEvents contains onStartupFinished');
+  });
+});
+
+interface Manifest {
+  publisher?: string;
+  main?: string;
+  icon?: string;
+  repository?: { url?: string };
+  categories?: string[];
+  keywords?: string[];
+  engines?: { vscode?: string };
+  activationEvents?: string[];
+  contributes?: {
+    viewsContainers?: Record<string, Array<{ icon?: string }>>;
+    views?: Record<string, Array<{ icon?: string }>>;
+    commands?: Array<{ icon?: string | { light: string; dark: string } }>;
+  };
+}
+
+// Icon paths the manifest refers to (view containers, views, commands); codicon references like $(play) skip.
+function iconPaths(manifest: Manifest): string[] {
+  const found: string[] = [];
+  const add = (icon: unknown): void => {
+    if (typeof icon === 'string' && !icon.startsWith('$(')) found.push(icon);
+    else if (icon && typeof icon === 'object') for (const value of Object.values(icon)) add(value);
+  };
+  const contributes = manifest.contributes ?? {};
+  for (const list of Object.values(contributes.viewsContainers ?? {})) for (const c of list) add(c.icon);
+  for (const list of Object.values(contributes.views ?? {})) for (const v of list) add(v.icon);
+  for (const command of contributes.commands ?? []) add(command.icon);
+  return found;
+}
