@@ -1,0 +1,453 @@
+/**
+ * The signed platform client: one typed method per operation (interface section 4, facts section 4).
+ * Requests are signed per facts section 1 and carried per facts section 2; answers are checked
+ * envelopes. Loading this module changes no process-wide state (see ./undici.ts).
+ */
+import { expectArray, expectRecord, readEnvelope } from './envelope';
+import { ApiError, TransportError, type TransportErrorKind } from './errors';
+import { checkProxy, normaliseRetry, normaliseTimeouts, parseBaseUrl, requireKey } from './options';
+import { walkChannelPages, walkVideoPages } from './paging';
+import {
+  InputRule,
+  addScalars,
+  idList,
+  jsonText,
+  maskParams,
+  positiveInteger,
+  requireId,
+  type WireParams,
+} from './params';
+import { isRetryable, retryDelayMs, sleep, type RetryPolicy } from './retry';
+import { signParams } from './signing';
+import { Transport } from './transport';
+import {
+  ACTIONS,
+  type ActionName,
+  type Channel,
+  type ChannelCategory,
+  type ChannelDefinition,
+  type ChannelListQuery,
+  type ChannelPage,
+  type ChannelPlayUrl,
+  type ChannelUpdate,
+  type Envelope,
+  type HttpMethod,
+  type LiveLogo,
+  type LiveLogoInput,
+  type LiveTemplate,
+  type LiveTemplateInput,
+  type LiveTemplateQuery,
+  type LiveTemplateUpdate,
+  type LogoGroup,
+  type LogoGroupInput,
+  type SecondTranscodeJob,
+  type SecondTranscodeResult,
+  type TemplateGroupInput,
+  type TemplateGroupSummary,
+  type Video,
+  type VideoPlayback,
+  type VideoQuery,
+} from './types';
+
+export interface ClientOptions {
+  /** Platform base URL, e.g. http://127.0.0.1:8790; a trailing "/rest" is accepted and stripped. */
+  baseUrl: string;
+  accessKey: string;
+  secretKey: string;
+  timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
+  /** GET only; POSTs are never retried. `attempts` counts the first one. */
+  retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** Explicit proxy URL; otherwise HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case). */
+  proxy?: string;
+  /** Called once per attempt, after it ends. Never sees the secret or the signature. */
+  onRequest?: (entry: RequestLogEntry) => void;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface RequestLogEntry {
+  action: ActionName;
+  method: HttpMethod;
+  /** `{base_url}/rest`, no query string. */
+  url: string;
+  /** Query parameters with the signature (and anything secret-looking) masked, the access key shortened. */
+  params: Record<string, string>;
+  /** Size of the JSON body (liveCreateChannel, liveUpdate). */
+  bodyBytes?: number;
+  /** 1 for the first try; higher for GET retries. */
+  attempt: number;
+  durationMs: number;
+  /** HTTP status when an answer arrived. */
+  status?: number;
+  /** Envelope code when an envelope was read. */
+  code?: number;
+  /** What went wrong when no envelope was read. */
+  error?: TransportErrorKind;
+}
+
+const VERSION = '2.0';
+
+interface Prepared {
+  params: WireParams;
+  /** JSON text body (liveCreateChannel / liveUpdate only). */
+  json?: string;
+}
+
+export class PlatformClient {
+  readonly baseUrl: string;
+  private readonly restUrl: string;
+  private readonly restPath: string;
+  private readonly accessKey: string;
+  private readonly secretKey: string;
+  private readonly retry: RetryPolicy;
+  private readonly onRequest?: (entry: RequestLogEntry) => void;
+  private readonly transport: Transport;
+  private closed = false;
+
+  constructor(options: ClientOptions) {
+    if (typeof options !== 'object' || options === null) throw new TypeError('PlatformClient needs an options object');
+    const address = parseBaseUrl(options.baseUrl);
+    this.baseUrl = address.baseUrl;
+    this.restUrl = `${address.origin}${address.restPath}`;
+    this.restPath = address.restPath;
+    this.accessKey = requireKey('accessKey', options.accessKey);
+    this.secretKey = requireKey('secretKey', options.secretKey);
+    const timeouts = normaliseTimeouts(options.timeouts);
+    this.retry = normaliseRetry(options.retry);
+    const proxy = checkProxy(options.proxy);
+    if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
+      throw new TypeError('PlatformClient option onRequest must be a function');
+    }
+    this.onRequest = options.onRequest;
+    this.transport = new Transport({ origin: address.origin, timeouts, proxy });
+  }
+
+  // ---- live channels -------------------------------------------------------------------------
+
+  async liveCreateChannel(definition: ChannelDefinition, o?: CallOptions): Promise<Channel> {
+    const env = await this.call('liveCreateChannel', o, () => ({ params: {}, json: jsonBody('definition', definition) }));
+    return expectRecord<Channel>(env.result, this.context('liveCreateChannel'));
+  }
+
+  /** Output groups without `id` are replaced, which changes their play addresses (facts section 4). */
+  async liveUpdate(update: ChannelUpdate, o?: CallOptions): Promise<Channel> {
+    const env = await this.call('liveUpdate', o, () => {
+      requireId('id', update?.id);
+      return { params: {}, json: jsonBody('update', update) };
+    });
+    return expectRecord<Channel>(env.result, this.context('liveUpdate'));
+  }
+
+  /** `start` is a 1-based page number; `count` is the total number of matching channels. */
+  async liveGetChannelsByPage(query: ChannelListQuery = {}, o?: CallOptions): Promise<ChannelPage> {
+    const env = await this.call('liveGetChannelsByPage', o, () => {
+      if (query.start !== undefined) positiveInteger('start', query.start);
+      if (query.number !== undefined) positiveInteger('number', query.number);
+      const { start, number, sort, order, searchType, keyword } = query;
+      return { params: addScalars({}, { start, number, sort, order, searchType, keyword }) };
+    });
+    const context = this.context('liveGetChannelsByPage');
+    const channels = expectArray<Channel>(env.result, context);
+    if (typeof env.count !== 'number') {
+      throw new TransportError('bad-envelope', `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels`, context.action, context.url);
+    }
+    return { channels, count: env.count };
+  }
+
+  async liveGetChannelById(id: string, o?: CallOptions): Promise<Channel> {
+    const env = await this.call('liveGetChannelById', o, () => ({ params: { id: requireId('id', id) } }));
+    return expectRecord<Channel>(env.result, this.context('liveGetChannelById'));
+  }
+
+  async liveStartChannel(id: string, o?: CallOptions): Promise<Channel> {
+    const env = await this.call('liveStartChannel', o, () => ({ params: { id: requireId('id', id) } }));
+    return expectRecord<Channel>(env.result, this.context('liveStartChannel'));
+  }
+
+  async liveStopChannel(id: string, o?: CallOptions): Promise<Channel> {
+    const env = await this.call('liveStopChannel', o, () => ({ params: { id: requireId('id', id) } }));
+    return expectRecord<Channel>(env.result, this.context('liveStopChannel'));
+  }
+
+  async liveDelete(ids: string[], o?: CallOptions): Promise<void> {
+    await this.call('liveDelete', o, () => ({ params: { ids: idList('ids', ids) } }));
+  }
+
+  /** One entry per output group of the given channels. */
+  async liveGetChannelsPlayUrl(channelIds: string | string[], o?: CallOptions): Promise<ChannelPlayUrl[]> {
+    const env = await this.call('liveGetChannelsPlayUrl', o, () => ({ params: { channelId: idList('channelId', channelIds) } }));
+    return expectArray<ChannelPlayUrl>(env.result, this.context('liveGetChannelsPlayUrl'));
+  }
+
+  async liveChannelTypeList(query: { id?: string; name?: string } = {}, o?: CallOptions): Promise<ChannelCategory[]> {
+    const env = await this.call('liveChannelTypeList', o, () => ({ params: addScalars({}, { id: query.id, name: query.name }) }));
+    return expectArray<ChannelCategory>(env.result, this.context('liveChannelTypeList'));
+  }
+
+  async liveChannelTypeCreate(name: string, o?: CallOptions): Promise<ChannelCategory> {
+    const env = await this.call('liveChannelTypeCreate', o, () => ({ params: { name: requireText('name', name) } }));
+    return expectRecord<ChannelCategory>(env.result, this.context('liveChannelTypeCreate'));
+  }
+
+  // ---- live templates and logos --------------------------------------------------------------
+
+  async liveGetTemplates(query: LiveTemplateQuery = {}, o?: CallOptions): Promise<LiveTemplate[]> {
+    const env = await this.call('liveGetTemplates', o, () => {
+      const { name, type, transcodeType } = query;
+      return { params: addScalars({}, { name, type, transcodeType }) };
+    });
+    return expectArray<LiveTemplate>(env.result, this.context('liveGetTemplates'));
+  }
+
+  async liveTemplateCreate(input: LiveTemplateInput, o?: CallOptions): Promise<LiveTemplate> {
+    const env = await this.call('liveTemplateCreate', o, () => ({ params: liveTemplateParams(input) }));
+    return expectRecord<LiveTemplate>(env.result, this.context('liveTemplateCreate'));
+  }
+
+  async liveTemplateUpdate(input: LiveTemplateUpdate, o?: CallOptions): Promise<LiveTemplate> {
+    const env = await this.call('liveTemplateUpdate', o, () => ({
+      params: { id: requireId('id', input?.id), ...liveTemplateParams(input) },
+    }));
+    return expectRecord<LiveTemplate>(env.result, this.context('liveTemplateUpdate'));
+  }
+
+  async liveLogoCreate(input: LiveLogoInput, o?: CallOptions): Promise<LiveLogo> {
+    const env = await this.call('liveLogoCreate', o, () => {
+      const { name, uri, width, height, offsetWidth, offsetHeight, opacity, resize } = requireObject('input', input);
+      return { params: addScalars({}, { name, uri, width, height, offsetWidth, offsetHeight, opacity, resize }) };
+    });
+    return expectRecord<LiveLogo>(env.result, this.context('liveLogoCreate'));
+  }
+
+  async liveLogoList(query: { name?: string; id?: string } = {}, o?: CallOptions): Promise<LiveLogo[]> {
+    const env = await this.call('liveLogoList', o, () => ({ params: addScalars({}, { name: query.name, id: query.id }) }));
+    return expectArray<LiveLogo>(env.result, this.context('liveLogoList'));
+  }
+
+  /** Creates (no `id`) or modifies a logo group; the platform answers `result: ""`, not the id. */
+  async logoGroup(input: LogoGroupInput, o?: CallOptions): Promise<void> {
+    await this.call('logoGroup', o, () => {
+      const { id, name, logos } = requireObject('input', input);
+      if (!Array.isArray(logos)) throw new InputRule('logos', 'must be an array of logo items');
+      return { params: addScalars({ logos: jsonText('logos', logos) }, { id, name }) };
+    });
+  }
+
+  async getLogoGroupList(o?: CallOptions): Promise<LogoGroup[]> {
+    const env = await this.call('getLogoGroupList', o, () => ({ params: {} }));
+    return expectArray<LogoGroup>(env.result, this.context('getLogoGroupList'));
+  }
+
+  // ---- on-demand transcoding -----------------------------------------------------------------
+
+  /** Creates (no `id`) or modifies a transcoding template group; returns the group id. */
+  async templateGroup(input: TemplateGroupInput, o?: CallOptions): Promise<number> {
+    const env = await this.call('templateGroup', o, () => {
+      const { id, name, type, trailor, trailorDuration, logoGroupId, transcodeTemplates } = requireObject('input', input);
+      if (!Array.isArray(transcodeTemplates)) throw new InputRule('transcodeTemplates', 'must be an array of template items');
+      // Each item's advancedArguments travels as JSON text inside the JSON text (interface section 4.3).
+      const items = transcodeTemplates.map((item, index) =>
+        item.advancedArguments === undefined || typeof item.advancedArguments === 'string'
+          ? item
+          : { ...item, advancedArguments: jsonText(`transcodeTemplates[${index}].advancedArguments`, item.advancedArguments) },
+      );
+      return {
+        params: addScalars(
+          { transcodeTemplates: jsonText('transcodeTemplates', items) },
+          { id, name, type, trailor, trailorDuration, logoGroupId },
+        ),
+      };
+    });
+    const groupId = typeof env.result === 'string' && /^\d+$/.test(env.result) ? Number(env.result) : env.result;
+    if (typeof groupId !== 'number' || !Number.isInteger(groupId)) {
+      throw new TransportError('bad-envelope', `templateGroup: ${this.restUrl} answered with a "result" that is not the group id`, 'templateGroup', this.restUrl);
+    }
+    return groupId;
+  }
+
+  async templateGroupList(query: { type?: 0 | 1 } = {}, o?: CallOptions): Promise<TemplateGroupSummary[]> {
+    const env = await this.call('templateGroupList', o, () => ({ params: addScalars({}, { type: query.type }) }));
+    return expectArray<TemplateGroupSummary>(env.result, this.context('templateGroupList'));
+  }
+
+  /**
+   * Starts a second transcoding. Per-video outcomes (code 0 or an error code) are returned, not
+   * thrown; only a failure of the whole call (top-level code 10000, transport) throws.
+   */
+  async secondTranscodeV2(job: SecondTranscodeJob, o?: CallOptions): Promise<SecondTranscodeResult[]> {
+    const env = await this.call('secondTranscodeV2', o, () => {
+      const { videoIds, transcodeTemplates, transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace } = requireObject('job', job);
+      if (typeof replace !== 'boolean') throw new InputRule('replace', 'must be true (replace) or false (save as)');
+      const params: WireParams = { videoIds: idList('videoIds', videoIds) };
+      if (transcodeTemplates !== undefined) params.transcodeTemplates = jsonText('transcodeTemplates', transcodeTemplates);
+      return { params: addScalars(params, { transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace }) };
+    });
+    return expectArray<SecondTranscodeResult>(env.result, this.context('secondTranscodeV2'));
+  }
+
+  // ---- videos ----------------------------------------------------------------------------------
+
+  /** `start` is a 1-based page number (this project's choice, as for the channel list). */
+  async queryVideo(query: VideoQuery, o?: CallOptions): Promise<Video[]> {
+    const env = await this.call('queryVideo', o, () => {
+      const { start, number, sort, order, searchType, keyword, categoryId, videoType, status } = requireObject('query', query);
+      positiveInteger('start', start);
+      positiveInteger('number', number);
+      requireText('sort', sort);
+      requireText('order', order);
+      return { params: addScalars({}, { start, number, sort, order, searchType, keyword, categoryId, videoType, status }) };
+    });
+    return expectArray<Video>(env.result, this.context('queryVideo'));
+  }
+
+  /** One playback entry per id; unknown ids come back with nulls. */
+  async getTranscodedVideos(ids: string[], o?: CallOptions): Promise<VideoPlayback[]> {
+    const env = await this.call('getTranscodedVideos', o, () => ({ params: { ids: idList('ids', ids) } }));
+    return expectArray<VideoPlayback>(env.result, this.context('getTranscodedVideos'));
+  }
+
+  async getVideoInfo(videoId: string, o?: CallOptions): Promise<Video> {
+    const env = await this.call('getVideoInfo', o, () => ({ params: { videoId: requireId('videoId', videoId) } }));
+    return expectRecord<Video>(env.result, this.context('getVideoInfo'));
+  }
+
+  async deleteVideo(videoIds: string[], o?: CallOptions): Promise<void> {
+    await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
+  }
+
+  // ---- paging ----------------------------------------------------------------------------------
+
+  /** Walks the channel list lazily, one request per page asked for. */
+  channelPages(query: ChannelListQuery = {}, o: CallOptions = {}): AsyncIterableIterator<ChannelPage> {
+    return walkChannelPages((q, co) => this.liveGetChannelsByPage(q, co), query, o);
+  }
+
+  /** Walks the video list lazily from page 1, one request per page asked for. */
+  videoPages(query: Omit<VideoQuery, 'start'>, o: CallOptions = {}): AsyncIterableIterator<Video[]> {
+    return walkVideoPages((q, co) => this.queryVideo(q, co), query, o);
+  }
+
+  /** Closes the connection pool; calls made afterwards fail with a clear error. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.transport.close();
+  }
+
+  // ---- the one way a request is made ------------------------------------------------------------
+
+  private context(action: ActionName): { action: ActionName; url: string } {
+    return { action, url: this.restUrl };
+  }
+
+  /**
+   * Prepares, signs, sends and checks one operation. GETs are retried on network failures and 5xx
+   * (re-signed with a fresh timestamp each time); POSTs are sent once.
+   */
+  private async call(action: ActionName, o: CallOptions | undefined, prepare: () => Prepared): Promise<Envelope<unknown>> {
+    let prepared: Prepared;
+    try {
+      prepared = prepare();
+    } catch (error) {
+      if (error instanceof InputRule) throw error.toError(action, this.restUrl);
+      throw error;
+    }
+    const signal = o?.signal;
+    const method = ACTIONS[action].method;
+    if (this.closed) {
+      throw new TransportError('network', `${action}: the client for ${this.restUrl} has been closed`, action, this.restUrl);
+    }
+    const attempts = method === 'GET' ? this.retry.attempts : 1;
+    for (let attempt = 1; ; attempt++) {
+      const signed: WireParams = {
+        ...prepared.params,
+        accessKey: this.accessKey,
+        action,
+        version: VERSION,
+        timestamp: String(Date.now()),
+      };
+      const signature = signParams(signed, this.secretKey);
+      const started = performance.now();
+      const entry: RequestLogEntry = {
+        action,
+        method,
+        url: this.restUrl,
+        params: maskParams({ ...signed, signature }, this.secretKey),
+        attempt,
+        durationMs: 0,
+      };
+      if (prepared.json !== undefined) entry.bodyBytes = Buffer.byteLength(prepared.json);
+      try {
+        const answer = await this.transport.exchange({
+          action,
+          url: this.restUrl,
+          method,
+          path: `${this.restPath}?${queryString({ ...signed, signature })}`,
+          headers: prepared.json !== undefined ? { accept: 'application/json', 'content-type': 'application/json' } : { accept: 'application/json' },
+          body: prepared.json,
+          signal,
+        });
+        entry.status = answer.status;
+        const envelope = readEnvelope(answer.text, { action, url: this.restUrl, scrub: [signature, this.secretKey] });
+        entry.code = envelope.code;
+        this.log(entry, started);
+        return envelope;
+      } catch (error) {
+        if (error instanceof TransportError) {
+          entry.error = error.kind;
+          if (error.status !== undefined) entry.status = error.status;
+        } else if (error instanceof ApiError) {
+          entry.code = error.code;
+        }
+        this.log(entry, started);
+        if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted) throw error;
+        await sleep(retryDelayMs(attempt, this.retry), signal, () =>
+          new TransportError('aborted', `${action}: the call to ${this.restUrl} was cancelled`, action, this.restUrl),
+        );
+      }
+    }
+  }
+
+  private log(entry: RequestLogEntry, started: number): void {
+    if (!this.onRequest) return;
+    entry.durationMs = Math.round((performance.now() - started) * 1000) / 1000;
+    try {
+      this.onRequest(entry);
+    } catch {
+      // A failing logger must not turn a good call into a failed one.
+    }
+  }
+}
+
+/** Query string with every value percent-encoded (spaces as %20, never "+"). */
+function queryString(params: Readonly<WireParams>): string {
+  return Object.entries(params)
+    .map(([name, value]) => `${encodeURIComponent(name)}=${encodeURIComponent(value)}`)
+    .join('&');
+}
+
+function requireObject<T>(field: string, value: T): T {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputRule(field, 'must be an object');
+  return value;
+}
+
+function requireText(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new InputRule(field, 'must be a non-empty string');
+  return value;
+}
+
+/** The JSON body of liveCreateChannel / liveUpdate (not signed, facts section 2). */
+function jsonBody(field: string, value: unknown): string {
+  requireObject(field, value);
+  return jsonText(field, value);
+}
+
+function liveTemplateParams(input: LiveTemplateInput): WireParams {
+  const { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate, advancedArguments } =
+    requireObject('input', input);
+  const params = addScalars({}, { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate });
+  if (advancedArguments !== undefined) params.advancedArguments = jsonText('advancedArguments', advancedArguments);
+  return params;
+}

@@ -1,0 +1,195 @@
+/**
+ * One HTTP exchange with `{base_url}/rest`, over a keep-alive dispatcher the client owns:
+ * an undici Pool for the platform's origin, or a proxy agent when a proxy applies.
+ * Every failure becomes a TransportError with its own kind and a message naming action and address.
+ */
+import { TransportError } from './errors';
+import { EnvHttpProxyAgent, Pool, ProxyAgent, request, type Dispatcher } from './undici';
+
+export interface TransportTimeouts {
+  connectMs: number;
+  /** Wait for the response headers. */
+  headersMs: number;
+  /** Longest silence while the body arrives (undici's body timeout is idle time, not total). */
+  bodyMs: number;
+}
+
+export interface TransportOptions {
+  /** `http(s)://host:port` of the platform. */
+  origin: string;
+  timeouts: TransportTimeouts;
+  /** Explicit proxy; when absent the proxy environment variables are honoured. */
+  proxy?: string;
+  /** Connections kept per origin. */
+  connections?: number;
+}
+
+export interface Exchange {
+  action: string;
+  /** `{base_url}/rest` for messages (no query string). */
+  url: string;
+  method: 'GET' | 'POST';
+  /** Path with the query string. */
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+export interface Answer {
+  status: number;
+  text: string;
+}
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'] as const;
+
+/** Whether any proxy variable is set (NO_PROXY alone changes nothing). */
+export function proxyFromEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
+  return PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '');
+}
+
+/** A proxy URL without user name or password, for messages. */
+function displayProxy(proxy: string): string {
+  try {
+    const url = new URL(proxy);
+    return `${url.protocol}//${url.host}`;
+  } catch {
+    return 'the configured proxy';
+  }
+}
+
+export class Transport {
+  readonly dispatcher: Dispatcher;
+  private readonly origin: string;
+  private readonly timeouts: TransportTimeouts;
+  /** Set when requests may go through a proxy: named in network error messages. */
+  private readonly proxyNote: string;
+
+  constructor(options: TransportOptions) {
+    this.origin = options.origin;
+    this.timeouts = options.timeouts;
+    const connections = options.connections ?? 8;
+    const connectTimeout = options.timeouts.connectMs;
+    // proxyTunnel false: plain-http targets go to the proxy as absolute-form requests, which every
+    // forward proxy understands; https targets still tunnel with CONNECT (undici decides by protocol).
+    const proxyOptions = {
+      proxyTunnel: false,
+      connections,
+      connectTimeout,
+      proxyTls: { timeout: connectTimeout },
+      requestTls: { timeout: connectTimeout },
+    };
+    if (options.proxy !== undefined) {
+      this.dispatcher = new ProxyAgent({ uri: options.proxy, ...proxyOptions });
+      this.proxyNote = ` through proxy ${displayProxy(options.proxy)}`;
+    } else if (proxyFromEnvironment()) {
+      // Reads HTTP(S)_PROXY and NO_PROXY (either case) now; hosts in NO_PROXY are reached directly.
+      this.dispatcher = new EnvHttpProxyAgent(proxyOptions);
+      this.proxyNote = ' (proxy settings from the environment apply)';
+    } else {
+      this.dispatcher = new Pool(options.origin, { connections, connectTimeout });
+      this.proxyNote = '';
+    }
+  }
+
+  /** Sends one request and reads the whole answer; throws TransportError for anything but a 2xx. */
+  async exchange(x: Exchange): Promise<Answer> {
+    if (x.signal?.aborted) throw aborted(x, x.signal.reason);
+    let response: Dispatcher.ResponseData;
+    try {
+      response = await request(this.dispatcher, {
+        origin: this.origin,
+        path: x.path,
+        method: x.method,
+        headers: x.headers,
+        body: x.body,
+        signal: x.signal,
+        headersTimeout: this.timeouts.headersMs,
+        bodyTimeout: this.timeouts.bodyMs,
+      });
+    } catch (error) {
+      throw this.classify(error, x, 'headers');
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw this.classify(error, x, 'body');
+    }
+    if (response.statusCode < 200 || response.statusCode > 299) {
+      throw new TransportError(
+        'http-status',
+        `${x.action}: ${x.url} answered HTTP ${response.statusCode}${statusText(response.statusCode)} instead of 200`,
+        x.action,
+        x.url,
+        { status: response.statusCode },
+      );
+    }
+    return { status: response.statusCode, text };
+  }
+
+  close(): Promise<void> {
+    return this.dispatcher.close();
+  }
+
+  /** Maps an undici / socket failure to a TransportError; `stage` tells whether headers had arrived. */
+  private classify(error: unknown, x: Exchange, stage: 'headers' | 'body'): TransportError {
+    if (error instanceof TransportError) return error;
+    if (x.signal?.aborted) return aborted(x, error);
+    const code = errorCode(error);
+    const { action, url } = x;
+    const details = { cause: error };
+    switch (code) {
+      case 'UND_ERR_CONNECT_TIMEOUT':
+        return new TransportError('timeout', `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`, action, url, { ...details, phase: 'connect' });
+      case 'UND_ERR_HEADERS_TIMEOUT':
+        return new TransportError('timeout', `${action}: ${url} did not answer within ${this.timeouts.headersMs} ms (headers timeout)`, action, url, { ...details, phase: 'headers' });
+      case 'UND_ERR_BODY_TIMEOUT':
+        return new TransportError('timeout', `${action}: ${url} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)`, action, url, { ...details, phase: 'body' });
+      case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
+        return truncated(x, details);
+      case 'UND_ERR_SOCKET':
+      case 'ECONNRESET':
+      case 'EPIPE':
+        if (stage === 'body') return truncated(x, details);
+        return new TransportError('reset', `${action}: ${url} closed the connection without answering (connection reset)`, action, url, details);
+      case 'ECONNREFUSED':
+        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the connection was refused (is the platform running?)`, action, url, details);
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the host name could not be resolved`, action, url, details);
+      default:
+        if (code?.startsWith('HPE_') || (error instanceof Error && error.name === 'HTTPParserError')) {
+          return new TransportError('network', `${action}: ${url} did not answer in HTTP/1.1`, action, url, details);
+        }
+        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote} (${code ?? 'network error'})`, action, url, details);
+    }
+  }
+}
+
+function truncated(x: Exchange, details: { cause: unknown }): TransportError {
+  return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived`, x.action, x.url, details);
+}
+
+function aborted(x: Exchange, cause: unknown): TransportError {
+  return new TransportError('aborted', `${x.action}: the call to ${x.url} was cancelled`, x.action, x.url, cause === undefined ? {} : { cause });
+}
+
+function errorCode(error: unknown): string | undefined {
+  if (typeof error === 'object' && error !== null && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+const STATUS_TEXT: Readonly<Record<number, string>> = {
+  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
+  407: 'Proxy Authentication Required', 408: 'Request Timeout', 413: 'Payload Too Large', 429: 'Too Many Requests',
+  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+};
+
+function statusText(status: number): string {
+  const text = STATUS_TEXT[status];
+  return text ? ` ${text}` : '';
+}

@@ -1,0 +1,31 @@
+/**
+ * The parts of undici the client uses, loaded from undici's own sub-modules.
+ *
+ * Why not `import ... from 'undici'`: the package root loads `lib/global.js`, which installs a fresh
+ * Agent as the process-wide dispatcher (`Symbol.for('undici.globalDispatcher.1')`) when none is set.
+ * Inside VS Code's extension host that would replace the dispatcher its `fetch` uses. The sub-modules
+ * below never load `lib/global.js` (test/api/globalDispatcher.test.ts proves it, bundled too).
+ * The types still come from the package root: `import type` is erased, so it loads nothing.
+ */
+import type { Dispatcher, EnvHttpProxyAgent as EnvHttpProxyAgentType, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
+
+export type { Dispatcher };
+
+/* eslint-disable @typescript-eslint/no-require-imports -- see above: sub-modules keep global state untouched */
+export const Pool = require('undici/lib/dispatcher/pool') as typeof PoolType;
+export const ProxyAgent = require('undici/lib/dispatcher/proxy-agent') as typeof ProxyAgentType;
+export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent') as typeof EnvHttpProxyAgentType;
+
+/**
+ * `Dispatcher.prototype.request` is only attached by the package root, so call the request API
+ * function directly with the dispatcher as `this`.
+ */
+const requestApi = require('undici/lib/api/api-request') as (
+  this: Dispatcher,
+  options: Dispatcher.RequestOptions,
+) => Promise<Dispatcher.ResponseData>;
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+  return requestApi.call(dispatcher, options);
+}
