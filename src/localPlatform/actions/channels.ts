@@ -1,0 +1,223 @@
+/**
+ * Live channel operations: create, update, get, start, stop, delete, play addresses
+ * (rest-interface 4.1, facts sections 3 and 4).
+ */
+import { randomBytes } from 'node:crypto';
+import { Codes } from '../../api/errorCodes';
+import type { ActionContext, ActionHandler } from '../context';
+import { PlatformFault } from '../faults';
+import { newId } from '../ids';
+import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../records';
+import * as out from '../serialize';
+import { Tx, type AccountStore } from '../store';
+import { readChannelDefinition, type OutputGroupDef } from './channelDefinition';
+
+/** `listField` names the comma-separated parameter the id came from, if any. */
+function findChannel(store: AccountStore, id: string, listField?: string): ChannelRec {
+  const ch = store.get('channels', id);
+  if (!ch) {
+    const where = listField ? `${listField} lists ${id}, which` : `id ${id}`;
+    throw new PlatformFault(Codes.channelNotExists, `${where} is not a channel of this account`);
+  }
+  return ch;
+}
+
+function newOutputs(def: OutputGroupDef, now: number, keep: LiveOutputRec[] = []): LiveOutputRec[] {
+  return def.templates.map((t) => {
+    const kept = keep.find((o) => o.templateId === t.templateId);
+    if (kept) return kept.isDefault === t.isDefault ? kept : { ...kept, isDefault: t.isDefault, updateTime: now };
+    return { id: newId(), templateId: t.templateId, isDefault: t.isDefault, createTime: now, updateTime: null };
+  });
+}
+
+function groupFromDef(def: OutputGroupDef, userId: number, now: number, existing?: OutputGroupRec): OutputGroupRec {
+  const encrypted = def.isLiveEncrypt === '1';
+  return {
+    id: existing?.id ?? newId(),
+    protocolType: def.protocolType,
+    taskId: existing?.taskId ?? null,
+    isLiveEncrypt: def.isLiveEncrypt,
+    // Vendor encryption keys exist only while encryption is on; kept stable across updates.
+    customerId: encrypted ? (existing?.customerId ?? String(userId)) : null,
+    contentId: encrypted ? (existing?.contentId ?? newId()) : null,
+    createTime: existing?.createTime ?? now,
+    updateTime: existing ? now : null,
+    logoId: def.logoId,
+    rtmpThirdPartyOutputUrl: def.rtmpThirdPartyOutputUrl,
+    isRecord: def.isRecord,
+    recordTaskId: existing?.recordTaskId ?? null,
+    recordStartTime: existing?.recordStartTime ?? null,
+    needToMp4: def.needToMp4,
+    isTimeShift: def.isTimeShift,
+    timeShiftDuration: def.timeShiftDuration,
+    timeShiftTaskId: existing?.timeShiftTaskId ?? null,
+    rotation: def.rotation,
+    outputs: newOutputs(def, now, existing?.outputs),
+  };
+}
+
+export const liveCreateChannel: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const def = readChannelDefinition(ctx.body, store, false);
+  const id = newId();
+  const ch: ChannelRec = {
+    id,
+    name: def.name,
+    description: def.description,
+    authCode: randomBytes(8).toString('hex'),
+    type: def.type,
+    typeName: def.typeName,
+    signalType: def.signalType,
+    stream: id.slice(0, 16),
+    pullStream: def.pullStream,
+    pullTaskId: null,
+    status: 0,
+    streamStatus: 2,
+    streamWidth: null,
+    streamHeight: null,
+    streamBitrate: null,
+    streamAudioBitrate: null,
+    streamFrameRate: null,
+    createTime: ctx.now,
+    updateTime: null,
+    startTime: null,
+    endTime: null,
+    autoEndTime: 0,
+    liveType: def.liveType,
+    groups: def.groups.map((g) => groupFromDef(g, ctx.account.userId, ctx.now)),
+  };
+  await store.commit(new Tx().put('channels', ch));
+  return { result: out.channel(ctx.view, ch) };
+};
+
+/** liveUpdate: groups with an `id` are kept (same ids and play addresses); groups without are new. */
+export const liveUpdate: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const def = readChannelDefinition(ctx.body, store, true);
+  const current = findChannel(store, def.id ?? '');
+  if (current.status === 2) {
+    throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is live; stop it before updating it`);
+  }
+  const used = new Set<string>();
+  const groups = def.groups.map((g, i) => {
+    if (g.id === undefined) return groupFromDef(g, ctx.account.userId, ctx.now);
+    const existing = current.groups.find((x) => x.id === g.id);
+    if (!existing) {
+      throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].id ${g.id} is not an output group of channel ${current.id}`);
+    }
+    if (used.has(g.id)) throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].id ${g.id} is given twice`);
+    used.add(g.id);
+    if (existing.protocolType !== g.protocolType) {
+      throw new PlatformFault(
+        Codes.parameterInvalid,
+        `outputGroupList[${i}].protocolType cannot change on a kept group; leave out its id to replace the group`,
+      );
+    }
+    return groupFromDef(g, ctx.account.userId, ctx.now, existing);
+  });
+  const ch: ChannelRec = {
+    ...current,
+    name: def.name,
+    description: def.description,
+    type: def.type,
+    typeName: def.typeName,
+    signalType: def.signalType,
+    pullStream: def.pullStream,
+    liveType: def.liveType,
+    updateTime: ctx.now,
+    groups,
+  };
+  await store.commit(new Tx().put('channels', ch));
+  return { result: out.channel(ctx.view, ch) };
+};
+
+export const liveGetChannelById: ActionHandler = (ctx) => {
+  const id = ctx.params.str('id', true, 64);
+  return { result: out.channel(ctx.view, findChannel(ctx.account.store, id)) };
+};
+
+/** Largest output of the channel: what the simulated incoming stream looks like. */
+function sourceProfile(ctx: ActionContext, ch: ChannelRec): Pick<ChannelRec, 'streamWidth' | 'streamHeight' | 'streamBitrate' | 'streamAudioBitrate' | 'streamFrameRate'> {
+  let best: { w: number; h: number; vb: number; ab: number; fr: number } | undefined;
+  for (const g of ch.groups) {
+    for (const o of g.outputs) {
+      const t = ctx.account.store.get('liveTemplates', o.templateId);
+      if (t && (!best || t.videoWidth * t.videoHeight > best.w * best.h)) {
+        best = { w: t.videoWidth, h: t.videoHeight, vb: t.videoBitrate, ab: t.audioBitrate, fr: t.frameRate };
+      }
+    }
+  }
+  if (!best) return { streamWidth: null, streamHeight: null, streamBitrate: null, streamAudioBitrate: null, streamFrameRate: null };
+  return { streamWidth: best.w, streamHeight: best.h, streamBitrate: best.vb, streamAudioBitrate: best.ab, streamFrameRate: best.fr };
+}
+
+export const liveStartChannel: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const current = findChannel(store, ctx.params.str('id', true, 64));
+  if (current.status === 2) {
+    throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is already live; stop it before starting it again`);
+  }
+  const now = ctx.now;
+  const ch: ChannelRec = {
+    ...current,
+    ...sourceProfile(ctx, current),
+    status: 2,
+    streamStatus: 1,
+    startTime: now,
+    endTime: null,
+    updateTime: now,
+    pullTaskId: current.signalType === '2' ? newId() : current.pullTaskId,
+    groups: current.groups.map((g) => ({
+      ...g,
+      taskId: newId(),
+      recordTaskId: g.isRecord === '1' ? newId() : g.recordTaskId,
+      recordStartTime: g.isRecord === '1' ? now : g.recordStartTime,
+      timeShiftTaskId: g.isTimeShift === '1' ? newId() : g.timeShiftTaskId,
+      updateTime: now,
+    })),
+  };
+  await store.commit(new Tx().put('channels', ch));
+  return { result: out.channel(ctx.view, ch) };
+};
+
+export const liveStopChannel: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const current = findChannel(store, ctx.params.str('id', true, 64));
+  if (current.status !== 2) {
+    throw new PlatformFault(
+      Codes.channelStateConflict,
+      `channel ${current.id} is not live (status ${current.status}); only a live channel can be stopped`,
+    );
+  }
+  const now = ctx.now;
+  const ch: ChannelRec = {
+    ...current,
+    status: 1,
+    streamStatus: 1,
+    endTime: now,
+    updateTime: now,
+    groups: current.groups.map((g) => ({ ...g, taskId: '', timeShiftTaskId: '', updateTime: now })),
+  };
+  await store.commit(new Tx().put('channels', ch));
+  return { result: out.channel(ctx.view, ch) };
+};
+
+/** liveDelete: all or nothing; a live channel must be stopped first. */
+export const liveDelete: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const ids = ctx.params.idList('ids');
+  const tx = new Tx();
+  for (const id of ids) {
+    const ch = findChannel(store, id, 'ids');
+    if (ch.status === 2) throw new PlatformFault(Codes.channelStateConflict, `channel ${id} is live; stop it before deleting it`);
+    tx.del('channels', id);
+  }
+  await store.commit(tx);
+  return { result: null };
+};
+
+export const liveGetChannelsPlayUrl: ActionHandler = (ctx) => {
+  const ids = ctx.params.idList('channelId');
+  const result = ids.flatMap((id) => out.playUrls(ctx.view, findChannel(ctx.account.store, id, 'channelId')));
+  return { result };
+};

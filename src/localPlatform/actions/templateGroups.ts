@@ -1,0 +1,113 @@
+/**
+ * Transcoding template groups (integer ids): templateGroup create/modify and templateGroupList
+ * (rest-interface 4.3, facts section 4). Built-in groups cannot be modified (10082); the default
+ * group cannot change type (10095). An account's first regular group becomes its default group.
+ */
+import { Codes } from '../../api/errorCodes';
+import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
+import type { ActionHandler } from '../context';
+import { PlatformFault } from '../faults';
+import { Fields } from '../fields';
+import { metaOf } from '../meta';
+import type { TemplateGroupItemRec, TemplateGroupRec } from '../records';
+import * as out from '../serialize';
+import { Tx, type AccountStore } from '../store';
+import { checkLogoGroup, readGroupId } from './logoGroups';
+
+const MAX_ITEMS = 20;
+const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
+
+export function findTemplateGroup(store: AccountStore, id: number): TemplateGroupRec | undefined {
+  return builtinTemplateGroup(id) ?? store.get('templateGroups', id);
+}
+
+function readItem(t: Fields): TemplateGroupItemRec {
+  const format = t.int('format', true, { oneOf: [0, 1, 2, 3] }) as 0 | 1 | 2 | 3;
+  const encryptType = t.int('encryptType', true, { oneOf: [0, 6, 7] }) as 0 | 6 | 7;
+  if (encryptType === 6 && format !== 0) throw t.invalid('encryptType', '6 (AES) applies to HLS (format 0) only');
+  let advancedArguments: string | null = null;
+  if (t.has('advancedArguments')) {
+    const value = t.jsonValue('advancedArguments');
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+      throw t.invalid('advancedArguments', 'must be JSON text of an object');
+    }
+    advancedArguments = JSON.stringify(value);
+  }
+  return {
+    name: t.str('name', true, 100).trim(),
+    videoWidth: t.int('videoWidth', true, { min: 16, max: 7680 }),
+    videoHeight: t.int('videoHeight', true, { min: 16, max: 4320 }),
+    videoBitrate: t.int('videoBitrate', true, { min: 1, max: 100_000 }),
+    audioBitrate: t.int('audioBitrate', true, { min: 1000, max: 1_024_000 }),
+    format,
+    encryptType,
+    defaultVideo: t.int('defaultVideo', true, { oneOf: [0, 1] }) as 0 | 1,
+    advancedArguments,
+  };
+}
+
+/** The template items of a group: a JSON array with exactly one `defaultVideo` 1 (10061 otherwise). */
+function readItems(p: Fields): TemplateGroupItemRec[] {
+  if (!p.has('transcodeTemplates')) throw p.missing('transcodeTemplates');
+  const f = new Fields({ transcodeTemplates: p.raw('transcodeTemplates') }, '', TEMPLATE_CODES);
+  const list = f.array('transcodeTemplates', true);
+  if (list.length === 0) throw f.invalid('transcodeTemplates', 'must hold at least one template');
+  if (list.length > MAX_ITEMS) throw f.invalid('transcodeTemplates', `must hold at most ${MAX_ITEMS} templates`);
+  const items = list.map((value, i) => readItem(f.item('transcodeTemplates', i, value)));
+  const defaults = items.filter((item) => item.defaultVideo === 1).length;
+  if (defaults !== 1) {
+    throw f.invalid('transcodeTemplates', `must have exactly one template with defaultVideo 1 (found ${defaults})`);
+  }
+  return items;
+}
+
+export const templateGroup: ActionHandler = async (ctx) => {
+  const p = ctx.params;
+  const { store } = ctx.account;
+  const id = readGroupId(p, 'id');
+  let current: TemplateGroupRec | undefined;
+  if (id !== undefined) {
+    if (builtinTemplateGroup(id)) {
+      throw new PlatformFault(Codes.cannotModifyTemplateGroup, `id ${id} is a built-in template group, which cannot be modified`);
+    }
+    current = store.get('templateGroups', id);
+    if (!current) throw new PlatformFault(Codes.templateGroupNotExist, `id ${id} is not a template group of this account`);
+  }
+  const name = p.str('name', true, 100).trim();
+  const type = p.int('type', true, { oneOf: [0, 1] }) as 0 | 1;
+  const trailor = p.bool('trailor', true);
+  const trailorDuration = p.int('trailorDuration', true, { min: 0, max: 86_400 });
+  const logoGroupId = checkLogoGroup(store, p.int('logoGroupId', true, { min: 0 }), 'logoGroupId');
+  const templates = readItems(p);
+  const meta = metaOf(store);
+  const tx = new Tx();
+  let group: TemplateGroupRec;
+  if (current) {
+    if (current.id === meta.defaultTemplateGroupId && type !== current.type) {
+      throw new PlatformFault(
+        Codes.cannotModifyDefaultGroupType,
+        `type of the default template group ${current.id} cannot change (it is ${current.type})`,
+      );
+    }
+    group = { ...current, name, type, trailor, trailorDuration, logoGroupId, templates, updateTime: ctx.now };
+  } else {
+    group = { id: meta.nextTemplateGroupId, name, type, trailor, trailorDuration, logoGroupId, templates, createTime: ctx.now, updateTime: null };
+    const becomesDefault = meta.defaultTemplateGroupId === null && type === 0;
+    tx.put('meta', {
+      ...meta,
+      nextTemplateGroupId: meta.nextTemplateGroupId + 1,
+      defaultTemplateGroupId: becomesDefault ? group.id : meta.defaultTemplateGroupId,
+    });
+  }
+  await store.commit(tx.put('templateGroups', group));
+  return { result: group.id };
+};
+
+export const templateGroupList: ActionHandler = (ctx) => {
+  const type = ctx.params.int('type', false, { oneOf: [0, 1] });
+  const { defaultTemplateGroupId } = metaOf(ctx.account.store);
+  const rows = [...BUILTIN_TEMPLATE_GROUPS, ...[...ctx.account.store.values('templateGroups')].sort((a, b) => a.id - b.id)]
+    .filter((g) => type === undefined || g.type === type)
+    .map((g) => out.templateGroupSummary(g, defaultTemplateGroupId));
+  return { result: rows };
+};

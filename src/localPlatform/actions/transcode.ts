@@ -1,0 +1,189 @@
+/**
+ * secondTranscodeV2 (rest-interface 4.3): a built-in or account template group, ad-hoc templates
+ * (which win over a group id), or the account's default group (10024 if it has none). Per-video
+ * outcomes are returned in `result`; the top-level code is 0 unless no listed video exists (10017)
+ * or the templates are unusable (10061 / 10081 / 10024).
+ */
+import { Codes, knownCode } from '../../api/errorCodes';
+import type { SecondTranscodeResult } from '../../api/types';
+import type { ActionHandler } from '../context';
+import { PlatformFault } from '../faults';
+import { Fields } from '../fields';
+import { newId } from '../ids';
+import { metaOf } from '../meta';
+import type { JobRec, JobTemplate, TemplateGroupRec } from '../records';
+import { Tx, type AccountStore } from '../store';
+import { checkLogoGroup } from './logoGroups';
+import { findTemplateGroup } from './templateGroups';
+
+const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
+const MAX_TEMPLATES = 20;
+const MAX_VIDEOS = 100;
+
+interface Plan {
+  templates: JobTemplate[];
+  trailor: boolean;
+  trailorDuration: number;
+  logoGroupId: number | null;
+  videoType: 0 | 1 | null;
+}
+
+function readAdHocTemplate(t: Fields, store: AccountStore): { template: JobTemplate; logoGroupId: number | null } {
+  const hls = t.bool('hls', true);
+  const mp4 = t.bool('mp4', true);
+  const flv = t.bool('flv', true);
+  const ts = t.bool('ts', false) ?? false;
+  if (!hls && !mp4 && !flv && !ts) throw t.invalid('hls', 'or mp4, flv or ts must be true (no format to produce)');
+  const hlsEncryptType = (t.int('hlsEncryptType', false, { oneOf: [0, 6, 7] }) ?? 0) as 0 | 6 | 7;
+  const template: JobTemplate = {
+    name: t.str('name', true, 100).trim(),
+    videoWidth: t.int('videoWidth', true, { min: 16, max: 7680 }),
+    videoHeight: t.int('videoHeight', true, { min: 16, max: 4320 }),
+    videoBitrate: t.int('videoBitrate', true, { min: 1, max: 100_000 }),
+    audioBitrate: t.int('audioBitrate', true, { min: 1000, max: 1_024_000 }),
+    hls,
+    mp4,
+    flv,
+    ts,
+    hlsEncryptType,
+    mp4EncryptType: (t.int('mp4EncryptType', false, { oneOf: [0, 7] }) ?? 0) as 0 | 7,
+    flvEncryptType: (t.int('flvEncryptType', false, { oneOf: [0, 7] }) ?? 0) as 0 | 7,
+    tsEncryptType: (t.int('tsEncryptType', false, { oneOf: [0, 7] }) ?? 0) as 0 | 7,
+    defaultVideo: (t.int('defaultVideo', false, { oneOf: [0, 1] }) ?? 0) as 0 | 1,
+  };
+  const logoGroupId = checkLogoGroup(store, t.int('logoGroupId', false, { min: 0 }), t.path('logoGroupId'));
+  return { template, logoGroupId };
+}
+
+/** `transcodeTemplates`: an array of items, or `{logoGroupId, templates: [...]}`. */
+function readAdHoc(p: Fields, store: AccountStore): Plan {
+  const f = new Fields({ transcodeTemplates: p.raw('transcodeTemplates') }, '', TEMPLATE_CODES);
+  const value = f.jsonValue('transcodeTemplates', true);
+  let list: unknown[];
+  let groupLogo: number | null = null;
+  let listField: Fields;
+  if (Array.isArray(value)) {
+    list = value;
+    listField = new Fields({ transcodeTemplates: list }, '', TEMPLATE_CODES);
+  } else if (value !== null && typeof value === 'object') {
+    const o = new Fields(value as Record<string, unknown>, 'transcodeTemplates', TEMPLATE_CODES);
+    groupLogo = checkLogoGroup(store, o.int('logoGroupId', false, { min: 0 }), 'transcodeTemplates.logoGroupId');
+    list = o.array('templates', true);
+    listField = new Fields({ templates: list }, 'transcodeTemplates', TEMPLATE_CODES);
+  } else {
+    throw f.invalid('transcodeTemplates', 'must be a JSON array of templates or an object {logoGroupId, templates}');
+  }
+  const name = Array.isArray(value) ? 'transcodeTemplates' : 'templates';
+  if (list.length === 0) throw listField.invalid(name, 'must hold at least one template');
+  if (list.length > MAX_TEMPLATES) throw listField.invalid(name, `must hold at most ${MAX_TEMPLATES} templates`);
+  const read = list.map((item, i) => readAdHocTemplate(listField.item(name, i, item), store));
+  const templates = read.map((r) => r.template);
+  const defaults = templates.filter((t) => t.defaultVideo === 1).length;
+  if (defaults > 1) throw listField.invalid(name, `must have at most one template with defaultVideo 1 (found ${defaults})`);
+  if (defaults === 0) templates[0] = { ...templates[0], defaultVideo: 1 };
+  return {
+    templates,
+    trailor: p.bool('trailor', false) ?? false,
+    trailorDuration: p.int('trailorDuration', false, { min: 0, max: 86_400 }) ?? 0,
+    logoGroupId: groupLogo ?? read.find((r) => r.logoGroupId !== null)?.logoGroupId ?? null,
+    videoType: (p.int('videoType', false, { oneOf: [0, 1] }) ?? null) as 0 | 1 | null,
+  };
+}
+
+/** A group's items, one per format, merged into one rendition per profile. */
+function fromGroup(group: TemplateGroupRec): Plan {
+  const byProfile = new Map<string, JobTemplate>();
+  for (const item of group.templates) {
+    const key = `${item.name}|${item.videoWidth}|${item.videoHeight}|${item.videoBitrate}|${item.audioBitrate}`;
+    const t: JobTemplate = byProfile.get(key) ?? {
+      name: item.name,
+      videoWidth: item.videoWidth,
+      videoHeight: item.videoHeight,
+      videoBitrate: item.videoBitrate,
+      audioBitrate: item.audioBitrate,
+      hls: false,
+      mp4: false,
+      flv: false,
+      ts: false,
+      hlsEncryptType: 0,
+      mp4EncryptType: 0,
+      flvEncryptType: 0,
+      tsEncryptType: 0,
+      defaultVideo: 0,
+    };
+    const vendor = item.encryptType === 7 ? 7 : 0;
+    if (item.format === 0) Object.assign(t, { hls: true, hlsEncryptType: item.encryptType });
+    if (item.format === 1) Object.assign(t, { mp4: true, mp4EncryptType: vendor });
+    if (item.format === 2) Object.assign(t, { flv: true, flvEncryptType: vendor });
+    if (item.format === 3) Object.assign(t, { ts: true, tsEncryptType: vendor });
+    if (item.defaultVideo === 1) t.defaultVideo = 1;
+    byProfile.set(key, t);
+  }
+  return {
+    templates: [...byProfile.values()],
+    trailor: group.trailor,
+    trailorDuration: group.trailorDuration,
+    logoGroupId: group.logoGroupId,
+    videoType: null,
+  };
+}
+
+function planFor(p: Fields, store: AccountStore): Plan {
+  if (p.has('transcodeTemplates')) return readAdHoc(p, store);
+  const groupId = p.int('transcodeTemplateGroupId', false, { min: 1 });
+  if (groupId !== undefined) {
+    const group = findTemplateGroup(store, groupId);
+    if (!group) {
+      throw new PlatformFault(Codes.templateGroupNotExist, `transcodeTemplateGroupId ${groupId} is not a template group of this account`);
+    }
+    return fromGroup(group);
+  }
+  const defaultId = metaOf(store).defaultTemplateGroupId;
+  const group = defaultId === null ? undefined : findTemplateGroup(store, defaultId);
+  if (!group) {
+    throw new PlatformFault(
+      Codes.noUserTranscodeTemplate,
+      'the account has no default template group; give transcodeTemplateGroupId or transcodeTemplates',
+    );
+  }
+  return fromGroup(group);
+}
+
+function outcome(id: string, code: number, detail?: string): SecondTranscodeResult {
+  const message = code === 0 ? 'success' : (knownCode(code)?.message ?? 'exception');
+  return { id, code, message: detail ? `${message}: ${detail}` : message };
+}
+
+export const secondTranscodeV2: ActionHandler = async (ctx) => {
+  const p = ctx.params;
+  const { store, transcoder } = ctx.account;
+  const videoIds = p.idList('videoIds', true, MAX_VIDEOS);
+  const replace = p.bool('replace', true);
+  const plan = planFor(p, store);
+  if (!videoIds.some((id) => store.get('videos', id))) {
+    throw new PlatformFault(Codes.noVideoExists, `none of videoIds (${videoIds.join(', ')}) is a video of this account`);
+  }
+  const tx = new Tx();
+  const results = videoIds.map((id): SecondTranscodeResult => {
+    const video = store.get('videos', id);
+    if (!video) return outcome(id, Codes.videoNotExists, 'not a video of this account');
+    if (video.status === 7) return outcome(id, Codes.videoInWaitingList, 'the video is already queued for transcoding');
+    if (video.status === 1 || video.status === 6) return outcome(id, Codes.transcodeRunning, 'the video is being transcoded');
+    if (video.status === 4 || video.status === 5) {
+      return outcome(id, Codes.createTranscodeTaskFailed, `the video has no usable source (status ${video.status})`);
+    }
+    const job: JobRec = {
+      id: newId(),
+      videoId: id,
+      replace,
+      ...plan,
+      ...transcoder.plan(ctx.now),
+      createTime: ctx.now,
+    };
+    tx.put('jobs', job).put('videos', { ...video, status: 7 });
+    return outcome(id, 0);
+  });
+  await store.commit(tx);
+  transcoder.reschedule();
+  return { result: results };
+};

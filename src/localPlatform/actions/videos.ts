@@ -1,0 +1,103 @@
+/**
+ * Videos: queryVideo, getTranscodedVideos (rest-interface 4.4), getVideoInfo, deleteVideo (facts
+ * section 4). queryVideo's `start` is a 1-based page number, as on the channel list (facts section 3
+ * leaves the choice to us).
+ */
+import { Codes } from '../../api/errorCodes';
+import type { ActionHandler } from '../context';
+import { PlatformFault } from '../faults';
+import type { VideoRec } from '../records';
+import * as out from '../serialize';
+import { compareId, compareText, pageOf, sortedRows } from '../sortCache';
+import { Tx, type AccountStore } from '../store';
+import { MAX_PAGE_SIZE } from './channelList';
+
+export const VIDEO_SORTS = ['title', 'size', 'category', 'uploadTime', 'status', 'tag'] as const;
+type VideoSort = (typeof VIDEO_SORTS)[number];
+
+function comparator(store: AccountStore, sort: VideoSort): (a: VideoRec, b: VideoRec) => number {
+  switch (sort) {
+    case 'title':
+      return (a, b) => compareText(a.title, b.title) || compareId(a, b);
+    case 'size':
+      return (a, b) => a.size - b.size || compareId(a, b);
+    case 'category': {
+      const name = (v: VideoRec): string | null => store.get('videoCategories', v.categoryId)?.name ?? null;
+      return (a, b) => compareText(name(a), name(b)) || compareId(a, b);
+    }
+    case 'uploadTime':
+      return (a, b) => a.uploadTime - b.uploadTime || compareId(a, b);
+    case 'status':
+      return (a, b) => a.status - b.status || a.uploadTime - b.uploadTime || compareId(a, b);
+    case 'tag':
+      return (a, b) => compareText(a.tag, b.tag) || compareId(a, b);
+  }
+}
+
+export const queryVideo: ActionHandler = (ctx) => {
+  const p = ctx.params;
+  const start = p.int('start', true, { min: 1, max: 1_000_000 });
+  const number = p.int('number', true, { min: 1, max: MAX_PAGE_SIZE });
+  if (!p.has('sort')) throw p.missing('sort');
+  const sort = p.oneOf('sort', VIDEO_SORTS, true, Codes.sortTypeIncorrect) as VideoSort;
+  const order = p.oneOf('order', ['asc', 'desc'] as const, true);
+  const searchType = p.oneOf('searchType', ['title', 'tag', 'all'] as const, false, Codes.searchTypeIncorrect);
+  let keyword: string | undefined;
+  if (searchType) {
+    if (!p.has('keyword')) throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
+    keyword = p.str('keyword', true, 200).toLowerCase();
+  }
+  const categoryId = p.int('categoryId', false);
+  const videoType = p.int('videoType', false, { oneOf: [0, 1] }) ?? 0;
+  const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
+
+  const byTitle = (v: VideoRec): boolean => v.title.toLowerCase().includes(keyword ?? '');
+  const byTag = (v: VideoRec): boolean => v.tag !== null && v.tag.toLowerCase().includes(keyword ?? '');
+  const matches =
+    searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : searchType === 'all' ? (v: VideoRec) => byTitle(v) || byTag(v) : undefined;
+  const keep = (v: VideoRec): boolean =>
+    v.videoType === videoType &&
+    (categoryId === undefined || v.categoryId === categoryId) &&
+    (status === undefined || v.status === status) &&
+    (matches === undefined || matches(v));
+
+  const rows = sortedRows(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort));
+  const page = pageOf(rows, order === 'desc', keep, start, number);
+  return { result: page.map((v) => out.video(ctx.view, v)) };
+};
+
+export const getTranscodedVideos: ActionHandler = (ctx) => {
+  const ids = ctx.params.idList('ids');
+  const { store } = ctx.account;
+  return { result: ids.map((id) => out.playback(ctx.view, id, store.get('videos', id))) };
+};
+
+/** `listed`: the id came from a comma-separated list parameter. */
+export function findVideo(store: AccountStore, id: string, field: string, listed = false): VideoRec {
+  const v = store.get('videos', id);
+  if (!v) {
+    const where = listed ? `${field} lists ${id}, which` : `${field} ${id}`;
+    throw new PlatformFault(Codes.videoNotExists, `${where} is not a video of this account`);
+  }
+  return v;
+}
+
+export const getVideoInfo: ActionHandler = (ctx) => {
+  const id = ctx.params.str('videoId', true, 64);
+  return { result: out.video(ctx.view, findVideo(ctx.account.store, id, 'videoId')) };
+};
+
+/** deleteVideo: all or nothing; a transcoding in flight for a deleted video is dropped. */
+export const deleteVideo: ActionHandler = async (ctx) => {
+  const { store, transcoder } = ctx.account;
+  const ids = ctx.params.idList('videoIds');
+  const tx = new Tx();
+  for (const id of ids) {
+    findVideo(store, id, 'videoIds', true);
+    tx.del('videos', id);
+    for (const job of store.values('jobs')) if (job.videoId === id) tx.del('jobs', job.id);
+  }
+  await store.commit(tx);
+  transcoder.reschedule();
+  return { result: null };
+};

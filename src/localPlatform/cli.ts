@@ -1,0 +1,51 @@
+/**
+ * Command line of the local platform (bundled to dist/localPlatform.js):
+ *
+ *   npm run platform -- --port 8790 --host 127.0.0.1 --data DIR --access-key K --secret-key S [--demo]
+ *
+ * Prints exactly one line on stdout when ready: `listening http://HOST:PORT/rest`. Never prints a
+ * secret. Stops cleanly on SIGINT / SIGTERM.
+ */
+import { parseArgs, USAGE, UsageError } from './cliArgs';
+import { startLocalPlatform } from './server';
+
+async function main(): Promise<void> {
+  let options: ReturnType<typeof parseArgs>;
+  try {
+    options = parseArgs(process.argv.slice(2), process.env);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      if (error.message) process.stderr.write(`localPlatform: ${error.message}\n\n`);
+      process.stderr.write(USAGE);
+      process.exit(error.message ? 2 : 0);
+    }
+    throw error;
+  }
+  const { verbose, ...platformOptions } = options;
+  if (verbose) {
+    platformOptions.onRequest = (e) => process.stderr.write(`${e.action} ${e.code} ${e.durationMs.toFixed(1)}ms\n`);
+  }
+  const platform = await startLocalPlatform(platformOptions);
+  process.stdout.write(`listening ${platform.restUrl}\n`);
+  let stopping = false;
+  const stop = (): void => {
+    if (stopping) return;
+    stopping = true;
+    platform.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`localPlatform: error while stopping: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  const e = error as NodeJS.ErrnoException;
+  const message = e.code === 'EADDRINUSE' ? `the port is already in use (${e.message})` : e instanceof Error ? e.message : String(error);
+  process.stderr.write(`localPlatform: ${message}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,33 @@
+import type { Fields } from './fields';
+import type { View } from './serialize';
+import type { AccountStore } from './store';
+import type { Transcoder } from './transcoder';
+
+/** One account as the server holds it. The secret key never leaves this object. */
+export interface Account {
+  readonly accessKey: string;
+  readonly secretKey: string;
+  readonly userId: number;
+  readonly store: AccountStore;
+  readonly transcoder: Transcoder;
+}
+
+/** What an action handler gets: the checked request and the account it acts on. */
+export interface ActionContext {
+  /** Query and form parameters, merged. */
+  readonly params: Fields;
+  /** Parsed JSON body (liveCreateChannel / liveUpdate); undefined when there is none. */
+  readonly body: unknown;
+  readonly account: Account;
+  readonly view: View;
+  /** Request time, ms since epoch. */
+  readonly now: number;
+}
+
+export interface ActionOutcome {
+  result: unknown;
+  /** Only liveGetChannelsByPage: total matches. */
+  count?: number;
+}
+
+export type ActionHandler = (ctx: ActionContext) => ActionOutcome | Promise<ActionOutcome>;

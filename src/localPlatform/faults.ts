@@ -1,0 +1,24 @@
+import { Codes, knownCode } from '../api/errorCodes';
+
+/**
+ * A refusal the platform answers with an error envelope (HTTP 200, `success: false`).
+ * `detail` names the field and the rule; the envelope message is `<code message>: <detail>`.
+ */
+export class PlatformFault extends Error {
+  constructor(
+    readonly code: number,
+    readonly detail?: string,
+  ) {
+    const base = knownCode(code)?.message ?? 'exception';
+    super(detail ? `${base}: ${detail}` : base);
+    this.name = 'PlatformFault';
+  }
+}
+
+export function missing(field: string, code: number = Codes.parameterMissing): PlatformFault {
+  return new PlatformFault(code, `${field} is required`);
+}
+
+export function invalid(field: string, rule: string, code: number = Codes.parameterInvalid): PlatformFault {
+  return new PlatformFault(code, `${field} ${rule}`);
+}

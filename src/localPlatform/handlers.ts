@@ -1,0 +1,51 @@
+/** Action name -> handler: every operation of rest-interface section 4 and facts section 4. */
+import type { ActionName } from '../api/types';
+import { liveChannelTypeCreate, liveChannelTypeList } from './actions/categories';
+import { liveGetChannelsByPage } from './actions/channelList';
+import {
+  liveCreateChannel,
+  liveDelete,
+  liveGetChannelById,
+  liveGetChannelsPlayUrl,
+  liveStartChannel,
+  liveStopChannel,
+  liveUpdate,
+} from './actions/channels';
+import { liveLogoCreate, liveLogoList } from './actions/liveLogos';
+import { liveGetTemplates, liveTemplateCreate, liveTemplateUpdate } from './actions/liveTemplates';
+import { getLogoGroupList, logoGroup } from './actions/logoGroups';
+import { templateGroup, templateGroupList } from './actions/templateGroups';
+import { secondTranscodeV2 } from './actions/transcode';
+import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
+import type { ActionHandler } from './context';
+
+export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
+  liveCreateChannel,
+  liveUpdate,
+  liveGetChannelsByPage,
+  liveGetChannelById,
+  liveStartChannel,
+  liveStopChannel,
+  liveDelete,
+  liveGetChannelsPlayUrl,
+  liveChannelTypeList,
+  liveChannelTypeCreate,
+  liveTemplateUpdate,
+  liveTemplateCreate,
+  liveGetTemplates,
+  liveLogoCreate,
+  liveLogoList,
+  logoGroup,
+  getLogoGroupList,
+  templateGroup,
+  templateGroupList,
+  secondTranscodeV2,
+  queryVideo,
+  getTranscodedVideos,
+  getVideoInfo,
+  deleteVideo,
+};
+
+export function handlerFor(action: string): ActionHandler | undefined {
+  return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;
+}

@@ -1,0 +1,296 @@
+/**
+ * What the local platform stores per account. Records are immutable once stored: a change puts a new
+ * object, so a snapshot can hold references while writes go on. Addresses are not stored (the port can
+ * change between runs); they are composed against the serving address when a response is built.
+ */
+import type { EncryptType, Flag } from '../api/types';
+
+export interface MetaRec {
+  id: 'meta';
+  userId: number;
+  nextLogoGroupId: number;
+  nextTemplateGroupId: number;
+  nextVideoCategoryId: number;
+  /** The account's default transcoding template group (facts: "default regular group"), if any. */
+  defaultTemplateGroupId: number | null;
+  createdAt: number;
+}
+
+export interface CategoryRec {
+  id: string;
+  name: string;
+  createTime: number;
+  updateTime: number | null;
+}
+
+export interface LiveTemplateRec {
+  id: string;
+  displayName: string;
+  /** Template type, an integer on input; the record carries it as text. */
+  type: number;
+  transcodeType: number;
+  videoWidth: number;
+  videoHeight: number;
+  videoBitrate: number;
+  audioBitrate: number;
+  frameRate: number;
+  videoCodec: string;
+  advanced: AdvancedArgumentsRec;
+  createTime: number;
+  updateTime: number | null;
+}
+
+/** The keys of a live template's `advancedArgumentsObj`, null where unset. */
+export interface AdvancedArgumentsRec {
+  rc: number | string | null;
+  refFrame: number | null;
+  gopSize: number | null;
+  bframe: number | null;
+  interlace: number | null;
+  gopType: number | null;
+  smartBorder: number | null;
+}
+
+export interface LiveLogoRec {
+  id: string;
+  name: string;
+  uri: string;
+  width: number;
+  height: number;
+  offsetWidth: number;
+  offsetHeight: number;
+  opacity: number;
+  resize: number;
+  createTime: number;
+}
+
+export interface LiveOutputRec {
+  id: string;
+  templateId: string;
+  isDefault: Flag;
+  createTime: number;
+  updateTime: number | null;
+}
+
+export interface OutputGroupRec {
+  id: string;
+  protocolType: 1 | 2;
+  taskId: string | null;
+  isLiveEncrypt: Flag;
+  customerId: string | null;
+  contentId: string | null;
+  createTime: number;
+  updateTime: number | null;
+  logoId: string | null;
+  rtmpThirdPartyOutputUrl: string | null;
+  isRecord: Flag;
+  recordTaskId: string | null;
+  recordStartTime: number | null;
+  needToMp4: Flag;
+  isTimeShift: Flag;
+  timeShiftDuration: string | null;
+  timeShiftTaskId: string | null;
+  rotation: string | null;
+  outputs: LiveOutputRec[];
+}
+
+export interface ChannelRec {
+  id: string;
+  name: string;
+  description: string | null;
+  authCode: string;
+  type: string | null;
+  typeName: string | null;
+  signalType: '1' | '2';
+  stream: string;
+  pullStream: string | null;
+  pullTaskId: string | null;
+  status: 0 | 1 | 2 | 3 | 5;
+  streamStatus: 1 | 2;
+  streamWidth: number | null;
+  streamHeight: number | null;
+  streamBitrate: number | null;
+  streamAudioBitrate: number | null;
+  streamFrameRate: number | null;
+  createTime: number;
+  updateTime: number | null;
+  startTime: number | null;
+  endTime: number | null;
+  autoEndTime: number;
+  liveType: number;
+  groups: OutputGroupRec[];
+}
+
+export interface LogoItemRec {
+  uri: string;
+  width: number;
+  height: number;
+  leftPos: number;
+  topPos: number;
+  opacity: number;
+  resize: number;
+  start: number;
+  end: number;
+}
+
+export interface LogoGroupRec {
+  id: number;
+  name: string;
+  logos: LogoItemRec[];
+  createTime: number;
+  updateTime: number | null;
+}
+
+export interface TemplateGroupItemRec {
+  name: string;
+  videoWidth: number;
+  videoHeight: number;
+  videoBitrate: number;
+  audioBitrate: number;
+  format: 0 | 1 | 2 | 3;
+  encryptType: EncryptType;
+  defaultVideo: 0 | 1;
+  advancedArguments: string | null;
+}
+
+export interface TemplateGroupRec {
+  id: number;
+  name: string;
+  type: 0 | 1;
+  trailor: boolean;
+  trailorDuration: number;
+  logoGroupId: number | null;
+  templates: TemplateGroupItemRec[];
+  createTime: number;
+  updateTime: number | null;
+}
+
+export interface VideoCategoryRec {
+  id: number;
+  name: string;
+}
+
+/** A rendition (one `transcodedVideoList` entry); addresses are paths below the serving origin. */
+export interface StreamRec {
+  name: string;
+  hlsPath: string | null;
+  mp4Path: string | null;
+  flvPath: string | null;
+  tsPath: string | null;
+  hlsSize: number;
+  mp4Size: number;
+  flvSize: number;
+  tsSize: number;
+  videoWidth: number;
+  videoHeight: number;
+  videoBitrate: number;
+  audioBitrate: number;
+  defaultVideo: 0 | 1;
+  taskId: string;
+  status: number;
+  idx: number;
+  type: 0 | 1;
+  hlsEncryptType: EncryptType;
+  mp4EncryptType: 0 | 7;
+  flvEncryptType: 0 | 7;
+  tsEncryptType: 0 | 7;
+  contentId: string | null;
+  customId: string | null;
+  aesKey: string | null;
+}
+
+export interface VideoRec {
+  id: string;
+  parentId: string | null;
+  playrate: string;
+  fileName: string;
+  title: string;
+  width: number;
+  height: number;
+  bitrate: number;
+  audioBitrate: number;
+  duration: number;
+  playNum: number;
+  size: number;
+  categoryId: number;
+  status: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
+  uploadTime: number;
+  tag: string | null;
+  description: string | null;
+  contentId: string | null;
+  customId: string | null;
+  sourceContentId: string | null;
+  sourceCustomId: string | null;
+  streams: StreamRec[];
+  type: number;
+  uri: string | null;
+  fastEditor: number;
+  videoType: 0 | 1;
+  logoGroupId: number | null;
+}
+
+/** The rendition a transcoding run produces, resolved from a group or ad-hoc templates at request time. */
+export interface JobTemplate {
+  name: string;
+  videoWidth: number;
+  videoHeight: number;
+  videoBitrate: number;
+  audioBitrate: number;
+  hls: boolean;
+  mp4: boolean;
+  flv: boolean;
+  ts: boolean;
+  hlsEncryptType: EncryptType;
+  mp4EncryptType: 0 | 7;
+  flvEncryptType: 0 | 7;
+  tsEncryptType: 0 | 7;
+  defaultVideo: 0 | 1;
+}
+
+/** A second transcoding in flight, with wall-clock deadlines so a restart resumes it. */
+export interface JobRec {
+  id: string;
+  videoId: string;
+  replace: boolean;
+  templates: JobTemplate[];
+  trailor: boolean;
+  trailorDuration: number;
+  logoGroupId: number | null;
+  /** Only with ad-hoc templates: the video type of the result (0 normal, 1 VR). */
+  videoType: 0 | 1 | null;
+  /** When the video goes 7 -> 6 (ms since epoch, real clock). */
+  startAt: number;
+  /** When the video goes 6 -> 2 with its renditions. */
+  doneAt: number;
+  createTime: number;
+}
+
+/** Every stored collection; map keys are the ids as text. */
+export interface Collections {
+  meta: Map<string, MetaRec>;
+  categories: Map<string, CategoryRec>;
+  liveTemplates: Map<string, LiveTemplateRec>;
+  liveLogos: Map<string, LiveLogoRec>;
+  channels: Map<string, ChannelRec>;
+  logoGroups: Map<string, LogoGroupRec>;
+  templateGroups: Map<string, TemplateGroupRec>;
+  videoCategories: Map<string, VideoCategoryRec>;
+  videos: Map<string, VideoRec>;
+  jobs: Map<string, JobRec>;
+}
+
+export type CollectionName = keyof Collections;
+export type RecordOf<C extends CollectionName> = Collections[C] extends Map<string, infer R> ? R : never;
+
+export const COLLECTION_NAMES: readonly CollectionName[] = [
+  'meta',
+  'categories',
+  'liveTemplates',
+  'liveLogos',
+  'channels',
+  'logoGroups',
+  'templateGroups',
+  'videoCategories',
+  'videos',
+  'jobs',
+];

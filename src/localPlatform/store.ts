@@ -1,0 +1,128 @@
+/**
+ * One account's data in memory, backed by its journal. Handlers read the maps directly and change
+ * them only through `commit`, which applies the change at once (synchronously, so writes of one
+ * account are serialised by the event loop) and resolves when it is durable.
+ */
+import { Journal, type Mutation } from './journal';
+import { COLLECTION_NAMES, type CollectionName, type Collections, type RecordOf } from './records';
+
+/** Journal size after which the store writes a snapshot and drops the journal. */
+const DEFAULT_COMPACT_BYTES = 16 * 1024 * 1024;
+
+export interface StoreOptions {
+  compactBytes?: number;
+}
+
+/** A set of changes committed together (one journal line: all or nothing). */
+export class Tx {
+  readonly mutations: Mutation[] = [];
+
+  put<C extends CollectionName>(c: C, record: RecordOf<C> & { id: string | number }): this {
+    this.mutations.push({ c, id: String(record.id), v: record });
+    return this;
+  }
+
+  del(c: CollectionName, id: string | number): this {
+    this.mutations.push({ c, id: String(id), v: null });
+    return this;
+  }
+}
+
+export class AccountStore {
+  readonly data: Collections;
+  private seq = 0;
+  private readonly versions = new Map<CollectionName, number>();
+  private readonly compactBytes: number;
+  private journal!: Journal;
+  /** True when the account had no stored data when opened. */
+  fresh = false;
+
+  private constructor(options: StoreOptions) {
+    this.compactBytes = options.compactBytes ?? DEFAULT_COMPACT_BYTES;
+    this.data = {
+      meta: new Map(),
+      categories: new Map(),
+      liveTemplates: new Map(),
+      liveLogos: new Map(),
+      channels: new Map(),
+      logoGroups: new Map(),
+      templateGroups: new Map(),
+      videoCategories: new Map(),
+      videos: new Map(),
+      jobs: new Map(),
+    };
+  }
+
+  static async open(dir: string, options: StoreOptions = {}): Promise<AccountStore> {
+    const store = new AccountStore(options);
+    const loaded = await Journal.open(dir, (mutation) => store.apply(mutation));
+    store.journal = loaded.journal;
+    store.seq = loaded.seq;
+    store.fresh = loaded.fresh;
+    if (store.journal.journalBytes > 0) void store.compact().catch(() => undefined);
+    return store;
+  }
+
+  get<C extends CollectionName>(c: C, id: string | number): RecordOf<C> | undefined {
+    return (this.data[c] as Map<string, RecordOf<C>>).get(String(id));
+  }
+
+  values<C extends CollectionName>(c: C): IterableIterator<RecordOf<C>> {
+    return (this.data[c] as Map<string, RecordOf<C>>).values();
+  }
+
+  size(c: CollectionName): number {
+    return this.data[c].size;
+  }
+
+  /** Changes whenever the collection changes: lets query caches know when to rebuild. */
+  version(c: CollectionName): number {
+    return this.versions.get(c) ?? 0;
+  }
+
+  /** Applies the changes now and resolves once they are on disk. */
+  commit(tx: Tx): Promise<void> {
+    if (tx.mutations.length === 0) return this.durable();
+    this.seq++;
+    for (const mutation of tx.mutations) this.apply(mutation);
+    const written = this.journal.append(this.seq, tx.mutations);
+    if (this.journal.journalBytes > this.compactBytes && !this.journal.compacting) {
+      void written.then(() => this.compact()).catch(() => undefined);
+    }
+    return written;
+  }
+
+  /** Loads records without journaling them (bulk seeding); call `compact()` afterwards to persist. */
+  seed(tx: Tx): void {
+    this.seq++;
+    for (const mutation of tx.mutations) this.apply(mutation);
+  }
+
+  /** Resolves when every change applied so far is on disk (a read barrier before answering). */
+  durable(): Promise<void> {
+    return this.journal.flushed();
+  }
+
+  /** Writes a snapshot of everything and drops the journal files it covers. */
+  compact(): Promise<void> {
+    return this.journal.snapshot(() => {
+      const records: Array<[CollectionName, string, unknown]> = [];
+      for (const c of COLLECTION_NAMES) {
+        for (const [id, v] of this.data[c] as Map<string, unknown>) records.push([c, id, v]);
+      }
+      return { seq: this.seq, records };
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.journal.close();
+  }
+
+  private apply(mutation: Mutation): void {
+    const map = this.data[mutation.c] as Map<string, unknown> | undefined;
+    if (!map) return; // a collection from a newer format: ignore rather than fail
+    if (mutation.v === null || mutation.v === undefined) map.delete(mutation.id);
+    else map.set(mutation.id, mutation.v);
+    this.versions.set(mutation.c, (this.versions.get(mutation.c) ?? 0) + 1);
+  }
+}
