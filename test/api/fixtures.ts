@@ -33,6 +33,6 @@ export function assertCleanError(error: unknown, action: string, restUrl: string
   assert.ok(error.message.includes(restUrl), `message names the address: ${error.message}`);
   const everything = `${error.message}\n${error.stack ?? ''}\n${inspect(error, { depth: 8, showHidden: true })}`;
   assert.ok(!everything.includes(SECRET_KEY), 'the secret key leaked into the error');
-  assert.ok(!everything.includes('signature='), 'a query string with the signature leaked into the error');
+  assert.ok(!/signature=[0-9a-f]{8}/.test(everything), 'a query string with the signature leaked into the error');
   for (const signature of signatures) assert.ok(!everything.includes(signature), 'a signature leaked into the error');
 }
