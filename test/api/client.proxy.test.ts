@@ -1,0 +1,99 @@
+import * as assert from 'node:assert/strict';
+import type { PlatformClient } from '../../src/api/client';
+import { TransportError } from '../../src/api/errors';
+import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
+import { SECRET_KEY, makeClient, rejection } from './fixtures';
+import { ForwardProxy } from './forwardProxy';
+
+const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
+
+describe('PlatformClient proxies', () => {
+  let server: CaptureServer;
+  let proxy: ForwardProxy;
+  let client: PlatformClient | undefined;
+  const saved: Partial<Record<(typeof PROXY_VARIABLES)[number], string>> = {};
+
+  beforeEach(async () => {
+    for (const name of PROXY_VARIABLES) {
+      saved[name] = process.env[name];
+      delete process.env[name];
+    }
+    server = await CaptureServer.start((_r, res) => sendJson(res, ok([{ id: 'g' }])));
+    proxy = await ForwardProxy.start();
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await proxy.close();
+    await server.close();
+    for (const name of PROXY_VARIABLES) {
+      if (saved[name] === undefined) delete process.env[name];
+      else process.env[name] = saved[name];
+    }
+  });
+
+  /** The call went through the proxy as an absolute-form request and reached the platform intact. */
+  function assertProxied(): void {
+    assert.equal(proxy.seen.length, 1, 'the proxy saw the request');
+    const [seen] = proxy.seen;
+    assert.equal(seen!.method, 'GET');
+    assert.ok(seen!.target.startsWith(`${server.baseUrl}/rest?`), `absolute-form target: ${seen!.target}`);
+    assert.equal(server.requests.length, 1, 'the platform got it through the proxy');
+    const { expected, actual } = signatureOf(server.last, SECRET_KEY);
+    assert.equal(actual, expected);
+  }
+
+  it('uses an explicit proxy option', async () => {
+    client = makeClient(server.baseUrl, { proxy: proxy.url });
+    assert.deepEqual(await client.getLogoGroupList(), [{ id: 'g' }]);
+    assertProxied();
+  });
+
+  it('honours HTTP_PROXY from the environment', async () => {
+    process.env.HTTP_PROXY = proxy.url;
+    client = makeClient(server.baseUrl);
+    assert.deepEqual(await client.getLogoGroupList(), [{ id: 'g' }]);
+    assertProxied();
+  });
+
+  it('honours lower-case http_proxy too', async () => {
+    process.env.http_proxy = proxy.url;
+    client = makeClient(server.baseUrl);
+    await client.getLogoGroupList();
+    assertProxied();
+  });
+
+  it('goes direct to loopback listed in NO_PROXY even with a proxy set', async () => {
+    process.env.HTTP_PROXY = proxy.url;
+    process.env.NO_PROXY = 'localhost,127.0.0.1';
+    client = makeClient(server.baseUrl);
+    assert.deepEqual(await client.getLogoGroupList(), [{ id: 'g' }]);
+    assert.equal(proxy.seen.length, 0, 'the proxy was bypassed');
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('honours lower-case no_proxy', async () => {
+    process.env.http_proxy = proxy.url;
+    process.env.no_proxy = '127.0.0.1';
+    client = makeClient(server.baseUrl);
+    await client.getLogoGroupList();
+    assert.equal(proxy.seen.length, 0);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('sends proxy credentials from the proxy URL, and never shows them in errors', async () => {
+    const withCredentials = `http://media:pr0xy-pass@127.0.0.1:${proxy.port}`;
+    client = makeClient(server.baseUrl, { proxy: withCredentials, retry: { attempts: 1 } });
+    await client.getLogoGroupList();
+    const expected = `Basic ${Buffer.from('media:pr0xy-pass').toString('base64')}`;
+    assert.equal(proxy.seen[0]?.headers['proxy-authorization'], expected);
+
+    await proxy.close();
+    const error = await rejection(client.getLogoGroupList());
+    assert.ok(error instanceof TransportError);
+    assert.equal(error.kind, 'network');
+    assert.ok(error.message.includes(`through proxy http://127.0.0.1:${proxy.port}`), error.message);
+    assert.ok(!error.message.includes('pr0xy-pass'), 'proxy password in the message');
+    proxy = await ForwardProxy.start(); // afterEach closes it again
+  });
+});
