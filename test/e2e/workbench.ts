@@ -38,17 +38,15 @@ export class Workbench {
   async answerInput(prompt: RegExp, value: string): Promise<void> {
     const widget = this.page.locator(QUICK_INPUT);
     await widget.waitFor({ state: 'visible', timeout: 15_000 });
-    await this.page.waitForFunction(
-      ([selector, source, flags]) => {
-        const el = document.querySelector(selector as string) as HTMLElement | null;
-        const input = el?.querySelector('input') as HTMLInputElement | null;
-        const text = `${el?.innerText ?? ''} ${input?.placeholder ?? ''} ${input?.getAttribute('aria-label') ?? ''}`;
-        return new RegExp(source as string, flags as string).test(text);
-      },
-      [QUICK_INPUT, prompt.source, prompt.flags],
-      { timeout: 15_000 },
-    );
     const input = widget.locator('input').first();
+    const deadline = Date.now() + 15_000;
+    for (;;) {
+      const text = [await widget.innerText().catch(() => ''), await input.getAttribute('placeholder').catch(() => ''),
+        await input.getAttribute('aria-label').catch(() => '')].join(' ');
+      if (prompt.test(text)) break;
+      if (Date.now() > deadline) throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
+      await this.page.waitForTimeout(100);
+    }
     await input.fill(value);
     await this.page.keyboard.press('Enter');
   }
