@@ -15,6 +15,8 @@ const common = {
   minify: production,
   logLevel: 'warning',
   legalComments: 'none',
+  // jsonc-parser's UMD build requires its parts dynamically, which a bundle cannot follow; its ESM build bundles.
+  mainFields: ['module', 'main'],
 };
 
 const entries = {
