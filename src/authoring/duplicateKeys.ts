@@ -1,0 +1,43 @@
+/** A field given twice in one object: JSON parsers keep the last one silently, so say so. */
+import type { Node } from 'jsonc-parser';
+import { getNodePath } from 'jsonc-parser';
+import { labelOf, rangeOf, type JsonDocument } from './jsonDocument';
+import type { Problem } from './problems';
+
+export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
+  const problems: Problem[] = [];
+  const visit = (node: Node): void => {
+    if (node.type === 'object') {
+      const lastIndex = new Map<string, number>();
+      node.children?.forEach((property, i) => lastIndex.set(String(property.children?.[0]?.value), i));
+      node.children?.forEach((property, i) => {
+        const key = property.children?.[0];
+        if (!key) return;
+        const name = String(key.value);
+        if (lastIndex.get(name) === i) return;
+        const where = getNodePath(node);
+        problems.push({
+          severity: 'error',
+          code: 'json.duplicateKey',
+          range: rangeOf(key),
+          message: `"${name}" appears more than once in ${where.length ? labelOf(where) : 'the document'}; only the last one counts.`,
+          fix: { title: `Remove this "${name}"`, edits: [removalEdit(doc.text, node, i)] },
+        });
+      });
+    }
+    node.children?.forEach(visit);
+  };
+  if (doc.root) visit(doc.root);
+  return problems;
+}
+
+/** Removes the i-th property of an object with its separating comma. */
+function removalEdit(text: string, object: Node, index: number): { offset: number; length: number; newText: string } {
+  const properties = object.children ?? [];
+  const property = properties[index];
+  const next = properties[index + 1];
+  if (next) return { offset: property.offset, length: next.offset - property.offset, newText: '' };
+  const previous = properties[index - 1];
+  const start = previous ? previous.offset + previous.length : property.offset;
+  return { offset: start, length: property.offset + property.length - start, newText: '' };
+}

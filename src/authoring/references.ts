@@ -1,0 +1,121 @@
+/**
+ * Id-valued fields that name other platform objects ("reference sites"), checked against the lists
+ * fetched from the account (unknown live template, logo, logo group, category, template group) and
+ * used for completion. The lists come from the caller, so this stays free of any network code.
+ */
+import type { DocumentKind } from './documentKind';
+import { labelOf, type JsonDocument, type JsonPath } from './jsonDocument';
+import type { Problem } from './problems';
+
+export type ReferenceKind = 'liveTemplates' | 'liveLogos' | 'logoGroups' | 'categories' | 'templateGroups' | 'channels' | 'videos';
+
+export interface NamedRef {
+  id: string | number;
+  name: string;
+  /** Extra words for the completion list (size and bitrate of a template, ...). */
+  detail?: string;
+}
+
+export interface ReferenceList {
+  items: NamedRef[];
+  /** False when only a first page was fetched: then a missing id proves nothing. */
+  complete: boolean;
+}
+
+export type ReferenceLists = Partial<Record<ReferenceKind, ReferenceList>>;
+
+export interface ReferenceSite {
+  /** Path with `*` for any array index. */
+  pattern: ReadonlyArray<string>;
+  ref: ReferenceKind;
+  numeric: boolean;
+  /** A value meaning "none" that is never checked (logoGroupId 0). */
+  none?: number;
+}
+
+export const REFERENCE_LABELS: Readonly<Record<ReferenceKind, string>> = {
+  liveTemplates: 'live template',
+  liveLogos: 'live logo',
+  logoGroups: 'logo group',
+  categories: 'channel category',
+  templateGroups: 'template group',
+  channels: 'channel',
+  videos: 'video',
+};
+
+export const REFERENCE_SITES: Readonly<Record<DocumentKind, readonly ReferenceSite[]>> = {
+  channel: [
+    { pattern: ['id'], ref: 'channels', numeric: false },
+    { pattern: ['type'], ref: 'categories', numeric: false },
+    { pattern: ['outputGroupList', '*', 'logoId'], ref: 'liveLogos', numeric: false },
+    { pattern: ['outputGroupList', '*', 'outputTemplateList', '*', 'templateId'], ref: 'liveTemplates', numeric: false },
+  ],
+  templategroup: [
+    { pattern: ['id'], ref: 'templateGroups', numeric: true },
+    { pattern: ['logoGroupId'], ref: 'logoGroups', numeric: true, none: 0 },
+  ],
+  logogroup: [{ pattern: ['id'], ref: 'logoGroups', numeric: true }],
+  transcode: [
+    { pattern: ['videoIds', '*'], ref: 'videos', numeric: false },
+    { pattern: ['transcodeTemplateGroupId'], ref: 'templateGroups', numeric: true },
+    { pattern: ['transcodeTemplates', 'logoGroupId'], ref: 'logoGroups', numeric: true, none: 0 },
+    { pattern: ['transcodeTemplates', '*', 'logoGroupId'], ref: 'logoGroups', numeric: true, none: 0 },
+    { pattern: ['transcodeTemplates', 'templates', '*', 'logoGroupId'], ref: 'logoGroups', numeric: true, none: 0 },
+  ],
+  livetemplate: [{ pattern: ['id'], ref: 'liveTemplates', numeric: false }],
+  livelogo: [{ pattern: ['id'], ref: 'liveLogos', numeric: false }],
+};
+
+/** Whether a concrete path matches a site pattern (`*` matches array indexes only). */
+export function matchesSite(path: JsonPath, pattern: ReadonlyArray<string>): boolean {
+  if (path.length !== pattern.length) return false;
+  return pattern.every((segment, i) => (segment === '*' ? typeof path[i] === 'number' : segment === path[i]));
+}
+
+/** Every value of the document at a site, with its concrete path. */
+export function valuesAtSite(value: unknown, pattern: ReadonlyArray<string>): Array<{ path: Array<string | number>; value: unknown }> {
+  let frontier: Array<{ path: Array<string | number>; value: unknown }> = [{ path: [], value }];
+  for (const segment of pattern) {
+    const next: typeof frontier = [];
+    for (const { path, value: current } of frontier) {
+      if (segment === '*') {
+        if (Array.isArray(current)) current.forEach((item, i) => next.push({ path: [...path, i], value: item }));
+      } else if (typeof current === 'object' && current !== null && !Array.isArray(current) && Object.prototype.hasOwnProperty.call(current, segment)) {
+        next.push({ path: [...path, segment], value: (current as Record<string, unknown>)[segment] });
+      }
+    }
+    frontier = next;
+  }
+  return frontier;
+}
+
+/** The reference kinds a document kind uses (what to fetch before checking or completing). */
+export function referenceKindsOf(kind: DocumentKind): ReferenceKind[] {
+  return [...new Set(REFERENCE_SITES[kind].map((site) => site.ref))];
+}
+
+/** Unknown ids, for the lists that were fetched completely. */
+export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: unknown, lists: ReferenceLists): Problem[] {
+  const problems: Problem[] = [];
+  for (const site of REFERENCE_SITES[kind]) {
+    const list = lists[site.ref];
+    if (!list?.complete) continue;
+    for (const { path, value: id } of valuesAtSite(value, site.pattern)) {
+      if (typeof id !== 'string' && typeof id !== 'number') continue;
+      if (site.none !== undefined && id === site.none) continue;
+      if (list.items.some((item) => String(item.id) === String(id))) continue;
+      const what = REFERENCE_LABELS[site.ref];
+      const byName = list.items.filter((item) => item.name.toLowerCase() === String(id).toLowerCase());
+      const named = byName.length === 1 ? byName[0] : undefined;
+      const hint = named ? ` "${named.name}" is the name of ${what} ${JSON.stringify(named.id)}; use its id.` : ' Pick one with completion (Ctrl+Space) here.';
+      problems.push({
+        severity: 'error',
+        code: `reference.${site.ref}`,
+        range: doc.valueRange(path),
+        message: `${labelOf(path)}: this account has no ${what} with id ${JSON.stringify(id)}.${hint}`,
+        fix: named ? doc.fix(`Use the id of "${named.name}"`, (d) => d.set(path, named.id)) : undefined,
+      });
+    }
+  }
+  return problems;
+}

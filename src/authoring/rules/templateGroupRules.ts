@@ -1,0 +1,66 @@
+/**
+ * Template group rules beyond the schema: exactly one default rendition, distinct names, AES with
+ * HLS only, the trial clip duration against `trailor`, and bitrate units.
+ */
+import { checkAdvancedArguments } from './advancedArguments';
+import {
+  checkAudioBitsPerSecond,
+  checkDuplicateNames,
+  checkVideoKbps,
+  isObject,
+  objectItems,
+  reportSeveralDefaults,
+  type ProblemSink,
+} from './ruleKit';
+
+const AES = 6;
+const HLS = 0;
+
+export function templateGroupRules(sink: ProblemSink, value: unknown): void {
+  if (!isObject(value)) return;
+  const at = ['transcodeTemplates'];
+  const items = objectItems(value.transcodeTemplates);
+
+  reportSeveralDefaults(sink, 'templategroup.severalDefaults', at, items, 'defaultVideo', (v) => v === 1, () => 0, 'template of the group');
+  if (items.length > 0 && !items.some(([, item]) => item.defaultVideo === 1)) {
+    const [firstIndex] = items[0];
+    sink.add(
+      'error',
+      'templategroup.noDefault',
+      at,
+      'transcodeTemplates: exactly one template must have defaultVideo 1 (the rendition players start with); none has.',
+      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) => d.set([...at, firstIndex, 'defaultVideo'], 1)),
+      true,
+    );
+  }
+  checkDuplicateNames(sink, 'templategroup.duplicateName', at, items);
+
+  for (const [index, item] of items) {
+    const path = [...at, index];
+    if (item.encryptType === AES && typeof item.format === 'number' && item.format !== HLS) {
+      sink.add(
+        'error',
+        'templategroup.aesNotHls',
+        [...path, 'encryptType'],
+        `${sink.label([...path, 'encryptType'])}: AES encryption (6) works with the HLS format (0) only, and this template's format is ${item.format}.`,
+        sink.doc.fix('Use the HLS format (0) for this template', (d) => d.set([...path, 'format'], HLS)),
+      );
+    }
+    checkAudioBitsPerSecond(sink, [...path, 'audioBitrate'], item.audioBitrate);
+    checkVideoKbps(sink, [...path, 'videoBitrate'], item.videoBitrate);
+    checkAdvancedArguments(sink, [...path, 'advancedArguments'], item.advancedArguments);
+  }
+
+  if (value.trailor === true && typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
+    sink.add('error', 'templategroup.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
+  }
+  if (value.trailor === false && typeof value.trailorDuration === 'number' && value.trailorDuration !== 0) {
+    sink.add(
+      'warning',
+      'templategroup.trailorDurationUnused',
+      ['trailorDuration'],
+      `trailorDuration (${value.trailorDuration} seconds) has no effect while trailor is false.`,
+      sink.doc.fix('Set trailorDuration to 0', (d) => d.set(['trailorDuration'], 0)),
+    );
+  }
+}

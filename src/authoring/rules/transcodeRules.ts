@@ -1,0 +1,99 @@
+/**
+ * secondTranscodeV2 job rules beyond the schema: which of templates / group id applies, fields that
+ * only work with ad-hoc templates, the trial clip, and each ad-hoc template's formats and encryption.
+ */
+import {
+  checkAudioBitsPerSecond,
+  checkDuplicateNames,
+  checkVideoKbps,
+  has,
+  isObject,
+  objectItems,
+  reportSeveralDefaults,
+  type JsonObject,
+  type ProblemSink,
+} from './ruleKit';
+
+const FORMATS = ['hls', 'mp4', 'flv', 'ts'] as const;
+
+export function transcodeRules(sink: ProblemSink, value: unknown): void {
+  if (!isObject(value)) return;
+  const adHoc = has(value, 'transcodeTemplates');
+  if (adHoc && has(value, 'transcodeTemplateGroupId')) {
+    sink.add(
+      'warning',
+      'transcode.groupIgnored',
+      ['transcodeTemplateGroupId'],
+      'transcodeTemplateGroupId is ignored: when both are given, the ad-hoc transcodeTemplates win.',
+      sink.doc.fix('Remove transcodeTemplateGroupId', (d) => d.remove(['transcodeTemplateGroupId'])),
+    );
+  }
+  if (!adHoc && !has(value, 'transcodeTemplateGroupId')) {
+    sink.add('info', 'transcode.defaultGroup', [], "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.", undefined, true);
+  }
+  const unusedWithoutTemplates: string[] = [];
+  if (!adHoc) {
+    for (const field of ['videoType', 'trailor', 'trailorDuration']) {
+      if (!has(value, field)) continue;
+      unusedWithoutTemplates.push(field);
+      sink.add(
+        'warning',
+        'transcode.onlyWithTemplates',
+        [field],
+        `${field} only takes effect with ad-hoc transcodeTemplates; with a template group it is ignored.`,
+        sink.doc.fix(`Remove ${field}`, (d) => d.remove([field])),
+      );
+    }
+  }
+  if (value.trailor === true) {
+    if (!has(value, 'trailorDuration')) {
+      sink.add('error', 'transcode.trailorDurationMissing', ['trailor'], 'A trial clip is on (trailor true), so "trailorDuration" (seconds, at least 1) is required.');
+    } else if (typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
+      sink.add('error', 'transcode.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
+    }
+  } else if (typeof value.trailorDuration === 'number' && value.trailorDuration !== 0 && !unusedWithoutTemplates.includes('trailorDuration')) {
+    sink.add(
+      'warning',
+      'transcode.trailorDurationUnused',
+      ['trailorDuration'],
+      `trailorDuration (${value.trailorDuration} seconds) has no effect while trailor is not true.`,
+      sink.doc.fix('Remove trailorDuration', (d) => d.remove(['trailorDuration'])),
+    );
+  }
+
+  const templates = value.transcodeTemplates;
+  const at = Array.isArray(templates) ? ['transcodeTemplates'] : ['transcodeTemplates', 'templates'];
+  const list = Array.isArray(templates) ? templates : isObject(templates) ? templates.templates : undefined;
+  const items = objectItems(list);
+  for (const [index, item] of items) templateRules(sink, [...at, index], item);
+  reportSeveralDefaults(sink, 'transcode.severalDefaults', at, items, 'defaultVideo', (v) => v === 1, () => 0, 'template of the run');
+  checkDuplicateNames(sink, 'transcode.duplicateName', at, items);
+}
+
+function templateRules(sink: ProblemSink, at: Array<string | number>, item: JsonObject): void {
+  if (FORMATS.every((format) => item[format] !== true)) {
+    sink.add(
+      'error',
+      'transcode.noFormat',
+      at,
+      `${sink.label(at)} produces no format: set at least one of hls, mp4, flv or ts to true.`,
+      sink.doc.fix('Produce HLS (hls true)', (d) => d.set([...at, 'hls'], true)),
+      true,
+    );
+  }
+  for (const format of FORMATS) {
+    const field = `${format}EncryptType`;
+    const encryption = item[field];
+    if (typeof encryption === 'number' && encryption !== 0 && item[format] !== true) {
+      sink.add(
+        'warning',
+        'transcode.encryptionWithoutFormat',
+        [...at, field],
+        `${sink.label([...at, field])} has no effect: this template does not produce ${format.toUpperCase()} (${format} is not true).`,
+        sink.doc.fix(`Remove ${field}`, (d) => d.remove([...at, field])),
+      );
+    }
+  }
+  checkAudioBitsPerSecond(sink, [...at, 'audioBitrate'], item.audioBitrate);
+  checkVideoKbps(sink, [...at, 'videoBitrate'], item.videoBitrate);
+}

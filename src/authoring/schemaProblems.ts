@@ -1,0 +1,267 @@
+/**
+ * Turns ajv errors into problems in plain words: each names the field (`outputGroupList[0].rotation`)
+ * and the rule, points at the offending value in the text, and offers a fix where one is obvious
+ * (a number written as text, a flag of the wrong type, a misspelt field name).
+ */
+import type { ErrorObject } from 'ajv';
+import { JsonDocument, labelOf, pointerToPath, type JsonPath } from './jsonDocument';
+import type { Fix, Problem } from './problems';
+
+interface SchemaNode {
+  description?: string;
+  errorMessage?: string;
+  patternErrorMessage?: string;
+  enum?: unknown[];
+  enumDescriptions?: string[];
+  minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  properties?: Record<string, SchemaNode>;
+}
+
+/**
+ * Errors left to the extra rules, which say the same with a better place to point at and a fix:
+ * every conditional (if/then) branch and the "at least one default" `contains` of the schemas.
+ */
+function mirroredByRules(error: ErrorObject): boolean {
+  return error.keyword === 'if' || error.keyword === 'contains' || error.schemaPath.includes('/then/');
+}
+
+export function schemaProblems(errors: readonly ErrorObject[] | null | undefined, doc: JsonDocument): Problem[] {
+  const problems: Problem[] = [];
+  for (const error of errors ?? []) {
+    if (mirroredByRules(error)) continue;
+    const problem = toProblem(error, doc);
+    if (problem) problems.push(problem);
+  }
+  return problems;
+}
+
+function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
+  const path = pointerToPath(error.instancePath);
+  const label = labelOf(path);
+  const schema = (error.parentSchema ?? {}) as SchemaNode;
+  const found = describeValue(error.data);
+  const code = `schema.${error.keyword}`;
+  const base = { severity: 'error' as const, code };
+
+  switch (error.keyword) {
+    case 'required': {
+      const missing = String((error.params as { missingProperty: string }).missingProperty);
+      const about = schema.properties?.[missing]?.description;
+      const where = path.length === 0 ? 'The document' : label;
+      return {
+        ...base,
+        message: `${where} is missing the required field "${missing}"${about ? ` (${lowerFirst(about)})` : '.'}`,
+        range: doc.markerRange(path),
+      };
+    }
+    case 'additionalProperties': {
+      const extra = String((error.params as { additionalProperty: string }).additionalProperty);
+      const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema');
+      const guess = closest(extra, known);
+      const where = path.length === 0 ? 'this file' : label;
+      const listing = guess ? ` Did you mean "${guess}"?` : known.length <= 12 ? ` Known fields: ${known.join(', ')}.` : '';
+      return {
+        ...base,
+        message: `"${extra}" is not a field of ${where}.${listing}`,
+        range: doc.markerRange([...path, extra]),
+        fix: guess && !known.includes(extra) && !hasKey(error.data, guess) ? doc.fix(`Rename to "${guess}"`, (d) => d.renameKey([...path, extra], guess)) : undefined,
+      };
+    }
+    case 'type': {
+      const expected = ([] as string[]).concat((error.params as { type: string | string[] }).type);
+      if (path.length === 0) return { ...base, message: 'The document must be a JSON object { ... }.', range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label} must be ${orList(expected.map(typeWords))}; found ${found}.`,
+        range: doc.valueRange(path),
+        fix: typeFix(doc, path, expected, error.data),
+      };
+    }
+    case 'enum':
+    case 'const': {
+      const rule = schema.errorMessage ?? enumWords(schema);
+      return {
+        ...base,
+        message: `${label}: ${rule} Found ${found}.`,
+        range: doc.valueRange(path),
+        fix: enumFix(doc, path, schema.enum ?? [], error.data),
+      };
+    }
+    case 'pattern':
+      return { ...base, message: `${label}: ${schema.patternErrorMessage ?? `must match ${error.schema as string}.`} Found ${found}.`, range: doc.valueRange(path) };
+    case 'minimum':
+    case 'maximum':
+    case 'exclusiveMinimum':
+    case 'exclusiveMaximum':
+      return { ...base, message: `${label} must be ${rangeWords(schema)}; found ${found}.`, range: doc.valueRange(path) };
+    case 'minLength':
+      return {
+        ...base,
+        message: schema.minLength === 1 ? `${label} must not be empty.` : `${label} must be at least ${schema.minLength} characters long.`,
+        range: doc.valueRange(path),
+      };
+    case 'maxLength':
+      return { ...base, message: `${label} must be at most ${schema.maxLength} characters long; it has ${String(error.data).length}.`, range: doc.valueRange(path) };
+    case 'minItems':
+      return { ...base, message: `${label} must list at least ${schema.minItems} ${plural(schema.minItems ?? 1, 'item')}.`, range: doc.markerRange(path) };
+    case 'maxItems':
+      return {
+        ...base,
+        message: `${label} may list at most ${schema.maxItems} items; it has ${Array.isArray(error.data) ? error.data.length : '?'}.`,
+        range: doc.markerRange(path),
+      };
+    case 'uniqueItems': {
+      const { i, j } = error.params as { i: number; j: number };
+      const later = Math.max(i, j);
+      const earlier = Math.min(i, j);
+      const item = [...path, later];
+      return {
+        ...base,
+        message: `${labelOf(item)} repeats ${labelOf([...path, earlier])}; each value may appear once.`,
+        range: doc.valueRange(item),
+        fix: doc.fix('Remove the repeated item', (d) => d.remove(item)),
+      };
+    }
+    case 'not':
+      return { ...base, message: `${label}: ${schema.errorMessage ?? 'this value is not allowed here.'}`, range: doc.valueRange(path) };
+    default:
+      return { ...base, message: `${label} ${error.message ?? 'breaks a rule of the schema'}.`, range: doc.valueRange(path) };
+  }
+}
+
+function typeWords(type: string): string {
+  switch (type) {
+    case 'integer':
+      return 'a whole number';
+    case 'number':
+      return 'a number';
+    case 'string':
+      return 'text in quotes';
+    case 'boolean':
+      return 'true or false';
+    case 'object':
+      return 'an object { ... }';
+    case 'array':
+      return 'a list [ ... ]';
+    case 'null':
+      return 'null';
+    default:
+      return type;
+  }
+}
+
+/** `the text "abc"`, `the number 5`, ... for "found ..." clauses. */
+export function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  switch (typeof value) {
+    case 'string':
+      return `the text ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+    case 'number':
+      return `the number ${value}`;
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return 'an object';
+    default:
+      return 'nothing';
+  }
+}
+
+function enumWords(schema: SchemaNode): string {
+  const values = schema.enum ?? [];
+  const parts = values.map((v, i) => {
+    const meaning = schema.enumDescriptions?.[i];
+    return meaning ? `${JSON.stringify(v)} (${meaning})` : JSON.stringify(v);
+  });
+  return `must be ${orList(parts)}.`;
+}
+
+function rangeWords(schema: SchemaNode): string {
+  const { minimum, maximum } = schema;
+  if (minimum !== undefined && maximum !== undefined) return `between ${minimum} and ${maximum}`;
+  if (minimum !== undefined) return `at least ${minimum}`;
+  if (maximum !== undefined) return `at most ${maximum}`;
+  return 'in range';
+}
+
+function orList(parts: string[]): string {
+  if (parts.length <= 1) return parts.join('');
+  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
+}
+
+function plural(n: number, word: string): string {
+  return n === 1 ? word : `${word}s`;
+}
+
+function lowerFirst(text: string): string {
+  const trimmed = text.replace(/\.$/, '');
+  return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
+}
+
+function hasKey(value: unknown, key: string): boolean {
+  return typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key);
+}
+
+/** The same value in the expected JSON type, when the conversion is unambiguous. */
+function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: unknown): Fix | undefined {
+  let converted: unknown;
+  if ((expected.includes('integer') || expected.includes('number')) && typeof data === 'string' && /^-?\d+(\.\d+)?$/.test(data.trim())) {
+    converted = Number(data.trim());
+    if (expected.includes('integer') && !expected.includes('number') && !Number.isInteger(converted)) return undefined;
+  } else if (expected.includes('string') && typeof data === 'number') {
+    converted = String(data);
+  } else if (expected.includes('boolean') && (data === 'true' || data === 'false' || data === 0 || data === 1)) {
+    converted = data === 'true' || data === 1;
+  } else if (expected.includes('array') && typeof data === 'string' && data.trim() !== '') {
+    converted = data.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  } else {
+    return undefined;
+  }
+  return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+}
+
+/** `90` for `"90"` and the other way round, when that form is one of the allowed values. */
+function enumFix(doc: JsonDocument, path: JsonPath, allowed: unknown[], data: unknown): Fix | undefined {
+  let converted: unknown;
+  if (typeof data === 'number') converted = String(data);
+  else if (typeof data === 'string' && /^-?\d+$/.test(data.trim())) converted = Number(data.trim());
+  else if (typeof data === 'string' && (data === 'true' || data === 'false')) converted = data === 'true';
+  else return undefined;
+  if (!allowed.some((v) => v === converted)) return undefined;
+  return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+}
+
+/** The known name within edit distance 2 (case changes count as cheap), for misspelt field names. */
+export function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of candidates) {
+    const d = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (d < bestDistance) {
+      bestDistance = d;
+      best = candidate;
+    }
+  }
+  const limit = name.length <= 4 ? 1 : 2;
+  return bestDistance <= limit ? best : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0];
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j];
+      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
+      previous = current;
+    }
+  }
+  return row[b.length];
+}

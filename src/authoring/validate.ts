@@ -1,0 +1,130 @@
+/**
+ * validateDocument: JSON syntax, the kind's schema (ajv, compiled once), the extra rules and, when
+ * the account's lists are given, reference checks, as problems located in the text.
+ */
+import { getNodeValue, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import type { DocumentKind } from './documentKind';
+import { JsonDocument } from './jsonDocument';
+import type { Problem, Severity } from './problems';
+import { referenceProblems, type ReferenceLists } from './references';
+import { channelRules } from './rules/channelRules';
+import { liveLogoRules, liveTemplateRules } from './rules/liveRules';
+import { logoGroupRules } from './rules/logoGroupRules';
+import { ProblemSink } from './rules/ruleKit';
+import { templateGroupRules } from './rules/templateGroupRules';
+import { transcodeRules } from './rules/transcodeRules';
+import { schemaProblems } from './schemaProblems';
+import { validatorFor } from './schemas';
+import { duplicateKeyProblems } from './duplicateKeys';
+
+export interface ValidationResult {
+  /** The parsed document, when the text is well-formed JSON (it may still break rules). */
+  value?: unknown;
+  problems: Problem[];
+}
+
+const RULES: Readonly<Record<DocumentKind, (sink: ProblemSink, value: unknown) => void>> = {
+  channel: channelRules,
+  templategroup: templateGroupRules,
+  logogroup: logoGroupRules,
+  transcode: transcodeRules,
+  livetemplate: liveTemplateRules,
+  livelogo: liveLogoRules,
+};
+
+export function validateDocument(kind: DocumentKind, text: string, references?: ReferenceLists): ValidationResult {
+  const doc = new JsonDocument(text);
+  if (doc.parseErrors.length > 0 || !doc.root) return { problems: syntaxProblems(doc) };
+  const value: unknown = getNodeValue(doc.root);
+
+  const validate = validatorFor(kind);
+  validate(value);
+  const fromSchema = schemaProblems(validate.errors, doc);
+
+  const sink = new ProblemSink(doc);
+  RULES[kind](sink, value);
+  const fromRules = [...sink.problems, ...duplicateKeyProblems(doc)];
+  const fromReferences = references ? referenceProblems(kind, doc, value, references) : [];
+
+  return { value, problems: sortProblems([...merge(fromSchema, fromRules), ...fromReferences]) };
+}
+
+const RANK: Readonly<Record<Severity, number>> = { error: 3, warning: 2, info: 1 };
+
+/**
+ * A rule problem on exactly the range of a schema problem says the same thing better (and usually
+ * brings a fix): keep the rule's words, with the more severe of the two severities.
+ */
+function merge(fromSchema: Problem[], fromRules: Problem[]): Problem[] {
+  const kept: Problem[] = [];
+  const rules = fromRules.map((p) => ({ ...p }));
+  for (const problem of fromSchema) {
+    const same = rules.find((r) => r.range.offset === problem.range.offset && r.range.length === problem.range.length);
+    if (!same) {
+      kept.push(problem);
+      continue;
+    }
+    if (RANK[problem.severity] > RANK[same.severity]) same.severity = problem.severity;
+  }
+  return [...kept, ...rules];
+}
+
+function sortProblems(problems: Problem[]): Problem[] {
+  return problems.sort((a, b) => a.range.offset - b.range.offset || RANK[b.severity] - RANK[a.severity]);
+}
+
+const SYNTAX_WORDS: Readonly<Record<string, string>> = {
+  InvalidSymbol: 'unexpected character',
+  InvalidNumberFormat: 'this number is malformed',
+  PropertyNameExpected: 'a field name in double quotes is expected here',
+  ValueExpected: 'a value is expected here',
+  ColonExpected: 'a colon (:) is expected after the field name',
+  CommaExpected: 'a comma is expected between the items',
+  CloseBraceExpected: 'a closing brace (}) is expected',
+  CloseBracketExpected: 'a closing bracket (]) is expected',
+  EndOfFileExpected: 'nothing may follow the end of the JSON value',
+  InvalidCommentToken: 'malformed comment',
+  UnexpectedEndOfComment: 'the comment is not closed',
+  UnexpectedEndOfString: 'the text is not closed with a double quote',
+  UnexpectedEndOfNumber: 'the number is cut short',
+  InvalidUnicode: 'malformed \\u escape',
+  InvalidEscapeCharacter: 'unknown escape after a backslash',
+  InvalidCharacter: 'control characters must be escaped inside text',
+};
+
+function syntaxProblems(doc: JsonDocument): Problem[] {
+  if (doc.text.trim() === '') {
+    return [{ severity: 'error', code: 'json.empty', range: { offset: 0, length: 0 }, message: 'The file is empty; it should hold one JSON object { ... }.' }];
+  }
+  const problems: Problem[] = [];
+  const seen = new Set<number>();
+  for (const error of doc.parseErrors) {
+    if (seen.has(error.offset)) continue;
+    seen.add(error.offset);
+    problems.push(trailingComma(doc, error) ?? {
+      severity: 'error',
+      code: 'json.syntax',
+      range: { offset: error.offset, length: Math.max(error.length, 1) },
+      message: `JSON syntax: ${SYNTAX_WORDS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}.`,
+    });
+  }
+  return problems;
+}
+
+/** `[1, 2,]` / `{"a": 1,}`: JSON allows no comma before a closing bracket; offer to remove it. */
+function trailingComma(doc: JsonDocument, error: ParseError): Problem | undefined {
+  const code = printParseErrorCode(error.error);
+  if (code !== 'PropertyNameExpected' && code !== 'ValueExpected') return undefined;
+  const closer = doc.text[error.offset];
+  if (closer !== '}' && closer !== ']') return undefined;
+  const before = doc.text.slice(0, error.offset).replace(/(\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*$/, '');
+  if (!before.endsWith(',')) return undefined;
+  const comma = before.length - 1;
+  return {
+    severity: 'error',
+    code: 'json.trailingComma',
+    range: { offset: comma, length: 1 },
+    message: `JSON syntax: no comma is allowed before the closing ${closer === '}' ? 'brace' : 'bracket'}.`,
+    fix: { title: 'Remove the trailing comma', edits: [{ offset: comma, length: 1, newText: '' }] },
+  };
+}
