@@ -48,6 +48,7 @@ export function authenticate(
     );
   }
   const signature = required(params, 'signature');
+  required(params, 'action');
   const signed: Record<string, string> = {};
   for (const name of Object.keys(params)) if (name !== 'signature') signed[name] = params[name];
   let ok = sameHex(signParams(signed, account.secretKey), signature);
@@ -60,6 +61,5 @@ export function authenticate(
   if (!ok) {
     throw new PlatformFault(Codes.signatureIncorrect, 'signature does not match the parameters signed with the secret key of accessKey');
   }
-  required(params, 'action');
   return account;
 }

@@ -1,0 +1,150 @@
+/** Common parameters, signature, envelope and where parameters travel (facts sections 1 and 2). */
+import * as assert from 'node:assert/strict';
+import { Codes } from '../../src/api/errorCodes';
+import { signParams } from '../../src/api/signing';
+import { ACCOUNT, assertFault, multipartBody, raw, rawSocket, signed, TestPlatform } from './harness';
+
+describe('local platform: authentication and carriage', () => {
+  let p: TestPlatform;
+
+  before(async () => {
+    p = await TestPlatform.start({ timestampWindowMs: 60_000 });
+  });
+  after(async () => {
+    await p.close();
+  });
+
+  async function categoryNames(): Promise<string[]> {
+    const answer = await raw(p, 'liveChannelTypeList');
+    return (answer.json.result as Array<{ name: string }>).map((c) => c.name);
+  }
+
+  it('answers a correctly signed call with the envelope {code, message, result, success}', async () => {
+    const answer = await raw(p, 'liveChannelTypeList');
+    assert.equal(answer.status, 200);
+    assert.match(String(answer.headers['content-type']), /^application\/json/);
+    assert.deepEqual(Object.keys(answer.json), ['code', 'message', 'result', 'success']);
+    assert.equal(answer.json.code, 0);
+    assert.equal(answer.json.success, true);
+    assert.deepEqual(answer.json.result, []);
+  });
+
+  it('refuses a wrong signature with 10903 and changes nothing', async () => {
+    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'Tampered' }, { method: 'POST', tamper: (q) => (q.name = 'Other') });
+    assertFault(answer, Codes.signatureIncorrect, 'signature');
+    assert.ok(!(await categoryNames()).includes('Other'));
+    assert.ok(!(await categoryNames()).includes('Tampered'));
+  });
+
+  it('refuses a signature made with another secret', async () => {
+    const answer = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = signParams({ ...q, signature: '' }, 'wrong-secret')) });
+    assertFault(answer, Codes.signatureIncorrect);
+  });
+
+  it('accepts the signature in upper-case hex', async () => {
+    const answer = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = q.signature.toUpperCase()) });
+    assert.equal(answer.json.code, 0, answer.text);
+  });
+
+  for (const name of ['accessKey', 'version', 'timestamp', 'signature', 'action']) {
+    it(`refuses a request without ${name} with 10901 naming it`, async () => {
+      const answer = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => delete q[name] });
+      assertFault(answer, Codes.parameterMissing, `${name} is required`);
+    });
+  }
+
+  it('refuses an unknown access key with 10906', async () => {
+    const answer = await raw(p, 'liveChannelTypeList', {}, { account: { accessKey: 'nobody', secretKey: 'x' } });
+    assertFault(answer, Codes.accessKeyNotExists, 'accessKey');
+  });
+
+  it('refuses a version other than 2.0 with 10905', async () => {
+    const answer = await raw(p, 'liveChannelTypeList', { version: '1.0' });
+    assertFault(answer, Codes.versionNotSupported, 'version must be 2.0');
+  });
+
+  it('refuses a timestamp outside the window with 10904, and a non-numeric one with 10902', async () => {
+    const old = await raw(p, 'liveChannelTypeList', { timestamp: String(Date.now() - 5 * 60_000) });
+    assertFault(old, Codes.timestampExpired, 'timestamp must be within 60 s');
+    const future = await raw(p, 'liveChannelTypeList', { timestamp: String(Date.now() + 5 * 60_000) });
+    assertFault(future, Codes.timestampExpired);
+    const text = await raw(p, 'liveChannelTypeList', { timestamp: 'yesterday' });
+    assertFault(text, Codes.parameterInvalid, 'timestamp');
+  });
+
+  it('answers an unknown action with 10201 api_not_exists', async () => {
+    const answer = await raw(p, 'liveMakeCoffee');
+    assertFault(answer, Codes.apiNotExists, 'api_not_exists', 'liveMakeCoffee');
+  });
+
+  it('serves only /rest (404 envelope elsewhere) and only GET and POST (405)', async () => {
+    const other = await raw(p, 'liveChannelTypeList', {}, { path: '/api' });
+    assert.equal(other.status, 404);
+    assert.equal(other.json.code, Codes.apiNotExists);
+    const put = await raw(p, 'liveChannelTypeList', {}, { method: 'PUT' });
+    assert.equal(put.status, 405);
+    assert.equal(put.headers.allow, 'GET, POST');
+  });
+
+  it('reads every parameter from an urlencoded form body with no query string', async () => {
+    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'Form body' }, { placement: 'form' });
+    assert.equal(answer.json.code, 0, answer.text);
+    assert.equal((answer.json.result as { name: string }).name, 'Form body');
+  });
+
+  it('reads every parameter from a multipart form body', async () => {
+    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'Multipart body é' }, { placement: 'multipart' });
+    assert.equal(answer.json.code, 0, answer.text);
+    assert.equal((answer.json.result as { name: string }).name, 'Multipart body é');
+  });
+
+  it('merges query and form parameters before checking the signature', async () => {
+    const answer = await raw(p, 'liveChannelTypeCreate', {}, { formExtra: { name: 'Merged' } });
+    assert.equal(answer.json.code, 0, answer.text);
+    assert.equal((answer.json.result as { name: string }).name, 'Merged');
+  });
+
+  it('accepts a literal null body and an empty body on POST', async () => {
+    const nul = await raw(p, 'liveChannelTypeCreate', { name: 'Null body' }, { body: 'null', contentType: 'application/json' });
+    assert.equal(nul.json.code, 0, nul.text);
+    const empty = await raw(p, 'liveChannelTypeCreate', { name: 'Empty body' }, { body: '' });
+    assert.equal(empty.json.code, 0, empty.text);
+  });
+
+  it('routes an absolute-form request line (as sent through a proxy) by its path', async () => {
+    const q = new URLSearchParams(signed('liveChannelTypeList', {})).toString();
+    const text = await rawSocket(
+      p.platform.port,
+      `GET http://example.invalid:9999/rest?${q} HTTP/1.1\r\nHost: example.invalid:9999\r\nConnection: close\r\n\r\n`,
+    );
+    assert.match(text, /^HTTP\/1\.1 200/);
+    assert.match(text, /"code":0/);
+  });
+
+  it('signs empty values too, and accepts clients that leave them out of the signature', async () => {
+    const withEmpty = await raw(p, 'liveChannelTypeList', { name: '' });
+    assert.equal(withEmpty.json.code, 0, withEmpty.text);
+    const base: Record<string, string> = { accessKey: ACCOUNT.accessKey, action: 'liveChannelTypeList', version: '2.0', timestamp: String(Date.now()) };
+    const signature = signParams(base, ACCOUNT.secretKey);
+    const sentWithEmpty = await raw(p, '', { ...base, name: '', signature }, { bare: true });
+    assert.equal(sentWithEmpty.json.code, 0, sentWithEmpty.text);
+  });
+
+  it('refuses a parameter given twice with different values', async () => {
+    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'A' }, { body: 'name=B', contentType: 'application/x-www-form-urlencoded' });
+    assertFault(answer, Codes.parameterInvalid, 'name is given more than once');
+  });
+
+  it('does not sign the JSON body of liveCreateChannel (changing it keeps the signature valid)', async () => {
+    // A body the platform refuses for its content shows the signature was accepted.
+    const answer = await raw(p, 'liveCreateChannel', {}, { body: '{"name":"x"}', contentType: 'application/json' });
+    assertFault(answer, Codes.parameterMissing, 'signalType is required');
+  });
+
+  it('refuses malformed JSON with 10914 and a multipart body without its boundary', async () => {
+    const bad = await raw(p, 'liveCreateChannel', {}, { body: '{"name": ', contentType: 'application/json' });
+    assertFault(bad, Codes.bodyMalformed, 'not valid JSON');
+    const mp = await raw(p, 'liveChannelTypeCreate', {}, { body: multipartBody({ name: 'x' }, 'b1'), contentType: 'multipart/form-data' });
+    assertFault(mp, Codes.bodyMalformed, 'multipart');
+  });
+});
