@@ -1,0 +1,39 @@
+import { OutputNode } from '../tree/nodes';
+import { outputSize, protocolName } from '../tree/channelPresentation';
+import { copyAddress } from './addressActions';
+import type { CommandDeps } from './deps';
+import { showChannelPlayAddresses } from './playAddresses';
+import { resolveChannels } from './targets';
+
+/** videoPlatform.copyPushUrl: the address a push channel's source is sent to. */
+export async function copyPushAddress(deps: CommandDeps, ...args: unknown[]): Promise<string | undefined> {
+  const channels = await resolveChannels(deps, args, {
+    title: 'Copy push address',
+    eligible: (channel) => String(channel.signalType) !== '2',
+    many: false,
+  });
+  const channel = channels?.[0];
+  if (!channel) return undefined;
+  if (!channel.pushUrl) {
+    await deps.ui.warn(`"${channel.name}" has no push address.`);
+    return undefined;
+  }
+  await copyAddress(deps, { url: channel.pushUrl, what: `push address of "${channel.name}"` });
+  return channel.pushUrl;
+}
+
+/** videoPlatform.copyPlayUrl: an output's play address; from the palette, via the channel's addresses. */
+export async function copyPlayAddress(deps: CommandDeps, ...args: unknown[]): Promise<string | undefined> {
+  const node = args[0];
+  if (node instanceof OutputNode) {
+    const output = node.output;
+    const channel = node.parent.parent.channel;
+    await copyAddress(deps, {
+      url: output.publicOutputUrl,
+      what: `${protocolName(output.protocolType)} ${outputSize(output.videoWidth, output.videoHeight, output.videoBitrate)} address of "${channel.name}"`,
+    });
+    return output.publicOutputUrl;
+  }
+  const used = await showChannelPlayAddresses(deps, ...args);
+  return used?.address.url;
+}

@@ -1,0 +1,174 @@
+import type { ChannelSortKey, SortOrder, VideoSortKey, VideoStatus } from '../../api/types';
+import { reportFailure } from '../failures';
+import type { ChannelFilter, VideoFilter } from '../tree/filters';
+import { videoStatusText } from '../tree/videoPresentation';
+import type { PickItem } from '../ui';
+import type { CommandDeps } from './deps';
+import { askInteger, askText, Dismissed, answered } from './inputs';
+
+type ChannelChoice = 'name' | 'all' | 'category' | 'sort' | 'group' | 'clear';
+
+const CHANNEL_SORTS: Array<{ sort: ChannelSortKey; order: SortOrder; label: string }> = [
+  { sort: 'name', order: 'asc', label: 'Name, A to Z' },
+  { sort: 'name', order: 'desc', label: 'Name, Z to A' },
+  { sort: 'createTime', order: 'desc', label: 'Newest first' },
+  { sort: 'createTime', order: 'asc', label: 'Oldest first' },
+  { sort: 'status', order: 'desc', label: 'Status (live first)' },
+  { sort: 'streamStatus', order: 'asc', label: 'Source present first' },
+  { sort: 'type', order: 'asc', label: 'Category' },
+];
+
+/**
+ * videoPlatform.filterChannels: search, category, sort and grouping, all sent as the list
+ * operation's own parameters. Returns the filter now in force.
+ */
+export async function filterChannels(deps: CommandDeps): Promise<ChannelFilter | undefined> {
+  const title = 'Filter channels';
+  const current = deps.channels.filter;
+  try {
+    const choice = answered(
+      await deps.ui.pick<ChannelChoice>(
+        [
+          { label: '$(search) Search by name...', description: current.searchType === 'name' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'name' },
+          { label: '$(search) Search by name or category...', value: 'all' },
+          { label: '$(folder) Only one category...', description: current.category ? `now "${current.category.name}"` : undefined, value: 'category' },
+          { label: '$(list-ordered) Sort...', value: 'sort' },
+          { label: deps.channels.groupedByCategory ? '$(list-flat) Show as one list' : '$(list-tree) Group by category', value: 'group' },
+          { label: '$(clear-all) Clear filter', value: 'clear' },
+        ],
+        { title, placeHolder: deps.channels.filterText || 'No filter' },
+      ),
+    );
+    let next: ChannelFilter = current;
+    switch (choice) {
+      case 'name':
+      case 'all': {
+        const keyword = answered(await askText(deps.ui, { title, field: 'Search text', prompt: choice === 'name' ? 'Part of the channel name' : 'Part of the channel name or category', value: current.keyword, maxLength: 200 }));
+        next = { sort: current.sort, order: current.order, searchType: choice, keyword };
+        break;
+      }
+      case 'category': {
+        const client = await deps.connection.activeClient();
+        const categories = await client.liveChannelTypeList();
+        if (categories.length === 0) {
+          await deps.ui.info('This account has no channel category yet.');
+          return current;
+        }
+        const category = answered(await deps.ui.pick(categories.map((candidate) => ({ label: candidate.name, value: candidate })), { title, placeHolder: 'Show the channels of' }));
+        next = { sort: current.sort, order: current.order, category: { id: category.id, name: category.name } };
+        break;
+      }
+      case 'sort': {
+        const sort = answered(
+          await deps.ui.pick(
+            CHANNEL_SORTS.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })),
+            { title, placeHolder: 'Sort channels by' },
+          ),
+        );
+        next = { ...current, sort: sort.sort, order: sort.order };
+        break;
+      }
+      case 'group':
+        deps.channels.setGrouping(!deps.channels.groupedByCategory);
+        return current;
+      case 'clear':
+        next = {};
+        break;
+    }
+    deps.channels.setFilter(next);
+    return next;
+  } catch (error) {
+    if (!(error instanceof Dismissed)) await reportFailure(deps.ui, deps.log, title, error);
+    return undefined;
+  }
+}
+
+export function clearChannelFilter(deps: CommandDeps): void {
+  deps.channels.setFilter({});
+}
+
+type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'sort' | 'clear';
+
+const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: string }> = [
+  { sort: 'uploadTime', order: 'desc', label: 'Newest first' },
+  { sort: 'uploadTime', order: 'asc', label: 'Oldest first' },
+  { sort: 'title', order: 'asc', label: 'Title, A to Z' },
+  { sort: 'size', order: 'desc', label: 'Largest first' },
+  { sort: 'status', order: 'asc', label: 'Status' },
+  { sort: 'category', order: 'asc', label: 'Category' },
+  { sort: 'tag', order: 'asc', label: 'Tags' },
+];
+
+/** videoPlatform.filterVideos: search, category, status and sort (queryVideo parameters). */
+export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | undefined> {
+  const title = 'Filter videos';
+  const current = deps.videos.filter;
+  try {
+    const choice = answered(
+      await deps.ui.pick<VideoChoice>(
+        [
+          { label: '$(search) Search titles...', value: 'title' },
+          { label: '$(tag) Search tags...', value: 'tag' },
+          { label: '$(search) Search titles and tags...', value: 'all' },
+          { label: '$(folder) Only one category...', description: current.categoryId !== undefined ? `now ${current.categoryId}` : undefined, value: 'category' },
+          { label: '$(pulse) Only one status...', description: current.status !== undefined ? `now ${videoStatusText(current.status)}` : undefined, value: 'status' },
+          { label: '$(list-ordered) Sort...', value: 'sort' },
+          { label: '$(clear-all) Clear filter', value: 'clear' },
+        ],
+        { title, placeHolder: deps.videos.filterText || 'No filter' },
+      ),
+    );
+    let next: VideoFilter = current;
+    switch (choice) {
+      case 'title':
+      case 'tag':
+      case 'all': {
+        const keyword = answered(await askText(deps.ui, { title, field: 'Search text', prompt: choice === 'tag' ? 'A tag' : 'Part of the title', value: current.keyword, maxLength: 200 }));
+        next = { ...current, searchType: choice, keyword };
+        break;
+      }
+      case 'category': {
+        // The interface has no video category list: offer the categories seen in the list, or an id.
+        const seen = new Map<number, string>();
+        for (const video of deps.videos.loadedVideos()) seen.set(video.categoryId, video.category ?? `Category ${video.categoryId}`);
+        const items: PickItem<number | 'other' | 'all'>[] = [
+          { label: '$(clear-all) All categories', value: 'all' },
+          ...[...seen].map(([id, name]) => ({ label: name, description: `id ${id}`, value: id })),
+          { label: '$(edit) Enter a category id...', value: 'other' },
+        ];
+        const picked = answered(await deps.ui.pick(items, { title, placeHolder: 'Show the videos of' }));
+        const categoryId = picked === 'other' ? answered(await askInteger(deps.ui, { title, field: 'Category id', prompt: 'Video category id', min: 0, max: 2 ** 31 - 1 })) : picked;
+        next = { ...current, categoryId: categoryId === 'all' ? undefined : categoryId };
+        break;
+      }
+      case 'status': {
+        const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
+        const picked = answered(
+          await deps.ui.pick<VideoStatus | 'all'>(
+            [{ label: '$(clear-all) All statuses', value: 'all' }, ...statuses.map((status) => ({ label: videoStatusText(status), description: `status ${status}`, value: status }))],
+            { title, placeHolder: 'Show the videos that are' },
+          ),
+        );
+        next = { ...current, status: picked === 'all' ? undefined : picked };
+        break;
+      }
+      case 'sort': {
+        const sort = answered(await deps.ui.pick(VIDEO_SORTS.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })), { title, placeHolder: 'Sort videos by' }));
+        next = { ...current, sort: sort.sort, order: sort.order };
+        break;
+      }
+      case 'clear':
+        next = {};
+        break;
+    }
+    deps.videos.setFilter(next);
+    return next;
+  } catch (error) {
+    if (!(error instanceof Dismissed)) await reportFailure(deps.ui, deps.log, title, error);
+    return undefined;
+  }
+}
+
+export function clearVideoFilter(deps: CommandDeps): void {
+  deps.videos.setFilter({});
+}

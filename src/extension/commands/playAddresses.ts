@@ -1,0 +1,133 @@
+import type { Channel, ChannelPlayUrl, PlaybackStream, Video, VideoPlayback } from '../../api/types';
+import { PROTOCOL_HLS } from '../../api/types';
+import { reportFailure } from '../failures';
+import { outputSize, protocolName } from '../tree/channelPresentation';
+import { formatBytes } from '../tree/videoPresentation';
+import type { PickItem } from '../ui';
+import { pickAndUseAddress, type Address } from './addressActions';
+import type { CommandDeps } from './deps';
+import { nameList, resolveChannels, resolveVideos } from './targets';
+
+/** Quick-pick rows for liveGetChannelsPlayUrl: one separator per output group, master first. */
+export function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: readonly Channel[]): PickItem<Address>[] {
+  const items: PickItem<Address>[] = [];
+  for (const entry of entries) {
+    const channel = channels.find((candidate) => candidate.id === entry.channelId);
+    const channelName = channel?.name ?? entry.channelId;
+    const group = channel?.outputGroupList.find((candidate) => candidate.id === entry.channelGroupId);
+    const protocol = protocolName(entry.channelGroupType);
+    const groupName = group?.name ? ` ${group.name}` : '';
+    items.push({ label: `${channels.length > 1 ? `${channelName} · ` : ''}${protocol}${groupName} output group`, separator: true });
+    if (entry.playUrl) {
+      items.push({
+        label: entry.channelGroupType === PROTOCOL_HLS ? '$(list-ordered) Master playlist' : '$(play-circle) Play address',
+        description: `${protocol} · all renditions`,
+        detail: entry.playUrl,
+        value: { url: entry.playUrl, what: `${protocol} master address of "${channelName}"` },
+      });
+    }
+    for (const child of entry.playUrlList) {
+      const size = outputSize(child.width, child.height, child.videoBitrate);
+      items.push({
+        label: `$(play) ${size}${child.defaultVideo === '1' ? ' (default)' : ''}`,
+        description: `${protocol} · audio ${child.audioBitrate} kbps`,
+        detail: child.url,
+        value: { url: child.url, what: `${protocol} ${size} address of "${channelName}"` },
+      });
+    }
+  }
+  return items;
+}
+
+const FORMATS = ['hls', 'mp4', 'flv', 'ts'] as const;
+
+function streamLabel(format: string, stream: PlaybackStream): string {
+  return `$(play) ${format.toUpperCase()} ${stream.width}x${stream.height}${stream.defaultVideo === 1 ? ' (default)' : ''}`;
+}
+
+/** Quick-pick rows for getTranscodedVideos: a separator per video, CDN and format. */
+export function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly Video[]): PickItem<Address>[] {
+  const items: PickItem<Address>[] = [];
+  for (const playback of playbacks) {
+    const video = videos.find((candidate) => candidate.id === playback.id);
+    const title = video?.title || video?.fileName || playback.id;
+    for (const cdn of playback.cdns ?? []) {
+      for (const format of FORMATS) {
+        const list = cdn[format]?.list ?? [];
+        if (list.length === 0) continue;
+        items.push({
+          label: `${videos.length > 1 ? `${title} · ` : ''}CDN ${cdn.desc}${cdn.defaultCdn === 1 ? ' (default)' : ''} · ${format.toUpperCase()}`,
+          separator: true,
+        });
+        for (const stream of list) {
+          const extras = [stream.desc, stream.size ? formatBytes(stream.size) : '', stream.encryptType ? (stream.encryptType === 6 ? 'AES' : 'encrypted') : '']
+            .filter(Boolean)
+            .join(' · ');
+          items.push({
+            label: streamLabel(format, stream),
+            description: extras,
+            detail: stream.url,
+            value: { url: stream.url, what: `${format.toUpperCase()} ${stream.width}x${stream.height} address of "${title}"` },
+          });
+        }
+      }
+    }
+  }
+  return items;
+}
+
+/** videoPlatform.showChannelPlayUrls */
+export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+  const title = 'Playback addresses';
+  const channels = await resolveChannels(deps, args, { title, many: true });
+  if (!channels) return undefined;
+  const names = nameList(channels.map((channel) => channel.name), 'channels');
+  let entries: ChannelPlayUrl[];
+  try {
+    const client = await deps.connection.activeClient();
+    entries = await deps.ui.withProgress({ title: `Reading the playback addresses of ${names}`, cancellable: true }, ({ signal }) =>
+      client.liveGetChannelsPlayUrl(
+        channels.map((channel) => channel.id),
+        { signal },
+      ),
+    );
+  } catch (error) {
+    await reportFailure(deps.ui, deps.log, `Read the playback addresses of ${names}`, error);
+    return undefined;
+  }
+  const items = channelAddressItems(entries, channels);
+  if (!items.some((item) => !item.separator)) {
+    await deps.ui.info(`${names} has no output group, so there is no playback address.`);
+    return undefined;
+  }
+  return pickAndUseAddress(deps, items, `${title} of ${names}`);
+}
+
+/** videoPlatform.showVideoPlayUrls */
+export async function showVideoPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+  const title = 'Playback addresses';
+  const videos = await resolveVideos(deps, args, { title, many: true });
+  if (!videos) return undefined;
+  const names = nameList(videos.map((video) => video.title || video.fileName), 'videos');
+  let playbacks: VideoPlayback[];
+  try {
+    const client = await deps.connection.activeClient();
+    playbacks = await deps.ui.withProgress({ title: `Reading the playback addresses of ${names}`, cancellable: true }, ({ signal }) =>
+      client.getTranscodedVideos(
+        videos.map((video) => video.id),
+        { signal },
+      ),
+    );
+  } catch (error) {
+    await reportFailure(deps.ui, deps.log, `Read the playback addresses of ${names}`, error);
+    return undefined;
+  }
+  const items = videoAddressItems(playbacks, videos);
+  const without = playbacks.filter((playback) => !playback.cdns?.length).map((playback) => videos.find((video) => video.id === playback.id)?.title ?? playback.id);
+  if (!items.some((item) => !item.separator)) {
+    await deps.ui.info(`${names} has no playback address yet (not transcoded, or no CDN).`);
+    return undefined;
+  }
+  if (without.length) deps.log.info(`No playback addresses for ${without.map((name) => `"${name}"`).join(', ')}`);
+  return pickAndUseAddress(deps, items, `${title} of ${names}`);
+}

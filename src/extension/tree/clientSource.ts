@@ -1,0 +1,11 @@
+import type { PlatformClient } from '../../api/client';
+
+/** What the views need from the connection (accounts/connection.ts implements it). */
+export interface ClientSource {
+  /** Changes on every account switch or edit; answers fetched under an older epoch are dropped. */
+  readonly epoch: number;
+  readonly hasAccount: boolean;
+  activeClient(): Promise<PlatformClient>;
+}
+
+export type ChangeListener<N> = (node: N | undefined) => void;

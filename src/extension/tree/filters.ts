@@ -1,0 +1,74 @@
+import type { ChannelListQuery, ChannelSortKey, SortOrder, VideoQuery, VideoSortKey, VideoStatus } from '../../api/types';
+import { videoStatusText } from './videoPresentation';
+
+/**
+ * Filters go to the list operations' own parameters (searchType/keyword/sort/order, and for videos
+ * categoryId/status); nothing is filtered on our side except the exact category match (see channelTree).
+ */
+export interface ChannelFilter {
+  readonly searchType?: 'name' | 'type' | 'all';
+  readonly keyword?: string;
+  readonly sort?: ChannelSortKey;
+  readonly order?: SortOrder;
+  /** Show only this category (searchType `type` with its name, then an exact id match). */
+  readonly category?: { readonly id: string; readonly name: string };
+}
+
+export interface VideoFilter {
+  readonly searchType?: 'title' | 'tag' | 'all';
+  readonly keyword?: string;
+  readonly sort?: VideoSortKey;
+  readonly order?: SortOrder;
+  readonly categoryId?: number;
+  readonly status?: VideoStatus;
+}
+
+/** Channel list parameters for one page; a category restriction takes the search slot. */
+export function channelQuery(filter: ChannelFilter, page: number, size: number, category?: { name: string }): ChannelListQuery {
+  const query: ChannelListQuery = { start: page, number: size };
+  if (filter.sort) query.sort = filter.sort;
+  if (filter.order) query.order = filter.order;
+  const restrict = category ?? filter.category;
+  if (restrict) {
+    query.searchType = 'type';
+    query.keyword = restrict.name;
+  } else if (filter.keyword) {
+    query.searchType = filter.searchType ?? 'name';
+    query.keyword = filter.keyword;
+  }
+  return query;
+}
+
+/** queryVideo needs sort and order; newest first unless the filter says otherwise. */
+export function videoQuery(filter: VideoFilter, page: number, size: number): VideoQuery {
+  const query: VideoQuery = { start: page, number: size, sort: filter.sort ?? 'uploadTime', order: filter.order ?? 'desc' };
+  if (filter.keyword) {
+    query.searchType = filter.searchType ?? 'title';
+    query.keyword = filter.keyword;
+  }
+  if (filter.categoryId !== undefined) query.categoryId = filter.categoryId;
+  if (filter.status !== undefined) query.status = filter.status;
+  return query;
+}
+
+/** The text for the view's `description`; empty when nothing is set. */
+export function describeChannelFilter(filter: ChannelFilter): string {
+  const parts: string[] = [];
+  if (filter.category) parts.push(`category "${filter.category.name}"`);
+  else if (filter.keyword) parts.push(`${filter.searchType ?? 'name'} ~ "${filter.keyword}"`);
+  if (filter.sort) parts.push(`by ${filter.sort} ${filter.order ?? 'asc'}`);
+  return parts.join(' · ');
+}
+
+export function describeVideoFilter(filter: VideoFilter): string {
+  const parts: string[] = [];
+  if (filter.keyword) parts.push(`${filter.searchType ?? 'title'} ~ "${filter.keyword}"`);
+  if (filter.categoryId !== undefined) parts.push(`category ${filter.categoryId}`);
+  if (filter.status !== undefined) parts.push(videoStatusText(filter.status).toLowerCase());
+  if (filter.sort) parts.push(`by ${filter.sort} ${filter.order ?? 'desc'}`);
+  return parts.join(' · ');
+}
+
+export function isEmptyFilter(filter: ChannelFilter | VideoFilter): boolean {
+  return Object.values(filter).every((value) => value === undefined || value === '');
+}

@@ -1,0 +1,36 @@
+import { describeFailure } from '../failures';
+import { ErrorNode, LoadMoreNode, MessageNode, type TreeNode } from './nodes';
+import type { PagedList } from './pagedList';
+
+export interface ListChildrenOptions<T> {
+  readonly list: PagedList<T>;
+  readonly parent: TreeNode | undefined;
+  readonly node: (item: T) => TreeNode;
+  /** "channels" / "videos", for the error and empty lines. */
+  readonly noun: string;
+  readonly filtered: boolean;
+  /** Called after Load more / Retry so the view asks for the parent's children again. */
+  readonly changed: () => void;
+}
+
+/**
+ * The children of a paged parent: the loaded items, then one of: an error line with Retry, a
+ * "Load more" line, or a line saying the list is empty.
+ */
+export async function listChildren<T>(options: ListChildrenOptions<T>): Promise<TreeNode[]> {
+  const { list, parent, noun, changed } = options;
+  await list.ensureStarted();
+  const nodes: TreeNode[] = list.items.map(options.node);
+  const next = async (): Promise<void> => {
+    await list.loadMore();
+    changed();
+  };
+  if (list.error !== undefined) {
+    nodes.push(new ErrorNode(parent, `Could not load ${noun}: ${describeFailure(list.error)}`, next));
+  } else if (list.hasMore) {
+    nodes.push(new LoadMoreNode(parent, list.items.length, list.totalCount, next));
+  } else if (nodes.length === 0) {
+    nodes.push(new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : `No ${noun} yet`));
+  }
+  return nodes;
+}

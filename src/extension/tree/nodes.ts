@@ -1,0 +1,163 @@
+import type { Channel, ChannelCategory, LiveOutput, OutputGroup, TranscodedStream, Video } from '../../api/types';
+import { channelView, outputGroupView, outputView } from './channelPresentation';
+import type { NodeView } from './nodeView';
+import { renditionView, videoView } from './videoPresentation';
+
+/**
+ * Tree elements. VS Code hands these back to commands run from the views, so channel and video
+ * nodes expose the record itself (`channel`, `video`) and always show the latest one: updates
+ * replace the record on the same node object.
+ */
+export abstract class TreeNode {
+  constructor(readonly parent: TreeNode | undefined) {}
+  abstract view(): NodeView;
+}
+
+export class ChannelNode extends TreeNode {
+  readonly kind = 'channel';
+  /** Transient description while an operation runs ("Starting..."). */
+  transient: string | undefined;
+  constructor(
+    parent: TreeNode | undefined,
+    public channel: Channel,
+  ) {
+    super(parent);
+  }
+  view(): NodeView {
+    return channelView(this.channel, this.transient);
+  }
+}
+
+export class OutputGroupNode extends TreeNode {
+  readonly kind = 'outputGroup';
+  constructor(
+    override readonly parent: ChannelNode,
+    readonly outputGroup: OutputGroup,
+  ) {
+    super(parent);
+  }
+  get channel(): Channel {
+    return this.parent.channel;
+  }
+  view(): NodeView {
+    return outputGroupView(this.outputGroup);
+  }
+}
+
+export class OutputNode extends TreeNode {
+  readonly kind = 'output';
+  constructor(
+    override readonly parent: OutputGroupNode,
+    readonly output: LiveOutput,
+  ) {
+    super(parent);
+  }
+  view(): NodeView {
+    return outputView(this.output);
+  }
+}
+
+export class CategoryNode extends TreeNode {
+  readonly kind = 'category';
+  /** undefined: the channels without a category. */
+  constructor(readonly category: ChannelCategory | undefined) {
+    super(undefined);
+  }
+  view(): NodeView {
+    return {
+      id: `category:${this.category?.id ?? '-'}`,
+      label: this.category?.name ?? 'No category',
+      icon: { id: this.category ? 'folder' : 'folder-opened' },
+      contextValue: this.category ? 'category' : 'uncategorised',
+      collapsible: 'collapsed',
+      tooltip: this.category ? `Channel category \`${this.category.id}\`` : 'Channels without a category',
+    };
+  }
+}
+
+export class VideoNode extends TreeNode {
+  readonly kind = 'video';
+  transient: string | undefined;
+  constructor(public video: Video) {
+    super(undefined);
+  }
+  view(): NodeView {
+    return videoView(this.video, this.transient);
+  }
+}
+
+export class RenditionNode extends TreeNode {
+  readonly kind = 'rendition';
+  constructor(
+    override readonly parent: VideoNode,
+    readonly stream: TranscodedStream,
+  ) {
+    super(parent);
+  }
+  get video(): Video {
+    return this.parent.video;
+  }
+  view(): NodeView {
+    return renditionView(this.parent.video, this.stream);
+  }
+}
+
+/** "Load more": clicking it runs `load`, which fetches the next page of its parent. */
+export class LoadMoreNode extends TreeNode {
+  readonly kind = 'loadMore';
+  constructor(
+    parent: TreeNode | undefined,
+    private readonly loadedCount: number,
+    private readonly total: number | undefined,
+    readonly load: () => Promise<void>,
+  ) {
+    super(parent);
+  }
+  view(): NodeView {
+    const of = this.total !== undefined ? ` (${this.loadedCount} of ${this.total})` : ` (${this.loadedCount} shown)`;
+    return {
+      label: `Load more${of}`,
+      icon: { id: 'ellipsis' },
+      contextValue: 'loadMore',
+      collapsible: 'none',
+      command: { command: 'videoPlatform.loadMore', title: 'Load More' },
+    };
+  }
+}
+
+/** A loading failure: one item with the message and a Retry action, instead of an empty tree. */
+export class ErrorNode extends TreeNode {
+  readonly kind = 'error';
+  constructor(
+    parent: TreeNode | undefined,
+    readonly message: string,
+    readonly retry: () => Promise<void>,
+  ) {
+    super(parent);
+  }
+  view(): NodeView {
+    return {
+      label: this.message,
+      description: 'Retry',
+      tooltip: `${this.message}\n\nClick to retry.`,
+      icon: { id: 'error', color: 'errorForeground' },
+      contextValue: 'error',
+      collapsible: 'none',
+      command: { command: 'videoPlatform.retry', title: 'Retry' },
+    };
+  }
+}
+
+/** A plain line such as "No channels match the filter". */
+export class MessageNode extends TreeNode {
+  readonly kind = 'message';
+  constructor(
+    parent: TreeNode | undefined,
+    readonly text: string,
+  ) {
+    super(parent);
+  }
+  view(): NodeView {
+    return { label: this.text, icon: { id: 'info' }, contextValue: 'message', collapsible: 'none' };
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A parent's cached children with their continuation: pages are fetched on demand ("Load more"),
+ * kept until `reset()`, and an answer that arrives after a reset (refresh, filter change, account
+ * switch) is dropped instead of mixing old items into the new list.
+ */
+export interface Page<T> {
+  readonly items: readonly T[];
+  /** Total number of matches when the operation tells it (channel list); otherwise undefined. */
+  readonly total?: number;
+}
+
+export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
+
+export class PagedList<T> {
+  private loaded: T[] = [];
+  private nextPage = 1;
+  private finished = false;
+  private total: number | undefined;
+  private failure: unknown;
+  private pending: Promise<void> | undefined;
+  private generation = 0;
+
+  constructor(
+    private readonly fetch: PageFetcher<T>,
+    private readonly pageSize: () => number,
+    /** Identity of an item: a record that moved onto the next page (new records before it) is not listed twice. */
+    private readonly keyOf: (item: T) => string,
+  ) {}
+
+  get items(): readonly T[] {
+    return this.loaded;
+  }
+  /** True once the first page (or an error) has come back. */
+  get started(): boolean {
+    return this.nextPage > 1 || this.finished || this.failure !== undefined;
+  }
+  get hasMore(): boolean {
+    return !this.finished;
+  }
+  get error(): unknown {
+    return this.failure;
+  }
+  get totalCount(): number | undefined {
+    return this.total;
+  }
+
+  /** Loads the first page if nothing is loaded yet. */
+  async ensureStarted(): Promise<void> {
+    if (!this.started) await this.loadMore();
+  }
+
+  /** Fetches the next page; concurrent calls share one request. A failure is kept in `error`, not thrown. */
+  loadMore(): Promise<void> {
+    if (this.pending) return this.pending;
+    if (this.finished) return Promise.resolve();
+    const generation = this.generation;
+    const size = Math.max(1, this.pageSize());
+    const page = this.nextPage;
+    this.failure = undefined;
+    const run = (async () => {
+      try {
+        const result = await this.fetch(page, size);
+        if (generation !== this.generation) return;
+        const known = new Set(this.loaded.map(this.keyOf));
+        this.loaded.push(...result.items.filter((item) => !known.has(this.keyOf(item))));
+        this.nextPage = page + 1;
+        this.total = result.total;
+        // With a total we know when we are done; without one a short page is the last.
+        this.finished =
+          result.total !== undefined
+            ? page * size >= result.total || result.items.length === 0
+            : result.items.length < size;
+      } catch (error) {
+        if (generation === this.generation) this.failure = error;
+      } finally {
+        if (generation === this.generation) this.pending = undefined;
+      }
+    })();
+    this.pending = run;
+    return run;
+  }
+
+  /** Forgets every page and any answer still on its way. */
+  reset(): void {
+    this.generation++;
+    this.loaded = [];
+    this.nextPage = 1;
+    this.finished = false;
+    this.total = undefined;
+    this.failure = undefined;
+    this.pending = undefined;
+  }
+
+  /** Replaces an item in place (an updated record); returns whether it was found. */
+  replace(match: (item: T) => boolean, next: T): boolean {
+    const index = this.loaded.findIndex(match);
+    if (index < 0) return false;
+    this.loaded[index] = next;
+    return true;
+  }
+
+  /** Removes items (deleted records) and keeps the total consistent. */
+  remove(match: (item: T) => boolean): number {
+    const before = this.loaded.length;
+    this.loaded = this.loaded.filter((item) => !match(item));
+    const removed = before - this.loaded.length;
+    if (this.total !== undefined) this.total = Math.max(0, this.total - removed);
+    return removed;
+  }
+}

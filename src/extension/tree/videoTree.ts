@@ -1,0 +1,198 @@
+import type { Video } from '../../api/types';
+import type { ChangeListener, ClientSource } from './clientSource';
+import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from './filters';
+import { listChildren } from './listChildren';
+import { RenditionNode, VideoNode, type TreeNode } from './nodes';
+import { PagedList } from './pagedList';
+import { isVideoSettling } from './videoPresentation';
+
+const MAX_REVEAL_PAGES = 20;
+
+/**
+ * The Videos view without VS Code: paged queryVideo with the filter's sort, search, category and
+ * status, renditions as children, in-place updates and the videos that the poller follows.
+ */
+export class VideoTreeModel {
+  private filterValue: VideoFilter = {};
+  private readonly listeners = new Set<ChangeListener<TreeNode>>();
+  private readonly list: PagedList<Video>;
+  private nodes = new Map<string, VideoNode>();
+  private readonly transient = new Map<string, string>();
+  /** Videos that a command started transcoding: followed even when the filter hides them. */
+  private readonly tracked = new Map<string, Video | undefined>();
+
+  constructor(
+    private readonly source: ClientSource,
+    private readonly pageSize: () => number,
+  ) {
+    this.list = new PagedList<Video>(
+      async (page, size) => {
+        const client = await this.source.activeClient();
+        return { items: await client.queryVideo(videoQuery(this.filterValue, page, size)) };
+      },
+      this.pageSize,
+      (video) => video.id,
+    );
+  }
+
+  onDidChange(listener: ChangeListener<TreeNode>): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private fire(node: TreeNode | undefined): void {
+    for (const listener of this.listeners) listener(node);
+  }
+
+  get filter(): VideoFilter {
+    return this.filterValue;
+  }
+  get filterText(): string {
+    return describeVideoFilter(this.filterValue);
+  }
+
+  setFilter(filter: VideoFilter): void {
+    this.filterValue = filter;
+    this.refresh();
+  }
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    const epoch = this.source.epoch;
+    const children = await this.children(node);
+    return epoch === this.source.epoch ? children : [];
+  }
+
+  private async children(node: TreeNode | undefined): Promise<TreeNode[]> {
+    if (node === undefined) {
+      if (!this.source.hasAccount) return [];
+      return listChildren({
+        list: this.list,
+        parent: undefined,
+        noun: 'videos',
+        filtered: !isEmptyFilter(this.filterValue),
+        node: (video) => this.videoNode(video),
+        changed: () => this.fire(undefined),
+      });
+    }
+    if (node instanceof VideoNode) return node.video.transcodedVideoList.map((stream) => new RenditionNode(node, stream));
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  private videoNode(video: Video): VideoNode {
+    let node = this.nodes.get(video.id);
+    if (!node) {
+      node = new VideoNode(video);
+      this.nodes.set(video.id, node);
+    }
+    node.video = video;
+    node.transient = this.transient.get(video.id);
+    return node;
+  }
+
+  refresh(): void {
+    this.list.reset();
+    this.nodes = new Map();
+    this.fire(undefined);
+  }
+
+  /** Account switch: nothing of the old account survives. */
+  reset(): void {
+    this.transient.clear();
+    this.tracked.clear();
+    this.refresh();
+  }
+
+  loadedVideos(): readonly Video[] {
+    return this.list.items;
+  }
+
+  applyVideo(video: Video, epoch: number): boolean {
+    if (epoch !== this.source.epoch) return false;
+    this.list.replace((item) => item.id === video.id, video);
+    if (this.tracked.has(video.id)) {
+      if (isVideoSettling(video)) this.tracked.set(video.id, video);
+      else this.tracked.delete(video.id);
+    }
+    const node = this.nodes.get(video.id);
+    if (node) {
+      node.video = video;
+      this.fire(node);
+    }
+    return true;
+  }
+
+  setTransient(videoId: string, text: string | undefined): void {
+    if (text === undefined) this.transient.delete(videoId);
+    else this.transient.set(videoId, text);
+    const node = this.nodes.get(videoId);
+    if (node) {
+      node.transient = text;
+      this.fire(node);
+    }
+  }
+
+  /** Follow these videos until they settle (after a transcoding request). */
+  track(videoIds: readonly string[], epoch: number): void {
+    if (epoch !== this.source.epoch) return;
+    for (const id of videoIds) this.tracked.set(id, undefined);
+  }
+
+  nodeOf(videoId: string): VideoNode | undefined {
+    return this.nodes.get(videoId);
+  }
+
+  async refreshVideo(videoId: string): Promise<Video> {
+    const epoch = this.source.epoch;
+    const client = await this.source.activeClient();
+    const video = await client.getVideoInfo(videoId);
+    this.applyVideo(video, epoch);
+    return video;
+  }
+
+  async refreshNode(node: TreeNode | undefined): Promise<void> {
+    if (node instanceof VideoNode) await this.refreshVideo(node.video.id);
+    else if (node instanceof RenditionNode) await this.refreshVideo(node.parent.video.id);
+    else this.refresh();
+  }
+
+  settlingIds(): string[] {
+    const ids = new Set(this.list.items.filter(isVideoSettling).map((video) => video.id));
+    for (const id of this.tracked.keys()) ids.add(id);
+    return [...ids];
+  }
+
+  hasSettling(): boolean {
+    return this.settlingIds().length > 0;
+  }
+
+  async pollSettling(): Promise<unknown[]> {
+    const failures: unknown[] = [];
+    for (const id of this.settlingIds()) {
+      try {
+        await this.refreshVideo(id);
+      } catch (error) {
+        failures.push(error);
+        // A video that vanished (deleted elsewhere) is not followed any longer.
+        this.tracked.delete(id);
+      }
+    }
+    return failures;
+  }
+
+  async locateVideo(videoId: string): Promise<VideoNode | undefined> {
+    const epoch = this.source.epoch;
+    for (let page = 0; page < MAX_REVEAL_PAGES && epoch === this.source.epoch; page++) {
+      const children = await this.getChildren(undefined);
+      const found = children.find((node): node is VideoNode => node instanceof VideoNode && node.video.id === videoId);
+      if (found) return found;
+      if (!this.list.hasMore || this.list.error !== undefined) return undefined;
+      await this.list.loadMore();
+      this.fire(undefined);
+    }
+    return undefined;
+  }
+}
