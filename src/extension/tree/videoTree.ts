@@ -20,6 +20,7 @@ export class VideoTreeModel {
   private readonly transient = new Map<string, string>();
   /** Videos that a command started transcoding: followed even when the filter hides them. */
   private readonly tracked = new Map<string, Video | undefined>();
+  private readonly settledListeners = new Set<(video: Video) => void>();
 
   constructor(
     private readonly source: ClientSource,
@@ -38,6 +39,12 @@ export class VideoTreeModel {
   onDidChange(listener: ChangeListener<TreeNode>): { dispose(): void } {
     this.listeners.add(listener);
     return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  /** A tracked video (one a command started transcoding) finished, well or not. */
+  onSettled(listener: (video: Video) => void): { dispose(): void } {
+    this.settledListeners.add(listener);
+    return { dispose: () => this.settledListeners.delete(listener) };
   }
 
   private fire(node: TreeNode | undefined): void {
@@ -103,6 +110,7 @@ export class VideoTreeModel {
   reset(): void {
     this.transient.clear();
     this.tracked.clear();
+    this.unseenRounds.clear();
     this.refresh();
   }
 
@@ -114,8 +122,17 @@ export class VideoTreeModel {
     if (epoch !== this.source.epoch) return false;
     this.list.replace((item) => item.id === video.id, video);
     if (this.tracked.has(video.id)) {
-      if (isVideoSettling(video)) this.tracked.set(video.id, video);
-      else this.tracked.delete(video.id);
+      if (isVideoSettling(video)) {
+        this.tracked.set(video.id, video);
+      } else if (this.tracked.get(video.id) !== undefined) {
+        // Seen settling before and now done: tell whoever waits for it.
+        this.tracked.delete(video.id);
+        for (const listener of this.settledListeners) listener(video);
+      } else {
+        // Not yet seen in a transcoding state: the platform may not have queued it yet.
+        this.tracked.set(video.id, undefined);
+        this.untrackIfStale(video.id);
+      }
     }
     const node = this.nodes.get(video.id);
     if (node) {
@@ -123,6 +140,17 @@ export class VideoTreeModel {
       this.fire(node);
     }
     return true;
+  }
+
+  /** A tracked video never seen transcoding is dropped after a few rounds. */
+  private readonly unseenRounds = new Map<string, number>();
+  private untrackIfStale(videoId: string): void {
+    const rounds = (this.unseenRounds.get(videoId) ?? 0) + 1;
+    this.unseenRounds.set(videoId, rounds);
+    if (rounds >= 3) {
+      this.tracked.delete(videoId);
+      this.unseenRounds.delete(videoId);
+    }
   }
 
   setTransient(videoId: string, text: string | undefined): void {

@@ -1,0 +1,149 @@
+import * as vscode from 'vscode';
+import type { PlatformClient } from '../api/client';
+import { startLocalPlatform } from '../localPlatform/server';
+import { AccountStore } from './accounts/accountStore';
+import { Connection } from './accounts/connection';
+import { applyDevEnvironment } from './accounts/devAccount';
+import { LocalPlatformHost } from './accounts/localPlatformHost';
+import { AccountStatusBar } from './accounts/statusBar';
+import { attachDeps, type CommandDeps } from './commands/deps';
+import type { ExtensionServices } from './services';
+import { settings } from './settings';
+import { ChannelTreeModel } from './tree/channelTree';
+import { Poller } from './tree/poller';
+import { ModelTreeProvider, type TreeModel } from './tree/treeAdapter';
+import { videoStatusText } from './tree/videoPresentation';
+import { VideoTreeModel } from './tree/videoTree';
+import type { TreeNode } from './tree/nodes';
+import { createVscodeUi } from './vscodeUi';
+
+export const CHANNELS_VIEW = 'videoPlatform.channels';
+export const VIDEOS_VIEW = 'videoPlatform.videos';
+
+/** Creates a tree view over a model, its poller following visibility, and its filter description. */
+function createView(
+  id: string,
+  model: TreeModel & { readonly filterText: string },
+  poller: Poller,
+  filteredKey: string,
+  subscriptions: vscode.Disposable[],
+): vscode.TreeView<TreeNode> {
+  const provider = new ModelTreeProvider(model);
+  const view = vscode.window.createTreeView(id, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true });
+  const describe = (): void => {
+    view.description = model.filterText || undefined;
+    void vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '');
+  };
+  describe();
+  subscriptions.push(
+    provider,
+    view,
+    view.onDidChangeVisibility((event) => poller.setVisible(event.visible)),
+    model.onDidChange((node) => {
+      if (node === undefined) describe();
+      poller.kick();
+    }),
+    { dispose: () => poller.dispose() },
+  );
+  poller.setVisible(view.visible);
+  return view;
+}
+
+/**
+ * Builds the extension: accounts and connection, the local platform host, the two views with
+ * their pollers, the status bar item, and the services handed to every command.
+ */
+export async function createRuntime(context: vscode.ExtensionContext): Promise<{ services: ExtensionServices; shutdown: () => Promise<void> }> {
+  const subscriptions = context.subscriptions;
+  const log = vscode.window.createOutputChannel('Video Platform', { log: true });
+  subscriptions.push(log);
+  const ui = createVscodeUi(log);
+  const store = new AccountStore(context.globalState, context.secrets);
+  const host = new LocalPlatformHost(store, context.globalStorageUri.fsPath, startLocalPlatform, log);
+  const connection = new Connection({ store, log, clientOptions: settings.clientOptions, ensureLocal: () => host.ensure() });
+  // The client and the local platform close when the extension stops: deactivate awaits this.
+  const shutdown = async (): Promise<void> => {
+    await connection.dispose();
+    await host.dispose();
+  };
+  subscriptions.push({ dispose: () => void shutdown() });
+
+  const channels = new ChannelTreeModel(connection, settings.pageSize);
+  const videos = new VideoTreeModel(connection, settings.pageSize);
+  const channelPoller = new Poller(channels, settings.pollIntervalMs, log);
+  const videoPoller = new Poller(videos, settings.pollIntervalMs, log);
+  const channelView = createView(CHANNELS_VIEW, channels, channelPoller, 'videoPlatform.channelsFiltered', subscriptions);
+  const videoView = createView(VIDEOS_VIEW, videos, videoPoller, 'videoPlatform.videosFiltered', subscriptions);
+
+  const statusBar = new AccountStatusBar();
+  subscriptions.push(statusBar);
+  const showAccount = (): void => {
+    statusBar.show(connection.activeAccount);
+    void vscode.commands.executeCommand('setContext', 'videoPlatform.hasAccount', connection.hasAccount);
+  };
+  subscriptions.push(
+    connection.onDidChange(() => {
+      // A new account: nothing cached from the old one may show.
+      channels.reset();
+      videos.reset();
+      showAccount();
+    }),
+    videos.onSettled((video) => {
+      const text = `"${video.title || video.fileName}": ${videoStatusText(video.status).toLowerCase()}.`;
+      if (video.status === 2) void ui.info(`Transcoding finished ${text}`);
+      else void ui.warn(`Transcoding ended ${text}`);
+    }),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('videoPlatform.pageSize')) {
+        channels.refresh();
+        videos.refresh();
+      }
+      if (event.affectsConfiguration('videoPlatform.requestTimeoutSeconds') || event.affectsConfiguration('http.proxy')) connection.restart();
+    }),
+  );
+
+  const revealChannel = async (channelId: string): Promise<void> => {
+    const node = await channels.locateChannel(channelId);
+    if (node) await channelView.reveal(node, { select: true, focus: true });
+    else void ui.info('The channel is not in the Live channels list with the current filter.');
+  };
+  const revealVideo = async (videoId: string): Promise<void> => {
+    const node = await videos.locateVideo(videoId);
+    if (node) await videoView.reveal(node, { select: true, focus: true });
+    else void ui.info('The video is not in the Videos list with the current filter.');
+  };
+
+  const services: ExtensionServices = {
+    context,
+    log,
+    activeClient: (): Promise<PlatformClient> => connection.activeClient(),
+    refreshViews(what = 'all'): void {
+      if (what !== 'videos') channels.refresh();
+      if (what !== 'channels') videos.refresh();
+    },
+    revealChannel,
+    revealVideo,
+  };
+  const deps: CommandDeps = {
+    ui,
+    log,
+    connection,
+    accounts: store,
+    localPlatform: host,
+    channels,
+    videos,
+    poll: { channels: () => channelPoller.kick(), videos: () => videoPoller.kick() },
+    reveal: { channel: revealChannel, video: revealVideo },
+  };
+  attachDeps(services, deps);
+
+  // `npm start` hands its platform over through the environment.
+  try {
+    const devAccount = await applyDevEnvironment(process.env, store, log);
+    if (devAccount) await connection.switchTo(devAccount);
+  } catch (error) {
+    log.error(`Could not use the npm start account: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  showAccount();
+  return { services, shutdown };
+}
