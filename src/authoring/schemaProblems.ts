@@ -211,19 +211,34 @@ function hasKey(value: unknown, key: string): boolean {
 /** The same value in the expected JSON type, when the conversion is unambiguous. */
 function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: unknown): Fix | undefined {
   let converted: unknown;
-  if ((expected.includes('integer') || expected.includes('number')) && typeof data === 'string' && /^-?\d+(\.\d+)?$/.test(data.trim())) {
+  const parsed = typeof data === 'string' ? parseJsonText(data) : undefined;
+  if (parsed !== undefined && expected.includes(Array.isArray(parsed) ? 'array' : typeof parsed === 'object' && parsed !== null ? 'object' : '-')) {
+    // The platform's own form: a list or object given as JSON text.
+    converted = parsed;
+  } else if ((expected.includes('integer') || expected.includes('number')) && typeof data === 'string' && /^-?\d+(\.\d+)?$/.test(data.trim())) {
     converted = Number(data.trim());
     if (expected.includes('integer') && !expected.includes('number') && !Number.isInteger(converted)) return undefined;
   } else if (expected.includes('string') && typeof data === 'number') {
     converted = String(data);
   } else if (expected.includes('boolean') && (data === 'true' || data === 'false' || data === 0 || data === 1)) {
     converted = data === 'true' || data === 1;
-  } else if (expected.includes('array') && typeof data === 'string' && data.trim() !== '') {
+  } else if (expected.includes('array') && typeof data === 'string' && data.trim() !== '' && !/[[\]{}"]/.test(data)) {
     converted = data.split(',').map((s) => s.trim()).filter((s) => s !== '');
   } else {
     return undefined;
   }
-  return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+  const shown = JSON.stringify(converted);
+  return doc.fix(shown.length > 40 ? `Use the ${Array.isArray(converted) ? 'list' : 'object'} this text holds` : `Use ${shown}`, (d) => d.set(path, converted));
+}
+
+function parseJsonText(text: string): unknown {
+  const trimmed = text.trim();
+  if (!trimmed.startsWith('[') && !trimmed.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(trimmed) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** `90` for `"90"` and the other way round, when that form is one of the allowed values. */
@@ -252,16 +267,15 @@ export function closest(name: string, candidates: readonly string[]): string | u
   return bestDistance <= limit ? best : undefined;
 }
 
+/** Edit distance counting a swap of neighbours as one edit ("nmae" is one from "name"). */
 function editDistance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
   for (let i = 1; i <= a.length; i++) {
-    let previous = row[0];
-    row[0] = i;
     for (let j = 1; j <= b.length; j++) {
-      const current = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1));
-      previous = current;
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
-  return row[b.length];
+  return d[a.length][b.length];
 }

@@ -35,7 +35,7 @@ const RULES: Readonly<Record<DocumentKind, (sink: ProblemSink, value: unknown) =
 export function validateDocument(kind: DocumentKind, text: string, references?: ReferenceLists): ValidationResult {
   const doc = new JsonDocument(text);
   if (doc.parseErrors.length > 0 || !doc.root) return { problems: syntaxProblems(doc) };
-  const value: unknown = getNodeValue(doc.root);
+  const value = plain(getNodeValue(doc.root));
 
   const validate = validatorFor(kind);
   validate(value);
@@ -47,6 +47,13 @@ export function validateDocument(kind: DocumentKind, text: string, references?: 
   const fromReferences = references ? referenceProblems(kind, doc, value, references) : [];
 
   return { value, problems: sortProblems([...merge(fromSchema, fromRules), ...fromReferences]) };
+}
+
+/** jsonc-parser builds prototype-less objects; callers get ordinary ones (own `__proto__` keys stay data). */
+function plain(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(plain);
+  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  return value;
 }
 
 const RANK: Readonly<Record<Severity, number>> = { error: 3, warning: 2, info: 1 };

@@ -54,7 +54,7 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
   if (value.trailor === true && typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
     sink.add('error', 'templategroup.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
   }
-  if (value.trailor === false && typeof value.trailorDuration === 'number' && value.trailorDuration !== 0) {
+  if (value.trailor === false && typeof value.trailorDuration === 'number' && value.trailorDuration > 0) {
     sink.add(
       'warning',
       'templategroup.trailorDurationUnused',

@@ -51,7 +51,7 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
     } else if (typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
       sink.add('error', 'transcode.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
     }
-  } else if (typeof value.trailorDuration === 'number' && value.trailorDuration !== 0 && !unusedWithoutTemplates.includes('trailorDuration')) {
+  } else if (typeof value.trailorDuration === 'number' && value.trailorDuration > 0 && !unusedWithoutTemplates.includes('trailorDuration')) {
     sink.add(
       'warning',
       'transcode.trailorDurationUnused',
