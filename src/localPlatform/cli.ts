@@ -15,9 +15,13 @@ async function main(): Promise<void> {
     options = parseArgs(process.argv.slice(2), process.env);
   } catch (error) {
     if (error instanceof UsageError) {
-      if (error.message) process.stderr.write(`localPlatform: ${error.message}\n\n`);
-      process.stderr.write(USAGE);
-      process.exit(error.message ? 2 : 0);
+      // --help prints the usage on stdout; a mistake prints it on stderr with the reason.
+      if (!error.message) {
+        process.stdout.write(USAGE);
+        process.exit(0);
+      }
+      process.stderr.write(`localPlatform: ${error.message}\n\n${USAGE}`);
+      process.exit(2);
     }
     throw error;
   }

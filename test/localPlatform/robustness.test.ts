@@ -1,0 +1,109 @@
+/** Bodies over the limit, malformed input and a bounded fuzz run: the server keeps answering correctly. */
+import * as assert from 'node:assert/strict';
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PlatformClient } from '../../src/api/client';
+import { Codes } from '../../src/api/errorCodes';
+import { ACTIONS } from '../../src/api/types';
+import { assertFault, raw, rawSocket, send, signed, TestPlatform } from './harness';
+
+/** A small deterministic generator, so a failing fuzz case can be replayed. */
+function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+describe('local platform: robustness', () => {
+  let p: TestPlatform;
+  let client: PlatformClient;
+
+  before(async () => {
+    p = await TestPlatform.start({ maxBodyBytes: 64 * 1024, demo: true });
+    client = p.client();
+  });
+  after(async () => {
+    await p.close();
+  });
+
+  it('refuses a body over the limit with 10913 and creates nothing', async () => {
+    const before = (await client.liveGetChannelsByPage()).count;
+    const big = JSON.stringify({ name: 'x'.repeat(100 * 1024), signalType: '1', outputGroupList: [] });
+    const answer = await raw(p, 'liveCreateChannel', {}, { body: big, contentType: 'application/json' });
+    assertFault(answer, Codes.bodyTooLarge, 'larger than the limit of 65536 bytes');
+    const form = await raw(p, 'liveChannelTypeCreate', { name: 'y'.repeat(80 * 1024) }, { placement: 'form' });
+    assertFault(form, Codes.bodyTooLarge);
+    assert.equal((await client.liveGetChannelsByPage()).count, before);
+  });
+
+  it('closes the connection after refusing a body far over the limit without reading it', async () => {
+    const q = new URLSearchParams(signed('liveChannelTypeCreate', { name: 'huge' })).toString();
+    const text = await rawSocket(
+      p.platform.port,
+      `POST /rest?${q} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n{"a":`,
+    );
+    assert.match(text, /^HTTP\/1\.1 200/);
+    assert.match(text, /"code":10913/);
+    assert.match(text, /Connection: close/i);
+  });
+
+  it('answers wrong JSON types with 10902 naming the field', async () => {
+    const body = JSON.stringify({ name: 'x', signalType: '1', outputGroupList: { protocolType: 1 } });
+    const answer = await raw(p, 'liveCreateChannel', {}, { body, contentType: 'application/json' });
+    assertFault(answer, Codes.parameterInvalid, 'outputGroupList must be a JSON array');
+    const bytes = await raw(p, 'liveCreateChannel', {}, { body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), contentType: 'application/json' });
+    assertFault(bytes, Codes.bodyMalformed, 'UTF-8');
+    const proto = await raw(p, 'liveCreateChannel', {}, { body: '{"__proto__":{"name":"x"},"constructor":{"prototype":{}}}', contentType: 'application/json' });
+    assertFault(proto, Codes.parameterMissing, 'name is required');
+  });
+
+  it('survives a few hundred malformed requests and still answers correctly', async function () {
+    this.timeout(60_000);
+    const random = prng(20260101);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const actions = [...Object.keys(ACTIONS), 'unknown', '', '../../etc/passwd'];
+    const junk = ['', 'null', '{', '[]', '{"a":1}', '"str"', '1e309', '%%%', 'a=b&c', '\u0000\u0001', '{"name":{"$gt":""}}', '../'.repeat(20)];
+    const values = ['', '0', '-1', '1.5', 'NaN', '99999999999999999999', 'true', '[]', '{}', 'null', 'x'.repeat(3000), '../../x', '%00', '\u202e', '1,2,,3', ','];
+    const fields = ['id', 'ids', 'name', 'start', 'number', 'sort', 'order', 'searchType', 'keyword', 'videoIds', 'replace', 'transcodeTemplates', 'logos', 'type', 'opacity', 'channelId', 'videoId', 'advancedArguments', '__proto__', 'constructor'];
+    const contentTypes = [undefined, 'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/octet-stream'];
+    let answered = 0;
+    for (let i = 0; i < 400; i++) {
+      const params: Record<string, string> = {};
+      for (let k = 0; k < 1 + Math.floor(random() * 4); k++) params[pick(fields)] = pick(values);
+      const action = pick(actions);
+      const mode = Math.floor(random() * 4);
+      let answer;
+      if (mode === 0) {
+        // Signed, valid envelope parameters, nonsense operation parameters.
+        answer = await raw(p, action, params, { method: random() < 0.5 ? 'GET' : 'POST', body: random() < 0.5 ? pick(junk) : undefined, contentType: pick(contentTypes) });
+      } else if (mode === 1) {
+        // Unsigned garbage.
+        answer = await raw(p, action, params, { bare: true, body: pick(junk), contentType: pick(contentTypes) });
+      } else if (mode === 2) {
+        // Signed, then tampered.
+        answer = await raw(p, action, params, { tamper: (q) => (q[pick(fields)] = pick(values)) });
+      } else {
+        answer = await send(p.platform.port, pick(['GET', 'POST', 'DELETE', 'OPTIONS']), pick(['/rest', '/rest?', '/rest?&&&=', '/%2e%2e/rest', '/rest?action=%ff', '//rest']), pick(junk), pick(contentTypes));
+      }
+      assert.ok([200, 404, 405].includes(answer.status), `request ${i}: HTTP ${answer.status}`);
+      assert.equal(typeof answer.json.code, 'number', `request ${i}: ${answer.text.slice(0, 200)}`);
+      assert.notEqual(answer.json.code, Codes.exception, `request ${i} (${action} ${JSON.stringify(params).slice(0, 200)}) hit an unexpected failure`);
+      answered++;
+    }
+    assert.equal(answered, 400);
+    // Still healthy: a correct call works, and no file appeared outside the account folders.
+    const page = await client.liveGetChannelsByPage();
+    assert.ok(page.count >= 4);
+    const top = await readdir(p.dataDir);
+    assert.deepEqual(top, ['accounts']);
+    for (const folder of await readdir(join(p.dataDir, 'accounts'))) assert.match(folder, /^[0-9a-f]{32}$/);
+  });
+
+  it('answers a broken HTTP request line with 400 and keeps serving', async () => {
+    const text = await rawSocket(p.platform.port, 'GARBAGE\r\n\r\n');
+    assert.match(text, /^HTTP\/1\.1 400/);
+    assert.equal((await raw(p, 'liveChannelTypeList')).json.code, 0);
+  });
+});
