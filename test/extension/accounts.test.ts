@@ -1,0 +1,197 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { addAccount, connectLocalPlatform, editAccount, removeAccount, switchAccount } from '../../src/extension/accounts/accountCommands';
+import { AccountStore } from '../../src/extension/accounts/accountStore';
+import { NO_ACCOUNT_MESSAGE } from '../../src/extension/accounts/connection';
+import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/extension/accounts/devAccount';
+import { ChannelNode } from '../../src/extension/tree/nodes';
+import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { accept, choose, decline, type } from './helpers/scriptedUi';
+
+describe('Accounts and connection', () => {
+  let platform: TestPlatform;
+  let harness: Harness;
+
+  before(async () => {
+    platform = await startTestPlatform();
+  });
+  after(async () => platform.close());
+  afterEach(async () => harness?.dispose());
+
+  describe('AccountStore', () => {
+    it('keeps the secret only in secret storage', async () => {
+      const state = new MemoryState();
+      const secrets = new MemorySecrets();
+      const store = new AccountStore(state, secrets);
+      const profile = await store.add({ name: 'Prod', baseUrl: 'https://api.example.com', accessKey: 'ak' }, 'very-secret');
+      assert.ok(!JSON.stringify([...state.values]).includes('very-secret'));
+      assert.equal(await store.secretKey(profile.id), 'very-secret');
+      await store.remove(profile.id);
+      assert.equal(secrets.values.size, 0);
+      assert.deepEqual(store.list(), []);
+    });
+
+    it('refuses bad fields with the field and the rule, changing nothing', async () => {
+      const state = new MemoryState();
+      const store = new AccountStore(state, new MemorySecrets());
+      await assert.rejects(store.add({ name: 'X', baseUrl: 'ftp://host', accessKey: 'ak' }, 's'), /Base URL must start with http:\/\/ or https:\/\//);
+      await assert.rejects(store.add({ name: 'X', baseUrl: 'https://h?x=1', accessKey: 'ak' }, 's'), /Base URL must not contain a query string/);
+      await assert.rejects(store.add({ name: ' ', baseUrl: 'https://h', accessKey: 'ak' }, 's'), /Account name must not be empty/);
+      await assert.rejects(store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'a k' }, 's'), /Access key must not contain spaces/);
+      assert.equal(state.values.size, 0);
+      const first = await store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'ak' }, 's');
+      await assert.rejects(store.add({ name: 'x', baseUrl: 'https://h', accessKey: 'ak' }, 's'), /An account named "x" already exists/);
+      await assert.rejects(store.update(first.id, { baseUrl: 'nope' }), /Base URL must be an absolute address/);
+      assert.equal(store.get(first.id)?.baseUrl, 'https://h');
+    });
+  });
+
+  describe('Connection', () => {
+    it('says how to set an account up when none is active', async () => {
+      harness = await createHarness();
+      await assert.rejects(harness.connection.activeClient(), (error: Error) => error.message === NO_ACCOUNT_MESSAGE);
+      assert.match(NO_ACCOUNT_MESSAGE, /^No Video Platform account is set: /);
+    });
+
+    it('logs every request (action, parameters, duration, code) and never the secret', async () => {
+      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+      await harness.channels.getChildren();
+      const line = harness.log.lines.find((entry) => entry.includes('liveGetChannelsByPage'));
+      assert.ok(line, harness.log.text());
+      assert.match(line, /^info GET liveGetChannelsByPage code 0 in \d+ ms \[.*start=1.*number=50/);
+      assert.ok(!harness.log.text().includes(SECRET_KEY));
+    });
+
+    it('switching accounts bumps the epoch, closes the old client and clears the views', async () => {
+      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+      const before = await harness.connection.activeClient();
+      const loaded = await harness.channels.getChildren();
+      assert.ok(loaded.some((node) => node instanceof ChannelNode));
+      const epoch = harness.connection.epoch;
+      await harness.connection.switchTo(undefined);
+      assert.equal(harness.connection.epoch, epoch + 1);
+      assert.deepEqual(await harness.channels.getChildren(), [], 'no stale items once no account is active');
+      await assert.rejects(before.liveChannelTypeList(), /closed/i);
+    });
+  });
+
+  describe('account commands', () => {
+    it('adds an account, checks it against the platform and makes it active', async () => {
+      harness = await createHarness();
+      harness.ui.script(type('Local test'), type(platform.platform.baseUrl), type(ACCESS_KEY), type(SECRET_KEY));
+      const profile = await addAccount(harness.deps);
+      assert.ok(profile);
+      assert.equal(harness.store.activeId(), profile.id);
+      assert.equal(harness.ui.asked[3]!.input?.password, true, 'the secret key is asked for masked');
+      assert.deepEqual(harness.ui.errors, []);
+      assert.match(harness.ui.infos[0]!, /Connected to "Local test"/);
+      assert.ok(!harness.ui.everythingShown().includes(SECRET_KEY));
+    });
+
+    it('keeps an account whose secret is wrong, and says why the check failed', async () => {
+      harness = await createHarness();
+      harness.ui.messageChoice = 'Show Log';
+      harness.ui.script(type('Wrong'), type(platform.platform.baseUrl), type(ACCESS_KEY), type('not-the-secret'));
+      const profile = await addAccount(harness.deps);
+      assert.ok(profile);
+      assert.equal(harness.ui.errors.length, 1);
+      assert.match(harness.ui.errors[0]!, /The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\. \(liveChannelTypeList: code 10903/);
+      assert.equal(harness.ui.showLogCount, 1, 'Show Log opens the log');
+      assert.ok(!harness.ui.everythingShown().includes('not-the-secret'));
+    });
+
+    it('refuses a bad base URL, naming the rule, and adds nothing', async () => {
+      harness = await createHarness();
+      harness.ui.script(type('Bad'), type('localhost:8790'));
+      assert.equal(await addAccount(harness.deps), undefined);
+      assert.match(harness.ui.errors[0]!, /Base URL must/);
+      assert.deepEqual(harness.store.list(), []);
+      // The input box shows the same rule while typing.
+      assert.match(harness.ui.asked[1]!.input!.validate!('localhost:8790') ?? '', /Base URL/);
+    });
+
+    it('switches, edits and removes accounts', async () => {
+      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' } });
+      const two = await harness.store.add({ name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+      harness.ui.script(choose('Two'));
+      await switchAccount(harness.deps);
+      assert.equal(harness.store.activeId(), two.id);
+
+      const epoch = harness.connection.epoch;
+      harness.ui.script(choose('Two'), choose('Secret key'), type('new-secret'));
+      await editAccount(harness.deps);
+      assert.equal(await harness.store.secretKey(two.id), 'new-secret');
+      assert.equal(harness.connection.epoch, epoch + 1, 'editing the active account starts it over');
+      await assert.rejects(harness.channels.refreshChannel('0'.repeat(32)), /signature/);
+
+      harness.ui.script(choose('Two'), decline());
+      await removeAccount(harness.deps);
+      assert.ok(harness.store.get(two.id));
+      harness.ui.script(choose('Two'), accept());
+      await removeAccount(harness.deps);
+      assert.equal(harness.store.get(two.id), undefined);
+      assert.equal(harness.store.activeId(), undefined);
+      assert.match(harness.ui.asked.at(-1)!.title, /Remove the account "Two"\?/);
+    });
+
+    it('npm start: adds, then updates, the account from the environment', async () => {
+      const store = new AccountStore(new MemoryState(), new MemorySecrets());
+      const log = new MemoryLog();
+      const env = { VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:1111', VIDEO_PLATFORM_DEV_ACCESS_KEY: 'dev-ak', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk' };
+      const id = await applyDevEnvironment(env, store, log);
+      assert.ok(id);
+      assert.equal(store.get(id)?.name, DEV_ACCOUNT_NAME);
+      const again = await applyDevEnvironment({ ...env, VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:2222', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk2' }, store, log);
+      assert.equal(again, id);
+      assert.equal(store.list().length, 1);
+      assert.equal(store.get(id)?.baseUrl, 'http://127.0.0.1:2222');
+      assert.equal(await store.secretKey(id), 'dev-sk2');
+      assert.equal(await applyDevEnvironment({ VIDEO_PLATFORM_DEV_BASE_URL: 'http://x' }, store, log), undefined);
+      assert.match(log.text(), /VIDEO_PLATFORM_DEV_ACCESS_KEY, VIDEO_PLATFORM_DEV_SECRET_KEY not set/);
+      assert.ok(!log.text().includes('dev-sk'));
+    });
+  });
+
+  describe('Connect to Local Platform', () => {
+    let storageDir: string;
+    beforeEach(async () => {
+      storageDir = await mkdtemp(join(tmpdir(), 'vp-storage-'));
+    });
+    afterEach(async () => {
+      await harness?.dispose();
+      await rm(storageDir, { recursive: true, force: true });
+    });
+
+    it('starts the bundled platform with demo data under global storage, and closes it on dispose', async () => {
+      harness = await createHarness({ storageDir });
+      const accountId = await connectLocalPlatform(harness.deps);
+      assert.ok(accountId);
+      const profile = harness.store.get(accountId)!;
+      assert.equal(profile.name, 'Local platform');
+      assert.match(profile.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.ok((await harness.store.secretKey(accountId))!.length >= 32, 'a random secret in secret storage');
+      assert.ok(!JSON.stringify([...harness.state.values]).includes((await harness.store.secretKey(accountId))!));
+      const names = (await harness.channels.getChildren()).map((node) => node.view().label);
+      assert.ok(names.includes('Newsroom 24/7'), 'demo data on first run');
+      const client = await harness.connection.activeClient();
+      await harness.host.dispose();
+      await assert.rejects(client.liveChannelTypeList(), /could not|refused|network|reset|closed/i);
+    });
+
+    it('restarts the local platform on demand for its account (after VS Code restarted)', async () => {
+      harness = await createHarness({ storageDir });
+      const accountId = (await connectLocalPlatform(harness.deps))!;
+      await harness.host.dispose();
+      harness.connection.restart();
+      // Next use of the account starts it again (new port), with the same data.
+      const channels = await harness.channels.getChildren();
+      assert.ok(channels.some((node) => node.view().label === 'Newsroom 24/7'));
+      assert.ok(harness.host.isRunning);
+      assert.equal(harness.store.list().filter((account) => account.origin === 'local').length, 1);
+      assert.equal(harness.store.activeId(), accountId);
+    });
+  });
+});
