@@ -4,6 +4,7 @@ import { CategoryNode, ChannelNode, ErrorNode, LoadMoreNode, MessageNode, Output
 import { createHarness, type Harness } from './helpers/harness';
 import { startFaultyServer, type FaultyServer } from './helpers/faultyServer';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { waitFor } from './helpers/wait';
 
 const labels = (nodes: TreeNode[]): string[] => nodes.map((node) => node.view().label);
 const channelsOf = (nodes: TreeNode[]): ChannelNode[] => nodes.filter((node): node is ChannelNode => node instanceof ChannelNode);
@@ -166,11 +167,3 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.equal(node.channel.name, 'Town hall');
   });
 });
-
-export async function waitFor(condition: () => boolean, what = 'condition'): Promise<void> {
-  for (let i = 0; i < 500; i++) {
-    if (condition()) return;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error(`gave up waiting for ${what}`);
-}

@@ -87,7 +87,7 @@ export function clearChannelFilter(deps: CommandDeps): void {
   deps.channels.setFilter({});
 }
 
-type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'sort' | 'clear';
+type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'vr' | 'sort' | 'clear';
 
 const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: string }> = [
   { sort: 'uploadTime', order: 'desc', label: 'Newest first' },
@@ -112,6 +112,7 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
           { label: '$(search) Search titles and tags...', value: 'all' },
           { label: '$(folder) Only one category...', description: current.categoryId !== undefined ? `now ${current.categoryId}` : undefined, value: 'category' },
           { label: '$(pulse) Only one status...', description: current.status !== undefined ? `now ${videoStatusText(current.status)}` : undefined, value: 'status' },
+          { label: current.videoType === 1 ? '$(device-camera-video) Show normal videos' : '$(eye) Show VR videos', value: 'vr' },
           { label: '$(list-ordered) Sort...', value: 'sort' },
           { label: '$(clear-all) Clear filter', value: 'clear' },
         ],
@@ -152,6 +153,9 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
         next = { ...current, status: picked === 'all' ? undefined : picked };
         break;
       }
+      case 'vr':
+        next = { ...current, videoType: current.videoType === 1 ? undefined : 1 };
+        break;
       case 'sort': {
         const sort = answered(await deps.ui.pick(VIDEO_SORTS.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })), { title, placeHolder: 'Sort videos by' }));
         next = { ...current, sort: sort.sort, order: sort.order };

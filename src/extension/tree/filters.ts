@@ -21,6 +21,8 @@ export interface VideoFilter {
   readonly order?: SortOrder;
   readonly categoryId?: number;
   readonly status?: VideoStatus;
+  /** queryVideo lists normal videos (0) unless VR (1) is asked for. */
+  readonly videoType?: 0 | 1;
 }
 
 /** Channel list parameters for one page; a category restriction takes the search slot. */
@@ -48,6 +50,7 @@ export function videoQuery(filter: VideoFilter, page: number, size: number): Vid
   }
   if (filter.categoryId !== undefined) query.categoryId = filter.categoryId;
   if (filter.status !== undefined) query.status = filter.status;
+  if (filter.videoType !== undefined) query.videoType = filter.videoType;
   return query;
 }
 
@@ -65,6 +68,7 @@ export function describeVideoFilter(filter: VideoFilter): string {
   if (filter.keyword) parts.push(`${filter.searchType ?? 'title'} ~ "${filter.keyword}"`);
   if (filter.categoryId !== undefined) parts.push(`category ${filter.categoryId}`);
   if (filter.status !== undefined) parts.push(videoStatusText(filter.status).toLowerCase());
+  if (filter.videoType === 1) parts.push('VR');
   if (filter.sort) parts.push(`by ${filter.sort} ${filter.order ?? 'desc'}`);
   return parts.join(' · ');
 }
