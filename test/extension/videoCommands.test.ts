@@ -18,7 +18,7 @@ const AD_HOC = `{
   "videoIds": ["${'0'.repeat(32)}"],
   "replace": true,
   "transcodeTemplates": [
-    { "name": "360p", "videoWidth": 640, "videoHeight": 360, "videoBitrate": 600, "audioBitrate": 64000, "hls": true, "mp4": false, "flv": false, "defaultVideo": 1 },
+    { "name": "360p", "videoWidth": 640, "videoHeight": 360, "videoBitrate": 600, "audioBitrate": 64000, "hls": true, "mp4": false, "flv": false, "defaultVideo": 1 }
   ]
 }`;
 
@@ -174,11 +174,12 @@ describe('Videos view and video commands against the local platform', () => {
 
   it('refuses a broken transcode file, naming the place and the rule, and sends nothing', async () => {
     const video = await videoTitled('Raw upload');
-    harness.ui.documents = [{ fileName: 'bad.transcode.json', text: '{"transcodeTemplates": [{"name": "x", "videoWidth": -1}]}' }];
+    const broken = AD_HOC.replace('"hls": true', '"hls": false');
+    harness.ui.documents = [{ fileName: 'bad.transcode.json', text: broken }];
     harness.ui.script(choose('bad.transcode.json'));
     assert.equal(await transcodeVideos(harness.deps, video), undefined);
-    assert.match(harness.ui.errors[0]!, /bad\.transcode\.json: transcodeTemplates\[0\]\.videoWidth must be a positive whole number/);
+    assert.match(harness.ui.errors[0]!, /^Use bad\.transcode\.json failed: bad\.transcode\.json, line 6: transcodeTemplates\[0\] produces no format/);
     assert.equal((await client.getVideoInfo(video.id)).status, 0);
-    assert.throws(() => readAdHocSource({ fileName: 'x.transcode.json', text: '{"a": }' }), /x\.transcode\.json is not valid JSON: ValueExpected at line 1/);
+    assert.throws(() => readAdHocSource({ fileName: 'x.transcode.json', text: '{"a": }' }), /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/);
   });
 });

@@ -1,4 +1,4 @@
-import { parse, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { validateDocument } from '../../authoring/validate';
 import { explainCode } from '../../api/errorCodes';
 import type { AdHocTemplates, SecondTranscodeJob, SecondTranscodeResult, TemplateGroupSummary, Video } from '../../api/types';
 import { reportFailure } from '../failures';
@@ -27,41 +27,22 @@ function lineOf(text: string, offset: number): number {
 }
 
 /**
- * Reads the templates of a transcode job file. Throws an Error naming the file, the place and
+ * Reads the templates of a transcode job file (`validateDocument('transcode', ...)` first). Throws an Error naming the file, the place and
  * the rule when the file cannot be used (nothing is sent then).
  */
 export function readAdHocSource(document: OpenDocument): AdHocSource {
   const name = baseName(document.fileName);
-  const errors: ParseError[] = [];
-  const value: unknown = parse(document.text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) {
-    const first = errors[0]!;
-    throw new Error(`${name} is not valid JSON: ${printParseErrorCode(first.error)} at line ${lineOf(document.text, first.offset)}`);
+  // The authoring rules (schema and extra rules) decide whether the file is usable.
+  const { value, problems } = validateDocument('transcode', document.text);
+  const errors = problems.filter((problem) => problem.severity === 'error');
+  if (errors.length > 0 || value === undefined) {
+    const first = errors[0];
+    const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+    throw new Error(first ? `${name}, line ${lineOf(document.text, first.range.offset)}: ${first.message}${more}` : `${name} is not a transcode job`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`${name} must hold a JSON object (a transcode job)`);
   const job = value as Record<string, unknown>;
   const templates = job.transcodeTemplates;
-  const list = Array.isArray(templates)
-    ? templates
-    : typeof templates === 'object' && templates !== null && Array.isArray((templates as { templates?: unknown }).templates)
-      ? (templates as { templates: unknown[] }).templates
-      : undefined;
-  if (!list) throw new Error(`${name}: transcodeTemplates must be an array of templates or {"logoGroupId": <id>, "templates": [...]}`);
-  if (list.length === 0) throw new Error(`${name}: transcodeTemplates must hold at least one template`);
-  list.forEach((item, index) => {
-    if (typeof item !== 'object' || item === null) throw new Error(`${name}: transcodeTemplates[${index}] must be an object`);
-    const template = item as Record<string, unknown>;
-    for (const field of ['videoWidth', 'videoHeight', 'videoBitrate', 'audioBitrate']) {
-      const number = template[field];
-      if (typeof number !== 'number' || !Number.isInteger(number) || number <= 0) {
-        throw new Error(`${name}: transcodeTemplates[${index}].${field} must be a positive whole number`);
-      }
-    }
-    if (typeof template.name !== 'string' || !template.name) throw new Error(`${name}: transcodeTemplates[${index}].name must be a non-empty string`);
-    if (!template.hls && !template.mp4 && !template.flv && !template.ts) {
-      throw new Error(`${name}: transcodeTemplates[${index}] must produce at least one of hls, mp4, flv, ts`);
-    }
-  });
+  if (templates === undefined) throw new Error(`${name} has no transcodeTemplates (ad-hoc templates) to transcode with`);
   const source: { -readonly [K in keyof AdHocSource]: AdHocSource[K] } = { fileName: document.fileName, transcodeTemplates: templates as AdHocTemplates };
   if (job.videoType === 0 || job.videoType === 1) source.videoType = job.videoType;
   if (typeof job.trailor === 'boolean') source.trailor = job.trailor;
