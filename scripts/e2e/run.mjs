@@ -94,7 +94,7 @@ async function runExtensionHostSuite(tools, chromium) {
     // The suite writes its results when done; the extension host then exits on its own.
     const deadline = Date.now() + 5 * 60_000;
     while (!existsSync(resultsFile) && Date.now() < deadline) await page.waitForTimeout(500);
-    await page.screenshot({ path: join(RESULTS, '00-extension-host-suite.png') }).catch(() => undefined);
+    await page.screenshot({ path: join(RESULTS, '00-extension-host-suite-finished.png') }).catch(() => undefined);
     if (!existsSync(resultsFile)) throw new Error('the extension-host suite wrote no results within 5 minutes; see host-code-server.log');
     const suite = JSON.parse(readFileSync(resultsFile, 'utf8'));
     for (const t of suite.tests) results.push({ suite: 'extension host', name: t.title, ok: t.state === 'passed', error: t.error });

@@ -1,0 +1,118 @@
+// The extension inside a real VS Code extension host: lazy activation, the undici global dispatcher left
+// alone, every contributed command registered, the views loading from a local platform started here on
+// 127.0.0.1:0, and commands that change the platform. Run by `npm run test:vscode` (downloaded VS Code) and,
+// offline, by `npm run test:e2e` (code-server's VS Code).
+import { strict as assert } from 'node:assert';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import type { Channel } from '../../src/api/types';
+import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { startLocalPlatform, type LocalPlatform } from '../../src/localPlatform/server';
+import { eventually, platformCall, type Credentials } from './platformCalls';
+
+const EXTENSION_ID = 'video-platform-tools.video-platform-tools';
+const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
+const dispatcher = (): unknown => (globalThis as Record<symbol, unknown>)[DISPATCHER];
+
+describe('Video Platform Tools in the extension host', function () {
+  this.timeout(60_000);
+  let platform: LocalPlatform;
+  let dataDir: string;
+  let credentials: Credentials;
+  const requests: Array<{ action: string; code: number }> = [];
+  let extension: vscode.Extension<unknown>;
+  let dispatcherBefore: unknown;
+
+  before(async () => {
+    dataDir = mkdtempSync(join(tmpdir(), 'vpt-host-suite-'));
+    const account = { accessKey: 'host-suite-access', secretKey: randomBytes(16).toString('hex') };
+    platform = await startLocalPlatform({
+      dataDir, accounts: [account], demo: true, port: 0, clockSpeed: 50,
+      onRequest: (entry) => requests.push({ action: entry.action, code: entry.code }),
+    });
+    credentials = { baseUrl: platform.baseUrl, ...account };
+  });
+
+  after(async () => {
+    await platform?.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function channelNamed(name: string): Promise<Channel> {
+    const page = await platformCall<Channel[]>(credentials, 'liveGetChannelsByPage', 'GET', { start: '1', number: '100', name });
+    const channel = page.find((c) => c.name === name);
+    assert.ok(channel, `demo channel "${name}" not found on the local platform`);
+    return channel;
+  }
+
+  it('is installed and stays inactive until one of its views or commands is used', () => {
+    const found = vscode.extensions.getExtension(EXTENSION_ID);
+    assert.ok(found, `${EXTENSION_ID} is not loaded`);
+    extension = found;
+    assert.equal(extension.isActive, false, 'the extension activated before anything asked for it');
+    const events = (extension.packageJSON as { activationEvents?: string[] }).activationEvents ?? [];
+    assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), `eager activation events: ${events.join(', ')}`);
+  });
+
+  it('activates with the account from VIDEO_PLATFORM_DEV_* and leaves undici\'s global dispatcher alone', async () => {
+    // What `npm start` does: the extension reads these on activation and makes that account active.
+    process.env.VIDEO_PLATFORM_DEV_BASE_URL = credentials.baseUrl;
+    process.env.VIDEO_PLATFORM_DEV_ACCESS_KEY = credentials.accessKey;
+    process.env.VIDEO_PLATFORM_DEV_SECRET_KEY = credentials.secretKey;
+    dispatcherBefore = dispatcher();
+    await extension.activate();
+    assert.equal(extension.isActive, true);
+    assert.equal(dispatcher(), dispatcherBefore, 'activation replaced (or created) the global undici dispatcher');
+  });
+
+  it('registers every command its manifest contributes', async () => {
+    const contributed = ((extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands).map((c) => c.command);
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const missing = contributed.filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+    for (const id of ['videoPlatform.addAccount', 'videoPlatform.connectLocalPlatform', 'videoPlatform.startChannel', 'videoPlatform.stopChannel',
+      'videoPlatform.transcodeVideos', 'videoPlatform.refreshChannels', 'videoPlatform.refreshVideos']) {
+      assert.ok(contributed.includes(id), `${id} is not contributed`);
+    }
+  });
+
+  it('shows the Video Platform views, which load channels and videos from the platform with signed requests', async () => {
+    requests.length = 0;
+    await vscode.commands.executeCommand('workbench.view.extension.videoPlatform');
+    await vscode.commands.executeCommand('videoPlatform.refreshChannels');
+    await vscode.commands.executeCommand('videoPlatform.refreshVideos');
+    await eventually('a successful channel list request', async () => requests.find((r) => r.action === 'liveGetChannelsByPage' && r.code === 0));
+    await eventually('a successful video list request', async () => requests.find((r) => r.action === 'queryVideo' && r.code === 0));
+    const refused = requests.filter((r) => r.code !== 0);
+    assert.deepEqual(refused, [], 'the platform refused some of the extension\'s requests');
+  });
+
+  it('starts a stopped channel given by id, and the platform shows it live', async () => {
+    const channel = await channelNamed(DEMO_NAMES.channels.stopped);
+    assert.notEqual(channel.status, 2, 'the demo channel is already live');
+    await vscode.commands.executeCommand('videoPlatform.startChannel', channel.id);
+    const live = await eventually('the channel to be live', async () => {
+      const now = await platformCall<Channel>(credentials, 'liveGetChannelById', 'GET', { id: channel.id });
+      return now.status === 2 ? now : undefined;
+    });
+    assert.equal(live.name, DEMO_NAMES.channels.stopped);
+  });
+
+  it('does not stop a live channel when the confirmation cannot be given', async () => {
+    // VS Code refuses to show modal dialogs to extension tests, so the confirmation is never given.
+    const channel = await channelNamed(DEMO_NAMES.channels.stopped);
+    assert.equal(channel.status, 2);
+    await Promise.resolve(vscode.commands.executeCommand('videoPlatform.stopChannel', channel.id)).catch(() => undefined);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const after = await platformCall<Channel>(credentials, 'liveGetChannelById', 'GET', { id: channel.id });
+    assert.equal(after.status, 2, 'the channel was stopped without confirmation');
+    assert.ok(!requests.some((r) => r.action === 'liveStopChannel'), 'a stop request reached the platform');
+  });
+
+  it('still has the same global dispatcher after its requests', () => {
+    assert.equal(dispatcher(), dispatcherBefore, 'the extension replaced the global undici dispatcher while working');
+  });
+});
