@@ -10,6 +10,7 @@ import { completionCandidates, referenceSiteAt } from '../../src/authoring/compl
 import { documentKind } from '../../src/authoring/documentKind';
 import { applyTextEdits } from '../../src/authoring/problems';
 import type { ReferenceLists } from '../../src/authoring/references';
+import { parseFieldPath, platformProblem } from '../../src/authoring/platformProblem';
 import { DocumentInvalidError, toRequest } from '../../src/authoring/toRequest';
 import { validateDocument } from '../../src/authoring/validate';
 import { idWriteBackEdits, pickCreatedLogoGroup } from '../../src/authoring/writeBack';
@@ -83,10 +84,12 @@ describe('authoring documents', () => {
     it('transcode: replace 1/0 becomes a boolean; the {logoGroupId, templates} form is kept', () => {
       const templates = { logoGroupId: 3, templates: EXAMPLES.transcode().transcodeTemplates };
       const request = toRequest('transcode', { videoIds: [HEX.video1], transcodeTemplates: templates, replace: 1 });
-      assert.equal(request.operation, 'secondTranscodeV2');
+      assert.ok(request.operation === 'secondTranscodeV2');
       assert.equal(request.input.replace, true);
       assert.deepEqual(request.input.transcodeTemplates, templates);
-      assert.equal(toRequest('transcode', { videoIds: [HEX.video1], transcodeTemplateGroupId: 2, replace: 0 }).input.replace, false);
+      const saveAs = toRequest('transcode', { videoIds: [HEX.video1], transcodeTemplateGroupId: 2, replace: 0 });
+      assert.ok(saveAs.operation === 'secondTranscodeV2');
+      assert.equal(saveAs.input.replace, false);
     });
 
     it('live template: create without id, update with only the given fields', () => {
@@ -288,5 +291,19 @@ describe('authoring documents', () => {
       const candidates = completionCandidates(site!.site, lists.liveTemplates!.items);
       assert.deepEqual(candidates[0], { label: '720p', description: `${HEX.t720} · 1280x720`, insertText: `"${HEX.t720}"`, filterText: `"720p ${HEX.t720}` });
     });
+  });
+});
+
+describe('authoring platform refusals', () => {
+  it('point at the field the platform names, or at the document start', () => {
+    const text = textOf(EXAMPLES.channel());
+    const named = platformProblem(text, { action: 'liveCreateChannel', code: 10910, platformMessage: `outputGroupList[0].logoId ${HEX.logo} is not a live logo of this account`, explanation: 'A referenced live logo does not exist in this account.' });
+    assert.equal(covered(text, named), `"${HEX.logo}"`);
+    assert.equal(named.code, 'platform.10910');
+    assert.match(named.message, /refused liveCreateChannel \(code 10910\): outputGroupList\[0\]\.logoId .* does not exist/);
+
+    const general = platformProblem(text, { action: 'liveUpdate', code: 10907, platformMessage: 'channel_not_exists', explanation: 'The channel does not exist in this account.' });
+    assert.deepEqual(general.range, { offset: 0, length: 1 });
+    assert.deepEqual(parseFieldPath('transcodeTemplates[1].advancedArguments.gopSize'), ['transcodeTemplates', 1, 'advancedArguments', 'gopSize']);
   });
 });
