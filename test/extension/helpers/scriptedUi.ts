@@ -55,6 +55,8 @@ export class ScriptedUi implements Ui {
   readonly infos: string[] = [];
   readonly warnings: string[] = [];
   readonly errors: string[] = [];
+  /** The buttons offered with each error message. */
+  readonly errorActions: string[][] = [];
   readonly progress: string[] = [];
   readonly copied: string[] = [];
   readonly opened: string[] = [];
@@ -102,6 +104,7 @@ export class ScriptedUi implements Ui {
   }
   async error(message: string, ...actions: string[]): Promise<string | undefined> {
     this.errors.push(message);
+    this.errorActions.push(actions);
     return actions.includes(this.messageChoice ?? '') ? this.messageChoice : undefined;
   }
   async withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R> {
