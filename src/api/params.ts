@@ -36,7 +36,8 @@ export function scalarText(field: string, value: Scalar): string {
 
 /** Adds the defined entries of `input` as text; skips undefined (and null) values. */
 export function addScalars(target: WireParams, input: Readonly<Record<string, Scalar | null | undefined>>): WireParams {
-  for (const [name, value] of Object.entries(input)) {
+  for (const name in input) {
+    const value = input[name];
     if (value === undefined || value === null) continue;
     target[name] = scalarText(name, value);
   }

@@ -162,7 +162,7 @@ export class Transport {
         if (code?.startsWith('HPE_') || (error instanceof Error && error.name === 'HTTPParserError')) {
           return new TransportError('network', `${action}: ${url} did not answer in HTTP/1.1`, action, url, details);
         }
-        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote} (${code ?? 'network error'})`, action, url, details);
+        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote} (${code ?? (error instanceof Error ? error.name : 'network error')})`, action, url, details);
     }
   }
 }
