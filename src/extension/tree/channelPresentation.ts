@@ -100,7 +100,7 @@ export function channelTooltip(channel: Channel): string {
   if (channel.streamWidth && channel.streamHeight) {
     lines.push(`- Incoming stream: ${outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0)}`);
   }
-  for (const group of channel.outputGroupList) lines.push(`- ${md(groupSummary(group))}`);
+  for (const group of channel.outputGroupList) lines.push(`- ${groupSummary(group)}`);
   if (channel.startTime) lines.push(`- Started: ${new Date(channel.startTime).toISOString()}`);
   if (channel.endTime) lines.push(`- Ended: ${new Date(channel.endTime).toISOString()}`);
   lines.push(`- Id: \`${channel.id}\``);
@@ -113,7 +113,9 @@ export function channelView(channel: Channel, transient?: string): NodeView {
   const protocols = [...new Set(channel.outputGroupList.map((group) => protocolName(group.protocolType)))].join('+');
   const description = busy
     ? transient
-    : [channelStateText(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
+    : isChannelSettling(channel)
+      ? 'Starting...'
+      : [channelStateText(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
   return {
     id: `channel:${channel.id}`,
     label: channel.name,
@@ -133,7 +135,7 @@ export function outputGroupView(group: OutputGroup): NodeView {
   if (group.isLiveEncrypt === '1') flags.push('encrypted');
   if (group.liveLogoId || group.logoId) flags.push('logo');
   const details = groupFlags(group);
-  const tooltip = [`**${protocolName(group.protocolType)} output group** ${md(group.name)}`, '', `- ${md(groupSummary(group))}`];
+  const tooltip = [`**${protocolName(group.protocolType)} output group** ${md(group.name)}`, '', `- ${groupSummary(group)}`];
   if (group.rtmpThirdPartyOutputUrl) tooltip.push(`- Third-party ingest: \`${group.rtmpThirdPartyOutputUrl}\``);
   tooltip.push(`- Id: \`${group.id}\``);
   return {

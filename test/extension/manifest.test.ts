@@ -1,0 +1,125 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Channel, LiveOutput, OutputGroup, Video } from '../../src/api/types';
+import { channelContextValue, outputGroupView, outputView } from '../../src/extension/tree/channelPresentation';
+import { videoContextValue } from '../../src/extension/tree/videoPresentation';
+
+const root = join(__dirname, '..', '..');
+interface Contributed {
+  command: string;
+  title: string;
+}
+interface MenuEntry {
+  command: string;
+  when?: string;
+  group?: string;
+}
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  activationEvents?: string[];
+  contributes: {
+    commands: Contributed[];
+    menus: Record<string, MenuEntry[]>;
+    views: Record<string, Array<{ id: string }>>;
+    viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
+    viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
+    configuration: { properties: Record<string, { default: unknown }> };
+  };
+};
+const table = readFileSync(join(root, 'src/extension/commands/registerCommands.ts'), 'utf8');
+const tableIds = [...table.matchAll(/\{ id: '(videoPlatform\.\w+)'/g)].map((match) => match[1]!);
+/** Rows the authoring helper adds in the table's Authoring section. */
+const AUTHORING = new Set(['videoPlatform.validateDocument', 'videoPlatform.createOrUpdateFromDocument', 'videoPlatform.openChannelAsFile', 'videoPlatform.refreshAuthoringReferences']);
+
+/** The viewItem regular expression of a menu entry. */
+function viewItemPattern(entry: MenuEntry): RegExp | undefined {
+  const match = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(entry.when ?? '');
+  return match ? new RegExp(match[1]!) : undefined;
+}
+
+/** Commands whose context menu entries match this contextValue (when clauses with viewItem =~). */
+function menuCommandsFor(contextValue: string, view: string): string[] {
+  return pkg.contributes.menus['view/item/context']!
+    .filter((entry) => (entry.when ?? '').includes(`view == ${view}`) || (entry.when ?? '').includes('view =~ /^videoPlatform'))
+    .filter((entry) => {
+      const pattern = viewItemPattern(entry);
+      if (pattern) return pattern.test(contextValue);
+      const equal = /viewItem == (\S+)/.exec(entry.when ?? '');
+      return equal ? equal[1] === contextValue : false;
+    })
+    .map((entry) => entry.command.replace('videoPlatform.', ''));
+}
+
+const channel = (fields: Partial<Channel>): Channel =>
+  ({
+    id: 'a'.repeat(32),
+    name: 'News',
+    signalType: '1',
+    status: 2,
+    streamStatus: 1,
+    outputGroupList: [{ protocolType: 1 }, { protocolType: 2 }],
+    pushUrl: 'rtmp://push.example/live/x',
+    ...fields,
+  }) as Channel;
+
+describe('package.json contributions match the code', () => {
+  it('keeps activation implicit', () => {
+    assert.ok(!(pkg.activationEvents ?? []).some((event) => event === '*' || event === 'onStartupFinished'));
+  });
+
+  it('has a contributed command for every row of the command table, and a row for every command', () => {
+    const contributed = new Set(pkg.contributes.commands.map((entry) => entry.command));
+    assert.ok(tableIds.length >= 27);
+    for (const id of tableIds) assert.ok(contributed.has(id), `${id} is in the table but not contributed`);
+    for (const id of contributed) if (!AUTHORING.has(id)) assert.ok(tableIds.includes(id), `${id} is contributed but has no row`);
+    assert.equal(new Set(tableIds).size, tableIds.length, 'no id twice');
+    assert.match(table, /\n {2}\/\/ Authoring\n/);
+  });
+
+  it('menus only name contributed commands', () => {
+    const contributed = new Set(pkg.contributes.commands.map((entry) => entry.command));
+    for (const [place, entries] of Object.entries(pkg.contributes.menus)) {
+      for (const entry of entries) assert.ok(contributed.has(entry.command), `${place}: ${entry.command}`);
+    }
+  });
+
+  it('shows one container with the two views, a welcome with both ways in, and the settings', () => {
+    const [container] = pkg.contributes.viewsContainers.activitybar;
+    assert.equal(container?.id, 'videoPlatform');
+    assert.ok(existsSync(join(root, container!.icon)));
+    assert.deepEqual(pkg.contributes.views.videoPlatform!.map((view) => view.id), ['videoPlatform.channels', 'videoPlatform.videos']);
+    const welcome = pkg.contributes.viewsWelcome.find((entry) => entry.view === 'videoPlatform.channels')!;
+    assert.equal(welcome.when, '!videoPlatform.hasAccount');
+    assert.match(welcome.contents, /command:videoPlatform\.addAccount/);
+    assert.match(welcome.contents, /command:videoPlatform\.connectLocalPlatform/);
+    assert.equal(pkg.contributes.configuration.properties['videoPlatform.pageSize']?.default, 50);
+  });
+
+  it('offers Start or Stop by channel state, never while an operation runs', () => {
+    const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
+    const live = menuCommandsFor(flags({ status: 2 }), 'videoPlatform.channels');
+    assert.ok(live.includes('stopChannel') && !live.includes('startChannel'));
+    assert.ok(live.includes('copyPushUrl') && live.includes('showChannelPlayUrls') && live.includes('deleteChannel'));
+    for (const status of [0, 1] as const) {
+      const commands = menuCommandsFor(flags({ status }), 'videoPlatform.channels');
+      assert.ok(commands.includes('startChannel') && !commands.includes('stopChannel'), `status ${status}`);
+    }
+    const busy = menuCommandsFor(flags({ status: 1 }, true), 'videoPlatform.channels');
+    assert.ok(!busy.includes('startChannel') && !busy.includes('stopChannel'));
+    const pull = menuCommandsFor(flags({ status: 3, signalType: '2' }), 'videoPlatform.channels');
+    assert.ok(pull.includes('stopChannel') && !pull.includes('copyPushUrl'));
+  });
+
+  it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
+    const output = outputView({ id: 'o', protocolType: 1, isDefault: '1', videoWidth: 1, videoHeight: 1, videoBitrate: 1, audioBitrate: 1, publicOutputUrl: 'http://x' } as LiveOutput);
+    assert.ok(menuCommandsFor(output.contextValue, 'videoPlatform.channels').includes('copyPlayUrl'));
+    const group = outputGroupView({ id: 'g', protocolType: 1, isRecord: '1', liveOutputs: [], outputTemplateList: [] } as unknown as OutputGroup);
+    assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), []);
+    assert.deepEqual(menuCommandsFor('error', 'videoPlatform.videos'), ['retry']);
+    const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] => menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');
+    assert.ok(video(2).includes('showVideoPlayUrls') && video(2).includes('transcodeVideos'));
+    assert.ok(video(2, 1).includes('transcodeVideos'), 'VR videos too');
+    for (const status of [1, 6, 7] as const) assert.ok(!video(status).includes('transcodeVideos'), `status ${status}`);
+    assert.ok(!video(0).includes('showVideoPlayUrls'));
+  });
+});
