@@ -1,0 +1,87 @@
+/**
+ * Validation speed of authoring documents against a typing budget: a 500-template group document
+ * (schema with all errors collected + extra rules), cold (first schema compile included) and warm
+ * (compiled validator cached), median and p99 over repeats; a usual channel document beside it.
+ */
+import { performance } from 'node:perf_hooks';
+import { clearValidatorCache } from '../src/authoring/schemas';
+import { validateDocument } from '../src/authoring/validate';
+
+const FRAME_MS = 16;
+const KEYSTROKE_MS = 100;
+
+function templateGroupText(count: number): string {
+  const templates = Array.from({ length: count }, (_, i) => ({
+    name: `r${i}`,
+    videoWidth: 640 + 2 * (i % 600),
+    videoHeight: 360 + 2 * (i % 300),
+    videoBitrate: 500 + i,
+    audioBitrate: 96000,
+    format: i % 4,
+    encryptType: i % 4 === 0 ? 6 : 0,
+    defaultVideo: i === 7 ? 1 : 0,
+    advancedArguments: { gopType: 0, gopSize: 50, bFrame: 2, refFrame: 3, interlace: -1, smartBorder: 1 },
+  }));
+  return JSON.stringify({ name: 'Big ladder', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: templates }, null, 2);
+}
+
+const CHANNEL = JSON.stringify(
+  {
+    name: 'Morning news',
+    signalType: '1',
+    outputGroupList: [
+      { protocolType: 1, isRecord: '1', isTimeShift: '1', timeShiftDuration: '2', outputTemplateList: [{ templateId: '0123456789abcdef0123456789abcdef', isDefault: '1' }] },
+      { protocolType: 2, outputTemplateList: [{ templateId: '0123456789abcdef0123456789abcdef', isDefault: '1' }] },
+    ],
+  },
+  null,
+  2,
+);
+
+function stats(samples: number[]): { median: number; p99: number; max: number } {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { median: at(0.5), p99: at(0.99), max: sorted[sorted.length - 1] };
+}
+
+function time(run: () => void): number {
+  const start = performance.now();
+  run();
+  return performance.now() - start;
+}
+
+function row(label: string, samples: number[]): void {
+  const s = stats(samples);
+  console.log(
+    `${label.padEnd(44)} median ${s.median.toFixed(2).padStart(7)} ms  p99 ${s.p99.toFixed(2).padStart(7)} ms  ` +
+      `(${(s.median / FRAME_MS).toFixed(2)}x frame, ${(s.p99 / KEYSTROKE_MS).toFixed(2)}x keystroke at p99)`,
+  );
+}
+
+export async function run(): Promise<void> {
+  const big = templateGroupText(500);
+  const problems = validateDocument('templategroup', big).problems;
+  console.log(`500-template group: ${(big.length / 1024).toFixed(0)} KiB of JSON, ${problems.length} problems reported per run`);
+  console.log(`budgets: ${FRAME_MS} ms (one frame), ${KEYSTROKE_MS} ms (keystroke to squiggle; the editor also debounces 250 ms)`);
+
+  const cold: number[] = [];
+  for (let i = 0; i < 15; i++) {
+    clearValidatorCache();
+    cold.push(time(() => validateDocument('templategroup', big)));
+  }
+  row('cold: compile + validate 500 templates', cold);
+
+  validateDocument('templategroup', big);
+  const warm: number[] = [];
+  for (let i = 0; i < 200; i++) warm.push(time(() => validateDocument('templategroup', big)));
+  row('warm: validate 500 templates', warm);
+
+  const small: number[] = [];
+  validateDocument('channel', CHANNEL);
+  for (let i = 0; i < 2000; i++) small.push(time(() => validateDocument('channel', CHANNEL)));
+  row('warm: validate a 2-group channel', small);
+
+  const s = stats(warm);
+  console.log(`warm 500-template validation fits ${Math.floor(KEYSTROKE_MS / s.p99)} times in a keystroke budget at p99`);
+  await Promise.resolve();
+}
