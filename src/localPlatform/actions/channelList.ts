@@ -7,7 +7,7 @@ import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import type { ChannelRec } from '../records';
 import * as out from '../serialize';
-import { compareId, compareText, pageOf, sortedRows } from '../sortCache';
+import { compareId, compareText, countOf, pageOf, sortedView } from '../sortCache';
 
 export const CHANNEL_SORTS = ['name', 'type', 'status', 'streamStatus', 'createTime'] as const;
 type ChannelSort = (typeof CHANNEL_SORTS)[number];
@@ -29,21 +29,18 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   // Newest first when listing by creation time without an order; otherwise ascending.
   const order = p.oneOf('order', ['asc', 'desc'] as const) ?? (p.has('sort') ? 'asc' : 'desc');
   const searchType = p.oneOf('searchType', ['name', 'type', 'all'] as const);
-  let keep: (ch: ChannelRec) => boolean = () => true;
+  const view = sortedView(ctx.account.store, 'channels', sort, comparators[sort]);
+  let keep: ((ch: ChannelRec, index: number) => boolean) | undefined;
   if (searchType) {
     if (!p.has('keyword')) throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
-    const keyword = (p.str('keyword', true, 200) ?? '').toLowerCase();
-    const byName = (ch: ChannelRec): boolean => ch.name.toLowerCase().includes(keyword);
-    const byType = (ch: ChannelRec): boolean =>
-      ch.type === keyword || (ch.typeName !== null && ch.typeName.toLowerCase().includes(keyword));
-    keep = searchType === 'name' ? byName : searchType === 'type' ? byType : (ch) => byName(ch) || byType(ch);
+    const keyword = p.str('keyword', true, 200).toLowerCase();
+    const names = view.lower('name', (ch) => ch.name);
+    const typeNames = view.lower('typeName', (ch) => ch.typeName);
+    const byName = (_: ChannelRec, i: number): boolean => names[i]!.includes(keyword);
+    const byType = (ch: ChannelRec, i: number): boolean => ch.type === keyword || (typeNames[i]?.includes(keyword) ?? false);
+    keep = searchType === 'name' ? byName : searchType === 'type' ? byType : (ch, i) => byName(ch, i) || byType(ch, i);
   }
-  const rows = sortedRows(ctx.account.store, 'channels', sort, comparators[sort]);
-  let count = rows.length;
-  if (searchType) {
-    count = 0;
-    for (const row of rows) if (keep(row)) count++;
-  }
-  const page = pageOf(rows, order === 'desc', keep, start, number);
+  const count = keep ? countOf(view.rows, keep) : view.rows.length;
+  const page = pageOf(view.rows, order === 'desc', keep ?? (() => true), start, number);
   return { result: page.map((ch) => out.channel(ctx.view, ch)), count };
 };

@@ -8,7 +8,7 @@ import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import type { VideoRec } from '../records';
 import * as out from '../serialize';
-import { compareId, compareText, pageOf, sortedRows } from '../sortCache';
+import { compareId, compareText, pageOf, sortedView } from '../sortCache';
 import { Tx, type AccountStore } from '../store';
 import { MAX_PAGE_SIZE } from './channelList';
 
@@ -51,18 +51,23 @@ export const queryVideo: ActionHandler = (ctx) => {
   const videoType = p.int('videoType', false, { oneOf: [0, 1] }) ?? 0;
   const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
 
-  const byTitle = (v: VideoRec): boolean => v.title.toLowerCase().includes(keyword ?? '');
-  const byTag = (v: VideoRec): boolean => v.tag !== null && v.tag.toLowerCase().includes(keyword ?? '');
-  const matches =
-    searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : searchType === 'all' ? (v: VideoRec) => byTitle(v) || byTag(v) : undefined;
-  const keep = (v: VideoRec): boolean =>
+  const view = sortedView(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort));
+  let matches: ((i: number) => boolean) | undefined;
+  if (keyword !== undefined) {
+    const word = keyword;
+    const titles = searchType !== 'tag' ? view.lower('title', (v) => v.title) : [];
+    const tags = searchType !== 'title' ? view.lower('tag', (v) => v.tag) : [];
+    const byTitle = (i: number): boolean => titles[i]!.includes(word);
+    const byTag = (i: number): boolean => tags[i]?.includes(word) ?? false;
+    matches = searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : (i) => byTitle(i) || byTag(i);
+  }
+  // The search reads the compact lower-cased arrays first, so a rare keyword touches few records.
+  const keep = (v: VideoRec, i: number): boolean =>
+    (matches === undefined || matches(i)) &&
     v.videoType === videoType &&
     (categoryId === undefined || v.categoryId === categoryId) &&
-    (status === undefined || v.status === status) &&
-    (matches === undefined || matches(v));
-
-  const rows = sortedRows(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort));
-  const page = pageOf(rows, order === 'desc', keep, start, number);
+    (status === undefined || v.status === status);
+  const page = pageOf(view.rows, order === 'desc', keep, start, number);
   return { result: page.map((v) => out.video(ctx.view, v)) };
 };
 

@@ -1,0 +1,243 @@
+/**
+ * Local platform list speed on a large account: 10,000 channels and 100,000 videos (seeded directly
+ * through the store), then liveGetChannelsByPage and queryVideo (with sort and search) under a few
+ * concurrent connections, beside a bare Node http server answering a constant envelope in the same
+ * run. Prints p50/p90/p99 latency, throughput, and the ratio to the bare server.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Pool } from 'undici';
+import { signParams } from '../src/api/signing';
+import { accountDir } from '../src/localPlatform/accounts';
+import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
+import { newId } from '../src/localPlatform/ids';
+import type { ChannelRec, LiveTemplateRec, VideoRec } from '../src/localPlatform/records';
+import { startLocalPlatform } from '../src/localPlatform/server';
+import { AccountStore, Tx } from '../src/localPlatform/store';
+import { renditionsFor } from '../src/localPlatform/transcoder';
+
+const CHANNELS = 10_000;
+const VIDEOS = 100_000;
+const CONNECTIONS = 8;
+const REQUESTS = 2_000;
+const ACCOUNT = { accessKey: 'bench-key', secretKey: 'bench-secret' };
+const WORDS = ['news', 'sport', 'music', 'talk', 'kids', 'movie', 'drama', 'travel', 'food', 'science', 'tech', 'finance'];
+
+function template(i: number, w: number, h: number, kbps: number): LiveTemplateRec {
+  return {
+    id: newId(),
+    displayName: `T${i}`,
+    type: 1,
+    transcodeType: 0,
+    videoWidth: w,
+    videoHeight: h,
+    videoBitrate: kbps,
+    audioBitrate: 128,
+    frameRate: 25,
+    videoCodec: 'h264',
+    advanced: { rc: null, refFrame: null, gopSize: null, bframe: null, interlace: null, gopType: null, smartBorder: null },
+    createTime: 0,
+    updateTime: null,
+  };
+}
+
+function channel(i: number, templates: LiveTemplateRec[], now: number): ChannelRec {
+  const id = newId();
+  const group = (protocolType: 1 | 2, ts: LiveTemplateRec[]) => ({
+    id: newId(),
+    protocolType,
+    taskId: null,
+    isLiveEncrypt: '0' as const,
+    customerId: null,
+    contentId: null,
+    createTime: now,
+    updateTime: null,
+    logoId: null,
+    rtmpThirdPartyOutputUrl: null,
+    isRecord: (i % 4 === 0 ? '1' : '0') as '0' | '1',
+    recordTaskId: null,
+    recordStartTime: null,
+    needToMp4: '0' as const,
+    isTimeShift: '0' as const,
+    timeShiftDuration: null,
+    timeShiftTaskId: null,
+    rotation: null,
+    outputs: ts.map((t, k) => ({ id: newId(), templateId: t.id, isDefault: (k === 0 ? '1' : '0') as '0' | '1', createTime: now, updateTime: null })),
+  });
+  return {
+    id,
+    name: `${WORDS[i % WORDS.length]} channel ${i}`,
+    description: null,
+    authCode: id.slice(0, 16),
+    type: null,
+    typeName: i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : null,
+    signalType: '1',
+    stream: id.slice(16),
+    pullStream: null,
+    pullTaskId: null,
+    status: ([0, 1, 2] as const)[i % 3],
+    streamStatus: i % 3 === 2 ? 1 : 2,
+    streamWidth: null,
+    streamHeight: null,
+    streamBitrate: null,
+    streamAudioBitrate: null,
+    streamFrameRate: null,
+    createTime: now - i * 1000,
+    updateTime: null,
+    startTime: null,
+    endTime: null,
+    autoEndTime: 0,
+    liveType: 0,
+    groups: i % 2 === 0 ? [group(1, templates), group(2, templates.slice(1))] : [group(1, templates.slice(0, 2))],
+  };
+}
+
+function video(i: number, now: number): VideoRec {
+  const id = newId();
+  const done = i % 8 === 2;
+  return {
+    id,
+    parentId: null,
+    playrate: '1',
+    fileName: `file-${i}.mp4`,
+    title: `${WORDS[i % WORDS.length]} clip ${i}`,
+    width: 1920,
+    height: 1080,
+    bitrate: 5000,
+    audioBitrate: 128,
+    duration: 60_000 + (i % 600) * 1000,
+    playNum: i % 1000,
+    size: 10_000 + ((i * 7919) % 500_000),
+    categoryId: (i % 5) + 1,
+    status: (i % 8) as VideoRec['status'],
+    uploadTime: now - i * 10_000,
+    tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
+    description: null,
+    contentId: null,
+    customId: null,
+    sourceContentId: null,
+    sourceCustomId: null,
+    streams: done
+      ? renditionsFor(newId(), [
+          { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: true, flv: false, ts: false, hlsEncryptType: 0, mp4EncryptType: 0, flvEncryptType: 0, tsEncryptType: 0, defaultVideo: 1 },
+        ], 0, id, 60_000)
+      : [],
+    type: 0,
+    uri: null,
+    fastEditor: 0,
+    videoType: 0,
+    logoGroupId: null,
+  };
+}
+
+async function seed(dataDir: string): Promise<{ seedMs: number; snapshotMs: number }> {
+  const started = performance.now();
+  const store = await AccountStore.open(accountDir(dataDir, ACCOUNT.accessKey));
+  const now = Date.now();
+  const tx = new Tx();
+  tx.put('meta', { id: 'meta', userId: 123456, nextLogoGroupId: 1, nextTemplateGroupId: FIRST_USER_TEMPLATE_GROUP_ID, nextVideoCategoryId: 6, defaultTemplateGroupId: null, createdAt: now });
+  const templates = [template(1, 1920, 1080, 4000), template(2, 1280, 720, 2000), template(3, 854, 480, 800)];
+  for (const t of templates) tx.put('liveTemplates', t);
+  for (let c = 1; c <= 5; c++) tx.put('videoCategories', { id: c, name: `Category ${c}` });
+  for (let i = 0; i < CHANNELS; i++) tx.put('channels', channel(i, templates, now));
+  for (let i = 0; i < VIDEOS; i++) tx.put('videos', video(i, now));
+  store.seed(tx);
+  const seeded = performance.now();
+  await store.compact();
+  await store.close();
+  return { seedMs: seeded - started, snapshotMs: performance.now() - seeded };
+}
+
+interface Figures {
+  p50: number;
+  p90: number;
+  p99: number;
+  rps: number;
+  bytes: number;
+}
+
+function signedPath(params: Record<string, string>): string {
+  const all = { accessKey: ACCOUNT.accessKey, version: '2.0', timestamp: String(Date.now()), ...params };
+  return `/rest?${new URLSearchParams({ ...all, signature: signParams(all, ACCOUNT.secretKey) })}`;
+}
+
+async function measure(origin: string, paths: string[]): Promise<Figures> {
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  const latencies: number[] = [];
+  let bytes = 0;
+  let next = 0;
+  const one = async (path: string): Promise<void> => {
+    const t = performance.now();
+    const res = await pool.request({ method: 'GET', path });
+    const text = await res.body.text();
+    latencies.push(performance.now() - t);
+    bytes = text.length;
+    if (!text.startsWith('{"code":0')) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
+  };
+  for (let i = 0; i < 100; i++) await one(paths[i % paths.length]); // warm-up (and cache build)
+  latencies.length = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async () => {
+      while (next < REQUESTS) await one(paths[next++ % paths.length]);
+    }),
+  );
+  const elapsed = performance.now() - started;
+  await pool.close();
+  latencies.sort((a, b) => a - b);
+  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), rps: (REQUESTS / elapsed) * 1000, bytes };
+}
+
+function row(name: string, f: Figures, bare?: Figures): string {
+  const ratio = bare ? `  x${(f.p50 / bare.p50).toFixed(1)} p50, ${(bare.rps / f.rps).toFixed(1)}x fewer req/s` : '';
+  return `${name.padEnd(44)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B${ratio}`;
+}
+
+function bareServer(): Promise<Server> {
+  const body = JSON.stringify({ code: 0, message: 'success', result: [], success: true, count: 0 });
+  const server = createServer((req, res) => {
+    req.resume();
+    res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(body);
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
+}
+
+export async function run(): Promise<void> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
+  const bare = await bareServer();
+  try {
+    const { seedMs, snapshotMs } = await seed(dataDir);
+    console.log(`seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${seedMs.toFixed(0)} ms; snapshot written: ${snapshotMs.toFixed(0)} ms`);
+    const rssBefore = process.memoryUsage().rss;
+    const loadStart = performance.now();
+    const platform = await startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });
+    console.log(`platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, rss +${((process.memoryUsage().rss - rssBefore) / 1048576).toFixed(0)} MiB`);
+    console.log(`${CONNECTIONS} connections, ${REQUESTS} requests per case, client and servers in one process on this machine\n`);
+    try {
+      const bareFigures = await measure(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, ['/rest']);
+      console.log(row('bare http server, constant envelope', bareFigures));
+      const cases: Array<[string, Array<Record<string, string>>]> = [
+        ['liveGetChannelsByPage page 1 (15, newest)', [{ action: 'liveGetChannelsByPage' }]],
+        ['liveGetChannelsByPage sort=name, pages 1-300', Array.from({ length: 300 }, (_, i) => ({ action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String(i + 1) }))],
+        ['liveGetChannelsByPage search name (10k scan)', WORDS.map((w) => ({ action: 'liveGetChannelsByPage', searchType: 'name', keyword: w, sort: 'status', order: 'desc' }))],
+        ['queryVideo sort=title asc, page 1 (15)', [{ action: 'queryVideo', start: '1', number: '15', sort: 'title', order: 'asc' }]],
+        ['queryVideo sort=size desc, pages 1-500', Array.from({ length: 500 }, (_, i) => ({ action: 'queryVideo', start: String(i + 1), number: '15', sort: 'size', order: 'desc' }))],
+        ['queryVideo search title + category, page 2', WORDS.map((w) => ({ action: 'queryVideo', start: '2', number: '15', sort: 'uploadTime', order: 'desc', searchType: 'title', keyword: w, categoryId: '3' }))],
+        ['queryVideo search tag, rare (100k scan)', [{ action: 'queryVideo', start: '1', number: '15', sort: 'tag', order: 'asc', searchType: 'tag', keyword: 'no-such-tag' }]],
+      ];
+      for (const [name, paramSets] of cases) {
+        console.log(row(name, await measure(platform.baseUrl, paramSets.map(signedPath)), bareFigures));
+      }
+    } finally {
+      await platform.close();
+    }
+  } finally {
+    await new Promise<void>((resolve) => bare.close(() => resolve()));
+    await rm(dataDir, { recursive: true, force: true });
+  }
+}
