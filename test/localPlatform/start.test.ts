@@ -1,0 +1,84 @@
+/** `npm start` (scripts/start.mjs): account kept private, VS Code opened with the dev variables, no secret printed. */
+import * as assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { PlatformClient } from '../../src/api/client';
+import { removeDir, tempDir } from './harness';
+
+const REPO = join(__dirname, '..', '..');
+
+function runStart(home: string, binDir: string): { done: Promise<number | null>; output: () => string; kill: () => void } {
+  const child = spawn(process.execPath, [join(REPO, 'scripts', 'start.mjs')], {
+    cwd: REPO,
+    env: { ...process.env, LOCAL_PLATFORM_HOME: home, LOCAL_PLATFORM_PORT: '0', PATH: binDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+  child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+  const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  return { done, output: () => out, kill: () => child.kill('SIGINT') };
+}
+
+async function waitFor(check: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while (!check()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+}
+
+describe('local platform: npm start', function () {
+  this.timeout(60_000);
+  let dir: string | undefined;
+
+  before(() => {
+    execFileSync(process.execPath, [join(REPO, 'scripts', 'build.mjs'), '--only', 'platform'], { cwd: REPO });
+  });
+  afterEach(async () => {
+    await removeDir(dir);
+    dir = undefined;
+  });
+
+  it('generates a private account once, opens `code` with the dev variables, and stops on Ctrl+C', async () => {
+    dir = await tempDir();
+    const home = join(dir, 'home');
+    const bin = join(dir, 'bin');
+    await mkdir(bin);
+    const seen = join(dir, 'code-was-called.json');
+    // A stand-in for the `code` launcher that records what it was given.
+    await writeFile(
+      join(bin, 'code'),
+      `#!${process.execPath}\nrequire('fs').writeFileSync(${JSON.stringify(seen)}, JSON.stringify({ args: process.argv.slice(2), base: process.env.VIDEO_PLATFORM_DEV_BASE_URL, key: process.env.VIDEO_PLATFORM_DEV_ACCESS_KEY, secret: process.env.VIDEO_PLATFORM_DEV_SECRET_KEY }));\n`,
+    );
+    await chmod(join(bin, 'code'), 0o755);
+
+    const first = runStart(home, bin);
+    await waitFor(() => first.output().includes('Serving until Ctrl+C.'), 'the first start');
+    const [account] = JSON.parse(await readFile(join(home, 'account.json'), 'utf8')) as Array<{ accessKey: string; secretKey: string }>;
+    assert.equal((await stat(join(home, 'account.json'))).mode & 0o777, 0o600);
+    assert.ok(!first.output().includes(account.secretKey), 'the secret is never printed');
+    assert.match(first.output(), new RegExp(`access key: ${account.accessKey}`));
+    await waitFor(() => existsSync(seen), 'the code launcher');
+    const call = JSON.parse(await readFile(seen, 'utf8')) as { args: string[]; base: string; key: string; secret: string };
+    assert.deepEqual(call.args, ['--new-window', `--extensionDevelopmentPath=${REPO}`]);
+    assert.equal(call.key, account.accessKey);
+    assert.equal(call.secret, account.secretKey);
+    const client = new PlatformClient({ baseUrl: call.base, accessKey: call.key, secretKey: call.secret });
+    assert.ok((await client.liveGetChannelsByPage()).count >= 3, 'demo data is served');
+    await client.close();
+    first.kill();
+    assert.equal(await first.done, 0);
+
+    const second = runStart(home, join(dir, 'empty-path'));
+    await waitFor(() => second.output().includes('Serving until Ctrl+C.'), 'the second start');
+    assert.match(second.output(), /reused/);
+    assert.match(second.output(), /"code" command is not on the PATH/);
+    assert.match(second.output(), new RegExp(`access key: ${account.accessKey}`));
+    assert.ok(!second.output().includes(account.secretKey));
+    second.kill();
+    assert.equal(await second.done, 0);
+  });
+});
