@@ -16,6 +16,7 @@ import { createReadStream } from 'node:fs';
 import { mkdir, open, readdir, rename, rm, stat, type FileHandle } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
+import { lockDir } from './dirLock';
 import type { CollectionName } from './records';
 
 export interface Mutation {
@@ -58,16 +59,28 @@ export class Journal {
   private broken: Error | undefined;
   private snapshotting: Promise<void> | undefined;
   private bytes = 0;
+  private closed = false;
 
   private constructor(
     private readonly dir: string,
     private fh: FileHandle,
     private gen: number,
+    private readonly unlock: () => Promise<void>,
   ) {}
 
   /** Loads the account directory (creating it), feeding every stored mutation to `apply` in order. */
   static async open(dir: string, apply: (mutation: Mutation) => void): Promise<LoadResult> {
     await mkdir(dir, { recursive: true });
+    const unlock = await lockDir(dir);
+    try {
+      return await Journal.load(dir, apply, unlock);
+    } catch (error) {
+      await unlock();
+      throw error;
+    }
+  }
+
+  private static async load(dir: string, apply: (mutation: Mutation) => void, unlock: () => Promise<void>): Promise<LoadResult> {
     await rm(join(dir, `${SNAPSHOT}.tmp`), { force: true });
     const names = await readdir(dir);
     let seq = 0;
@@ -93,7 +106,7 @@ export class Journal {
     const gen = (journals.at(-1)?.gen ?? 0) + 1;
     const fh = await open(join(dir, journalName(gen)), 'a');
     await syncDir(dir);
-    const journal = new Journal(dir, fh, gen);
+    const journal = new Journal(dir, fh, gen, unlock);
     journal.bytes = journalBytes;
     return { journal, seq, fresh };
   }
@@ -109,6 +122,7 @@ export class Journal {
 
   /** Appends one committed write; resolves once it is on disk. */
   append(seq: number, mutations: Mutation[]): Promise<void> {
+    if (this.closed) return Promise.reject(new Error(`the store in ${this.dir} is closed`));
     if (this.broken) return Promise.reject(this.broken);
     const line = `${JSON.stringify({ s: seq, m: mutations })}\n`;
     return new Promise<void>((resolve, reject) => {
@@ -155,6 +169,7 @@ export class Journal {
    * which replay skips by sequence).
    */
   snapshot(capture: () => SnapshotCapture): Promise<void> {
+    if (this.closed) return Promise.resolve();
     if (this.snapshotting) return this.snapshotting;
     const run = async (): Promise<void> => {
       let captured: SnapshotCapture | undefined;
@@ -187,9 +202,12 @@ export class Journal {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     if (this.snapshotting) await this.snapshotting.catch(() => undefined);
     await this.io;
     await this.fh.close();
+    await this.unlock();
   }
 }
 

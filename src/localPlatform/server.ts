@@ -186,8 +186,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
   };
 
+  // Requests being handled: close() lets them finish (their writes included) before closing the stores.
+  const inflight = new Set<Promise<void>>();
   const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
-    void handle(req, res);
+    const done = handle(req, res);
+    inflight.add(done);
+    void done.finally(() => inflight.delete(done));
   });
   server.on('clientError', (_error, socket) => {
     if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
@@ -216,10 +220,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     close(): Promise<void> {
       closing ??= (async () => {
         for (const account of accounts.values()) account.transcoder.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeAllConnections();
-        });
+        const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+        server.closeAllConnections();
+        await closed;
         await closeAccounts(accounts);
       })();
       return closing;

@@ -146,6 +146,27 @@ describe('local platform: durability', () => {
     }
   });
 
+  it('refuses a second platform on the same data folder, in this process or another', async function () {
+    this.timeout(30_000);
+    dir = await tempDir();
+    const p = await TestPlatform.start({}, dir);
+    try {
+      await assert.rejects(TestPlatform.start({}, dir), /already open in this process/);
+    } finally {
+      await p.close();
+    }
+    const cli = runCli(['--port', '0', '--data', dir, '--account', `${ACCOUNT.accessKey}:${ACCOUNT.secretKey}`]);
+    try {
+      await cli.ready;
+      await assert.rejects(TestPlatform.start({}, dir), /in use by another local platform \(process \d+\)/);
+    } finally {
+      await stopCli(cli);
+    }
+    // The lock left by the killed process is stale and taken over.
+    const after = await TestPlatform.start({}, dir);
+    await after.close();
+  });
+
   it('keeps accounts apart, each with its own user id and data folder', async () => {
     dir = await tempDir();
     const p = await TestPlatform.start({}, dir);

@@ -101,6 +101,44 @@ describe('local platform: robustness', () => {
     for (const folder of await readdir(join(p.dataDir, 'accounts'))) assert.match(folder, /^[0-9a-f]{32}$/);
   });
 
+  it('answers structurally wrong JSON values in every JSON-carrying field without an internal failure', async function () {
+    this.timeout(60_000);
+    const random = prng(7);
+    const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
+    const leaf = (): unknown => pick([null, true, false, 0, -1, 1.5, 1e300, '', '0', '1', 'x', '90', [], {}, '2', 'rtmp://h/a']);
+    const value = (depth: number): unknown => {
+      if (depth <= 0 || random() < 0.4) return leaf();
+      if (random() < 0.5) return Array.from({ length: Math.floor(random() * 3) }, () => value(depth - 1));
+      const keys = ['name', 'signalType', 'pullStream', 'protocolType', 'outputGroupList', 'outputTemplateList', 'templateId', 'isDefault', 'id', 'isTimeShift', 'timeShiftDuration', 'logoId', 'templates', 'logoGroupId', 'hls', 'videoWidth', 'format', 'defaultVideo', 'uri', 'start', 'end'];
+      const o: Record<string, unknown> = {};
+      for (let k = 0; k < 1 + Math.floor(random() * 5); k++) o[pick(keys)] = value(depth - 1);
+      return o;
+    };
+    const templates = await client.liveGetTemplates();
+    const videos = await client.queryVideo({ start: 1, number: 3, sort: 'title', order: 'asc' });
+    for (let i = 0; i < 300; i++) {
+      const kind = i % 5;
+      let answer;
+      if (kind === 0 || kind === 1) {
+        // A channel definition that is right at the top and wrong somewhere inside.
+        const body = { name: 'Fuzz', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }] } as Record<string, unknown>;
+        const groups = body.outputGroupList as Array<Record<string, unknown>>;
+        const target = pick([body, groups[0], (groups[0].outputTemplateList as Array<Record<string, unknown>>)[0]]);
+        target[pick(Object.keys(target))] = value(3);
+        answer = await raw(p, kind === 0 ? 'liveCreateChannel' : 'liveUpdate', {}, { body: JSON.stringify(kind === 1 ? { ...body, id: 'x' } : body), contentType: 'application/json' });
+      } else if (kind === 2) {
+        answer = await raw(p, 'secondTranscodeV2', { videoIds: videos.map((v) => v.id).join(','), replace: pick(['true', '1', 'false']), transcodeTemplates: JSON.stringify(value(4)) }, { placement: 'form' });
+      } else if (kind === 3) {
+        answer = await raw(p, 'templateGroup', { name: 'F', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify(value(4)) }, { method: 'POST' });
+      } else {
+        answer = await raw(p, pick(['logoGroup', 'liveTemplateUpdate']), { id: templates[0].id, name: 'F', logos: JSON.stringify(value(3)), advancedArguments: JSON.stringify(value(3)) }, { method: 'POST' });
+      }
+      assert.equal(answer.status, 200);
+      assert.notEqual(answer.json.code, Codes.exception, `case ${i}: ${answer.text.slice(0, 300)}`);
+      if (answer.json.code !== 0) assert.match(answer.json.message, /^[a-z_]+: .+/, `case ${i}: a message that names the field and rule`);
+    }
+  });
+
   it('answers a broken HTTP request line with 400 and keeps serving', async () => {
     const text = await rawSocket(p.platform.port, 'GARBAGE\r\n\r\n');
     assert.match(text, /^HTTP\/1\.1 400/);
