@@ -1,14 +1,11 @@
 /**
- * The one JSON Schema per document kind (the files in schemas/, also contributed to VS Code through
- * `contributes.jsonValidation`), compiled with ajv once per kind on first use and cached.
+ * The one JSON Schema per document kind: the files in schemas/, which VS Code also reads through
+ * `contributes.jsonValidation`. They are read from disk (shipped once in the package, not copied into
+ * the bundle), compiled with ajv once per kind on first use, and cached.
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Ajv, { type AnySchemaObject, type ValidateFunction } from 'ajv';
-import channelSchema from '../../schemas/channel.schema.json';
-import templateGroupSchema from '../../schemas/templategroup.schema.json';
-import logoGroupSchema from '../../schemas/logogroup.schema.json';
-import transcodeSchema from '../../schemas/transcode.schema.json';
-import liveTemplateSchema from '../../schemas/livetemplate.schema.json';
-import liveLogoSchema from '../../schemas/livelogo.schema.json';
 import type { DocumentKind } from './documentKind';
 
 /** Annotation keywords VS Code understands; ajv must know them to stay in strict mode. */
@@ -21,18 +18,27 @@ export const EDITOR_KEYWORDS = [
   'patternErrorMessage',
 ] as const;
 
-export const SCHEMAS: Readonly<Record<DocumentKind, AnySchemaObject>> = {
-  channel: channelSchema,
-  templategroup: templateGroupSchema,
-  logogroup: logoGroupSchema,
-  transcode: transcodeSchema,
-  livetemplate: liveTemplateSchema,
-  livelogo: liveLogoSchema,
-};
+/**
+ * The schemas folder: beside dist/ in the extension (the bundle runs from dist/extension.js), two
+ * levels up from src/authoring/ when run from sources (tests, benchmarks).
+ */
+function schemaDirectory(): string {
+  const candidates = [join(__dirname, '..', 'schemas'), join(__dirname, '..', '..', 'schemas')];
+  const found = candidates.find((dir) => existsSync(join(dir, 'channel.schema.json')));
+  if (!found) throw new Error(`The authoring schemas were not found (looked in ${candidates.join(' and ')}).`);
+  return found;
+}
 
-/** The schema file name of a kind, relative to the extension root (for jsonValidation). */
-export function schemaPath(kind: DocumentKind): string {
-  return `./schemas/${kind}.schema.json`;
+const loaded = new Map<DocumentKind, AnySchemaObject>();
+
+/** The parsed schema file of a kind. */
+export function schemaOf(kind: DocumentKind): AnySchemaObject {
+  let schema = loaded.get(kind);
+  if (!schema) {
+    schema = JSON.parse(readFileSync(join(schemaDirectory(), `${kind}.schema.json`), 'utf8')) as AnySchemaObject;
+    loaded.set(kind, schema);
+  }
+  return schema;
 }
 
 /** A strict ajv instance (unknown keywords and type slips in a schema are errors, not silent). */
@@ -60,14 +66,15 @@ export function validatorFor(kind: DocumentKind): ValidateFunction {
   let validate = validators.get(kind);
   if (!validate) {
     sharedAjv ??= createAjv();
-    validate = sharedAjv.compile(SCHEMAS[kind]);
+    validate = sharedAjv.compile(schemaOf(kind));
     validators.set(kind, validate);
   }
   return validate;
 }
 
-/** Forgets compiled validators (benchmarks measure the cold compile this way). */
+/** Forgets read schemas and compiled validators (benchmarks measure the cold start this way). */
 export function clearValidatorCache(): void {
   validators.clear();
+  loaded.clear();
   sharedAjv = undefined;
 }

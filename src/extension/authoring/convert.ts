@@ -8,14 +8,20 @@ export function toRange(document: vscode.TextDocument, range: TextRange): vscode
   return new vscode.Range(document.positionAt(range.offset), document.positionAt(range.offset + range.length));
 }
 
-const SEVERITIES: Readonly<Record<Severity, vscode.DiagnosticSeverity>> = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-};
+// Looked up when used, never at load: the bundle must load before VS Code's API is complete (tests' seams).
+function severityOf(severity: Severity): vscode.DiagnosticSeverity {
+  switch (severity) {
+    case 'error':
+      return vscode.DiagnosticSeverity.Error;
+    case 'warning':
+      return vscode.DiagnosticSeverity.Warning;
+    case 'info':
+      return vscode.DiagnosticSeverity.Information;
+  }
+}
 
 export function toDiagnostic(document: vscode.TextDocument, problem: Problem): vscode.Diagnostic {
-  const diagnostic = new vscode.Diagnostic(toRange(document, problem.range), problem.message, SEVERITIES[problem.severity]);
+  const diagnostic = new vscode.Diagnostic(toRange(document, problem.range), problem.message, severityOf(problem.severity));
   diagnostic.source = DIAGNOSTIC_SOURCE;
   if (problem.code) diagnostic.code = problem.code;
   return diagnostic;

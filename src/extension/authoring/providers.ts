@@ -14,8 +14,6 @@ export const AUTHORING_SELECTOR: vscode.DocumentSelector = ['channel', 'template
 ]);
 
 export class AuthoringCodeActions implements vscode.CodeActionProvider {
-  static readonly kinds = [vscode.CodeActionKind.QuickFix];
-
   constructor(private readonly diagnostics: DocumentDiagnostics) {}
 
   provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {

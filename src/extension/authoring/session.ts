@@ -20,7 +20,7 @@ export class AuthoringSession implements vscode.Disposable {
     this.disposables = [
       this.diagnostics,
       vscode.languages.registerCodeActionsProvider(AUTHORING_SELECTOR, new AuthoringCodeActions(this.diagnostics), {
-        providedCodeActionKinds: AuthoringCodeActions.kinds,
+        providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
       }),
       // Completion inside quotes ("...) and after a colon.
       vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringCompletions(this.references), '"', ':'),
