@@ -13,6 +13,8 @@ import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
 import { updateLiveTemplate } from './updateLiveTemplate';
 import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
+import { createOrUpdateCommand, openChannelAsFileCommand, refreshReferencesCommand, validateDocumentCommand } from '../authoring/commands';
+import { authoringSession } from '../authoring/session';
 
 /**
  * One row per command. `run` gets the services and VS Code's arguments: from a view, the clicked
@@ -63,6 +65,10 @@ export const COMMANDS: readonly CommandRow[] = [
   // Authoring
   // (rows of the authoring helper: videoPlatform.validateDocument, videoPlatform.createOrUpdateFromDocument,
   //  videoPlatform.openChannelAsFile, with handlers from src/extension/authoring/)
+  { id: 'videoPlatform.validateDocument', run: (s, uri) => validateDocumentCommand(authoringSession(s), uri) },
+  { id: 'videoPlatform.createOrUpdateFromDocument', run: (s, uri) => createOrUpdateCommand(authoringSession(s), s, uri) },
+  { id: 'videoPlatform.openChannelAsFile', run: (s, node) => (authoringSession(s), openChannelAsFileCommand(s, node)) },
+  { id: 'videoPlatform.refreshAuthoringReferences', run: (s) => refreshReferencesCommand(authoringSession(s)) },
 ];
 
 /** Registers every row; `register` is vscode.commands.registerCommand (a parameter so this module stays testable). */
