@@ -4,36 +4,80 @@
  * read lower-cased copies of the searched text, made once per order and kept beside it.
  */
 import type { CollectionName, RecordOf } from './records';
-import type { AccountStore } from './store';
+import type { AccountStore, Change } from './store';
 
 export class SortedView<T> {
-  private readonly lowered = new Map<string, Array<string | null>>();
+  private readonly lowered = new Map<string, { read: (row: T) => string | null; list: Array<string | null> }>();
 
-  constructor(readonly rows: readonly T[]) {}
+  constructor(
+    readonly rows: T[],
+    private readonly compare: (a: T, b: T) => number,
+  ) {}
 
   /** The lower-cased text of one field for every row, in this order. */
-  lower(field: string, read: (row: T) => string | null): Array<string | null> {
-    let list = this.lowered.get(field);
-    if (!list) {
-      list = this.rows.map((row) => read(row)?.toLowerCase() ?? null);
-      this.lowered.set(field, list);
+  lower(field: string, read: (row: T) => string | null): ReadonlyArray<string | null> {
+    let entry = this.lowered.get(field);
+    if (!entry) {
+      entry = { read, list: this.rows.map((row) => read(row)?.toLowerCase() ?? null) };
+      this.lowered.set(field, entry);
     }
-    return list;
+    return entry.list;
+  }
+
+  /**
+   * Applies recent changes in place (binary search, splice) instead of sorting everything again.
+   * Returns false when the order does not hold a record it should, so the caller rebuilds.
+   */
+  patch(changes: readonly Change[]): boolean {
+    for (const change of changes) {
+      if (change.old !== undefined) {
+        const old = change.old as T;
+        const at = lowerBound(this.rows, old, this.compare);
+        if (this.rows[at] !== old) return false;
+        this.rows.splice(at, 1);
+        for (const entry of this.lowered.values()) entry.list.splice(at, 1);
+      }
+      if (change.now !== undefined) {
+        const now = change.now as T;
+        const at = lowerBound(this.rows, now, this.compare);
+        this.rows.splice(at, 0, now);
+        for (const entry of this.lowered.values()) entry.list.splice(at, 0, entry.read(now)?.toLowerCase() ?? null);
+      }
+    }
+    return true;
   }
 }
 
+function lowerBound<T>(rows: readonly T[], x: T, compare: (a: T, b: T) => number): number {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compare(rows[mid], x) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Beyond this many changes a full sort is as cheap as patching. */
+const MAX_PATCH = 2000;
+
 interface Entry {
   version: number;
+  /** Version of what else the order depends on (category names for the video category sort). */
+  extra: number;
   view: SortedView<unknown>;
 }
 
 const caches = new WeakMap<AccountStore, Map<string, Entry>>();
 
+/** The collection in the order of `compare` (which must be total: ids break ties). */
 export function sortedView<C extends CollectionName>(
   store: AccountStore,
   c: C,
   key: string,
   compare: (a: RecordOf<C>, b: RecordOf<C>) => number,
+  extra = 0,
 ): SortedView<RecordOf<C>> {
   let perStore = caches.get(store);
   if (!perStore) {
@@ -42,10 +86,17 @@ export function sortedView<C extends CollectionName>(
   }
   const cacheKey = `${c}:${key}`;
   const version = store.version(c);
-  const hit = perStore.get(cacheKey);
-  if (hit && hit.version === version) return hit.view as SortedView<RecordOf<C>>;
-  const view = new SortedView([...store.values(c)].sort(compare));
-  perStore.set(cacheKey, { version, view: view as SortedView<unknown> });
+  const hit = perStore.get(cacheKey) as { version: number; extra: number; view: SortedView<RecordOf<C>> } | undefined;
+  if (hit && hit.extra === extra) {
+    if (hit.version === version) return hit.view;
+    const changes = store.changesSince(c, hit.version);
+    if (changes && changes.length <= MAX_PATCH && hit.view.patch(changes)) {
+      hit.version = version;
+      return hit.view;
+    }
+  }
+  const view = new SortedView([...store.values(c)].sort(compare), compare);
+  perStore.set(cacheKey, { version, extra, view: view as SortedView<unknown> });
   return view;
 }
 

@@ -28,10 +28,22 @@ export class Tx {
   }
 }
 
+/** One record replaced, added (`old` undefined) or deleted (`now` undefined). */
+export interface Change {
+  version: number;
+  old: unknown;
+  now: unknown;
+}
+
+const CHANGE_LOG_KEEP = 1000;
+
 export class AccountStore {
   readonly data: Collections;
   private seq = 0;
   private readonly versions = new Map<CollectionName, number>();
+  /** Recent changes per collection (committed writes only), so sorted views can be patched, not rebuilt. */
+  private readonly changeLog = new Map<CollectionName, Change[]>();
+  private logging = false;
   private readonly compactBytes: number;
   private journal!: Journal;
   /** True when the account had no stored data when opened. */
@@ -59,6 +71,7 @@ export class AccountStore {
     store.journal = loaded.journal;
     store.seq = loaded.seq;
     store.fresh = loaded.fresh;
+    store.logging = true;
     if (store.journal.journalBytes > 0) void store.compact().catch(() => undefined);
     return store;
   }
@@ -80,6 +93,17 @@ export class AccountStore {
     return this.versions.get(c) ?? 0;
   }
 
+  /**
+   * The changes to a collection after `version`, oldest first; undefined when the log no longer
+   * reaches back that far (the caller then starts over).
+   */
+  changesSince(c: CollectionName, version: number): readonly Change[] | undefined {
+    if (this.version(c) === version) return [];
+    const log = this.changeLog.get(c);
+    if (!log || log.length === 0 || log[0].version > version + 1) return undefined;
+    return log.filter((change) => change.version > version);
+  }
+
   /** Applies the changes now and resolves once they are on disk. */
   commit(tx: Tx): Promise<void> {
     if (tx.mutations.length === 0) return this.durable();
@@ -95,7 +119,10 @@ export class AccountStore {
   /** Loads records without journaling them (bulk seeding); call `compact()` afterwards to persist. */
   seed(tx: Tx): void {
     this.seq++;
+    this.logging = false;
     for (const mutation of tx.mutations) this.apply(mutation);
+    this.changeLog.clear();
+    this.logging = true;
   }
 
   /** Resolves when every change applied so far is on disk (a read barrier before answering). */
@@ -121,8 +148,15 @@ export class AccountStore {
   private apply(mutation: Mutation): void {
     const map = this.data[mutation.c] as Map<string, unknown> | undefined;
     if (!map) return; // a collection from a newer format: ignore rather than fail
+    const old = map.get(mutation.id);
     if (mutation.v === null || mutation.v === undefined) map.delete(mutation.id);
     else map.set(mutation.id, mutation.v);
-    this.versions.set(mutation.c, (this.versions.get(mutation.c) ?? 0) + 1);
+    const version = (this.versions.get(mutation.c) ?? 0) + 1;
+    this.versions.set(mutation.c, version);
+    if (!this.logging) return;
+    let log = this.changeLog.get(mutation.c);
+    if (!log) this.changeLog.set(mutation.c, (log = []));
+    log.push({ version, old, now: mutation.v ?? undefined });
+    if (log.length > 2 * CHANGE_LOG_KEEP) log.splice(0, log.length - CHANGE_LOG_KEEP);
   }
 }

@@ -209,4 +209,61 @@ describe('local platform: channel and video lists', () => {
     await apiError(other.getVideoInfo(videos[0].id), Codes.videoNotExists);
     await apiError(other.liveGetChannelById(channels[0].id), Codes.channelNotExists);
   });
+
+  it('keeps sorted and searched lists exact while channels are created, renamed, started and deleted', async function () {
+    this.timeout(30_000);
+    const fresh = await TestPlatform.start();
+    try {
+      const c = fresh.client();
+      const t = await c.liveTemplateCreate({ displayName: 'T', videoWidth: 640, videoHeight: 360, videoBitrate: 500 });
+      const def = (name: string) => ({ name, signalType: '1' as const, outputGroupList: [{ protocolType: 1 as const, outputTemplateList: [{ templateId: t.id, isDefault: '1' as const }] }] });
+      const model = new Map<string, { id: string; name: string; status: number }>();
+      let seed = 99;
+      const rand = (n: number): number => {
+        seed = (seed * 1103515245 + 12345) % 2 ** 31;
+        return seed % n;
+      };
+      const words = ['Alpha', 'beta', 'Gamma', 'delta', 'alpha', 'BETA'];
+      const byName = (a: { id: string; name: string }, b: { id: string; name: string }): number => {
+        const x = a.name.toLowerCase();
+        const y = b.name.toLowerCase();
+        return x < y ? -1 : x > y ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1;
+      };
+      for (let step = 0; step < 120; step++) {
+        const ids = [...model.keys()];
+        const op = ids.length < 5 ? 0 : rand(4);
+        if (op === 0) {
+          const ch = await c.liveCreateChannel(def(`${words[rand(6)]} ${rand(50)}`));
+          model.set(ch.id, { id: ch.id, name: ch.name, status: ch.status });
+        } else if (op === 1) {
+          const id = ids[rand(ids.length)];
+          if (model.get(id)!.status === 2) continue;
+          const ch = await c.liveUpdate({ ...def(`${words[rand(6)]} ${rand(50)}`), id });
+          model.set(id, { ...model.get(id)!, name: ch.name });
+        } else if (op === 2) {
+          const id = ids[rand(ids.length)];
+          const ch = model.get(id)!.status === 2 ? await c.liveStopChannel(id) : await c.liveStartChannel(id);
+          model.set(id, { ...model.get(id)!, status: ch.status });
+        } else {
+          const id = ids[rand(ids.length)];
+          if (model.get(id)!.status === 2) await c.liveStopChannel(id);
+          await c.liveDelete([id]);
+          model.delete(id);
+        }
+        if (step % 6 === 5) {
+          const listed = await c.liveGetChannelsByPage({ sort: 'name', order: 'asc', number: 1000 });
+          assert.deepEqual(listed.channels.map((x) => x.id), [...model.values()].sort(byName).map((x) => x.id), `name order after step ${step}`);
+          const word = words[rand(6)].toLowerCase();
+          const found = await c.liveGetChannelsByPage({ sort: 'name', order: 'desc', number: 1000, searchType: 'name', keyword: word });
+          const expected = [...model.values()].filter((x) => x.name.toLowerCase().includes(word)).sort(byName).reverse();
+          assert.deepEqual(found.channels.map((x) => x.id), expected.map((x) => x.id), `search ${word} after step ${step}`);
+          assert.equal(found.count, expected.length);
+          const live = await c.liveGetChannelsByPage({ sort: 'status', order: 'desc', number: 1000 });
+          assert.deepEqual(live.channels.map((x) => x.status), [...model.values()].map((x) => x.status).sort((a, b) => b - a));
+        }
+      }
+    } finally {
+      await fresh.close();
+    }
+  });
 });

@@ -51,7 +51,8 @@ export const queryVideo: ActionHandler = (ctx) => {
   const videoType = p.int('videoType', false, { oneOf: [0, 1] }) ?? 0;
   const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
 
-  const view = sortedView(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort));
+  // The category order also depends on the category names.
+  const view = sortedView(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort), ctx.account.store.version('videoCategories'));
   let matches: ((i: number) => boolean) | undefined;
   if (keyword !== undefined) {
     const word = keyword;
