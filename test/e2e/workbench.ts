@@ -51,11 +51,31 @@ export class Workbench {
     await this.page.keyboard.press('Enter');
   }
 
+  /** Replaces the text of the input box that is open now (after a refusal, whose message hides the prompt). */
+  async retypeInput(value: string): Promise<void> {
+    const input = this.page.locator(`${QUICK_INPUT} input`).first();
+    await input.waitFor({ state: 'visible', timeout: 10_000 });
+    await input.fill(value);
+    await this.page.keyboard.press('Enter');
+  }
+
   /** Picks an item from the open quick pick by its label. */
   async pick(label: string | RegExp): Promise<void> {
     const row = this.quickPickRow(label);
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
+  }
+
+  /** Waits until the quick input's text (title, prompt, validation message, rows) matches; returns it. */
+  async waitForQuickInputText(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
+    const deadline = Date.now() + timeoutMs;
+    let text = '';
+    while (Date.now() < deadline) {
+      text = await this.page.locator(QUICK_INPUT).innerText().catch(() => '');
+      if (pattern.test(text)) return text;
+      await this.page.waitForTimeout(100);
+    }
+    throw new Error(`the quick input never showed ${pattern}; it shows: ${text.trim()}`);
   }
 
   /** The text of the quick input (its title, prompt, validation message and rows). */
@@ -131,7 +151,11 @@ export class Workbench {
     await row.click({ button: 'right' });
     const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: label }).first();
     await item.waitFor({ state: 'visible', timeout: 10_000 });
-    await item.click();
+    // Menu entries act on mouse up over their label; hovering first focuses the entry as a user's pointer does.
+    const entry = item.locator('.action-menu-item').first();
+    await entry.hover();
+    await entry.click();
+    if (await item.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
   }
 
   /** Opens a workspace file by name through Quick Open. */
