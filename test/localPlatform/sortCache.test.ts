@@ -19,11 +19,11 @@ describe('local platform: sorted views', () => {
 
   it('patches the order in place for small changes and matches a full sort every time', async () => {
     dir = await tempDir();
-    store = await AccountStore.open(dir);
+    const s = (store = await AccountStore.open(dir));
     const seed = new Tx();
     for (let i = 0; i < 500; i++) seed.put('videoCategories', { id: i, name: `name ${(i * 37) % 101}` });
-    await store.commit(seed);
-    const first = sortedView(store, 'videoCategories', 'name', byName);
+    await s.commit(seed);
+    const first = sortedView(s, 'videoCategories', 'name', byName);
     const names = first.lower('name', (r) => r.name);
     let next = 1000;
     for (let round = 0; round < 50; round++) {
@@ -31,10 +31,10 @@ describe('local platform: sorted views', () => {
       tx.put('videoCategories', { id: next++, name: `New ${round}` });
       tx.put('videoCategories', { id: round * 7, name: `Renamed ${round % 9}` });
       tx.del('videoCategories', round * 5 + 1);
-      await store.commit(tx);
-      const view = sortedView(store, 'videoCategories', 'name', byName);
+      await s.commit(tx);
+      const view = sortedView(s, 'videoCategories', 'name', byName);
       assert.equal(view, first, 'the same view, patched');
-      const fresh = [...store.values('videoCategories')].sort(byName);
+      const fresh = [...s.values('videoCategories')].sort(byName);
       assert.deepEqual(view.rows.map((r) => r.id), fresh.map((r) => r.id), `round ${round}`);
       assert.deepEqual(view.lower('name', (r) => r.name), fresh.map((r) => r.name.toLowerCase()));
       assert.equal(view.lower('name', (r) => r.name), names, 'the search column is patched too');
