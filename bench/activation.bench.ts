@@ -1,15 +1,16 @@
 /**
  * Activation cost of the extension bundle: time to load dist/extension.js and to run its activate(), for the
  * development bundle (as `npm run build` makes it) and a production bundle (minified, as shipped) side by side.
- * VS Code is not here, so `require('vscode')` is answered by a seam: real ExtensionContext pieces (memento,
+ * VS Code is not here, so `require('vscode')` is answered by a seam (an injected require): real ExtensionContext pieces (memento,
  * secrets, subscriptions) and EventEmitter, and a recording stand-in for every other API, which does nothing.
  * The figures are the extension's own work; VS Code's side of activation is not included.
  */
-import * as esbuild from 'esbuild';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import Module from 'node:module';
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { compileFunction } from 'node:vm';
 import { performance } from 'node:perf_hooks';
 
 const ROOT = resolve(__dirname, '..');
@@ -30,6 +31,10 @@ function standIn(name: string): unknown {
       if (prop === 'dispose') return () => undefined;
       if (!children.has(prop)) children.set(prop, standIn(`${name}.${String(prop)}`));
       return children.get(prop);
+    },
+    set(_t, prop, value) {
+      children.set(prop, value);
+      return true;
     },
     apply: () => standIn(`${name}()`),
     construct: () => standIn(`new ${name}`) as object,
@@ -65,8 +70,16 @@ class Memento {
   setKeysForSync(): void { /* nothing to sync */ }
 }
 
+/** Every top-level name of the vscode API (namespaces, classes, enums, constants), read from @types/vscode. */
+function vscodeApiNames(): string[] {
+  const declarations = readFileSync(require.resolve('@types/vscode/index.d.ts'), 'utf8');
+  return [...declarations.matchAll(/^\texport (?:namespace|class|enum|const|let) (\w+)/gm)].map((match) => match[1]!);
+}
+
 function makeVscodeSeam(): Record<string, unknown> {
-  const api = standIn('vscode') as Record<string, unknown>;
+  // A plain object with real keys: the bundle copies the module's properties (esbuild's __toESM).
+  const api: Record<string, unknown> = {};
+  for (const name of vscodeApiNames()) api[name] = standIn(name);
   const overrides: Record<string, unknown> = {
     EventEmitter,
     Disposable: class { static from(...items: Array<{ dispose(): unknown }>) { return { dispose: () => items.forEach((i) => i.dispose()) }; } constructor(private readonly fn: () => void) {} dispose() { this.fn(); } },
@@ -80,7 +93,7 @@ function makeVscodeSeam(): Record<string, unknown> {
     }),
     version: '1.95.0',
   };
-  return new Proxy(api, { get: (target, prop) => (prop in overrides ? overrides[prop as string] : Reflect.get(target, prop)) });
+  return { ...api, ...overrides };
 }
 
 function makeContext(): Record<string, unknown> {
@@ -113,15 +126,28 @@ interface ExtensionModule {
   deactivate?(): unknown;
 }
 
-const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+const median = (values: number[]): number => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function measure(bundle: string): Promise<{ coldLoadMs: number; loadMs: number; activateMs: number }> {
+/**
+ * Loads a CommonJS bundle the way Node does (read, compile with the module wrapper, run), without tsx's
+ * transform hooks that `npm run bench` has installed for .js files, and with `vscode` answered by the seam.
+ */
+function loadBundle(bundle: string, seam: unknown): ExtensionModule {
+  const source = readFileSync(bundle, 'utf8');
+  const wrapper = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle });
+  const realRequire = createRequire(bundle);
+  const module = { exports: {} as ExtensionModule };
+  const requireWithSeam = (request: string): unknown => (request === 'vscode' ? seam : realRequire(request));
+  wrapper.call(module.exports, module.exports, requireWithSeam, module, bundle, dirname(bundle));
+  return module.exports;
+}
+
+async function measure(bundle: string, seam: unknown): Promise<{ coldLoadMs: number; loadMs: number; activateMs: number }> {
   const loads: number[] = [];
   const activations: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
-    delete require.cache[bundle];
     let started = performance.now();
-    const extension = require(bundle) as ExtensionModule; // eslint-disable-line @typescript-eslint/no-require-imports
+    const extension = loadBundle(bundle, seam);
     loads.push(performance.now() - started);
     const context = makeContext();
     started = performance.now();
@@ -133,33 +159,31 @@ async function measure(bundle: string): Promise<{ coldLoadMs: number; loadMs: nu
     }
   }
   // The first load compiles the bundle from scratch; later ones in this process are helped by V8's caches.
-  return { coldLoadMs: loads[0], loadMs: median(loads.slice(1)), activateMs: median(activations) };
+  return { coldLoadMs: loads[0]!, loadMs: median(loads.slice(1)), activateMs: median(activations) };
 }
 
 export async function run(): Promise<void> {
   const seam = makeVscodeSeam();
-  const moduleInternals = Module as unknown as { _load: (request: string, parent: unknown, isMain: boolean) => unknown };
-  const originalLoad = moduleInternals._load;
-  moduleInternals._load = function (request: string, parent: unknown, isMain: boolean) {
-    if (request === 'vscode') return seam;
-    return originalLoad.call(this, request, parent, isMain);
-  };
   const dir = mkdtempSync(join(tmpdir(), 'vpt-activation-'));
   try {
     const development = join(dir, 'extension.dev.js');
     const production = join(dir, 'extension.prod.js');
-    const common = { entryPoints: [join(ROOT, 'src/extension/extension.ts')], bundle: true, platform: 'node' as const, target: 'node20', format: 'cjs' as const, external: ['vscode'], logLevel: 'warning' as const, legalComments: 'none' as const };
-    await esbuild.build({ ...common, outfile: development, sourcemap: true });
-    await esbuild.build({ ...common, outfile: production, minify: true });
-    const dev = await measure(development);
-    const prod = await measure(production);
+    // The project's own build, so the bundles are exactly what `npm run build` / `npm run package` make.
+    const build = (...flags: string[]): void => {
+      execFileSync(process.execPath, ['scripts/build.mjs', '--only', 'extension', ...flags], { cwd: ROOT, stdio: 'inherit' });
+    };
+    build('--production');
+    copyFileSync(join(ROOT, 'dist', 'extension.js'), production);
+    build(); // leaves the development bundle in dist/, as `npm run bench` found it
+    copyFileSync(join(ROOT, 'dist', 'extension.js'), development);
+    const dev = await measure(development, seam);
+    const prod = await measure(production, seam);
     const kib = (file: string): string => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
     console.log(`${ROUNDS} rounds, fresh module and context each round; medians except the first load`);
     console.log(`development bundle (${kib(development)}): first load ${dev.coldLoadMs.toFixed(2)} ms, later loads ${dev.loadMs.toFixed(2)} ms, activate() ${dev.activateMs.toFixed(2)} ms`);
     console.log(`production bundle  (${kib(production)}): first load ${prod.coldLoadMs.toFixed(2)} ms, later loads ${prod.loadMs.toFixed(2)} ms, activate() ${prod.activateMs.toFixed(2)} ms`);
     console.log(`production / development: first load x${(prod.coldLoadMs / dev.coldLoadMs).toFixed(2)}, later loads x${(prod.loadMs / dev.loadMs).toFixed(2)}, activate() x${(prod.activateMs / dev.activateMs).toFixed(2)}`);
   } finally {
-    moduleInternals._load = originalLoad;
     rmSync(dir, { recursive: true, force: true });
   }
 }
