@@ -10,7 +10,7 @@ const ROOT = resolve(__dirname, '..', '..');
 const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
-const BUNDLE_BUDGET_BYTES = 650_000; // dist/extension.js, minified, with undici, ajv, jsonc-parser and the local platform inside
+const BUNDLE_BUDGET_BYTES = 800_000; // dist/extension.js minified: undici ~300 KiB, ajv ~100 KiB, our code, the local platform
 const VSIX_BUDGET_BYTES = 300_000;
 
 const INPUTS = ['src', 'schemas', 'snippets', 'media', 'package.json', 'package-lock.json', 'README.md',
