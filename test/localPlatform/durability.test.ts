@@ -6,7 +6,7 @@ import { PlatformClient } from '../../src/api/client';
 import { accountDir } from '../../src/localPlatform/accounts';
 import { AccountStore, Tx } from '../../src/localPlatform/store';
 import { runCli, stopCli, type CliProcess } from './child';
-import { ACCOUNT, OTHER, removeDir, tempDir, TestPlatform } from './harness';
+import { ACCOUNT, eventually, OTHER, removeDir, tempDir, TestPlatform } from './harness';
 
 describe('local platform: durability', () => {
   let dir: string | undefined;
@@ -46,6 +46,29 @@ describe('local platform: durability', () => {
       if (p.platform.port !== oldPort) assert.ok(!(await snapshot(c, 'no-replace')).includes(`:${oldPort}/`));
       // Demo data is seeded only once: the account was not new any more.
       assert.equal((await c.liveGetChannelsByPage({ searchType: 'name', keyword: 'Newsroom' })).count, 1);
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('resumes a transcoding in flight after a restart and completes it', async function () {
+    this.timeout(20_000);
+    dir = await tempDir();
+    // Clock speed 10: queued 0.2 s, running 0.8 s, deadlines stored with the job.
+    let p = await TestPlatform.start({ demo: true, clockSpeed: 10 }, dir);
+    let c = p.client();
+    const [source] = await c.queryVideo({ start: 1, number: 1, sort: 'title', order: 'asc', searchType: 'title', keyword: 'Raw upload' });
+    const [r] = await c.secondTranscodeV2({ videoIds: [source.id], replace: true, transcodeTemplateGroupId: 2 });
+    assert.equal(r.code, 0);
+    await p.close();
+    p = await TestPlatform.start({ demo: true, clockSpeed: 10 }, dir);
+    c = p.client();
+    try {
+      const done = await eventually(async () => {
+        const v = await c.getVideoInfo(source.id);
+        return v.status === 2 ? v : undefined;
+      }, 10_000, 'the resumed transcoding to complete');
+      assert.deepEqual(done.transcodedVideoList.map((s) => [s.name, !!s.mp4Url, s.hlsUrl]), [['720p', true, null], ['360p', true, null]]);
     } finally {
       await p.close();
     }
