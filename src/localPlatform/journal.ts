@@ -148,11 +148,7 @@ export class Journal {
     try {
       if (this.broken) throw this.broken;
       const buffer = Buffer.from(batch.map((w) => w.line).join(''), 'utf8');
-      let offset = 0;
-      while (offset < buffer.length) {
-        const { bytesWritten } = await this.fh.write(buffer, offset, buffer.length - offset);
-        offset += bytesWritten;
-      }
+      await writeAll(this.fh, buffer);
       await this.fh.datasync();
       this.bytes += buffer.length;
       for (const waiter of batch) waiter.resolve();
@@ -211,6 +207,15 @@ export class Journal {
   }
 }
 
+/** Writes the whole buffer (a single write call may write only part of it). */
+async function writeAll(fh: FileHandle, buffer: Buffer): Promise<void> {
+  let offset = 0;
+  while (offset < buffer.length) {
+    const { bytesWritten } = await fh.write(buffer, offset, buffer.length - offset);
+    offset += bytesWritten;
+  }
+}
+
 async function writeSnapshot(dir: string, captured: SnapshotCapture): Promise<void> {
   const tmp = join(dir, `${SNAPSHOT}.tmp`);
   const fh = await open(tmp, 'w');
@@ -219,7 +224,7 @@ async function writeSnapshot(dir: string, captured: SnapshotCapture): Promise<vo
     let pending = chunks[0].length;
     const flush = async (): Promise<void> => {
       if (chunks.length === 0) return;
-      await fh.write(chunks.join(''));
+      await writeAll(fh, Buffer.from(chunks.join(''), 'utf8'));
       chunks.length = 0;
       pending = 0;
     };

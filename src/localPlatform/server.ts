@@ -182,7 +182,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         send(res, 200, failure(new PlatformFault(Codes.exception)));
       }
     } finally {
-      options.onRequest?.({ action, code, durationMs: performance.now() - started });
+      // The action name comes from the request: keep it to one short, printable word in logs.
+      const logged = action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
+      options.onRequest?.({ action: logged, code, durationMs: performance.now() - started });
     }
   };
 

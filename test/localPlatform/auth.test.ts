@@ -147,4 +147,23 @@ describe('local platform: authentication and carriage', () => {
     const mp = await raw(p, 'liveChannelTypeCreate', {}, { body: multipartBody({ name: 'x' }, 'b1'), contentType: 'multipart/form-data' });
     assertFault(mp, Codes.bodyMalformed, 'multipart');
   });
+
+  it('reports each answered request to onRequest with action and code only', async () => {
+    const entries: Array<{ action: string; code: number; durationMs: number }> = [];
+    const logged = await TestPlatform.start({ onRequest: (e) => entries.push(e) });
+    try {
+      await raw(logged, 'liveChannelTypeList');
+      await raw(logged, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = '0'.repeat(64)) });
+      await raw(logged, 'evil\nline');
+      assert.deepEqual(entries.map((e) => [e.action, e.code]), [
+        ['liveChannelTypeList', 0],
+        ['liveChannelTypeList', Codes.signatureIncorrect],
+        ['evil?line', Codes.apiNotExists],
+      ]);
+      assert.ok(entries.every((e) => e.durationMs >= 0));
+      assert.ok(!JSON.stringify(entries).includes(ACCOUNT.secretKey));
+    } finally {
+      await logged.close();
+    }
+  });
 });
