@@ -135,7 +135,12 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     let code: number = Codes.exception;
     try {
       // An absolute-form request line (through a proxy) is routed by its path.
-      const url = new URL(req.url ?? '/', 'http://local.invalid');
+      let url: URL;
+      try {
+        url = new URL(req.url ?? '/', 'http://local.invalid');
+      } catch {
+        url = new URL('http://local.invalid/unreadable');
+      }
       if (url.pathname !== '/rest' && url.pathname !== '/rest/') {
         code = Codes.apiNotExists;
         req.resume();

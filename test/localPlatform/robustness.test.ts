@@ -139,9 +139,12 @@ describe('local platform: robustness', () => {
     }
   });
 
-  it('answers a broken HTTP request line with 400 and keeps serving', async () => {
+  it('answers a broken HTTP request line with 400, an unreadable address with 404, and keeps serving', async () => {
     const text = await rawSocket(p.platform.port, 'GARBAGE\r\n\r\n');
     assert.match(text, /^HTTP\/1\.1 400/);
+    const odd = await rawSocket(p.platform.port, 'GET http://%zz/rest?action=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    assert.match(odd, /^HTTP\/1\.1 (400|404)/);
+    assert.doesNotMatch(odd, /"code":10000/);
     assert.equal((await raw(p, 'liveChannelTypeList')).json.code, 0);
   });
 });
