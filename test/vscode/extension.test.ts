@@ -4,7 +4,7 @@
 // offline, by `npm run test:e2e` (code-server's VS Code).
 import { strict as assert } from 'node:assert';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -16,6 +16,13 @@ import { eventually, platformCall, type Credentials } from './platformCalls';
 const EXTENSION_ID = 'video-platform-tools.video-platform-tools';
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
 const dispatcher = (): unknown => (globalThis as Record<symbol, unknown>)[DISPATCHER];
+
+function templateGroup(name: string): Record<string, unknown> {
+  return {
+    name, type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0,
+    transcodeTemplates: [{ name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 1 }],
+  };
+}
 
 describe('Video Platform Tools in the extension host', function () {
   this.timeout(60_000);
@@ -110,6 +117,52 @@ describe('Video Platform Tools in the extension host', function () {
     const after = await platformCall<Channel>(credentials, 'liveGetChannelById', 'GET', { id: channel.id });
     assert.equal(after.status, 2, 'the channel was stopped without confirmation');
     assert.ok(!requests.some((r) => r.action === 'liveStopChannel'), 'a stop request reached the platform');
+  });
+
+  it('shows the mistakes of a template-group file as Video Platform problems naming the field', async () => {
+    const file = join(dataDir, 'mistake.templategroup.json');
+    writeFileSync(file, JSON.stringify({ ...templateGroup('Mistake'), type: 3 }, null, 2));
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const ours = await eventually('Video Platform problems on the file', async () => {
+      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform');
+      return found.length > 0 ? found : undefined;
+    });
+    const typeProblem = ours.find((d) => d.range.start.line === 2);
+    assert.ok(typeProblem, `no problem on the "type" line; problems: ${ours.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`);
+    assert.match(typeProblem.message, /type|0 \(normal\) or 1 \(VR\)/i);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('creates a template group on the platform from a valid file and writes its id back', async () => {
+    const name = `Host suite ladder ${Date.now()}`;
+    const file = join(dataDir, 'ladder.templategroup.json');
+    writeFileSync(file, JSON.stringify(templateGroup(name), null, 2) + '\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await vscode.commands.executeCommand('videoPlatform.createOrUpdateFromDocument', uri);
+    const groups = await platformCall<Array<{ id: number; name: string }>>(credentials, 'templateGroupList', 'GET');
+    const created = groups.find((g) => g.name === name);
+    assert.ok(created, `no template group named "${name}" on the platform`);
+    const written = await eventually('the id written back into the file', async () => {
+      const value = JSON.parse(readFileSync(file, 'utf8')) as { id?: number | string };
+      return value.id !== undefined ? value : undefined;
+    });
+    assert.equal(Number(written.id), created.id);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
+  it('opens a live channel as an editable *.channel.json document', async () => {
+    const channel = await channelNamed(DEMO_NAMES.channels.live);
+    await vscode.commands.executeCommand('videoPlatform.openChannelAsFile', { kind: 'channel', channel });
+    const editor = await eventually('an editor with the channel document', async () => {
+      const active = vscode.window.activeTextEditor;
+      return active && active.document.fileName.endsWith('.channel.json') ? active : undefined;
+    });
+    const value = JSON.parse(editor.document.getText()) as { id?: string; name?: string };
+    assert.equal(value.id, channel.id);
+    assert.equal(value.name, channel.name);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
   });
 
   it('still has the same global dispatcher after its requests', () => {
