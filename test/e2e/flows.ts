@@ -155,4 +155,21 @@ export const flows: Flow[] = [
       await ctx.shot('transcode finished');
     },
   },
+  {
+    name: 'switch to the local platform that runs inside VS Code, from the command palette',
+    timeoutMs: 120_000,
+    async run(ctx) {
+      await ctx.wb.runCommand('Video Platform: Connect to Local Platform');
+      await ctx.wb.notification(/Connected to the local platform at http:\/\/127\.0\.0\.1:\d+/, 60_000);
+      const status = await ctx.wb.statusBarText();
+      assert.ok(!status.includes(ACCOUNT_NAME), `the status bar still names the earlier account: ${status}`);
+      await ctx.wb.openActivity('Video Platform');
+      // Its own demo data, fresh: the channel stopped earlier on the other platform is "Stopped" here too,
+      // and the video transcoded there is still only uploaded here.
+      await channelRow(ctx, DEMO_NAMES.channels.live);
+      const videos = await ctx.wb.expandPane('Videos');
+      await expectRowText(ctx.wb.treeRow(videos, 'Raw upload'), /Uploaded/, 'the built-in platform\'s own copy of the demo video');
+      await ctx.shot('built-in local platform');
+    },
+  },
 ];
