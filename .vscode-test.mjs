@@ -1,11 +1,10 @@
 // @vscode/test-cli configuration for `npm run test:vscode` (downloads VS Code, so it needs the internet).
 // Offline, `npm run test:e2e` runs the same suite inside code-server's VS Code (see scripts/e2e/run.mjs).
 import { defineConfig } from '@vscode/test-cli';
-import { mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { mkdirSync } from 'node:fs';
 
-const workspace = mkdtempSync(join(tmpdir(), 'vpt-vscode-test-'));
+// An empty folder to open (.vscode-test/ is git-ignored; test-electron keeps its VS Code download there too).
+const workspace = '.vscode-test/workspace';
 mkdirSync(workspace, { recursive: true });
 
 export default defineConfig({
