@@ -29,6 +29,27 @@ export function writeUserSettings(userDataDir) {
   writeFileSync(join(userDataDir, 'User', 'settings.json'), JSON.stringify(QUIET_SETTINGS, null, 2));
 }
 
+/** Environment of every code-server process of a run (server and --install-extension). */
+export function codeServerEnv(dir) {
+  return {
+    ...process.env,
+    // code-server keeps logs and a heartbeat under XDG folders: the throwaway folder, not ~/.local/share.
+    XDG_DATA_HOME: join(dir, 'xdg-data'),
+    XDG_CONFIG_HOME: join(dir, 'xdg-config'),
+    XDG_CACHE_HOME: join(dir, 'xdg-cache'),
+    // No extension gallery: this machine reaches no marketplace; a closed loopback port fails fast.
+    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' }),
+  };
+}
+
+/** Chromium launch options; its crash reports and caches go to the throwaway folder too. */
+export function browserOptions(dir) {
+  return {
+    executablePath: '/usr/bin/chromium', args: BROWSER_ARGS, timeout: 60_000,
+    env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_CACHE_HOME: join(dir, 'xdg-cache') },
+  };
+}
+
 export function workbenchUrl(serverUrl, folder) {
   return `${serverUrl.replace(/\/$/, '')}/?folder=${encodeURIComponent(folder)}`;
 }
@@ -47,11 +68,7 @@ export async function startCodeServer({ processes, tools, dir, logFile, smokeTes
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const entry = processes.start('code-server', tools.node, args, {
     logFile,
-    env: {
-      ...process.env,
-      // No extension gallery: this machine reaches no marketplace; a closed loopback port fails fast.
-      EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' }),
-    },
+    env: codeServerEnv(dir),
   });
   const [, url] = await processes.waitForOutput(entry, /HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/, 60_000);
   return {

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
 import { checkChromium, ensureTools } from './tools.mjs';
 import { Processes } from './processes.mjs';
-import { BROWSER_ARGS, startCodeServer, workbenchUrl, writeUserSettings } from './codeServer.mjs';
+import { browserOptions, codeServerEnv, startCodeServer, workbenchUrl, writeUserSettings } from './codeServer.mjs';
 
 const ROOT = new URL('../..', import.meta.url).pathname.replace(/\/$/, '');
 const CACHE = join(ROOT, '.e2e-cache');
@@ -86,7 +86,7 @@ async function runExtensionHostSuite(tools, chromium) {
     ['extensionTestsPath', `vscode-remote://${authority}${ROOT}/out/test/vscode/index.js`],
     ['extensionEnvironment', JSON.stringify({ VPT_TEST_RESULTS: resultsFile })],
   ];
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS, timeout: 60_000 });
+  const browser = await chromium.launch(browserOptions(dir));
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     await page.goto(`${workbenchUrl(server.url, workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 60_000 });
@@ -116,7 +116,7 @@ async function runWorkbenchFlows(tools, chromium) {
 
   log('installing the VSIX into a fresh code-server profile');
   const install = spawnSync(tools.node, [tools.codeServerEntry, '--config', join(dir, 'config.yaml'), '--user-data-dir', join(dir, 'user-data'),
-    '--extensions-dir', join(dir, 'extensions'), '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000 });
+    '--extensions-dir', join(dir, 'extensions'), '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000, env: codeServerEnv(dir) });
   writeFileSync(join(RESULTS, 'install-extension.log'), `${install.stdout}\n${install.stderr}`);
   if (install.status !== 0 || !/successfully installed/i.test(install.stdout + install.stderr)) {
     throw new Error(`installing the VSIX failed:\n${install.stdout}\n${install.stderr}`);
@@ -131,7 +131,7 @@ async function runWorkbenchFlows(tools, chromium) {
 
   const server = await startCodeServer({ processes, tools, dir, logFile: join(RESULTS, 'workbench-code-server.log') });
   log(`workbench: code-server at ${server.url}`);
-  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: BROWSER_ARGS, timeout: 60_000 });
+  const browser = await chromium.launch(browserOptions(dir));
   cleanups.push(() => browser.close());
   const { runFlows } = await tsImport(join(ROOT, 'test', 'e2e', 'runFlows.ts'), import.meta.url);
   const flowResults = await runFlows({
