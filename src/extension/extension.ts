@@ -5,6 +5,7 @@
  * VIDEO_PLATFORM_DEV_* environment and makes its account active.
  */
 import * as vscode from 'vscode';
+import { activateAuthoring } from './authoring/session';
 import { registerCommands } from './commands/registerCommands';
 import { createRuntime } from './runtime';
 
@@ -14,6 +15,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const runtime = await createRuntime(context);
   shutdown = runtime.shutdown;
   context.subscriptions.push(...registerCommands(runtime.services, (id, handler) => vscode.commands.registerCommand(id, handler)));
+  // Problems, quick fixes and id completion on every open platform document from activation on,
+  // not only after the first authoring command.
+  activateAuthoring(runtime.services);
 }
 
 /** Closes the client and the local platform (VS Code awaits this); views go with context.subscriptions. */

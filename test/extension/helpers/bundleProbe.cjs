@@ -20,6 +20,7 @@ const context = new Map();
 const views = new Map();
 const statusItems = [];
 const logLines = [];
+const diagnosticCollections = [];
 
 const vscode = {
   EventEmitter,
@@ -60,7 +61,16 @@ const vscode = {
     getConfiguration: () => ({ get: (_key, fallback) => fallback }),
     onDidChangeConfiguration: () => disposable(),
     textDocuments: [],
+    onDidOpenTextDocument: () => disposable(),
+    onDidChangeTextDocument: () => disposable(),
+    onDidCloseTextDocument: () => disposable(),
   },
+  languages: {
+    createDiagnosticCollection: (name) => { diagnosticCollections.push(name); return { name, set() {}, delete() {}, clear() {}, dispose() {} }; },
+    registerCodeActionsProvider: () => disposable(),
+    registerCompletionItemProvider: () => disposable(),
+  },
+  CodeActionKind: { QuickFix: { value: 'quickfix' } },
   env: { clipboard: { writeText: async () => undefined }, openExternal: async () => true },
 };
 
@@ -99,6 +109,7 @@ class Secrets {
       result.firstItem = { contextValue: first.contextValue, hasChannel: Boolean(first.channel), icon: first.iconPath && first.iconPath.id };
     }
     result.commands = [...commands.keys()].sort();
+    result.diagnosticCollections = diagnosticCollections;
     result.status = statusItems.map((item) => item.text);
     result.hasAccount = context.get('videoPlatform.hasAccount');
     result.secretInLog = logLines.some((line) => line.includes(process.env.VIDEO_PLATFORM_DEV_SECRET_KEY || '\u0000'));
