@@ -4,7 +4,7 @@ import { createHmac } from 'node:crypto';
 export type SignableParams = Readonly<Record<string, string>>;
 
 /**
- * Java's String.CASE_INSENSITIVE_ORDER: compare char by char after folding case
+ * Java's String.CASE_INSENSITIVE_ORDER: compare char (UTF-16 unit) by char after folding case
  * (upper then lower, as Java does), shorter name first on a tie.
  */
 export function compareCaseInsensitive(a: string, b: string): number {
@@ -20,9 +20,18 @@ export function compareCaseInsensitive(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/**
+ * `Character.toLowerCase(Character.toUpperCase(c))`. Java maps one char to one char (simple case
+ * mapping); JavaScript's toUpperCase uses full mapping, which turns some chars into several
+ * ("ß" -> "SS", "ᾀ" -> "ἈΙ"). Where that happens Java leaves the char as it is, so do the same
+ * rather than take the first char of the expansion (that sorted "ß" as "s").
+ */
 function foldChar(code: number): number {
+  if (code < 0x80) return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
   const ch = String.fromCharCode(code);
-  return ch.toUpperCase().toLowerCase().charCodeAt(0);
+  const upper = ch.toUpperCase();
+  // toLowerCase of a single char only expands for "İ" ("i" + combining dot); Java gives "i" there.
+  return (upper.length === 1 ? upper : ch).toLowerCase().charCodeAt(0);
 }
 
 /** The text that is signed: secret key, then `name=value` pairs in case-insensitive name order, no separators. */
