@@ -15,6 +15,7 @@ import {
   maskParams,
   positiveInteger,
   requireId,
+  requireWellFormed,
   type WireParams,
 } from './params';
 import { isRetryable, retryDelayMs, sleep, type RetryPolicy } from './retry';
@@ -350,6 +351,7 @@ export class PlatformClient {
     let prepared: Prepared;
     try {
       prepared = prepare();
+      requireWellFormed(prepared.params);
     } catch (error) {
       if (error instanceof InputRule) throw error.toError(action, this.restUrl);
       throw error;

@@ -97,6 +97,21 @@ export function jsonText(field: string, value: unknown): string {
   return text;
 }
 
+/** In a `u` regex a well-formed pair is one code point, so this matches only an unpaired surrogate. */
+const LONE_SURROGATE = /[\ud800-\udfff]/u;
+
+/**
+ * Every value must be well-formed Unicode: an unpaired surrogate (say, half an emoji left by
+ * cutting a string) has no UTF-8 form, so it can be neither signed as raw UTF-8 nor percent-encoded.
+ */
+export function requireWellFormed(params: Readonly<WireParams>): void {
+  for (const name in params) {
+    if (LONE_SURROGATE.test(params[name]!)) {
+      throw new InputRule(name, 'must be well-formed Unicode text (it holds an unpaired surrogate, such as half of an emoji)');
+    }
+  }
+}
+
 const MASK = '***';
 /** Parameter names whose values never appear in logs. */
 const SECRET_NAME = /signature|secret|password|token/i;

@@ -156,7 +156,7 @@ describe('PlatformClient requests', () => {
 
   it('signs raw UTF-8 text and sends it percent-encoded (spaces as %20)', async () => {
     server.respond = (_r, res) => sendJson(res, ok({ id: 'k', name: 'x' }));
-    const name = '直播 分类&a=b+c';
+    const name = '直播 分类&a=b+c 🎥';
     await client.liveChannelTypeCreate(name);
     const request = server.last;
     assert.equal(request.query.name, name);
@@ -260,6 +260,8 @@ describe('PlatformClient requests', () => {
       ['a non-finite number', (c) => c.liveLogoCreate({ name: 'l', uri: 'u', width: Number.NaN, height: 1, offsetWidth: 0, offsetHeight: 0 }), 'width'],
       ['JSON text that does not parse', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{oops' as never }), 'advancedArguments'],
       ['an update without id', (c) => c.liveUpdate({ name: 'n', signalType: '1', outputGroupList: [] } as never), 'id'],
+      ['an unpaired surrogate (half an emoji) in a text value', (c) => c.liveChannelTypeCreate('news \ud83c'), 'name'],
+      ['an unpaired surrogate in JSON text given as a string', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{"rc":"\udfa5"}' as never }), 'advancedArguments'],
     ];
     for (const [what, call, field] of cases) {
       it(`refuses ${what}, naming ${field}, and sends nothing`, async () => {
