@@ -358,11 +358,12 @@ export class PlatformClient {
     }
     const signal = o?.signal;
     const method = ACTIONS[action].method;
-    if (this.closed) {
-      throw new TransportError('network', `${action}: the client for ${this.restUrl} has been closed`, action, this.restUrl);
-    }
     const attempts = method === 'GET' ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
+      // Checked before every attempt: close() may come while a GET waits to retry.
+      if (this.closed) {
+        throw new TransportError('network', `${action}: the client for ${this.restUrl} has been closed`, action, this.restUrl);
+      }
       // Plain assignment, not object spread: spread with extra literal keys is a slow path in V8
       // and this runs once per request (see bench/client.bench.ts).
       const signed: WireParams = Object.assign({}, prepared.params);

@@ -119,6 +119,19 @@ describe('PlatformClient retry', () => {
     }
   });
 
+  it('close() during the backoff wait ends the call as "client closed", with no further attempt', async () => {
+    const client = makeClient(server.baseUrl, { retry: { attempts: 3, baseDelayMs: 150, maxDelayMs: 150 } });
+    server.respond = (_r, res) => {
+      sendJson(res, ok(null), 503);
+      setTimeout(() => void client.close(), 20);
+    };
+    const error = await rejection(client.getLogoGroupList());
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.kind, 'network');
+    assert.match(error.message, /getLogoGroupList: the client for .* has been closed/);
+    assert.equal(server.requests.length, 1);
+  });
+
   describe('retryDelayMs', () => {
     const policy = { attempts: 6, baseDelayMs: 100, maxDelayMs: 1000 };
 
