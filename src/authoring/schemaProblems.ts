@@ -12,6 +12,7 @@ interface SchemaNode {
   errorMessage?: string;
   patternErrorMessage?: string;
   enum?: unknown[];
+  const?: unknown;
   enumDescriptions?: string[];
   minimum?: number;
   maximum?: number;
@@ -24,10 +25,12 @@ interface SchemaNode {
 
 /**
  * Errors left to the extra rules, which say the same with a better place to point at and a fix:
- * every conditional (if/then) branch and the "at least one default" `contains` of the schemas.
+ * every conditional (if/then) branch and the "at least one default" `contains` of the schemas. ajv
+ * also reports why each item failed the `contains` subschema (`defaultVideo` not 1, or missing):
+ * those are no mistakes of the items themselves, so they are left out too.
  */
 function mirroredByRules(error: ErrorObject): boolean {
-  return error.keyword === 'if' || error.keyword === 'contains' || error.schemaPath.includes('/then/');
+  return error.keyword === 'if' || error.keyword === 'contains' || error.schemaPath.includes('/then/') || error.schemaPath.includes('/contains/');
 }
 
 export function schemaProblems(errors: readonly ErrorObject[] | null | undefined, doc: JsonDocument): Problem[] {
@@ -89,7 +92,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
         ...base,
         message: `${label}: ${rule} Found ${found}.`,
         range: doc.valueRange(path),
-        fix: enumFix(doc, path, schema.enum ?? [], error.data),
+        fix: enumFix(doc, path, allowedValues(schema), error.data),
       };
     }
     case 'pattern':
@@ -173,8 +176,14 @@ export function describeValue(value: unknown): string {
   }
 }
 
+/** The values an `enum` or a `const` allows. */
+function allowedValues(schema: SchemaNode): unknown[] {
+  if (schema.enum) return schema.enum;
+  return 'const' in schema ? [schema.const] : [];
+}
+
 function enumWords(schema: SchemaNode): string {
-  const values = schema.enum ?? [];
+  const values = allowedValues(schema);
   const parts = values.map((v, i) => {
     const meaning = schema.enumDescriptions?.[i];
     return meaning ? `${JSON.stringify(v)} (${meaning})` : JSON.stringify(v);
