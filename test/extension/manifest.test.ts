@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, LiveOutput, OutputGroup, Video } from '../../src/api/types';
 import { channelContextValue, outputGroupView, outputView } from '../../src/extension/tree/channelPresentation';
+import { canTranscode } from '../../src/extension/commands/transcodeVideos';
 import { videoContextValue } from '../../src/extension/tree/videoPresentation';
 
 const root = join(__dirname, '..', '..');
@@ -102,7 +103,7 @@ describe('package.json contributions match the code', () => {
     const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
     const live = menuCommandsFor(flags({ status: 2 }), 'videoPlatform.channels');
     assert.ok(live.includes('stopChannel') && !live.includes('startChannel'));
-    assert.ok(live.includes('copyPushUrl') && live.includes('showChannelPlayUrls') && live.includes('deleteChannel'));
+    assert.ok(live.includes('copyPushUrl') && live.includes('showChannelPlayUrls'));
     for (const status of [0, 1] as const) {
       const commands = menuCommandsFor(flags({ status }), 'videoPlatform.channels');
       assert.ok(commands.includes('startChannel') && !commands.includes('stopChannel'), `status ${status}`);
@@ -111,6 +112,28 @@ describe('package.json contributions match the code', () => {
     assert.ok(!busy.includes('startChannel') && !busy.includes('stopChannel'));
     const pull = menuCommandsFor(flags({ status: 3, signalType: '2' }), 'videoPlatform.channels');
     assert.ok(pull.includes('stopChannel') && !pull.includes('copyPushUrl'));
+  });
+
+  it('offers Delete only on stopped or new channels (the platform refuses to delete a running one), never while busy', () => {
+    const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
+    for (const status of [0, 1] as const) assert.ok(menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'), `status ${status}`);
+    for (const status of [2, 3, 5] as const) assert.ok(!menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'), `status ${status}`);
+    assert.ok(!menuCommandsFor(flags({ status: 1 }, true), 'videoPlatform.channels').includes('deleteChannel'), 'busy');
+  });
+
+  it('shows view title actions that need an account only with one, and hides tree-item-only commands from the palette', () => {
+    const always = new Set(['videoPlatform.switchAccount', 'videoPlatform.addAccount', 'videoPlatform.connectLocalPlatform', 'videoPlatform.showLog']);
+    for (const entry of pkg.contributes.menus['view/title']!) {
+      if (!always.has(entry.command)) assert.match(entry.when ?? '', /videoPlatform\.hasAccount/, entry.command);
+    }
+    const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
+    for (const id of ['videoPlatform.loadMore', 'videoPlatform.retry', 'videoPlatform.refreshItem']) assert.equal(palette.get(id), 'false', id);
+    // Every command that talks to the platform shows in the palette only with an account.
+    const needAccount = pkg.contributes.commands
+      .map((entry) => entry.command)
+      .filter((id) => !always.has(id) && !['videoPlatform.validateDocument', 'videoPlatform.createOrUpdateFromDocument', 'videoPlatform.refreshAuthoringReferences', 'videoPlatform.editAccount', 'videoPlatform.removeAccount'].includes(id))
+      .filter((id) => palette.get(id) !== 'false');
+    for (const id of needAccount) assert.match(palette.get(id) ?? '', /videoPlatform\.(hasAccount|channelsFiltered|videosFiltered)/, id);
   });
 
   it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
@@ -123,6 +146,10 @@ describe('package.json contributions match the code', () => {
     assert.ok(video(2).includes('showVideoPlayUrls') && video(2).includes('transcodeVideos'));
     assert.ok(video(2, 1).includes('transcodeVideos'), 'VR videos too');
     for (const status of [1, 6, 7] as const) assert.ok(!video(status).includes('transcodeVideos'), `status ${status}`);
+    // The menu and the palette's pick agree on which states can be transcoded.
+    for (const status of [0, 1, 2, 3, 4, 5, 6, 7] as const) {
+      assert.equal(video(status).includes('transcodeVideos'), canTranscode({ status } as Video), `status ${status}`);
+    }
     assert.ok(!video(0).includes('showVideoPlayUrls'));
   });
 });

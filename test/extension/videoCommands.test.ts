@@ -125,20 +125,21 @@ describe('Videos view and video commands against the local platform', () => {
 
     const raw = await nodeTitled('Raw upload');
     await showVideoPlayAddresses(harness.deps, raw);
-    assert.match(harness.ui.infos.at(-1)!, /no playback address yet/);
+    assert.match(harness.ui.infos.at(-1)!, /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/);
   });
 
   it('transcodes with a template group, reports per-video outcomes and follows the videos until done', async () => {
     const done = await videoTitled('Match highlights');
-    const broken = await videoTitled('Interrupted upload');
+    // A record from before another client started transcoding it: the platform refuses that one.
+    const stale = { ...(await videoTitled('Keynote')), status: 2 as const };
     harness.ui.script(choose('Mobile HLS'), choose('Replace'));
-    const outcome = await transcodeVideos(harness.deps, done, [done, broken]);
+    const outcome = await transcodeVideos(harness.deps, done, [done, stale]);
     assert.ok(outcome);
     assert.equal(outcome.job.replace, true);
     assert.ok(outcome.job.transcodeTemplateGroupId);
-    assert.deepEqual(outcome.results.map((result) => result.code), [0, 10025]);
+    assert.deepEqual(outcome.results.map((result) => result.code), [0, 10033]);
     assert.equal(harness.ui.warnings.length, 1);
-    assert.match(harness.ui.warnings[0]!, /1 of 2 videos accepted\. Refused: "Interrupted upload": The platform could not create the transcoding task\. \(code 10025\)/);
+    assert.match(harness.ui.warnings[0]!, /1 of 2 videos accepted\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\. \(code 10033\)/);
     assert.ok(harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
 
     const finished: Video[] = [];

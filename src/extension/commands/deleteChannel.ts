@@ -4,21 +4,19 @@ import { isRunning } from '../tree/channelPresentation';
 import type { CommandDeps } from './deps';
 import { nameList, resolveChannels } from './targets';
 
-/** videoPlatform.deleteChannel: after a modal confirmation naming the channels. Returns the deleted ids. */
+/**
+ * videoPlatform.deleteChannel: stopped or new channels, after a modal confirmation naming them.
+ * Returns the deleted ids.
+ */
 export async function deleteChannels(deps: CommandDeps, ...args: unknown[]): Promise<string[] | undefined> {
   const title = 'Delete channel';
-  const channels = await resolveChannels(deps, args, { title, many: true });
+  // The platform refuses to delete a live channel (stop it first): only stopped or new ones are offered.
+  const channels = await resolveChannels(deps, args, { title, many: true, eligible: (channel) => !isRunning(channel), why: 'stop a running channel before deleting it' });
   if (!channels) return undefined;
   const names = channels.map((channel: Channel) => channel.name);
-  const running = channels.filter(isRunning);
   const confirmed = await deps.ui.confirm(
     `Delete ${nameList(names, 'channels')}?`,
-    [
-      `${names.map((name) => `"${name}"`).join(', ')} and ${channels.length === 1 ? 'its' : 'their'} play addresses will be gone. This cannot be undone.`,
-      running.length ? `${running.map((channel) => `"${channel.name}"`).join(', ')} ${running.length === 1 ? 'is' : 'are'} running.` : '',
-    ]
-      .filter(Boolean)
-      .join(' '),
+    `${names.map((name) => `"${name}"`).join(', ')} and ${channels.length === 1 ? 'its' : 'their'} play addresses will be gone. This cannot be undone.`,
     'Delete',
   );
   if (!confirmed) return undefined;

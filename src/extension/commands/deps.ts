@@ -36,6 +36,8 @@ export interface CommandDeps {
   /** Start following settling items now (after a command changed states). */
   readonly poll: { channels(): void; videos(): void };
   readonly reveal: { channel(id: string): Promise<void>; video(id: string): Promise<void> };
+  /** Records a palette pick lists before offering a search (targets.ts PICK_LIMIT when unset). */
+  readonly pickLimit?: number;
 }
 
 const registry = new WeakMap<ExtensionServices, CommandDeps>();

@@ -103,10 +103,15 @@ export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unkno
   return pickAndUseAddress(deps, items, `${title} of ${names}`);
 }
 
+export function hasRenditions(video: Video): boolean {
+  return video.status === 2 || (video.transcodedVideoList?.length ?? 0) > 0;
+}
+
 /** videoPlatform.showVideoPlayUrls */
 export async function showVideoPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
   const title = 'Playback addresses';
-  const videos = await resolveVideos(deps, args, { title, many: true });
+  // Only videos with renditions have addresses (transcoded, or transcoding again with the earlier ones).
+  const videos = await resolveVideos(deps, args, { title, many: true, eligible: hasRenditions, why: 'no rendition yet: transcode it first' });
   if (!videos) return undefined;
   const names = nameList(videos.map((video) => video.title || video.fileName), 'videos');
   let playbacks: VideoPlayback[];

@@ -1,8 +1,9 @@
-import type { Channel, Video } from '../../api/types';
+import type { Channel, ChannelSortKey, SortOrder, Video } from '../../api/types';
 import { reportFailure } from '../failures';
 import { channelStateText } from '../tree/channelPresentation';
 import { ChannelNode, VideoNode } from '../tree/nodes';
 import { videoStatusText } from '../tree/videoPresentation';
+import type { PickItem } from '../ui';
 import type { CommandDeps } from './deps';
 
 /**
@@ -50,43 +51,132 @@ export interface TargetOptions<T> {
   readonly title: string;
   /** Only these make sense for the command (start: not running); others are not offered. */
   readonly eligible?: (item: T) => boolean;
+  /** Why the others are left out, for the message when none of the given ones qualifies ("stop it first"). */
+  readonly why?: string;
   readonly many: boolean;
 }
 
-/** How many records the pick offers at most (first page, sorted by name / newest first). */
-const PICK_LIMIT = 100;
+export interface ChannelTargetOptions extends TargetOptions<Channel> {
+  /**
+   * Order of the palette's list (default: by name). Stop lists running channels first, so that
+   * on an account with thousands of channels the first page holds the ones it applies to.
+   */
+  readonly sort?: { readonly sort: ChannelSortKey; readonly order: SortOrder };
+}
+
+/** How many records the pick offers at most per list (first page, or the first page of a search). */
+export const PICK_LIMIT = 100;
+
+/** A row of a record pick: a record, or "search for more" when the first page does not hold them all. */
+type Choice<T> = { readonly record: T } | { readonly search: true };
+
+interface PickSource<T> {
+  readonly noun: 'channel' | 'video';
+  readonly key: (item: T) => string;
+  readonly row: (item: T) => Omit<PickItem<T>, 'value'>;
+  /** One page of the list (`keyword`: the user's search); `total` when the platform tells it. */
+  readonly fetch: (limit: number, keyword: string | undefined) => Promise<{ items: readonly T[]; more: boolean; total?: number }>;
+  readonly searchPrompt: string;
+  /** "name" / "title" */
+  readonly searchBy: string;
+}
+
+/**
+ * The palette's record pick: the first page of the platform's list (eligible records only), and,
+ * when the account holds more than that page, a "Search..." row that asks for text and lists the
+ * matches instead (picks made so far stay picked). Undefined when the user backs out or nothing fits.
+ */
+async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options: TargetOptions<T>): Promise<T[] | undefined> {
+  const limit = Math.max(1, deps.pickLimit ?? PICK_LIMIT);
+  const plural = `${source.noun}s`;
+  let keyword: string | undefined;
+  let kept: T[] = [];
+  for (;;) {
+    const page = await source.fetch(limit, keyword);
+    const offered = options.eligible ? page.items.filter(options.eligible) : [...page.items];
+    const shown = new Set(offered.map(source.key));
+    const earlier = kept.filter((item) => !shown.has(source.key(item)));
+    const keptKeys = new Set(kept.map(source.key));
+    const canSearch = page.more || keyword !== undefined;
+    if (offered.length === 0 && earlier.length === 0 && !canSearch) {
+      await deps.ui.info(`${options.title}: no ${source.noun} to choose from.`);
+      return undefined;
+    }
+    const items: PickItem<Choice<T>>[] = [];
+    if (keyword !== undefined) items.push({ label: offered.length ? `Matching "${keyword}"` : `Nothing that fits matches "${keyword}"`, separator: true });
+    for (const item of [...earlier, ...offered]) items.push({ ...source.row(item), picked: keptKeys.has(source.key(item)), value: { record: item } });
+    if (canSearch) {
+      const shownText = page.total !== undefined ? `${page.total} ${plural} in all; the first ${page.items.length} are listed` : `the first ${page.items.length} are listed`;
+      items.push({ label: '', separator: true });
+      items.push({ label: `$(search) Search ${plural} by ${source.searchBy}...`, description: keyword === undefined ? shownText : 'search again', value: { search: true } });
+    }
+    const pickOptions = { title: options.title, placeHolder: `Choose ${options.many ? plural : `a ${source.noun}`}${canSearch ? ', or search' : ''}`, matchOnDescription: true };
+    let chosen: Array<Choice<T>>;
+    if (options.many) {
+      const picked = await deps.ui.pickMany(items, pickOptions);
+      if (!picked || picked.length === 0) return undefined;
+      chosen = picked;
+    } else {
+      const picked = await deps.ui.pick(items, pickOptions);
+      if (!picked) return undefined;
+      chosen = [picked];
+    }
+    const records = chosen.flatMap((choice) => ('record' in choice ? [choice.record] : []));
+    if (records.length === chosen.length) return records;
+    // "Search...": keep what is picked and list the matches of the text.
+    kept = records;
+    const text = await deps.ui.input({ title: options.title, prompt: source.searchPrompt, value: keyword, validate: (value) => (value.trim() ? undefined : 'Search text must not be empty') });
+    if (text === undefined || !text.trim()) return records.length ? records : undefined;
+    keyword = text.trim();
+  }
+}
+
+/** The message when every given record is left out. */
+async function nothingToDo(deps: CommandDeps, options: TargetOptions<unknown>, states: string[]): Promise<undefined> {
+  await deps.ui.info(`${options.title}: ${states.join(', ')}; nothing to do${options.why ? ` (${options.why})` : ''}.`);
+  return undefined;
+}
+
+/** A multi-selection mixing states: the command goes on with the others and says which it left out. */
+function skipped(deps: CommandDeps, options: TargetOptions<unknown>, states: string[]): void {
+  if (states.length === 0) return;
+  const text = `${options.title}: skipped ${states.join(', ')}${options.why ? ` (${options.why})` : ''}.`;
+  deps.log.info(text);
+  void deps.ui.info(text);
+}
 
 /**
  * The channels a command works on: from the tree (or ids) when given, otherwise chosen in a
  * quick pick from the platform's list. Undefined when the user backs out or there is nothing.
  */
-export async function resolveChannels(deps: CommandDeps, args: readonly unknown[], options: TargetOptions<Channel>): Promise<Channel[] | undefined> {
+export async function resolveChannels(deps: CommandDeps, args: readonly unknown[], options: ChannelTargetOptions): Promise<Channel[] | undefined> {
   const given = channelsFromArgs(args);
   try {
+    const client = await deps.connection.activeClient();
     if (given.length > 0) {
-      const client = await deps.connection.activeClient();
       const channels = await Promise.all(given.map((item) => (typeof item === 'string' ? client.liveGetChannelById(item) : item)));
       const eligible = options.eligible ? channels.filter(options.eligible) : channels;
-      if (eligible.length === 0) {
-        await deps.ui.info(`${options.title}: ${channels.map((channel) => `"${channel.name}" is ${channelStateText(channel).toLowerCase()}`).join(', ')}; nothing to do.`);
-        return undefined;
-      }
+      const state = (channel: Channel): string => `"${channel.name}" is ${channelStateText(channel).toLowerCase()}`;
+      if (eligible.length === 0) return nothingToDo(deps, options as TargetOptions<unknown>, channels.map(state));
+      skipped(deps, options as TargetOptions<unknown>, channels.filter((channel) => !eligible.includes(channel)).map(state));
       return eligible;
     }
-    const client = await deps.connection.activeClient();
-    const page = await client.liveGetChannelsByPage({ start: 1, number: PICK_LIMIT, sort: 'name', order: 'asc' });
-    const offered = options.eligible ? page.channels.filter(options.eligible) : page.channels;
-    if (offered.length === 0) {
-      await deps.ui.info(`${options.title}: no channel to choose from.`);
-      return undefined;
-    }
-    const items = offered.map((channel) => ({ label: channel.name, description: channelStateText(channel), detail: channel.typeName ?? undefined, value: channel }));
-    if (options.many) {
-      const picked = await deps.ui.pickMany(items, { title: options.title, placeHolder: 'Choose channels', matchOnDescription: true });
-      return picked && picked.length ? picked : undefined;
-    }
-    const picked = await deps.ui.pick(items, { title: options.title, placeHolder: 'Choose a channel', matchOnDescription: true });
-    return picked ? [picked] : undefined;
+    const order = options.sort ?? { sort: 'name', order: 'asc' };
+    return await pickRecords<Channel>(
+      deps,
+      {
+        noun: 'channel',
+        key: (channel) => channel.id,
+        row: (channel) => ({ label: channel.name, description: channelStateText(channel), detail: channel.typeName ?? undefined }),
+        fetch: async (limit, keyword) => {
+          const page = await client.liveGetChannelsByPage({ start: 1, number: limit, ...order, ...(keyword ? { searchType: 'name', keyword } : {}) });
+          return { items: page.channels, more: page.count > page.channels.length, total: page.count };
+        },
+        searchPrompt: 'Part of the channel name',
+        searchBy: 'name',
+      },
+      options,
+    );
   } catch (error) {
     await reportFailure(deps.ui, deps.log, options.title, error);
     return undefined;
@@ -100,25 +190,27 @@ export async function resolveVideos(deps: CommandDeps, args: readonly unknown[],
     if (given.length > 0) {
       const videos = await Promise.all(given.map((item) => (typeof item === 'string' ? client.getVideoInfo(item) : item)));
       const eligible = options.eligible ? videos.filter(options.eligible) : videos;
-      if (eligible.length === 0) {
-        await deps.ui.info(`${options.title}: ${videos.map((video) => `"${video.title}" is ${videoStatusText(video.status).toLowerCase()}`).join(', ')}; nothing to do.`);
-        return undefined;
-      }
+      const state = (video: Video): string => `"${video.title || video.fileName}" is ${videoStatusText(video.status).toLowerCase()}`;
+      if (eligible.length === 0) return nothingToDo(deps, options as TargetOptions<unknown>, videos.map(state));
+      skipped(deps, options as TargetOptions<unknown>, videos.filter((video) => !eligible.includes(video)).map(state));
       return eligible;
     }
-    const list = await client.queryVideo({ start: 1, number: PICK_LIMIT, sort: 'uploadTime', order: 'desc' });
-    const offered = options.eligible ? list.filter(options.eligible) : list;
-    if (offered.length === 0) {
-      await deps.ui.info(`${options.title}: no video to choose from.`);
-      return undefined;
-    }
-    const items = offered.map((video) => ({ label: video.title || video.fileName, description: videoStatusText(video.status), detail: video.category ?? undefined, value: video }));
-    if (options.many) {
-      const picked = await deps.ui.pickMany(items, { title: options.title, placeHolder: 'Choose videos', matchOnDescription: true });
-      return picked && picked.length ? picked : undefined;
-    }
-    const picked = await deps.ui.pick(items, { title: options.title, placeHolder: 'Choose a video', matchOnDescription: true });
-    return picked ? [picked] : undefined;
+    return await pickRecords<Video>(
+      deps,
+      {
+        noun: 'video',
+        key: (video) => video.id,
+        row: (video) => ({ label: video.title || video.fileName, description: videoStatusText(video.status), detail: video.category ?? undefined }),
+        fetch: async (limit, keyword) => {
+          // queryVideo tells no total: a full page means there may be more.
+          const items = await client.queryVideo({ start: 1, number: limit, sort: 'uploadTime', order: 'desc', ...(keyword ? { searchType: 'title', keyword } : {}) });
+          return { items, more: items.length >= limit };
+        },
+        searchPrompt: 'Part of the video title',
+        searchBy: 'title',
+      },
+      options,
+    );
   } catch (error) {
     await reportFailure(deps.ui, deps.log, options.title, error);
     return undefined;

@@ -51,6 +51,14 @@ export function readAdHocSource(document: OpenDocument): AdHocSource {
   return source;
 }
 
+/**
+ * Uploaded (0), transcoded (2) or failed (3): the platform refuses the others (1 and 6 are
+ * transcoding, 7 is queued, 4 and 5 have no usable source). The Videos view's menu follows this.
+ */
+export function canTranscode(video: Video): boolean {
+  return video.status === 0 || video.status === 2 || video.status === 3;
+}
+
 export interface TranscodeOutcome {
   readonly job: SecondTranscodeJob;
   readonly results: SecondTranscodeResult[];
@@ -75,7 +83,7 @@ export function describeResults(results: readonly SecondTranscodeResult[], video
  */
 export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Promise<TranscodeOutcome | undefined> {
   const title = 'Transcode videos';
-  const videos = await resolveVideos(deps, args, { title, many: true, eligible: (video) => ![1, 6, 7].includes(video.status) });
+  const videos = await resolveVideos(deps, args, { title, many: true, eligible: canTranscode, why: 'only uploaded, transcoded or failed videos can be transcoded' });
   if (!videos) return undefined;
   const names = nameList(videos.map((video) => video.title || video.fileName), 'videos');
 

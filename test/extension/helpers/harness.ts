@@ -74,6 +74,8 @@ export interface HarnessOptions {
   /** Client timeouts (ms) for timeout tests; one attempt, no retries. */
   timeoutMs?: number;
   storageDir?: string;
+  /** Records a palette pick lists before offering a search (default: the command's own). */
+  pickLimit?: number;
 }
 
 /** The command flows' real dependencies (accounts, connection, tree models) with a scripted Ui. */
@@ -112,6 +114,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     channels,
     videos,
     poll: { channels: () => polled.channels++, videos: () => polled.videos++ },
+    ...(options.pickLimit !== undefined ? { pickLimit: options.pickLimit } : {}),
     reveal: {
       channel: async (id) => {
         revealed.push(id);
