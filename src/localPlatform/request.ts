@@ -82,28 +82,50 @@ function parseJson(text: string): unknown {
   }
 }
 
+/** A body that carries nothing, whatever its declared type: empty, blanks, or a literal `null`. */
+function carriesNothing(body: Buffer): boolean {
+  if (body.length > 16) return false;
+  const text = body.toString('latin1').trim();
+  return text === '' || text === 'null';
+}
+
+/**
+ * JSON text of an object or array, or undefined when the text is not JSON (it is then read as the
+ * declared form instead): a client that labels its JSON body as a form still gets it read as JSON.
+ */
+function jsonIfJson(text: string): unknown {
+  if (!/^[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
 export function parseRequest(url: URL, contentTypeHeader: string | undefined, body: Buffer, jsonAction: boolean): ParsedRequest {
   const pairs: Array<[string, string]> = [...url.searchParams];
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
-  const text = body.length > 0 ? body : undefined;
+  // An empty or `null` body is normal for every operation and every content type (facts section 2).
+  const text = body.length > 0 && !carriesNothing(body) ? body : undefined;
   if (text) {
     if (contentType.startsWith('multipart/form-data')) {
       const boundary = boundaryOf(contentTypeHeader ?? '');
       const fields = boundary ? parseMultipart(body, boundary) : undefined;
       if (!fields) throw malformed('the multipart/form-data body cannot be read (bad boundary or part)');
       pairs.push(...fields);
-    } else if (contentType.startsWith('application/x-www-form-urlencoded')) {
-      pairs.push(...new URLSearchParams(decodeText(body)));
     } else {
       const decoded = decodeText(body).trim();
-      const looksJson = decoded === '' || decoded === 'null' || /^[[{"]/.test(decoded) || contentType.includes('json');
-      if (looksJson) {
-        const value = decoded === '' ? null : parseJson(decoded);
-        // Only the channel operations take a JSON body; elsewhere `null` or `{}` carries nothing.
+      const declaredForm = contentType.startsWith('application/x-www-form-urlencoded');
+      const asJson = declaredForm ? jsonIfJson(decoded) : undefined;
+      if (declaredForm && asJson === undefined) {
+        pairs.push(...new URLSearchParams(decoded));
+      } else if (asJson !== undefined || /^[[{"]/.test(decoded) || (contentType.includes('json') && !/^[^=&\s{["]+=/.test(decoded))) {
+        const value = asJson !== undefined ? asJson : parseJson(decoded);
+        // Only the channel operations take a JSON body; elsewhere `{}` or `[]` carries nothing.
         if (jsonAction) json = value === null ? undefined : value;
       } else if (/^[^=&\s]+=/.test(decoded)) {
-        // A form body sent without its content type.
+        // A form body sent without its content type, or labelled as JSON.
         pairs.push(...new URLSearchParams(decoded));
       } else {
         throw malformed('the request body is neither JSON nor form data');

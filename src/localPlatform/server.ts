@@ -137,14 +137,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       // An absolute-form request line (through a proxy) is routed by its path.
       let url: URL;
       try {
-        url = new URL(req.url ?? '/', 'http://local.invalid');
+        // An origin-form target is read as a path even when it starts with `//` (a base address
+        // given with a trailing slash: `http://host:port/` + `/rest`), never as a host name.
+        const target = req.url ?? '/';
+        url = target.startsWith('/') ? new URL(`http://local.invalid${target}`) : new URL(target);
       } catch {
         url = new URL('http://local.invalid/unreadable');
       }
-      if (url.pathname !== '/rest' && url.pathname !== '/rest/') {
+      // Repeated slashes are one, as web servers in front of the real service treat them.
+      const path = url.pathname.replace(/\/{2,}/g, '/');
+      if (path !== '/rest' && path !== '/rest/') {
         code = Codes.apiNotExists;
         req.resume();
-        send(res, 404, failure(new PlatformFault(Codes.apiNotExists, `only /rest is served (got ${url.pathname.slice(0, 100)})`)));
+        send(res, 404, failure(new PlatformFault(Codes.apiNotExists, `only /rest is served (got ${path.slice(0, 100)})`)));
         return;
       }
       if (req.method !== 'GET' && req.method !== 'POST') {

@@ -144,9 +144,9 @@ describe('local platform: channel and video lists', () => {
   });
 
   it('refuses bad channel list parameters naming the field', async () => {
-    await apiError(client.liveGetChannelsByPage({ sort: 'size' as never }), Codes.parameterInvalid, 'sort must be one of name, type, status, streamStatus, createTime');
+    await apiError(client.liveGetChannelsByPage({ sort: 'size' as never }), Codes.sortTypeIncorrect, 'sort must be one of name, type, status, streamStatus, createTime');
     await apiError(client.liveGetChannelsByPage({ order: 'up' as never }), Codes.parameterInvalid, 'order must be one of asc, desc');
-    await apiError(client.liveGetChannelsByPage({ searchType: 'tag' as never, keyword: 'x' }), Codes.parameterInvalid, 'searchType must be one of name, type, all');
+    await apiError(client.liveGetChannelsByPage({ searchType: 'tag' as never, keyword: 'x' }), Codes.searchTypeIncorrect, 'searchType must be one of name, type, all');
     await apiError(client.liveGetChannelsByPage({ searchType: 'name' }), Codes.parameterMissing, 'keyword is required when searchType is given');
     const zero = await raw(p, 'liveGetChannelsByPage', { start: '0' });
     assert.equal(zero.json.code, Codes.parameterInvalid);

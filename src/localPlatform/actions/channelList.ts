@@ -25,10 +25,11 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const p = ctx.params;
   const start = p.int('start', false, { min: 1, max: 1_000_000 }) ?? 1;
   const number = p.int('number', false, { min: 1, max: MAX_PAGE_SIZE }) ?? 15;
-  const sort = p.oneOf('sort', CHANNEL_SORTS) ?? 'createTime';
+  // The interface's codes for a wrong sort key or search type (10013 / 10018), as on queryVideo.
+  const sort = p.oneOf('sort', CHANNEL_SORTS, false, Codes.sortTypeIncorrect) ?? 'createTime';
   // Newest first when listing by creation time without an order; otherwise ascending.
   const order = p.oneOf('order', ['asc', 'desc'] as const) ?? (p.has('sort') ? 'asc' : 'desc');
-  const searchType = p.oneOf('searchType', ['name', 'type', 'all'] as const);
+  const searchType = p.oneOf('searchType', ['name', 'type', 'all'] as const, false, Codes.searchTypeIncorrect);
   const view = sortedView(ctx.account.store, 'channels', sort, comparators[sort]);
   let keep: ((ch: ChannelRec, index: number) => boolean) | undefined;
   if (searchType) {

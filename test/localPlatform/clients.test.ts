@@ -1,0 +1,111 @@
+/**
+ * Requests as independent clients of the real service send them, beyond what the project's own
+ * client produces: base addresses with a trailing slash, `null` bodies under a form content type,
+ * JSON bodies labelled as forms, and the interface's codes on both lists.
+ */
+import * as assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import type { PlatformClient } from '../../src/api/client';
+import { Codes } from '../../src/api/errorCodes';
+import { ACCOUNT, assertFault, raw, rawSocket, signed, TestPlatform } from './harness';
+
+describe('local platform: independent clients', () => {
+  let p: TestPlatform;
+  let client: PlatformClient;
+  let templateId: string;
+
+  before(async () => {
+    p = await TestPlatform.start();
+    client = p.client();
+    templateId = (await client.liveTemplateCreate({ displayName: 'HD', videoWidth: 1280, videoHeight: 720, videoBitrate: 2000 })).id;
+  });
+  after(async () => {
+    await p.close();
+  });
+
+  it('serves `//rest` (a base address given with a trailing slash) like `/rest`', async () => {
+    const q = new URLSearchParams(signed('liveChannelTypeList', {})).toString();
+    for (const target of [`//rest?${q}`, `///rest/?${q}`, `http://example.invalid:9999//rest?${q}`]) {
+      const text = await rawSocket(p.platform.port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+      assert.match(text, /^HTTP\/1\.1 200/, target);
+      assert.match(text, /"code":0/, `${target}: ${text}`);
+    }
+    const other = await rawSocket(p.platform.port, `GET //other?${q} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`);
+    assert.match(other, /^HTTP\/1\.1 404/);
+    assert.match(other, /only \/rest is served \(got \/other\)/);
+  });
+
+  it('reads a `null` or blank body under any content type as no body, with signed empty values', async () => {
+    for (const contentType of ['application/x-www-form-urlencoded', 'application/x-www-form-urlencoded; charset=UTF-8', 'multipart/form-data; boundary=zz', 'text/plain']) {
+      for (const body of ['null', ' null\r\n', '  ']) {
+        // Empty optional values are signed and sent, as independent clients do.
+        const answer = await raw(p, 'liveChannelTypeList', { name: '', id: '' }, { method: 'POST', body, contentType });
+        assert.equal(answer.json.code, 0, `${contentType} ${JSON.stringify(body)}: ${answer.text}`);
+      }
+    }
+  });
+
+  it('reads a liveCreateChannel JSON body labelled as a form, and a form labelled as JSON', async () => {
+    const definition = {
+      name: 'Labelled as a form',
+      signalType: 1,
+      outputGroupList: [{ protocolType: 2, outputTemplateList: [{ templateId, isDefault: '1' }] }],
+    };
+    const created = await raw(p, 'liveCreateChannel', {}, { body: JSON.stringify(definition), contentType: 'application/x-www-form-urlencoded' });
+    assert.equal(created.json.code, 0, created.text);
+    assert.equal((created.json.result as { name: string }).name, 'Labelled as a form');
+
+    const all = signed('liveChannelTypeCreate', { name: 'Form labelled as JSON' });
+    const form = await raw(p, '', {}, { bare: true, method: 'POST', body: new URLSearchParams(all).toString(), contentType: 'application/json' });
+    assert.equal(form.json.code, 0, form.text);
+    assert.equal((form.json.result as { name: string }).name, 'Form labelled as JSON');
+
+    // Text that is neither stays refused, and a broken JSON body under a JSON type stays 10914.
+    assertFault(await raw(p, 'liveCreateChannel', {}, { body: '{"name": ', contentType: 'application/json' }), Codes.bodyMalformed, 'not valid JSON');
+    const formJunk = await raw(p, 'liveCreateChannel', {}, { body: '{"name": ', contentType: 'application/x-www-form-urlencoded' });
+    assertFault(formJunk, Codes.parameterMissing, 'the channel definition (JSON request body) is required');
+  });
+
+  it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
+    // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
+    const javaOrder = (a: string, b: string): number => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++) {
+        const x = a[i].toUpperCase().toLowerCase();
+        const y = b[i].toUpperCase().toLowerCase();
+        if (x !== y) return x.charCodeAt(0) - y.charCodeAt(0);
+      }
+      return a.length - b.length;
+    };
+    const params: Record<string, string> = {
+      accessKey: ACCOUNT.accessKey,
+      action: 'liveChannelTypeList',
+      version: '2.0',
+      timestamp: String(Date.now()),
+      name: '',
+      Zeta: 'é ü 直播',
+      _x: 'a+b&c=d',
+      a_b: '',
+      AA: '1',
+      aaa: '%41',
+    };
+    const names = Object.keys(params).sort(javaOrder);
+    assert.deepEqual(names.slice(0, 4), ['_x', 'a_b', 'AA', 'aaa'], 'underscore sorts before letters once case is folded');
+    const text = ACCOUNT.secretKey + names.map((n) => `${n}=${params[n]}`).join('');
+    const signature = createHmac('sha256', ACCOUNT.secretKey).update(text, 'utf8').digest('hex');
+    const answer = await raw(p, '', { ...params, signature }, { bare: true });
+    assert.equal(answer.json.code, 0, answer.text);
+    const form = await raw(p, '', { ...params, signature: signature.toUpperCase() }, { bare: true, placement: 'form' });
+    assert.equal(form.json.code, 0, form.text);
+    const wrong = await raw(p, '', { ...params, Zeta: 'changed', signature }, { bare: true });
+    assertFault(wrong, Codes.signatureIncorrect);
+  });
+
+  it('answers a wrong channel list sort with 10013 and a wrong search type with 10018, changing nothing', async () => {
+    const before = (await client.liveGetChannelsByPage({ number: 1 })).count;
+    assertFault(await raw(p, 'liveGetChannelsByPage', { sort: 'size' }), Codes.sortTypeIncorrect, 'sort must be one of name, type, status, streamStatus, createTime');
+    assertFault(await raw(p, 'liveGetChannelsByPage', { searchType: 'tag', keyword: 'x' }), Codes.searchTypeIncorrect, 'searchType must be one of name, type, all');
+    assertFault(await raw(p, 'queryVideo', { start: '1', number: '5', sort: 'name', order: 'asc' }), Codes.sortTypeIncorrect);
+    assertFault(await raw(p, 'queryVideo', { start: '1', number: '5', sort: 'title', order: 'asc', searchType: 'name', keyword: 'x' }), Codes.searchTypeIncorrect);
+    assert.equal((await client.liveGetChannelsByPage({ number: 1 })).count, before);
+  });
+});
