@@ -176,6 +176,26 @@ describe('Polling of settling items', () => {
     assert.deepEqual(log.lines, []);
   });
 
+  it('starts following settling items as soon as the view loads them, with no other event', async () => {
+    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    const scheduled: Array<() => void> = [];
+    const timers: PollTimers = { setTimeout: (callback) => scheduled.push(callback), clearTimeout: () => scheduled.splice(0) };
+    const poller = new Poller(harness.videos, () => 1000, new MemoryLog(), timers);
+    poller.setVisible(true);
+    assert.equal(scheduled.length, 0, 'nothing loaded yet, nothing to follow');
+    // VS Code asks for the view's children: the demo's transcoding videos arrive.
+    const nodes = await harness.videos.getChildren();
+    assert.ok(nodes.some((node) => /\.\.\.$/.test(node.view().description ?? '')), 'a transient "Transcoding..." description');
+    assert.equal(scheduled.length, 1, 'the first page holds transcoding videos: a round is scheduled');
+    poller.setVisible(false);
+    await harness.videos.getChildren();
+    assert.equal(scheduled.length, 0, 'not while the view is hidden');
+    poller.dispose();
+    harness.videos.refresh();
+    await harness.videos.getChildren();
+    assert.equal(scheduled.length, 0, 'nor after dispose');
+  });
+
   it('re-reads a starting channel until it settles', async () => {
     harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
     const nodes = await harness.channels.getChildren();

@@ -19,6 +19,7 @@ export class ChannelTreeModel {
   private filterValue: ChannelFilter = {};
   private grouped = false;
   private readonly listeners = new Set<ChangeListener<TreeNode>>();
+  private readonly loadListeners = new Set<() => void>();
   private readonly rootList: PagedList<Channel>;
   private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = { generation: 0 };
   private readonly categoryLists = new Map<CategoryNode, PagedList<Channel>>();
@@ -89,9 +90,16 @@ export class ChannelTreeModel {
     );
   }
 
+  /** After items were loaded for the view (the poller looks for settling ones). */
+  onDidLoad(listener: () => void): { dispose(): void } {
+    this.loadListeners.add(listener);
+    return { dispose: () => this.loadListeners.delete(listener) };
+  }
+
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     const epoch = this.source.epoch;
     const children = await this.children(node);
+    if (epoch === this.source.epoch) for (const listener of this.loadListeners) listener();
     // An account switch while loading: the view asks again, so answer nothing from the old account.
     return epoch === this.source.epoch ? children : [];
   }

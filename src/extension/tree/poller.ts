@@ -6,6 +6,11 @@ export interface PollTarget {
   hasSettling(): boolean;
   /** One round; returns the failures (logged, polling goes on). */
   pollSettling(): Promise<unknown[]>;
+  /**
+   * Fires after the view loaded items (first page, Load more, a category opened): items found
+   * settling then are followed even though nothing else changed.
+   */
+  onDidLoad?(listener: () => void): { dispose(): void };
 }
 
 export interface PollTimers {
@@ -33,13 +38,16 @@ export class Poller {
   private running = false;
   private disposed = false;
   private visible = true;
+  private readonly loaded: { dispose(): void } | undefined;
 
   constructor(
     private readonly target: PollTarget,
     private readonly intervalMs: () => number,
     private readonly log: LogSink,
     private readonly timers: PollTimers = realTimers,
-  ) {}
+  ) {
+    this.loaded = target.onDidLoad?.(() => this.kick());
+  }
 
   get scheduled(): boolean {
     return this.timer !== undefined;
@@ -80,6 +88,7 @@ export class Poller {
 
   dispose(): void {
     this.disposed = true;
+    this.loaded?.dispose();
     this.cancel();
   }
 }

@@ -15,6 +15,7 @@ const MAX_REVEAL_PAGES = 20;
 export class VideoTreeModel {
   private filterValue: VideoFilter = {};
   private readonly listeners = new Set<ChangeListener<TreeNode>>();
+  private readonly loadListeners = new Set<() => void>();
   private readonly list: PagedList<Video>;
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
@@ -63,9 +64,16 @@ export class VideoTreeModel {
     this.refresh();
   }
 
+  /** After items were loaded for the view (the poller looks for settling ones). */
+  onDidLoad(listener: () => void): { dispose(): void } {
+    this.loadListeners.add(listener);
+    return { dispose: () => this.loadListeners.delete(listener) };
+  }
+
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     const epoch = this.source.epoch;
     const children = await this.children(node);
+    if (epoch === this.source.epoch) for (const listener of this.loadListeners) listener();
     return epoch === this.source.epoch ? children : [];
   }
 
