@@ -21,6 +21,7 @@ interface SchemaNode {
   minItems?: number;
   maxItems?: number;
   properties?: Record<string, SchemaNode>;
+  items?: { type?: unknown };
 }
 
 /**
@@ -82,7 +83,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
         ...base,
         message: `${label} must be ${orList(expected.map(typeWords))}; found ${found}.`,
         range: doc.valueRange(path),
-        fix: typeFix(doc, path, expected, error.data),
+        fix: typeFix(doc, path, expected, error.data, schema),
       };
     }
     case 'enum':
@@ -218,7 +219,7 @@ function hasKey(value: unknown, key: string): boolean {
 }
 
 /** The same value in the expected JSON type, when the conversion is unambiguous. */
-function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: unknown): Fix | undefined {
+function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: unknown, schema: SchemaNode): Fix | undefined {
   let converted: unknown;
   const parsed = typeof data === 'string' ? parseJsonText(data) : undefined;
   if (parsed !== undefined && expected.includes(Array.isArray(parsed) ? 'array' : typeof parsed === 'object' && parsed !== null ? 'object' : '-')) {
@@ -231,7 +232,8 @@ function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: un
     converted = String(data);
   } else if (expected.includes('boolean') && (data === 'true' || data === 'false' || data === 0 || data === 1)) {
     converted = data === 'true' || data === 1;
-  } else if (expected.includes('array') && typeof data === 'string' && data.trim() !== '' && !/[[\]{}"]/.test(data)) {
+  } else if (expected.includes('array') && schema.items?.type === 'string' && typeof data === 'string' && data.trim() !== '' && !/[[\]{}"]/.test(data)) {
+    // Ids separated by commas, as the interface sends them; only for lists of text (not of objects).
     converted = data.split(',').map((s) => s.trim()).filter((s) => s !== '');
   } else {
     return undefined;

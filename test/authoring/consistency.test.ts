@@ -4,8 +4,18 @@
  * say the same in VS Code's JSON language service as in ajv.
  */
 import * as assert from 'node:assert/strict';
+import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
+import { validatorFor } from '../../src/authoring/schemas';
 import { validateDocument } from '../../src/authoring/validate';
-import { EXAMPLES, onlyProblem, textOf } from './fixtures';
+import { EXAMPLES, HEX, onlyProblem, readJson, textOf } from './fixtures';
+
+/** Every subschema of a schema file with its JSON pointer (defaultSnippets bodies are data, not schemas). */
+function subschemas(node: unknown, where = '#'): Array<{ where: string; schema: Record<string, unknown> }> {
+  if (Array.isArray(node)) return node.flatMap((n, i) => subschemas(n, `${where}/${i}`));
+  if (typeof node !== 'object' || node === null) return [];
+  const record = node as Record<string, unknown>;
+  return [{ where, schema: record }, ...Object.entries(record).filter(([key]) => key !== 'defaultSnippets').flatMap(([key, child]) => subschemas(child, `${where}/${key}`))];
+}
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test documents are changed freely
 
@@ -37,6 +47,63 @@ describe('authoring consistency', () => {
       const doc = EXAMPLES.templategroup() as Json;
       for (const item of doc.transcodeTemplates) item.defaultVideo = 0;
       for (const p of validateDocument('templategroup', textOf(doc)).problems) assert.doesNotMatch(p.message, /must be \.|: \s*\./, p.message);
+    });
+  });
+
+  describe('schemas as VS Code reads them', () => {
+    // VS Code's JSON language service shows a subschema's errorMessage for every failure of that
+    // subschema, a wrong type included; so a rule's message must not sit beside a `type` keyword,
+    // and a `contains` needs its own message (VS Code's default is "Array does not contain required item.").
+    for (const kind of DOCUMENT_KINDS) {
+      it(`${kind}: an errorMessage never stands beside a type keyword, and every contains has a message`, () => {
+        const wrong: string[] = [];
+        for (const { where, schema } of subschemas(readJson(`schemas/${kind}.schema.json`))) {
+          if (typeof schema.errorMessage === 'string' && 'type' in schema) wrong.push(`${where}: errorMessage beside type`);
+          if ('contains' in schema && typeof schema.errorMessage !== 'string') wrong.push(`${where}: contains without errorMessage`);
+        }
+        assert.deepEqual(wrong, []);
+      });
+    }
+
+    it('a trial clip duration of the wrong type is a type problem only, not a trial clip rule', () => {
+      for (const kind of ['templategroup', 'transcode'] as const) {
+        for (const trailor of [true, false]) {
+          const doc = EXAMPLES[kind]() as Json;
+          doc.trailor = trailor;
+          doc.trailorDuration = '30';
+          const validate = validatorFor(kind);
+          assert.equal(validate(doc), false);
+          const keywords = (validate.errors ?? []).map((e) => `${e.keyword} ${e.schemaPath}`);
+          assert.deepEqual(
+            keywords.filter((k) => k.includes('/then/')),
+            [],
+            `${kind} trailor ${trailor}: ${keywords.join(', ')}`,
+          );
+        }
+      }
+    });
+  });
+
+  describe('quick fixes that fix', () => {
+    it('text where a list of objects is expected gets no "split at commas" fix', () => {
+      for (const [kind, field] of [
+        ['templategroup', 'transcodeTemplates'],
+        ['channel', 'outputGroupList'],
+        ['logogroup', 'logos'],
+      ] as const) {
+        const doc = EXAMPLES[kind]() as Json;
+        doc[field] = 'x';
+        const problem = validateDocument(kind, textOf(doc)).problems.find((p) => p.code === 'schema.type');
+        assert.ok(problem, `${kind}: no type problem`);
+        assert.equal(problem.fix, undefined, `${kind}: ${problem.fix?.title}`);
+      }
+    });
+
+    it('ids separated by commas still become a list of ids', () => {
+      const doc = EXAMPLES.transcode() as Json;
+      doc.videoIds = `${HEX.video1},${HEX.video2}`;
+      const problem = onlyProblem(validateDocument('transcode', textOf(doc)).problems, 'schema.type');
+      assert.ok(problem.fix);
     });
   });
 });
