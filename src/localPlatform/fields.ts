@@ -55,6 +55,11 @@ export class Fields {
     return invalid(this.path(name), rule, this.invalidCode);
   }
 
+  /** Every field as given (unknown ones included), for reading the same fields as another shape. */
+  entries(): Readonly<Record<string, unknown>> {
+    return this.source;
+  }
+
   raw(name: string): unknown {
     return Object.prototype.hasOwnProperty.call(this.source, name) ? this.source[name] : undefined;
   }

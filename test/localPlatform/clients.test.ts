@@ -66,6 +66,25 @@ describe('local platform: independent clients', () => {
     assertFault(formJunk, Codes.parameterMissing, 'the channel definition (JSON request body) is required');
   });
 
+  it('reads a channel definition sent as form fields, and a liveUpdate id sent as a parameter', async () => {
+    const groups = JSON.stringify([{ protocolType: 1, outputTemplateList: [{ templateId, isDefault: 1 }] }]);
+    const created = await raw(p, 'liveCreateChannel', { name: 'From a form', signalType: '1', outputGroupList: groups }, { placement: 'form' });
+    assert.equal(created.json.code, 0, created.text);
+    const ch = created.json.result as { id: string; name: string; outputGroupList: Array<{ id: string }> };
+    assert.equal(ch.name, 'From a form');
+
+    const update = { name: 'Renamed', signalType: '1', outputGroupList: [{ id: ch.outputGroupList[0].id, protocolType: 1, outputTemplateList: [{ templateId, isDefault: '1' }] }] };
+    const updated = await raw(p, 'liveUpdate', { id: ch.id }, { body: JSON.stringify(update), contentType: 'application/json' });
+    assert.equal(updated.json.code, 0, updated.text);
+    const after = updated.json.result as { id: string; name: string; outputGroupList: Array<{ id: string }> };
+    assert.deepEqual([after.id, after.name, after.outputGroupList[0].id], [ch.id, 'Renamed', ch.outputGroupList[0].id]);
+
+    const other = '0123456789abcdef0123456789abcdef';
+    const clash = await raw(p, 'liveUpdate', { id: other }, { body: JSON.stringify({ ...update, id: ch.id }), contentType: 'application/json' });
+    assertFault(clash, Codes.parameterInvalid, `id is ${other} as a parameter but ${ch.id} in the JSON body`);
+    assert.equal((await client.liveGetChannelById(ch.id)).name, 'Renamed');
+  });
+
   it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
     // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
     const javaOrder = (a: string, b: string): number => {

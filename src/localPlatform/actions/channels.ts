@@ -56,9 +56,28 @@ function groupFromDef(def: OutputGroupDef, userId: number, now: number, existing
   };
 }
 
+/**
+ * The channel definition: the JSON body (facts section 2). Two tolerances for clients that differ:
+ * without a JSON body, a definition sent as query/form fields (`outputGroupList` as JSON text, as
+ * other JSON parameters travel) is read the same way; for liveUpdate, an `id` given as a (signed)
+ * query or form parameter stands in for one missing from the body.
+ */
+function definitionOf(ctx: ActionContext, withId: boolean): unknown {
+  const body = ctx.body;
+  if (body === undefined) return ctx.params.has('outputGroupList') ? ctx.params.entries() : undefined;
+  if (!withId || body === null || typeof body !== 'object' || Array.isArray(body) || !ctx.params.has('id')) return body;
+  const given = (body as Record<string, unknown>).id;
+  const paramId = ctx.params.str('id', true, 64);
+  if (given === undefined || given === null || given === '') return { ...body, id: paramId };
+  if (String(given) !== paramId) {
+    throw new PlatformFault(Codes.parameterInvalid, `id is ${paramId} as a parameter but ${String(given).slice(0, 64)} in the JSON body`);
+  }
+  return body;
+}
+
 export const liveCreateChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const def = readChannelDefinition(ctx.body, store, false);
+  const def = readChannelDefinition(definitionOf(ctx, false), store, false);
   const id = newId();
   const ch: ChannelRec = {
     id,
@@ -93,7 +112,7 @@ export const liveCreateChannel: ActionHandler = async (ctx) => {
 /** liveUpdate: groups with an `id` are kept (same ids and play addresses); groups without are new. */
 export const liveUpdate: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const def = readChannelDefinition(ctx.body, store, true);
+  const def = readChannelDefinition(definitionOf(ctx, true), store, true);
   const current = findChannel(store, def.id ?? '');
   if (current.status === 2) {
     throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is live; stop it before updating it`);
