@@ -158,6 +158,22 @@ describe('Live channels view (tree model against the local platform)', () => {
     }
   });
 
+  it('drops a category restriction of the old account on a switch, keeping the rest of the filter', async () => {
+    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'First' } });
+    const [sports] = (await client.liveChannelTypeList()).filter((category) => category.name === 'Sports');
+    harness.channels.setFilter({ category: { id: sports!.id, name: sports!.name }, sort: 'name', order: 'desc' });
+    harness.videos.setFilter({ categoryId: 2, keyword: 'match' });
+    harness.connection.restart();
+    assert.equal(harness.channels.filterText, 'category "Sports" · by name desc', 'the same account (edited, or a setting changed): kept');
+    assert.equal(harness.videos.filter.categoryId, 2);
+
+    const second = await harness.store.add({ name: 'Second', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+    await harness.connection.switchTo(second.id);
+    assert.equal(harness.channels.filterText, 'by name desc', 'a category id means nothing in another account');
+    assert.deepEqual(harness.videos.filter, { keyword: 'match' });
+    assert.ok(channelsOf(await harness.channels.getChildren()).length > 1, 'the whole list of the new account');
+  });
+
   it('finds a channel further down the pages for reveal', async () => {
     harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
     harness.channels.setFilter({ sort: 'name', order: 'asc' });

@@ -33,6 +33,9 @@ export class Connection implements ClientSource {
   get hasAccount(): boolean {
     return this.options.store.activeId() !== undefined;
   }
+  get accountId(): string | undefined {
+    return this.options.store.activeId();
+  }
   get activeAccount(): AccountProfile | undefined {
     return this.options.store.active();
   }

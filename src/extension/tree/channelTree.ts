@@ -17,6 +17,8 @@ const MAX_REVEAL_PAGES = 20;
  */
 export class ChannelTreeModel {
   private filterValue: ChannelFilter = {};
+  /** The account whose category the filter names (category ids are per account). */
+  private filterAccount: string | undefined;
   private grouped = false;
   private readonly listeners = new Set<ChangeListener<TreeNode>>();
   private readonly loadListeners = new Set<() => void>();
@@ -55,6 +57,7 @@ export class ChannelTreeModel {
 
   setFilter(filter: ChannelFilter): void {
     this.filterValue = filter;
+    this.filterAccount = this.source.accountId;
     this.refresh();
   }
 
@@ -187,9 +190,17 @@ export class ChannelTreeModel {
     this.fire(undefined);
   }
 
-  /** Account switch: also forget the transient states of the old account's channels. */
+  /**
+   * Account switch: also forget the transient states of the old account's channels, and a
+   * category restriction when the account changed (that category is not the new account's).
+   */
   reset(): void {
     this.transient.clear();
+    if (this.filterValue.category && this.filterAccount !== this.source.accountId) {
+      const { category: _dropped, ...rest } = this.filterValue;
+      this.filterValue = rest;
+    }
+    this.filterAccount = this.source.accountId;
     this.refresh();
   }
 

@@ -5,6 +5,8 @@ export interface ClientSource {
   /** Changes on every account switch or edit; answers fetched under an older epoch are dropped. */
   readonly epoch: number;
   readonly hasAccount: boolean;
+  /** Id of the active account profile (undefined: none). */
+  readonly accountId: string | undefined;
   activeClient(): Promise<PlatformClient>;
 }
 

@@ -14,6 +14,8 @@ const MAX_REVEAL_PAGES = 20;
  */
 export class VideoTreeModel {
   private filterValue: VideoFilter = {};
+  /** The account whose category the filter names (category ids are per account). */
+  private filterAccount: string | undefined;
   private readonly listeners = new Set<ChangeListener<TreeNode>>();
   private readonly loadListeners = new Set<() => void>();
   private readonly list: PagedList<Video>;
@@ -61,6 +63,7 @@ export class VideoTreeModel {
 
   setFilter(filter: VideoFilter): void {
     this.filterValue = filter;
+    this.filterAccount = this.source.accountId;
     this.refresh();
   }
 
@@ -117,6 +120,11 @@ export class VideoTreeModel {
   /** Account switch: nothing of the old account survives. */
   reset(): void {
     this.transient.clear();
+    if (this.filterValue.categoryId !== undefined && this.filterAccount !== this.source.accountId) {
+      const { categoryId: _dropped, ...rest } = this.filterValue;
+      this.filterValue = rest;
+    }
+    this.filterAccount = this.source.accountId;
     this.tracked.clear();
     this.unseenRounds.clear();
     this.refresh();
