@@ -106,4 +106,28 @@ describe('authoring consistency', () => {
       assert.ok(problem.fix);
     });
   });
+
+  describe('template group names', () => {
+    const mp4Of720p = (): Json => ({ ...(EXAMPLES.templategroup() as Json).transcodeTemplates[1], format: 1, encryptType: 0, defaultVideo: 0 });
+
+    it('one rendition in HLS and in MP4 (same name and profile, two formats) is valid', () => {
+      const doc = EXAMPLES.templategroup() as Json;
+      doc.transcodeTemplates.push(mp4Of720p());
+      assert.deepEqual(validateDocument('templategroup', textOf(doc)).problems, []);
+    });
+
+    it('a repeated name with the same format is an error naming both templates', () => {
+      const doc = EXAMPLES.templategroup() as Json;
+      doc.transcodeTemplates.push({ ...mp4Of720p(), format: 0 });
+      const problem = onlyProblem(validateDocument('templategroup', textOf(doc)).problems, 'templategroup.duplicateName');
+      assert.match(problem.message, /transcodeTemplates\[3\]\.name repeats the name "720p" of transcodeTemplates\[1\] with the same format/);
+    });
+
+    it('a repeated name with another size is an error naming what differs', () => {
+      const doc = EXAMPLES.templategroup() as Json;
+      doc.transcodeTemplates.push({ ...mp4Of720p(), videoHeight: 540 });
+      const problem = onlyProblem(validateDocument('templategroup', textOf(doc)).problems, 'templategroup.duplicateName');
+      assert.match(problem.message, /but not its videoHeight/);
+    });
+  });
 });

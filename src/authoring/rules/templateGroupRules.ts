@@ -1,17 +1,18 @@
 /**
- * Template group rules beyond the schema: exactly one default rendition, distinct names, AES with
- * HLS only, the trial clip duration against `trailor`, and bitrate units.
+ * Template group rules beyond the schema: exactly one default rendition, names that tell the
+ * renditions apart, AES with HLS only, the trial clip duration against `trailor`, and bitrate units.
  */
 import { checkAdvancedArguments } from './advancedArguments';
 import {
   checkAudioBitsPerSecond,
-  checkDuplicateNames,
   checkVideoKbps,
   isObject,
   objectItems,
   reportSeveralDefaults,
+  type JsonObject,
   type ProblemSink,
 } from './ruleKit';
+import type { JsonPath } from '../jsonDocument';
 
 const AES = 6;
 const HLS = 0;
@@ -33,7 +34,7 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       true,
     );
   }
-  checkDuplicateNames(sink, 'templategroup.duplicateName', at, items);
+  checkRepeatedNames(sink, at, items);
 
   for (const [index, item] of items) {
     const path = [...at, index];
@@ -62,5 +63,39 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       `trailorDuration (${value.trailorDuration} seconds) has no effect while trailor is false.`,
       sink.doc.fix('Set trailorDuration to 0', (d) => d.set(['trailorDuration'], 0)),
     );
+  }
+}
+
+const PROFILE = ['videoWidth', 'videoHeight', 'videoBitrate', 'audioBitrate'] as const;
+
+/**
+ * An item has one `format`, so one rendition in several formats is several items with the same
+ * name and profile (the platform merges them into one output stream with an address per format).
+ * A repeated name is a mistake when the format repeats too, or when the size or bitrates differ.
+ */
+function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[number, JsonObject]>): void {
+  for (const [index, item] of items) {
+    if (typeof item.name !== 'string') continue;
+    const earlier = items.filter(([i, other]) => i < index && other.name === item.name);
+    if (earlier.length === 0) continue;
+    const path = [...at, index, 'name'];
+    const sameFormat = earlier.find(([, other]) => other.format === item.format);
+    const otherProfile = earlier.find(([, other]) => PROFILE.some((field) => other[field] !== item[field]));
+    if (sameFormat) {
+      sink.add(
+        'error',
+        'templategroup.duplicateName',
+        path,
+        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...at, sameFormat[0]])} with the same format; each rendition needs its own name.`,
+      );
+    } else if (otherProfile) {
+      const differs = PROFILE.filter((field) => otherProfile[1][field] !== item[field]);
+      sink.add(
+        'error',
+        'templategroup.duplicateName',
+        path,
+        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...at, otherProfile[0]])} but not its ${differs.join(', ')}: templates sharing a name are one rendition in several formats, so give this one its own name or the same size and bitrates.`,
+      );
+    }
   }
 }
