@@ -21,11 +21,29 @@ export function parseMultipart(body: Buffer, boundary: string): Array<[string, s
     const content = body.subarray(headerEnd + 4, next);
     const disposition = /^content-disposition:\s*form-data(.*)$/im.exec(headers);
     if (!disposition) return undefined;
-    const name = /;\s*name="([^"]*)"/i.exec(disposition[1])?.[1];
-    const isFile = /;\s*filename="/i.test(disposition[1]);
-    if (name !== undefined && !isFile) fields.push([name, content.toString('utf8')]);
+    // `name="x"` as RFC 7578 writes it; some clients leave the quotes out.
+    const named = /;\s*name=(?:"([^"]*)"|([^;\s"]+))/i.exec(disposition[1]);
+    const name = named?.[1] ?? named?.[2];
+    const isFile = /;\s*filename\*?=/i.test(disposition[1]);
+    if (name !== undefined && !isFile) fields.push([name, decodePart(content, headers)]);
     pos = next + 2;
   }
+}
+
+/**
+ * A text part in the charset its own Content-Type names (some clients send ISO-8859-1 text parts by
+ * default); UTF-8 when it names none or one this runtime does not know.
+ */
+function decodePart(content: Buffer, headers: string): string {
+  const charset = /^content-type:[^\r\n]*;\s*charset="?([\w.:-]+)"?/im.exec(headers)?.[1];
+  if (charset) {
+    try {
+      return new TextDecoder(charset).decode(content);
+    } catch {
+      // Unknown label: read as UTF-8.
+    }
+  }
+  return content.toString('utf8');
 }
 
 /** The boundary of a multipart content type, unquoted. */

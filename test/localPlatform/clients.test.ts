@@ -85,6 +85,27 @@ describe('local platform: independent clients', () => {
     assert.equal((await client.liveGetChannelById(ch.id)).name, 'Renamed');
   });
 
+  it('reads multipart text parts in their own charset, and names given without quotes', async () => {
+    const all = signed('liveChannelTypeCreate', { name: 'Café Zürich' });
+    const b = 'Apache-like-boundary';
+    const parts = Object.entries(all).map(([name, value]) => {
+      if (name === 'name') {
+        // ISO-8859-1 text part, as Apache HttpClient's addTextBody sends by default.
+        return Buffer.concat([
+          Buffer.from(`--${b}\r\nContent-Disposition: form-data; name="name"\r\nContent-Type: text/plain; charset=ISO-8859-1\r\nContent-Transfer-Encoding: 8bit\r\n\r\n`, 'latin1'),
+          Buffer.from(value, 'latin1'),
+          Buffer.from('\r\n', 'latin1'),
+        ]);
+      }
+      const quoted = name === 'accessKey' ? `name=${name}` : `name="${name}"`;
+      return Buffer.from(`--${b}\r\nContent-Disposition: form-data; ${quoted}\r\n\r\n${value}\r\n`, 'utf8');
+    });
+    const body = Buffer.concat([...parts, Buffer.from(`--${b}--\r\n`, 'utf8')]);
+    const answer = await raw(p, '', {}, { bare: true, method: 'POST', body, contentType: `multipart/form-data; boundary=${b}` });
+    assert.equal(answer.json.code, 0, answer.text);
+    assert.equal((answer.json.result as { name: string }).name, 'Café Zürich');
+  });
+
   it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
     // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
     const javaOrder = (a: string, b: string): number => {
