@@ -46,7 +46,9 @@ export function validateDocument(kind: DocumentKind, text: string, references?: 
   const fromRules = [...sink.problems, ...duplicateKeyProblems(doc)];
   const fromReferences = references ? referenceProblems(kind, doc, value, references) : [];
 
-  return { value, problems: sortProblems([...merge(fromSchema, fromRules), ...fromReferences]) };
+  // An id that is both malformed and unknown (a name typed where the id goes) is one problem: the
+  // reference check's, which names the object and offers its id.
+  return { value, problems: sortProblems(merge(fromSchema, [...fromRules, ...fromReferences])) };
 }
 
 /** jsonc-parser builds prototype-less objects; callers get ordinary ones (own `__proto__` keys stay data). */

@@ -5,9 +5,10 @@
  */
 import * as assert from 'node:assert/strict';
 import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
+import type { ReferenceLists } from '../../src/authoring/references';
 import { validatorFor } from '../../src/authoring/schemas';
 import { validateDocument } from '../../src/authoring/validate';
-import { EXAMPLES, HEX, onlyProblem, readJson, textOf } from './fixtures';
+import { applyFix, covered, EXAMPLES, HEX, onlyProblem, readJson, textOf } from './fixtures';
 
 /** Every subschema of a schema file with its JSON pointer (defaultSnippets bodies are data, not schemas). */
 function subschemas(node: unknown, where = '#'): Array<{ where: string; schema: Record<string, unknown> }> {
@@ -47,6 +48,28 @@ describe('authoring consistency', () => {
       const doc = EXAMPLES.templategroup() as Json;
       for (const item of doc.transcodeTemplates) item.defaultVideo = 0;
       for (const p of validateDocument('templategroup', textOf(doc)).problems) assert.doesNotMatch(p.message, /must be \.|: \s*\./, p.message);
+    });
+  });
+
+  describe('reference checks', () => {
+    const lists: ReferenceLists = {
+      liveTemplates: { complete: true, items: [{ id: HEX.t720, name: '720p' }, { id: HEX.t480, name: '480p' }] },
+      liveLogos: { complete: true, items: [{ id: HEX.logo, name: 'Station' }] },
+      categories: { complete: true, items: [{ id: HEX.category, name: 'News' }] },
+    };
+
+    it('a template name typed where its id goes is one problem, with the fix to the id', () => {
+      const doc = EXAMPLES.channel() as Json;
+      doc.outputGroupList[0].outputTemplateList[1].templateId = '480p';
+      const text = textOf(doc);
+      const { problems } = validateDocument('channel', text, lists);
+      const there = problems.filter((p) => covered(text, p) === '"480p"');
+      assert.deepEqual(
+        there.map((p) => p.code),
+        ['reference.liveTemplates'],
+        JSON.stringify(there.map((p) => p.message)),
+      );
+      assert.equal(JSON.parse(applyFix(text, there[0])).outputGroupList[0].outputTemplateList[1].templateId, HEX.t480);
     });
   });
 
