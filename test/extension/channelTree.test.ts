@@ -115,6 +115,19 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.deepEqual(labels(await harness.channels.getChildren()), ['Stadium feed']);
   });
 
+  it('does not show the count of all channels as the size of a category list (filtered on our side)', async () => {
+    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
+    harness.channels.setGrouping(true);
+    const none = (await harness.channels.getChildren()).find((node) => node.view().label === 'No category')!;
+    const children = await harness.channels.getChildren(none);
+    const more = children.at(-1);
+    assert.ok(more instanceof LoadMoreNode);
+    assert.equal(more.view().label, `Load more (${channelsOf(children).length} shown)`);
+    // The flat list is counted by the platform: there the total is right.
+    harness.channels.setGrouping(false);
+    assert.match((await harness.channels.getChildren()).at(-1)!.view().label, /^Load more \(2 of \d+\)$/);
+  });
+
   it('shows a loading error as one item with Retry, which loads again', async () => {
     const faulty = await startFaultyServer(platform.platform.baseUrl);
     try {

@@ -86,7 +86,8 @@ export class ChannelTreeModel {
           const keyword = filter.keyword.toLowerCase();
           items = items.filter((channel) => channel.name.toLowerCase().includes(keyword));
         }
-        return { items, total: result.count };
+        // The platform's count is exact only when nothing was filtered here.
+        return { items, total: result.count, counted: category === undefined && !filter.category };
       },
       this.pageSize,
       (channel) => channel.id,

@@ -7,6 +7,12 @@ export interface Page<T> {
   readonly items: readonly T[];
   /** Total number of matches when the operation tells it (channel list); otherwise undefined. */
   readonly total?: number;
+  /**
+   * False when items were filtered on our side after the platform counted them (the channels of
+   * one category, "No category"): `total` still says when the pages end, but it is not how many
+   * items the list will hold, so it is not shown.
+   */
+  readonly counted?: boolean;
 }
 
 export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
@@ -16,6 +22,7 @@ export class PagedList<T> {
   private nextPage = 1;
   private finished = false;
   private total: number | undefined;
+  private counted = true;
   private failure: unknown;
   private pending: Promise<void> | undefined;
   private generation = 0;
@@ -40,8 +47,9 @@ export class PagedList<T> {
   get error(): unknown {
     return this.failure;
   }
+  /** How many items the whole list holds, when known. */
   get totalCount(): number | undefined {
-    return this.total;
+    return this.counted ? this.total : undefined;
   }
 
   /** Loads the first page if nothing is loaded yet. */
@@ -65,6 +73,7 @@ export class PagedList<T> {
         this.loaded.push(...result.items.filter((item) => !known.has(this.keyOf(item))));
         this.nextPage = page + 1;
         this.total = result.total;
+        this.counted = result.counted !== false;
         // With a total we know when we are done; without one a short page is the last.
         this.finished =
           result.total !== undefined
@@ -87,6 +96,7 @@ export class PagedList<T> {
     this.nextPage = 1;
     this.finished = false;
     this.total = undefined;
+    this.counted = true;
     this.failure = undefined;
     this.pending = undefined;
   }
