@@ -7,6 +7,7 @@ export type TransportErrorKind =
   | 'timeout'
   | 'network'
   | 'reset'
+  | 'tls'
   | 'http-status'
   | 'not-json'
   | 'truncated'

@@ -28,7 +28,7 @@ export function retryDelayMs(retry: number, policy: RetryPolicy, random: () => n
 /**
  * Failures where a GET may succeed on another try: the connection could not be made or was lost,
  * the connect timed out, or the server answered 5xx. Header/body timeouts are not retried: each
- * already cost the user the whole wait.
+ * already cost the user the whole wait. A refused certificate (`tls`) fails the same way every time.
  */
 export function isRetryable(error: TransportError): boolean {
   switch (error.kind) {

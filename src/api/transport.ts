@@ -153,12 +153,25 @@ export class Transport {
       case 'EPIPE':
         if (stage === 'body') return truncated(x, details);
         return new TransportError('reset', `${action}: ${url} closed the connection without answering (connection reset)`, action, url, details);
+      case 'ERR_SSL_WRONG_VERSION_NUMBER':
+        return new TransportError('tls', `${action}: the TLS handshake with ${url}${this.proxyNote} failed: the server does not speak HTTPS there (should the address start with http://?)`, action, url, details);
       case 'ECONNREFUSED':
         return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the connection was refused (is the platform running?)`, action, url, details);
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the host name could not be resolved`, action, url, details);
       default:
+        if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
+          // Node's own text ("self-signed certificate", "certificate has expired") is safe to show.
+          const reason = error instanceof Error && error.message ? `${code}: ${error.message}` : code;
+          return new TransportError(
+            'tls',
+            `${action}: the TLS certificate of ${url}${this.proxyNote} was not accepted (${reason}); if a company proxy inspects HTTPS, give Node its CA certificate through NODE_EXTRA_CA_CERTS`,
+            action,
+            url,
+            details,
+          );
+        }
         if (code?.startsWith('HPE_') || (error instanceof Error && error.name === 'HTTPParserError')) {
           return new TransportError('network', `${action}: ${url} did not answer in HTTP/1.1`, action, url, details);
         }
@@ -166,6 +179,9 @@ export class Transport {
     }
   }
 }
+
+/** OpenSSL / Node codes of a certificate that was refused (expired, self-signed, unknown issuer, wrong name). */
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA|^ERR_TLS_/;
 
 function truncated(x: Exchange, details: { cause: unknown }): TransportError {
   return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived`, x.action, x.url, details);

@@ -1,10 +1,12 @@
 import * as assert from 'node:assert/strict';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer as createTcpServer, type AddressInfo, type Server as TcpServer } from 'node:net';
 import type { PlatformClient } from '../../src/api/client';
 import { explainCode } from '../../src/api/errorCodes';
 import { ApiError, TransportError, type TransportErrorKind } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson } from './captureServer';
 import { assertCleanError, makeClient, rejection } from './fixtures';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
 
 /** Signatures the server saw, so the test can check none of them reached an error. */
 function seenSignatures(server: CaptureServer): string[] {
@@ -202,6 +204,43 @@ describe('PlatformClient errors', () => {
     } finally {
       await confused.close();
       await new Promise<void>((resolve) => garbage.close(() => resolve()));
+    }
+  });
+
+  it('a refused TLS certificate is "tls", says so, and is not retried', async () => {
+    let handshakes = 0;
+    const tls = createHttpsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) => res.end('{}'));
+    tls.on('secureConnection', () => handshakes++);
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
+    const attempts: number[] = [];
+    const strict = makeClient(url, { retry: { attempts: 3, baseDelayMs: 1 }, onRequest: (entry) => attempts.push(entry.attempt) });
+    try {
+      const error = await rejection(strict.getLogoGroupList());
+      assertCleanError(error, 'getLogoGroupList', `${url}/rest`);
+      assert.ok(error instanceof TransportError);
+      assert.equal(error.kind, 'tls', error.message);
+      assert.match(error.message, /TLS certificate of .* was not accepted \([A-Z_]+: .*certificate/);
+      assert.deepEqual(attempts, [1], 'a GET is not retried when the certificate is refused');
+      assert.equal(handshakes, 0);
+    } finally {
+      await strict.close();
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
+  });
+
+  it('https:// to a plain-HTTP server is "tls" and suggests http://', async () => {
+    const url = server.baseUrl.replace('http://', 'https://');
+    const confused = makeClient(url, { retry: { attempts: 1 } });
+    try {
+      const error = await rejection(confused.getLogoGroupList());
+      assertCleanError(error, 'getLogoGroupList', `${url}/rest`);
+      assert.ok(error instanceof TransportError);
+      assert.equal(error.kind, 'tls', error.message);
+      assert.match(error.message, /does not speak HTTPS there \(should the address start with http:\/\/\?\)/);
+    } finally {
+      await confused.close();
     }
   });
 

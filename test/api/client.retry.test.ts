@@ -164,6 +164,7 @@ describe('PlatformClient retry', () => {
       assert.ok(!isRetryable(error('timeout', { phase: 'headers' })));
       assert.ok(!isRetryable(error('http-status', { status: 404 })));
       assert.ok(!isRetryable(error('aborted')));
+      assert.ok(!isRetryable(error('tls')));
       assert.ok(!isRetryable(error('not-json')));
       assert.ok(!isRetryable(error('bad-envelope')));
     });

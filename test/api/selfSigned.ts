@@ -1,0 +1,23 @@
+/**
+ * A self-signed certificate for 127.0.0.1 (EC P-256, valid for 100 years), made with openssl for
+ * the tests of refused certificates. Not trusted by anything: that is the point.
+ */
+export const SELF_SIGNED_KEY = `-----BEGIN PRIVATE KEY-----
+MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQghylhrshbuM/Krq0f
+cZ1bdLh1QpwzycHLW5DPUDsaqLahRANCAAQwCXGJNXGvslHZ9t+Q5ouo9vuio2/Q
+PYWZgBDD0A3qwm2WUyWfJMqI7zbcVVbpSg5lZax2l/1NqrkRDTCFOgUn
+-----END PRIVATE KEY-----
+`;
+
+export const SELF_SIGNED_CERT = `-----BEGIN CERTIFICATE-----
+MIIBkDCCATagAwIBAgIUZccvF7uaTtCUDx/FvVHpQczkU7IwCgYIKoZIzj0EAwIw
+FDESMBAGA1UEAwwJMTI3LjAuMC4xMCAXDTI2MTEyMzAxMTQ0OVoYDzIxMjYxMDMw
+MDExNDQ5WjAUMRIwEAYDVQQDDAkxMjcuMC4wLjEwWTATBgcqhkjOPQIBBggqhkjO
+PQMBBwNCAAQwCXGJNXGvslHZ9t+Q5ouo9vuio2/QPYWZgBDD0A3qwm2WUyWfJMqI
+7zbcVVbpSg5lZax2l/1NqrkRDTCFOgUno2QwYjAdBgNVHQ4EFgQUbRl0fxeN3gli
+4kOkVo0vDw/N4FMwHwYDVR0jBBgwFoAUbRl0fxeN3gli4kOkVo0vDw/N4FMwDwYD
+VR0TAQH/BAUwAwEB/zAPBgNVHREECDAGhwR/AAABMAoGCCqGSM49BAMCA0gAMEUC
+IQD/4zPqBDZyGSK+ulbvQ3ErYC89FPGoz6Ghb1iojDTKTwIgXgVTvcHTRNjLzhKj
+TlpKv6fPo2TmjZzyRCnZAKqQKlY=
+-----END CERTIFICATE-----
+`;
