@@ -3,7 +3,7 @@
  * Requests are signed per facts section 1 and carried per facts section 2; answers are checked
  * envelopes. Loading this module changes no process-wide state (see ./undici.ts).
  */
-import { expectArray, expectRecord, readEnvelope } from './envelope';
+import { expectArray, expectRecord, isRecord, readEnvelope } from './envelope';
 import { ApiError, TransportError, type TransportErrorKind } from './errors';
 import { checkProxy, normaliseRetry, normaliseTimeouts, parseBaseUrl, requireKey } from './options';
 import { walkChannelPages, walkVideoPages } from './paging';
@@ -249,8 +249,9 @@ export class PlatformClient {
       const { id, name, type, trailor, trailorDuration, logoGroupId, transcodeTemplates } = requireObject('input', input);
       if (!Array.isArray(transcodeTemplates)) throw new InputRule('transcodeTemplates', 'must be an array of template items');
       // Each item's advancedArguments travels as JSON text inside the JSON text (interface section 4.3).
+      // Items that are not objects travel as they are: judging them is the platform's job.
       const items = transcodeTemplates.map((item, index) =>
-        item.advancedArguments === undefined || typeof item.advancedArguments === 'string'
+        !isRecord(item) || item.advancedArguments === undefined || typeof item.advancedArguments === 'string'
           ? item
           : { ...item, advancedArguments: jsonText(`transcodeTemplates[${index}].advancedArguments`, item.advancedArguments) },
       );

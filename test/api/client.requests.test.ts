@@ -139,6 +139,14 @@ describe('PlatformClient requests', () => {
     assert.ok(!('id' in request.query), 'no id: create');
   });
 
+  it('templateGroup: items that are not objects travel as they are, for the platform to judge (no TypeError)', async () => {
+    server.respond = (_r, res) => sendJson(res, { code: 10061, message: 'transcode_template_is_not_correct', success: false, result: null });
+    const odd = [null, 'sd'] as never;
+    const error = await rejection(client.templateGroup({ name: 'g', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: odd }));
+    assert.equal((error as { code?: number }).code, 10061, String(error));
+    assert.equal(server.last.query.transcodeTemplates, '[null,"sd"]');
+  });
+
   it('liveTemplateUpdate and logoGroup: advancedArguments and logos as JSON text; logoGroup accepts result ""', async () => {
     server.respond = (r, res) => sendJson(res, ok(r.query.action === 'logoGroup' ? '' : { id: 't1', displayName: 'HD' }));
     const template = await client.liveTemplateUpdate({ id: 't1', displayName: 'HD', videoBitrate: 2000, advancedArguments: { bframe: 2 } });
