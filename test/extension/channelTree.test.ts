@@ -67,6 +67,23 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.equal(channelsOf(await harness.channels.getChildren()).length, 4, 'refresh starts again from page 1');
   });
 
+  it('redraws at once on "Load more", the view waiting for the page (its progress bar) rather than nothing happening', async () => {
+    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 4 });
+    const first = await harness.channels.getChildren();
+    const pages = (): number => harness.log.lines.filter((line) => line.includes('liveGetChannelsByPage')).length;
+    let answer: Promise<TreeNode[]> | undefined;
+    let pagesWhenAsked = -1;
+    harness.channels.onDidChange((node) => {
+      if (node !== undefined || answer) return;
+      // VS Code asks for the children again as soon as it hears of the change.
+      pagesWhenAsked = pages();
+      answer = harness.channels.getChildren();
+    });
+    await (first.at(-1) as LoadMoreNode).load();
+    assert.equal(pagesWhenAsked, 1, 'the view was told before the second page arrived');
+    assert.equal(channelsOf(await answer!).length, 8, 'and its answer holds the second page');
+  });
+
   it('builds output groups and outputs under a channel, with their flags', async () => {
     harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
     harness.channels.setFilter({ searchType: 'name', keyword: 'Newsroom' });

@@ -20,10 +20,14 @@ export interface ListChildrenOptions<T> {
 export async function listChildren<T>(options: ListChildrenOptions<T>): Promise<TreeNode[]> {
   const { list, parent, noun, changed } = options;
   await list.ensureStarted();
+  // A page on its way (Load more, Retry): the view's answer waits for it, so VS Code shows the
+  // view's progress bar meanwhile instead of nothing.
+  await list.loading;
   const nodes: TreeNode[] = list.items.map(options.node);
   const next = async (): Promise<void> => {
-    await list.loadMore();
+    const loading = list.loadMore();
     changed();
+    await loading;
   };
   if (list.error !== undefined) {
     nodes.push(new ErrorNode(parent, `Could not load ${noun}: ${describeFailure(list.error)}`, next));

@@ -48,6 +48,10 @@ export class PagedList<T> {
     return this.failure;
   }
   /** How many items the whole list holds, when known. */
+  /** The page on its way, if any. */
+  get loading(): Promise<void> | undefined {
+    return this.pending;
+  }
   get totalCount(): number | undefined {
     return this.counted ? this.total : undefined;
   }
