@@ -139,6 +139,40 @@ describe('local platform: robustness', () => {
     }
   });
 
+  it('answers deeply nested JSON in every JSON-carrying place with a clear error, never an internal failure', async function () {
+    this.timeout(30_000);
+    // Its own platform with the default 1 MiB body limit, so the nesting is deep enough to matter.
+    const big = await TestPlatform.start({ demo: true });
+    const client = big.client();
+    const p = big;
+    try {
+      const deep = (n: number): string => `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`;
+      const nested = deep(20_000);
+      const item = { name: 'a', videoWidth: 640, videoHeight: 360, videoBitrate: 500, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1 };
+      const videos = await client.queryVideo({ start: 1, number: 1, sort: 'title', order: 'asc' });
+      const groupsBefore = (await client.templateGroupList()).length;
+      const answers = [
+        await raw(p, 'liveCreateChannel', {}, { body: nested, contentType: 'application/json' }),
+        await raw(p, 'liveCreateChannel', {}, { body: '['.repeat(200_000) + ']'.repeat(200_000), contentType: 'application/json' }),
+        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: nested }]) }, { placement: 'form' }),
+        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: JSON.parse(deep(50)) as unknown }]) }, { placement: 'form' }),
+        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: nested }, { placement: 'form' }),
+        await raw(p, 'secondTranscodeV2', { videoIds: videos[0].id, replace: 'true', transcodeTemplates: nested }, { placement: 'form' }),
+        await raw(p, 'logoGroup', { name: 'Deep', logos: nested }, { placement: 'form' }),
+        await raw(p, 'liveTemplateUpdate', { id: (await client.liveGetTemplates())[0].id, advancedArguments: `{"gopSize":${nested}}` }, { placement: 'form' }),
+      ];
+      for (const [i, answer] of answers.entries()) {
+        assert.equal(answer.status, 200);
+        assert.notEqual(answer.json.code, 0, `case ${i}`);
+        assert.notEqual(answer.json.code, Codes.exception, `case ${i}: ${answer.text.slice(0, 300)}`);
+      }
+      assert.match(answers[2].json.message, /advancedArguments values must be numbers, text, booleans or null/);
+      assert.equal((await client.templateGroupList()).length, groupsBefore);
+    } finally {
+      await big.close();
+    }
+  });
+
   it('answers a broken HTTP request line with 400, an unreadable address with 404, and keeps serving', async () => {
     const text = await rawSocket(p.platform.port, 'GARBAGE\r\n\r\n');
     assert.match(text, /^HTTP\/1\.1 400/);

@@ -31,7 +31,11 @@ function readItem(t: Fields): TemplateGroupItemRec {
     if (value === null || typeof value !== 'object' || Array.isArray(value)) {
       throw t.invalid('advancedArguments', 'must be JSON text of an object');
     }
+    // Its keys (rc, gopSize, bFrame, ...) hold numbers or text: a flat object, kept small.
+    const flat = Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
+    if (!flat) throw t.invalid('advancedArguments', 'values must be numbers, text, booleans or null (no nested objects or arrays)');
     advancedArguments = JSON.stringify(value);
+    if (advancedArguments.length > 4000) throw t.invalid('advancedArguments', 'must be at most 4000 characters of JSON');
   }
   return {
     name: t.str('name', true, 100).trim(),
