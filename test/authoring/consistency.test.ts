@@ -4,7 +4,7 @@
  * say the same in VS Code's JSON language service as in ajv.
  */
 import * as assert from 'node:assert/strict';
-import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
+import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
 import type { ReferenceLists } from '../../src/authoring/references';
 import { validatorFor } from '../../src/authoring/schemas';
 import { validateDocument } from '../../src/authoring/validate';
@@ -152,5 +152,36 @@ describe('authoring consistency', () => {
       const problem = onlyProblem(validateDocument('templategroup', textOf(doc)).problems, 'templategroup.duplicateName');
       assert.match(problem.message, /but not its videoHeight/);
     });
+  });
+
+  describe('names the platform would refuse', () => {
+    const NAMES: Array<[DocumentKind, (doc: Json, name: string) => void, string]> = [
+      ['channel', (d, n) => (d.name = n), 'name'],
+      ['templategroup', (d, n) => (d.name = n), 'name'],
+      ['templategroup', (d, n) => (d.transcodeTemplates[0].name = n), 'transcodeTemplates[0].name'],
+      ['transcode', (d, n) => (d.transcodeTemplates[0].name = n), 'transcodeTemplates[0].name'],
+      ['logogroup', (d, n) => (d.name = n), 'name'],
+      ['livetemplate', (d, n) => (d.displayName = n), 'displayName'],
+      ['livelogo', (d, n) => (d.name = n), 'name'],
+    ];
+    for (const [kind, set, label] of NAMES) {
+      it(`${kind}: ${label} of spaces only is one problem naming the field; an empty one stays one problem`, () => {
+        for (const [name, code] of [
+          ['   ', 'schema.pattern'],
+          ['', 'schema.minLength'],
+        ]) {
+          const doc = EXAMPLES[kind]() as Json;
+          set(doc, name);
+          const text = textOf(doc);
+          const there = validateDocument(kind, text).problems.filter((p) => covered(text, p) === JSON.stringify(name));
+          assert.deepEqual(
+            there.map((p) => p.code),
+            [code],
+            JSON.stringify(there.map((p) => p.message)),
+          );
+          assert.ok(there[0].message.startsWith(label), there[0].message);
+        }
+      });
+    }
   });
 });
