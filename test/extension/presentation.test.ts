@@ -210,4 +210,20 @@ describe('Polling of settling items', () => {
     assert.deepEqual(harness.channels.settlingIds(), []);
     assert.equal((first as unknown as { channel: Channel }).channel.status, channel.status);
   });
+
+  it('stops polling a starting channel that the platform no longer has', async () => {
+    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    const client = await harness.connection.activeClient();
+    const [template] = await client.liveGetTemplates();
+    const doomed = await client.liveCreateChannel({ name: 'Deleted elsewhere', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }] });
+    await harness.channels.getChildren();
+    harness.channels.applyChannel({ ...doomed, status: 5 }, harness.connection.epoch);
+    assert.deepEqual(harness.channels.settlingIds(), [doomed.id]);
+    await client.liveDelete([doomed.id]);
+    const failures = await harness.channels.pollSettling();
+    assert.equal(failures.length, 1);
+    assert.deepEqual(harness.channels.settlingIds(), [], 'not asked again every round');
+    harness.channels.refresh();
+    assert.equal((await harness.channels.getChildren()).some((node) => node.view().label === 'Deleted elsewhere'), false);
+  });
 });

@@ -1,4 +1,5 @@
 import type { Channel, ChannelCategory } from '../../api/types';
+import { ApiError } from '../../api/errors';
 import { describeFailure } from '../failures';
 import { isChannelSettling } from './channelPresentation';
 import type { ChangeListener, ClientSource } from './clientSource';
@@ -27,6 +28,8 @@ export class ChannelTreeModel {
   private readonly categoryLists = new Map<CategoryNode, PagedList<Channel>>();
   private nodes = new Map<string, ChannelNode>();
   private readonly transient = new Map<string, string>();
+  /** Settling channels the platform refused to read (deleted elsewhere): not polled again until a refresh. */
+  private unfollowed = new Set<string>();
 
   constructor(
     private readonly source: ClientSource,
@@ -184,6 +187,7 @@ export class ChannelTreeModel {
 
   /** Forgets every cached page (refresh, filter change, account switch) and redraws the view. */
   refresh(): void {
+    this.unfollowed = new Set();
     this.rootList.reset();
     this.categories = { generation: this.categories.generation + 1 };
     this.categoryLists.clear();
@@ -282,7 +286,8 @@ export class ChannelTreeModel {
   settlingIds(): string[] {
     return this.loadedChannels()
       .filter(isChannelSettling)
-      .map((channel) => channel.id);
+      .map((channel) => channel.id)
+      .filter((id) => !this.unfollowed.has(id));
   }
 
   hasSettling(): boolean {
@@ -297,6 +302,9 @@ export class ChannelTreeModel {
         await this.refreshChannel(id);
       } catch (error) {
         failures.push(error);
+        // The platform answered with a refusal (the channel is gone, say): asking again every few
+        // seconds would only repeat it. A network failure is tried again next round.
+        if (error instanceof ApiError) this.unfollowed.add(id);
       }
     }
     return failures;
