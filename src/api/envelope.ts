@@ -33,7 +33,8 @@ export function readEnvelope(text: string, context: EnvelopeContext): Envelope<u
   }
   const platformMessage = typeof value.message === 'string' ? value.message : '';
   if (value.code !== 0) {
-    throw new ApiError(action, url, value.code, platformMessage, explainCode(value.code));
+    // A server that echoes the request back must not put the signature (or the secret) in an error.
+    throw new ApiError(action, url, value.code, scrubbed(platformMessage, context.scrub), explainCode(value.code));
   }
   if (!value.success) {
     throw new TransportError('bad-envelope', `${action}: ${url} answered code 0 with "success": false, which the platform never sends`, action, url);
@@ -47,10 +48,14 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+function scrubbed(text: string, scrub: readonly string[]): string {
+  for (const secret of scrub) if (secret && text.includes(secret)) text = text.split(secret).join('***');
+  return text;
+}
+
 /** The first characters of a body, on one line, with the scrubbed texts masked. */
 function excerpt(text: string, scrub: readonly string[]): string {
-  let short = text.replace(/\s+/g, ' ').trim();
-  for (const secret of scrub) if (secret) short = short.split(secret).join('***');
+  const short = scrubbed(text.replace(/\s+/g, ' ').trim(), scrub);
   return JSON.stringify(short.length > 80 ? `${short.slice(0, 80)}…` : short);
 }
 

@@ -5,7 +5,7 @@ import type { PlatformClient } from '../../src/api/client';
 import { explainCode } from '../../src/api/errorCodes';
 import { ApiError, TransportError, type TransportErrorKind } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson } from './captureServer';
-import { assertCleanError, makeClient, rejection } from './fixtures';
+import { SECRET_KEY, assertCleanError, makeClient, rejection } from './fixtures';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
 
 /** Signatures the server saw, so the test can check none of them reached an error. */
@@ -43,6 +43,15 @@ describe('PlatformClient errors', () => {
     assert.equal(error.explanation, explainCode(10013));
     assert.ok(error.message.includes(error.explanation), error.message);
     assert.ok(error.message.includes('10013'));
+  });
+
+  it('an ApiError never carries the signature or the secret, even when the server echoes them in "message"', async () => {
+    server.respond = (r, res) =>
+      sendJson(res, { code: 10000, message: `bad request /rest?${r.rawQuery} (key ${SECRET_KEY})`, success: false, result: null });
+    const error = await rejection(client.getLogoGroupList());
+    assertCleanError(error, 'getLogoGroupList', `${server.baseUrl}/rest`, seenSignatures(server));
+    assert.ok(error instanceof ApiError);
+    assert.match(error.platformMessage, /^bad request \/rest\?.*signature=\*\*\* \(key \*\*\*\)$/);
   });
 
   it('an undocumented code still gets a readable explanation', async () => {
