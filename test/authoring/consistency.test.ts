@@ -88,6 +88,15 @@ describe('authoring consistency', () => {
       });
     }
 
+    it('time shift on an RTMP group is one rule (HLS only), not also "timeShiftDuration is missing"', () => {
+      const doc = EXAMPLES.channel() as Json;
+      doc.outputGroupList[1].isTimeShift = '1';
+      const validate = validatorFor('channel');
+      assert.equal(validate(doc), false);
+      const failures = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => `${e.instancePath} ${e.keyword}`);
+      assert.deepEqual(failures, ['/outputGroupList/1/isTimeShift enum']);
+    });
+
     it('a trial clip duration of the wrong type is a type problem only, not a trial clip rule', () => {
       for (const kind of ['templategroup', 'transcode'] as const) {
         for (const trailor of [true, false]) {
