@@ -110,13 +110,14 @@ export class Transport {
     } catch (error) {
       throw this.classify(error, x, 'headers');
     }
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw this.classify(error, x, 'body');
-    }
     if (response.statusCode < 200 || response.statusCode > 299) {
+      // The status is the answer: its body (an error page, often from a proxy) is discarded, so a
+      // body that stalls or is cut off does not hide the status (a 5xx stays retryable).
+      try {
+        await response.body.dump();
+      } catch (error) {
+        if (x.signal?.aborted) throw aborted(x, error);
+      }
       throw new TransportError(
         'http-status',
         `${x.action}: ${x.url} answered HTTP ${response.statusCode}${statusText(response.statusCode)} instead of 200`,
@@ -124,6 +125,12 @@ export class Transport {
         x.url,
         { status: response.statusCode },
       );
+    }
+    let text: string;
+    try {
+      text = await response.body.text();
+    } catch (error) {
+      throw this.classify(error, x, 'body');
     }
     return { status: response.statusCode, text };
   }

@@ -106,6 +106,17 @@ describe('PlatformClient errors', () => {
     assert.match(error.message, /HTTP 404 Not Found/);
   });
 
+  it('a non-2xx status whose body is cut off is still "http-status" (a 5xx stays retryable)', async () => {
+    server.respond = (_r, res) => {
+      res.writeHead(503, { 'content-type': 'text/html', 'content-length': 5000 });
+      res.write('<html><body>Service Unavailable');
+      setTimeout(() => res.socket?.destroy(), 20);
+    };
+    const error = await rejection(client.getVideoInfo('v1'));
+    assertTransport(error, 'http-status', 'getVideoInfo', server);
+    assert.equal(error.status, 503);
+  });
+
   it('a body cut off before Content-Length is reached is "truncated"', async () => {
     server.respond = (_r, res) => {
       res.writeHead(200, { 'content-type': 'application/json', 'content-length': 500 });
