@@ -108,7 +108,12 @@ async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options:
     if (canSearch) {
       const shownText = page.total !== undefined ? `${page.total} ${plural} in all; the first ${page.items.length} are listed` : `the first ${page.items.length} are listed`;
       items.push({ label: '', separator: true });
-      items.push({ label: `$(search) Search ${plural} by ${source.searchBy}...`, description: keyword === undefined ? shownText : 'search again', value: { search: true } });
+      const how = options.many ? 'check this and press OK to search' : '';
+      items.push({
+        label: `$(search) Search ${plural} by ${source.searchBy}...`,
+        description: [keyword === undefined ? shownText : 'search again', how].filter(Boolean).join('; '),
+        value: { search: true },
+      });
     }
     const pickOptions = { title: options.title, placeHolder: `Choose ${options.many ? plural : `a ${source.noun}`}${canSearch ? ', or search' : ''}`, matchOnDescription: true };
     let chosen: Array<Choice<T>>;
