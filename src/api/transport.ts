@@ -120,7 +120,7 @@ export class Transport {
       }
       throw new TransportError(
         'http-status',
-        `${x.action}: ${x.url} answered HTTP ${response.statusCode}${statusText(response.statusCode)} instead of 200`,
+        `${x.action}: ${x.url} answered HTTP ${response.statusCode}${statusText(response.statusCode)} instead of 200${redirectHint(response, x.url)}`,
         x.action,
         x.url,
         { status: response.statusCode },
@@ -207,10 +207,28 @@ function errorCode(error: unknown): string | undefined {
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
+  301: 'Moved Permanently', 302: 'Found', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
   400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
   407: 'Proxy Authentication Required', 408: 'Request Timeout', 413: 'Payload Too Large', 429: 'Too Many Requests',
   500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
 };
+
+/**
+ * For a redirect, where to: usually the platform moved to https:// or the base URL has a wrong
+ * path. Only the address up to the path is shown (the query string would hold the signature).
+ */
+function redirectHint(response: Dispatcher.ResponseData, url: string): string {
+  if (response.statusCode < 300 || response.statusCode > 399) return '';
+  const header = response.headers.location;
+  const location = Array.isArray(header) ? header[0] : header;
+  if (!location) return '';
+  try {
+    const target = new URL(location, url);
+    return `: it redirects to ${target.origin}${target.pathname}; use that address (without /rest) as the base URL`;
+  } catch {
+    return '';
+  }
+}
 
 function statusText(status: number): string {
   const text = STATUS_TEXT[status];

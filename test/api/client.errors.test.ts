@@ -106,6 +106,18 @@ describe('PlatformClient errors', () => {
     assert.match(error.message, /HTTP 404 Not Found/);
   });
 
+  it('a redirect is "http-status" naming where it leads, without the query string', async () => {
+    server.respond = (r, res) => {
+      res.writeHead(301, { location: `https://platform.example/v2/rest?${r.rawQuery}`, 'content-length': 0 });
+      res.end();
+    };
+    const error = await rejection(client.liveStartChannel('c1'));
+    assertTransport(error, 'http-status', 'liveStartChannel', server);
+    assert.equal(error.status, 301);
+    assert.match(error.message, /HTTP 301 Moved Permanently instead of 200: it redirects to https:\/\/platform\.example\/v2\/rest;/);
+    assert.equal(server.requests.length, 1, 'the redirect is not followed');
+  });
+
   it('a non-2xx status whose body is cut off is still "http-status" (a 5xx stays retryable)', async () => {
     server.respond = (_r, res) => {
       res.writeHead(503, { 'content-type': 'text/html', 'content-length': 5000 });
