@@ -106,6 +106,22 @@ describe('local platform: independent clients', () => {
     assert.equal((answer.json.result as { name: string }).name, 'Café Zürich');
   });
 
+  it('reads an integer group id of 0 as "not given" (what clients with integer fields send for none)', async () => {
+    // No default group in this account: 0 falls back to the default group, hence 10024, not a range error.
+    const transcode = await raw(p, 'secondTranscodeV2', { videoIds: 'a'.repeat(32), replace: 'true', transcodeTemplateGroupId: '0' }, { placement: 'form' });
+    assertFault(transcode, Codes.noUserTranscodeTemplate);
+    const logos = JSON.stringify([{ uri: 'l/a.png', width: 10, height: 10, leftPos: 1, topPos: 1, opacity: 100, resize: 100, start: 0, end: 100 }]);
+    const logoGroup = await raw(p, 'logoGroup', { id: '0', name: 'Zero id', logos }, { placement: 'form' });
+    assert.equal(logoGroup.json.code, 0, logoGroup.text);
+    assert.equal(logoGroup.json.result, '');
+    assert.ok((await client.getLogoGroupList()).some((g) => g.name === 'Zero id' && g.id >= 1));
+    const items = JSON.stringify([{ name: 'a', videoWidth: 640, videoHeight: 360, videoBitrate: 500, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1 }]);
+    const group = await raw(p, 'templateGroup', { id: '0', name: 'Zero id', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: items }, { placement: 'form' });
+    assert.equal(group.json.code, 0, group.text);
+    assert.ok(Number.isInteger(group.json.result) && (group.json.result as number) > 3, group.text);
+    assertFault(await raw(p, 'templateGroup', { id: '-1', name: 'x' }, { placement: 'form' }), Codes.parameterInvalid, 'id must be between 0 and');
+  });
+
   it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
     // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
     const javaOrder = (a: string, b: string): number => {

@@ -11,9 +11,14 @@ import { readRelativeUri } from './liveLogos';
 
 const MAX_LOGOS = 10;
 
-/** Reads an integer group id given as text or number; `field` names it in refusals. */
+/**
+ * Reads an integer group id given as text or number; `field` names it in refusals. 0 means "not
+ * given" (no group has id 0, and clients with integer fields send 0 for "none").
+ */
 export function readGroupId(p: Fields, field: string, required = false): number | undefined {
-  return p.int(field, required, { min: 1, max: 2_000_000_000 });
+  const id = p.int(field, required, { min: 0, max: 2_000_000_000 });
+  if (id === 0 && required) throw p.invalid(field, 'must be a group id (1 or more)');
+  return id === 0 ? undefined : id;
 }
 
 /** `logoGroupId` of a template group or job: 0 (or absent) means no logo group. */

@@ -13,7 +13,7 @@ import { newId } from '../ids';
 import { metaOf } from '../meta';
 import type { JobRec, JobTemplate, TemplateGroupRec } from '../records';
 import { Tx, type AccountStore } from '../store';
-import { checkLogoGroup } from './logoGroups';
+import { checkLogoGroup, readGroupId } from './logoGroups';
 import { findTemplateGroup } from './templateGroups';
 
 const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
@@ -130,7 +130,7 @@ function fromGroup(group: TemplateGroupRec): Plan {
 
 function planFor(p: Fields, store: AccountStore): Plan {
   if (p.has('transcodeTemplates')) return readAdHoc(p, store);
-  const groupId = p.int('transcodeTemplateGroupId', false, { min: 1 });
+  const groupId = readGroupId(p, 'transcodeTemplateGroupId');
   if (groupId !== undefined) {
     const group = findTemplateGroup(store, groupId);
     if (!group) {
