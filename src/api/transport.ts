@@ -187,8 +187,8 @@ export class Transport {
   }
 }
 
-/** OpenSSL / Node codes of a certificate that was refused (expired, self-signed, unknown issuer, wrong name). */
-const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA|^ERR_TLS_/;
+/** OpenSSL / Node codes of a certificate that was refused (expired, self-signed, unknown issuer, wrong name, as in ERR_TLS_CERT_ALTNAME_INVALID). */
+const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA/;
 
 function truncated(x: Exchange, details: { cause: unknown }): TransportError {
   return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived`, x.action, x.url, details);
