@@ -150,16 +150,16 @@ export class Transport {
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new TransportError('timeout', `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`, action, url, { ...details, phase: 'connect' });
       case 'UND_ERR_HEADERS_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url} did not answer within ${this.timeouts.headersMs} ms (headers timeout)`, action, url, { ...details, phase: 'headers' });
+        return new TransportError('timeout', `${action}: ${url} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'headers' });
       case 'UND_ERR_BODY_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)`, action, url, { ...details, phase: 'body' });
+        return new TransportError('timeout', `${action}: ${url} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'body' });
       case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
         return truncated(x, details);
       case 'UND_ERR_SOCKET':
       case 'ECONNRESET':
       case 'EPIPE':
         if (stage === 'body') return truncated(x, details);
-        return new TransportError('reset', `${action}: ${url} closed the connection without answering (connection reset)`, action, url, details);
+        return new TransportError('reset', `${action}: ${url} closed the connection without answering (connection reset)${mayHaveHappened(x)}`, action, url, details);
       case 'ERR_SSL_WRONG_VERSION_NUMBER':
         return new TransportError('tls', `${action}: the TLS handshake with ${url}${this.proxyNote} failed: the server does not speak HTTPS there (should the address start with http://?)`, action, url, details);
       case 'ECONNREFUSED':
@@ -191,7 +191,15 @@ export class Transport {
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA/;
 
 function truncated(x: Exchange, details: { cause: unknown }): TransportError {
-  return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived`, x.action, x.url, details);
+  return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived${mayHaveHappened(x)}`, x.action, x.url, details);
+}
+
+/**
+ * A POST that was sent but got no complete answer may still have been carried out (a channel
+ * created, a transcoding started); it is never retried, so the user is told to look first.
+ */
+function mayHaveHappened(x: Exchange): string {
+  return x.method === 'POST' ? '; the operation may still have been carried out, so check before trying it again' : '';
 }
 
 function aborted(x: Exchange, cause: unknown): TransportError {

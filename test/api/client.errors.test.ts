@@ -145,6 +145,23 @@ describe('PlatformClient errors', () => {
     assertTransport(await rejection(client.liveStartChannel('c1')), 'reset', 'liveStartChannel', server);
   });
 
+  it('a POST without a complete answer warns that it may have been carried out; a GET does not', async () => {
+    server.respond = (_r, _res, req) => req.socket.destroy();
+    const post = await rejection(client.liveCreateChannel({ name: 'n', signalType: '1', outputGroupList: [] }));
+    assertTransport(post, 'reset', 'liveCreateChannel', server);
+    assert.match(post.message, /may still have been carried out, so check before trying it again/);
+    const get = await rejection(client.liveGetChannelById('c1'));
+    assertTransport(get, 'reset', 'liveGetChannelById', server);
+    assert.doesNotMatch(get.message, /carried out/);
+    server.respond = (_r, res) => {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': 500 });
+      res.write('{"code":0,');
+    };
+    const stalled = await rejection(client.liveStopChannel('c1'));
+    assertTransport(stalled, 'timeout', 'liveStopChannel', server);
+    assert.match(stalled.message, /may still have been carried out/);
+  });
+
   it('a TCP reset (RST) before any answer is "reset"', async () => {
     server.respond = (_r, _res, req) => req.socket.resetAndDestroy();
     assertTransport(await rejection(client.liveStartChannel('c1')), 'reset', 'liveStartChannel', server);
