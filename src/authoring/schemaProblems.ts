@@ -93,7 +93,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
         ...base,
         message: `${label}: ${rule} Found ${found}.`,
         range: doc.valueRange(path),
-        fix: enumFix(doc, path, allowedValues(schema), error.data),
+        fix: enumFix(doc, path, allowedValues(schema), error.data, schema.enumDescriptions),
       };
     }
     case 'pattern':
@@ -252,15 +252,39 @@ function parseJsonText(text: string): unknown {
   }
 }
 
-/** `90` for `"90"` and the other way round, when that form is one of the allowed values. */
-function enumFix(doc: JsonDocument, path: JsonPath, allowed: unknown[], data: unknown): Fix | undefined {
-  let converted: unknown;
-  if (typeof data === 'number') converted = String(data);
-  else if (typeof data === 'string' && /^-?\d+$/.test(data.trim())) converted = Number(data.trim());
-  else if (typeof data === 'string' && (data === 'true' || data === 'false')) converted = data === 'true';
+/**
+ * `90` for `"90"` and the other way round, `"1"` for `true` (a flag written as a boolean), and the
+ * value a word stands for (`"HLS"` for protocolType, `"push"` for signalType, `"on"` for a flag), when
+ * that value is one of the allowed ones.
+ */
+function enumFix(doc: JsonDocument, path: JsonPath, allowed: unknown[], data: unknown, descriptions: readonly string[] = []): Fix | undefined {
+  let candidates: unknown[];
+  if (typeof data === 'number') candidates = [String(data)];
+  else if (typeof data === 'boolean') candidates = isOnOff(allowed, descriptions) ? (data ? ['1', 1] : ['0', 0]) : [];
+  else if (typeof data === 'string' && /^-?\d+$/.test(data.trim())) candidates = [Number(data.trim())];
+  else if (typeof data === 'string' && (data === 'true' || data === 'false')) candidates = [data === 'true'];
+  else if (typeof data === 'string') candidates = valuesNamed(data, allowed, descriptions);
   else return undefined;
-  if (!allowed.some((v) => v === converted)) return undefined;
+  const converted = candidates.find((candidate) => allowed.some((v) => v === candidate));
+  if (converted === undefined) return undefined;
   return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+}
+
+/** An off/on choice (a `"0"`/`"1"` flag, defaultVideo), not a kind numbered 0 and 1 (normal / VR). */
+function isOnOff(allowed: unknown[], descriptions: readonly string[]): boolean {
+  return allowed.every((v) => ['0', '1', 0, 1].includes(v as string | number)) && /^(off|not)\b/i.test(descriptions[0] ?? '');
+}
+
+const NOT_A_NAME = new Set(['no', 'not', 'the', 'a', 'an']);
+
+/** Allowed values whose description starts with the word given (`"hls"` -> 1 for "HLS"). */
+function valuesNamed(word: string, allowed: unknown[], descriptions: readonly string[]): unknown[] {
+  const wanted = word.trim().toLowerCase();
+  if (wanted === '' || NOT_A_NAME.has(wanted)) return [];
+  return allowed.filter((_, i) => {
+    const phrase = (descriptions[i] ?? '').split(/[:(]/)[0].trim().toLowerCase();
+    return phrase !== '' && (phrase === wanted || phrase.split(/\s+/)[0] === wanted);
+  });
 }
 
 /** The known name within edit distance 2 (case changes count as cheap), for misspelt field names. */

@@ -131,6 +131,40 @@ describe('authoring consistency', () => {
       }
     });
 
+    const WORDS: Array<[DocumentKind, (doc: Json) => void, string, unknown]> = [
+      ['channel', (d) => (d.outputGroupList[0].protocolType = 'HLS'), 'outputGroupList[0].protocolType', 1],
+      ['channel', (d) => (d.outputGroupList[1].protocolType = 'rtmp'), 'outputGroupList[1].protocolType', 2],
+      ['channel', (d) => ((d.signalType = 'pull'), (d.pullStream = 'rtmp://source.example/live/a')), 'signalType', '2'],
+      ['channel', (d) => (d.outputGroupList[0].isRecord = true), 'outputGroupList[0].isRecord', '1'],
+      ['channel', (d) => (d.outputGroupList[0].isLiveEncrypt = 'off'), 'outputGroupList[0].isLiveEncrypt', '0'],
+      ['templategroup', (d) => (d.transcodeTemplates[2].format = 'mp4'), 'transcodeTemplates[2].format', 1],
+      ['templategroup', (d) => (d.transcodeTemplates[0].encryptType = 'AES'), 'transcodeTemplates[0].encryptType', 6],
+      ['templategroup', (d) => (d.transcodeTemplates[1].defaultVideo = true), 'transcodeTemplates[1].defaultVideo', 1],
+      ['transcode', (d) => (d.videoType = 'VR'), 'videoType', 1],
+    ];
+    for (const [kind, change, label, want] of WORDS) {
+      it(`${kind}: ${label} written as a word or a boolean is fixed to the value it names (${JSON.stringify(want)})`, () => {
+        const doc = EXAMPLES[kind]() as Json;
+        change(doc);
+        const text = textOf(doc);
+        const problem = validateDocument(kind, text).problems.find((p) => p.code === 'schema.enum');
+        assert.ok(problem, 'no enum problem');
+        assert.ok(problem.message.startsWith(label), problem.message);
+        const fixed = JSON.parse(applyFix(text, problem)) as Json;
+        const value = label.split(/[.[\]]+/).filter(Boolean).reduce<any>((o, k) => o[k], fixed); // eslint-disable-line @typescript-eslint/no-explicit-any -- walking a test document
+        assert.equal(value, want);
+        assert.deepEqual(validateDocument(kind, applyFix(text, problem)).problems.filter((p) => p.severity === 'error'), []);
+      });
+    }
+
+    it('a kind numbered 0 and 1 given as a boolean gets no guessed fix', () => {
+      const doc = EXAMPLES.templategroup() as Json;
+      doc.type = true;
+      const problem = validateDocument('templategroup', textOf(doc)).problems.find((p) => p.code === 'schema.enum');
+      assert.ok(problem);
+      assert.equal(problem.fix, undefined);
+    });
+
     it('ids separated by commas still become a list of ids', () => {
       const doc = EXAMPLES.transcode() as Json;
       doc.videoIds = `${HEX.video1},${HEX.video2}`;
