@@ -73,6 +73,9 @@ function failure(fault: PlatformFault): Envelope {
   return { code: fault.code, message: fault.message, result: null, success: false };
 }
 
+/** Largest request line plus headers (Node's default is 16 KiB). */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
 const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 function checkOptions(options: LocalPlatformOptions): void {
@@ -200,14 +203,25 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
   // Requests being handled: close() lets them finish (their writes included) before closing the stores.
   const inflight = new Set<Promise<void>>();
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000 }, (req, res) => {
+  // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
+  // POST parameters there too, JSON text included: room for a long request line.
+  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
     const done = handle(req, res);
     inflight.add(done);
     void done.finally(() => inflight.delete(done));
   });
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    if (error.code === 'HPE_HEADER_OVERFLOW') {
+      // Refused like an oversized body: the envelope, so the client reads why.
+      const body = JSON.stringify(failure(new PlatformFault(Codes.bodyTooLarge, `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`)));
+      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      return;
+    }
+    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
   });
   try {
     await new Promise<void>((resolve, reject) => {

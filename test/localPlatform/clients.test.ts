@@ -122,6 +122,20 @@ describe('local platform: independent clients', () => {
     assertFault(await raw(p, 'templateGroup', { id: '-1', name: 'x' }, { placement: 'form' }), Codes.parameterInvalid, 'id must be between 0 and');
   });
 
+  it('takes a long query (1000 ids on a GET) and refuses an oversized one with the envelope', async () => {
+    const ids = Array.from({ length: 1000 }, (_, i) => i.toString(16).padStart(32, '0'));
+    const answer = await raw(p, 'getTranscodedVideos', { ids: ids.join(',') });
+    assert.equal(answer.json.code, 0, answer.text.slice(0, 300));
+    assert.equal((answer.json.result as unknown[]).length, 1000);
+    assert.deepEqual((answer.json.result as unknown[])[999], { id: ids[999], videoType: null, cdns: null, comments: null });
+
+    const q = new URLSearchParams(signed('getTranscodedVideos', { ids: 'f'.repeat(300 * 1024) })).toString();
+    const text = await rawSocket(p.platform.port, `GET /rest?${q} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`);
+    assert.match(text, /^HTTP\/1\.1 200/);
+    assert.match(text, /"code":10913,"message":"request_body_too_large: the request line and headers are larger than the limit of 262144 bytes"/);
+    assert.equal((await raw(p, 'liveChannelTypeList')).json.code, 0);
+  });
+
   it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
     // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
     const javaOrder = (a: string, b: string): number => {
