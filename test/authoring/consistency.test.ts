@@ -51,6 +51,19 @@ describe('authoring consistency', () => {
     });
   });
 
+  it('AES asked of MP4 in an ad-hoc template is called not allowed, not "no effect"', () => {
+    const doc = EXAMPLES.transcode() as Json;
+    doc.transcodeTemplates[1].mp4EncryptType = 6;
+    const text = textOf(doc);
+    const there = validateDocument('transcode', text).problems.filter((p) => p.message.startsWith('transcodeTemplates[1].mp4EncryptType'));
+    assert.deepEqual(
+      there.map((p) => p.code),
+      ['schema.enum'],
+      JSON.stringify(there.map((p) => p.message)),
+    );
+    assert.match(there[0].message, /AES \(6\) works with HLS only/);
+  });
+
   describe('reference checks', () => {
     const lists: ReferenceLists = {
       liveTemplates: { complete: true, items: [{ id: HEX.t720, name: '720p' }, { id: HEX.t480, name: '480p' }] },

@@ -84,7 +84,9 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, item: Json
   for (const format of FORMATS) {
     const field = `${format}EncryptType`;
     const encryption = item[field];
-    if (typeof encryption === 'number' && encryption !== 0 && item[format] !== true) {
+    // AES (6) on a format other than HLS is the schema's problem (not allowed at all), not "no effect".
+    const allowed = format === 'hls' ? encryption === 6 || encryption === 7 : encryption === 7;
+    if (allowed && item[format] !== true) {
       sink.add(
         'warning',
         'transcode.encryptionWithoutFormat',
