@@ -182,6 +182,10 @@ describe('local platform: channel and video lists', () => {
     assert.equal(all.length, new Set([...byTitle, ...byTag].map((v) => v.id)).size);
     const cat = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', categoryId: 2 });
     assert.ok(cat.length > 0 && cat.every((v) => v.categoryId === 2 && v.category === 'Highlights'));
+    // Category ids start at 1; 0 (an integer field left at its default) lists every category.
+    const zero = await raw(p, 'queryVideo', { start: '1', number: '100', sort: 'title', order: 'asc', categoryId: '0' });
+    const unfiltered = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' });
+    assert.deepEqual((zero.json.result as Array<{ id: string }>).map((v) => v.id), unfiltered.map((v) => v.id));
     const vr = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', videoType: 1 });
     assert.equal(vr.length, 6);
     const queued = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', status: 7 });

@@ -47,7 +47,8 @@ export const queryVideo: ActionHandler = (ctx) => {
     if (!p.has('keyword')) throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
     keyword = p.str('keyword', true, 200).toLowerCase();
   }
-  const categoryId = p.int('categoryId', false);
+  // Category ids start at 1: 0 (what clients with integer fields send for none) means all categories.
+  const categoryId = p.int('categoryId', false) || undefined;
   const videoType = p.int('videoType', false, { oneOf: [0, 1] }) ?? 0;
   const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
 
