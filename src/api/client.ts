@@ -5,7 +5,7 @@
  */
 import { expectArray, expectRecord, isRecord, readEnvelope } from './envelope';
 import { ApiError, TransportError, type TransportErrorKind } from './errors';
-import { checkProxy, normaliseRetry, normaliseTimeouts, parseBaseUrl, requireKey } from './options';
+import { checkNoProxy, checkProxy, normaliseRetry, normaliseTimeouts, parseBaseUrl, requireKey } from './options';
 import { walkChannelPages, walkVideoPages } from './paging';
 import {
   InputRule,
@@ -58,8 +58,13 @@ export interface ClientOptions {
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
   /** GET only; POSTs are never retried. `attempts` counts the first one. */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
-  /** Explicit proxy URL; otherwise HTTPS_PROXY / HTTP_PROXY / NO_PROXY (either case). */
+  /** Explicit proxy URL (VS Code's `http.proxy`); otherwise HTTPS_PROXY / HTTP_PROXY (either case). */
   proxy?: string;
+  /**
+   * Hosts reached without any proxy (VS Code's `http.noProxy`): a list, or NO_PROXY-style text.
+   * When absent, NO_PROXY / no_proxy. Applies to the explicit proxy too (see ./proxy.ts).
+   */
+  noProxy?: string | readonly string[];
   /** Called once per attempt, after it ends. Never sees the secret or the signature. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -118,11 +123,12 @@ export class PlatformClient {
     const timeouts = normaliseTimeouts(options.timeouts);
     this.retry = normaliseRetry(options.retry);
     const proxy = checkProxy(options.proxy);
+    const noProxy = checkNoProxy(options.noProxy);
     if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
       throw new TypeError('PlatformClient option onRequest must be a function');
     }
     this.onRequest = options.onRequest;
-    this.transport = new Transport({ origin: address.origin, timeouts, proxy });
+    this.transport = new Transport({ origin: address.origin, timeouts, proxy, noProxy });
   }
 
   // ---- live channels -------------------------------------------------------------------------

@@ -82,3 +82,11 @@ export function checkProxy(proxy: unknown): string | undefined {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('proxy', 'must start with http:// or https://');
   return proxy;
 }
+
+/** `noProxy` as NO_PROXY text: a string, or a list of entries (VS Code's `http.noProxy`). */
+export function checkNoProxy(noProxy: unknown): string | undefined {
+  if (noProxy === undefined) return undefined;
+  if (typeof noProxy === 'string') return noProxy;
+  if (Array.isArray(noProxy) && noProxy.every((entry) => typeof entry === 'string')) return noProxy.join(',');
+  throw invalid('noProxy', 'must be a string of hosts separated by commas, or a list of hosts');
+}

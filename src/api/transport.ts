@@ -1,10 +1,11 @@
 /**
  * One HTTP exchange with `{base_url}/rest`, over a keep-alive dispatcher the client owns:
- * an undici Pool for the platform's origin, or a proxy agent when a proxy applies.
+ * an undici Pool for the platform's origin, or a proxy agent when a proxy applies (./proxy.ts).
  * Every failure becomes a TransportError with its own kind and a message naming action and address.
  */
 import { TransportError } from './errors';
-import { EnvHttpProxyAgent, Pool, ProxyAgent, request, type Dispatcher } from './undici';
+import { chooseProxy } from './proxy';
+import { Pool, ProxyAgent, request, type Dispatcher } from './undici';
 
 export interface TransportTimeouts {
   connectMs: number;
@@ -20,6 +21,8 @@ export interface TransportOptions {
   timeouts: TransportTimeouts;
   /** Explicit proxy; when absent the proxy environment variables are honoured. */
   proxy?: string;
+  /** Hosts reached without the proxy (NO_PROXY syntax); when absent, NO_PROXY / no_proxy. */
+  noProxy?: string;
   /** Connections kept per origin. */
   connections?: number;
 }
@@ -39,13 +42,6 @@ export interface Exchange {
 export interface Answer {
   status: number;
   text: string;
-}
-
-const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy'] as const;
-
-/** Whether any proxy variable is set (NO_PROXY alone changes nothing). */
-export function proxyFromEnvironment(env: NodeJS.ProcessEnv = process.env): boolean {
-  return PROXY_VARIABLES.some((name) => (env[name] ?? '').trim() !== '');
 }
 
 /** A proxy URL without user name or password, for messages. */
@@ -79,13 +75,10 @@ export class Transport {
       proxyTls: { timeout: connectTimeout },
       requestTls: { timeout: connectTimeout },
     };
-    if (options.proxy !== undefined) {
-      this.dispatcher = new ProxyAgent({ uri: options.proxy, ...proxyOptions });
-      this.proxyNote = ` through proxy ${displayProxy(options.proxy)}`;
-    } else if (proxyFromEnvironment()) {
-      // Reads HTTP(S)_PROXY and NO_PROXY (either case) now; hosts in NO_PROXY are reached directly.
-      this.dispatcher = new EnvHttpProxyAgent(proxyOptions);
-      this.proxyNote = ' (proxy settings from the environment apply)';
+    const choice = chooseProxy(options.origin, options.proxy, options.noProxy);
+    if (choice.proxy !== undefined) {
+      this.dispatcher = new ProxyAgent({ uri: choice.proxy, ...proxyOptions });
+      this.proxyNote = ` through proxy ${displayProxy(choice.proxy)}${choice.source === 'environment' ? ' (from the environment)' : ''}`;
     } else {
       this.dispatcher = new Pool(options.origin, { connections, connectTimeout });
       this.proxyNote = '';

@@ -7,14 +7,13 @@
  * below never load `lib/global.js` (test/api/globalDispatcher.test.ts proves it, bundled too).
  * The types still come from the package root: `import type` is erased, so it loads nothing.
  */
-import type { Dispatcher, EnvHttpProxyAgent as EnvHttpProxyAgentType, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
+import type { Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 'undici';
 
 export type { Dispatcher };
 
 /* eslint-disable @typescript-eslint/no-require-imports -- see above: sub-modules keep global state untouched */
 export const Pool = require('undici/lib/dispatcher/pool') as typeof PoolType;
 export const ProxyAgent = require('undici/lib/dispatcher/proxy-agent') as typeof ProxyAgentType;
-export const EnvHttpProxyAgent = require('undici/lib/dispatcher/env-http-proxy-agent') as typeof EnvHttpProxyAgentType;
 
 /**
  * `Dispatcher.prototype.request` is only attached by the package root, so call the request API

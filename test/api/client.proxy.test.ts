@@ -4,6 +4,7 @@ import { TransportError } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
 import { SECRET_KEY, makeClient, rejection } from './fixtures';
 import { ForwardProxy } from './forwardProxy';
+import { bypassesProxy, chooseProxy } from '../../src/api/proxy';
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
 
@@ -79,6 +80,84 @@ describe('PlatformClient proxies', () => {
     await client.getLogoGroupList();
     assert.equal(proxy.seen.length, 0);
     assert.equal(server.requests.length, 1);
+  });
+
+  it('NO_PROXY applies to an explicit proxy too (a platform on this machine stays reachable)', async () => {
+    process.env.NO_PROXY = '127.0.0.1';
+    client = makeClient(server.baseUrl, { proxy: proxy.url });
+    assert.deepEqual(await client.getLogoGroupList(), [{ id: 'g' }]);
+    assert.equal(proxy.seen.length, 0, 'the proxy was bypassed');
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('the noProxy option (VS Code http.noProxy) bypasses an explicit proxy, and replaces NO_PROXY', async () => {
+    client = makeClient(server.baseUrl, { proxy: proxy.url, noProxy: ['intranet.example', '127.0.0.1'] });
+    await client.getLogoGroupList();
+    assert.equal(proxy.seen.length, 0);
+    await client.close();
+
+    process.env.NO_PROXY = '127.0.0.1';
+    client = makeClient(server.baseUrl, { proxy: proxy.url, noProxy: 'intranet.example' });
+    await client.getLogoGroupList();
+    assert.equal(proxy.seen.length, 1, 'NO_PROXY gave way to the noProxy option');
+    assert.equal(server.requests.length, 2);
+  });
+
+  it('HTTPS_PROXY alone leaves an http:// platform direct', async () => {
+    process.env.HTTPS_PROXY = proxy.url;
+    client = makeClient(server.baseUrl);
+    await client.getLogoGroupList();
+    assert.equal(proxy.seen.length, 0);
+    assert.equal(server.requests.length, 1);
+  });
+
+  it('HTTP_PROXY without a scheme means http://, as curl reads it', async () => {
+    process.env.HTTP_PROXY = `127.0.0.1:${proxy.port}`;
+    client = makeClient(server.baseUrl);
+    await client.getLogoGroupList();
+    assertProxied();
+  });
+
+  it('a proxy variable that is not a URL is refused at construction, named but not echoed', () => {
+    process.env.http_proxy = 'http://user:pw-s3cret@[bad';
+    assert.throws(
+      () => makeClient(server.baseUrl),
+      (error: unknown) => error instanceof TypeError && /http_proxy environment variable is not a proxy URL/.test(error.message) && !error.message.includes('pw-s3cret'),
+    );
+    assert.throws(() => makeClient(server.baseUrl, { noProxy: 5 as never }), /noProxy must be a string of hosts/);
+  });
+
+  it('matches NO_PROXY entries: *, names with subdomains, leading dots, ports, IPv6', () => {
+    const cases: Array<[string, string, boolean]> = [
+      ['http://api.example.com', '*', true],
+      ['http://api.example.com', 'example.com', true],
+      ['http://example.com', 'example.com', true],
+      ['http://badexample.com', 'example.com', false],
+      ['http://api.example.com', '.example.com', true],
+      ['http://example.com', '.example.com', true],
+      ['http://api.example.com', '*.example.com', true],
+      ['http://API.Example.COM:8080', 'api.example.com:8080', true],
+      ['http://api.example.com:8080', 'api.example.com:9090', false],
+      ['http://api.example.com', 'api.example.com:80', true],
+      ['https://api.example.com', 'api.example.com:80', false],
+      ['http://[::1]:8790', '::1', true],
+      ['http://[::1]:8790', '[::1]:8790', true],
+      ['http://[::1]:8790', '[::1]:1', false],
+      ['http://127.0.0.1:8790', 'localhost, 127.0.0.1', true],
+      ['http://10.0.0.5', 'localhost 127.0.0.1', false],
+      ['http://10.0.0.5', '', false],
+    ];
+    for (const [origin, list, expected] of cases) assert.equal(bypassesProxy(new URL(origin), list), expected, `${origin} vs "${list}"`);
+  });
+
+  it('chooses the proxy per scheme, HTTPS falling back to HTTP_PROXY; an explicit proxy wins', () => {
+    const vars = { HTTP_PROXY: 'http://h:1', https_proxy: 'http://s:2' };
+    assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, vars), { proxy: 'http://h:1', source: 'environment' });
+    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, vars), { proxy: 'http://s:2', source: 'environment' });
+    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, { HTTP_PROXY: 'http://h:1' }), { proxy: 'http://h:1', source: 'environment' });
+    assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, vars), { proxy: 'http://x:3', source: 'option' });
+    assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, { ...vars, no_proxy: 'p.example' }), {});
+    assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, {}), {});
   });
 
   it('sends proxy credentials from the proxy URL, and never shows them in errors', async () => {
