@@ -60,15 +60,23 @@ function plain(value: unknown): unknown {
 
 const RANK: Readonly<Record<Severity, number>> = { error: 3, warning: 2, info: 1 };
 
+/** Schema problems about a value itself (not about what an object or list lacks or holds). */
+const ABOUT_THE_VALUE = new Set(['type', 'enum', 'const', 'not', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'].map((k) => `schema.${k}`));
+
 /**
- * A rule problem on exactly the range of a schema problem says the same thing better (and usually
- * brings a fix): keep the rule's words, with the more severe of the two severities.
+ * A rule problem on exactly the range of a schema problem about that value says the same thing
+ * better (and usually brings a fix): keep the rule's words, with the more severe of the two
+ * severities. Problems marked on an object's key or brace (a missing field, an unknown one, too few
+ * items) share that short range with unrelated ones, and are always kept.
  */
 function merge(fromSchema: Problem[], fromRules: Problem[]): Problem[] {
   const kept: Problem[] = [];
   const rules = fromRules.map((p) => ({ ...p }));
   for (const problem of fromSchema) {
-    const same = rules.find((r) => r.range.offset === problem.range.offset && r.range.length === problem.range.length);
+    const same =
+      problem.code !== undefined && ABOUT_THE_VALUE.has(problem.code)
+        ? rules.find((r) => r.range.offset === problem.range.offset && r.range.length === problem.range.length)
+        : undefined;
     if (!same) {
       kept.push(problem);
       continue;

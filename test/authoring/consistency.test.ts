@@ -44,6 +44,37 @@ describe('authoring consistency', () => {
       assert.match(missing[0].message, /transcodeTemplates\[0\] is missing the required field "defaultVideo" \(1 for the rendition/);
     });
 
+    it('an empty ad-hoc template lists every missing field, beside "produces no format" at the same brace', () => {
+      const doc = EXAMPLES.transcode() as Json;
+      doc.transcodeTemplates[1] = {};
+      const problems = validateDocument('transcode', textOf(doc)).problems;
+      const missing = problems.filter((p) => p.code === 'schema.required').map((p) => /"(\w+)"/.exec(p.message)?.[1]);
+      assert.deepEqual(missing.sort(), ['audioBitrate', 'flv', 'hls', 'mp4', 'name', 'videoBitrate', 'videoHeight', 'videoWidth']);
+      onlyProblem(problems, 'transcode.noFormat');
+    });
+
+    it('a logo time that is no whole percentage is said so, not compared with start', () => {
+      const doc = EXAMPLES.logogroup() as Json;
+      doc.logos[1].end = 1.5;
+      const problems = validateDocument('logogroup', textOf(doc)).problems;
+      assert.deepEqual(
+        problems.map((p) => p.code),
+        ['schema.type'],
+        JSON.stringify(problems.map((p) => p.message)),
+      );
+    });
+
+    it('a live template audio bitrate far too high is out of range, not a kbps slip whose fix stays out of range', () => {
+      const doc = EXAMPLES.livetemplate() as Json;
+      doc.audioBitrate = 100_000_000;
+      const problems = validateDocument('livetemplate', textOf(doc)).problems;
+      assert.deepEqual(
+        problems.map((p) => p.code),
+        ['schema.maximum'],
+        JSON.stringify(problems.map((p) => p.message)),
+      );
+    });
+
     it('no message is left with an empty list of allowed values', () => {
       const doc = EXAMPLES.templategroup() as Json;
       for (const item of doc.transcodeTemplates) item.defaultVideo = 0;

@@ -4,7 +4,8 @@ import { isObject, objectItems, type ProblemSink } from './ruleKit';
 export function logoGroupRules(sink: ProblemSink, value: unknown): void {
   if (!isObject(value)) return;
   for (const [index, logo] of objectItems(value.logos)) {
-    if (typeof logo.start !== 'number' || typeof logo.end !== 'number') continue;
+    // Values the schema refuses (not whole numbers, outside 0-100) are its problem, said there.
+    if (!isPercent(logo.start) || !isPercent(logo.end)) continue;
     const path = ['logos', index, 'end'];
     if (logo.end < logo.start) {
       sink.add('error', 'logogroup.endBeforeStart', path, `${sink.label(path)} (${logo.end}%) must not be before start (${logo.start}%).`);
@@ -12,4 +13,8 @@ export function logoGroupRules(sink: ProblemSink, value: unknown): void {
       sink.add('warning', 'logogroup.emptyWindow', path, `${sink.label(path)} equals start (${logo.start}%), so the logo shows for no time at all.`);
     }
   }
+}
+
+function isPercent(value: unknown): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 100;
 }

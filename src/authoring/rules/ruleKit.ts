@@ -98,7 +98,8 @@ export function checkAudioBitsPerSecond(sink: ProblemSink, path: JsonPath, value
 
 /** Audio bitrate that looks like bits per second where kbps are expected (128000 instead of 128). */
 export function checkAudioKbps(sink: ProblemSink, path: JsonPath, value: unknown): void {
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 8000 || value % 1000 !== 0) return;
+  // Up to 1024 kbps (the schema's maximum) in bits per second; beyond, it is no unit slip.
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 8000 || value > 1_024_000 || value % 1000 !== 0) return;
   const kbps = value / 1000;
   sink.add(
     'warning',
