@@ -6,11 +6,13 @@ import type { Channel, Flag, OutputGroup } from '../api/types';
 import type { JsonObject } from './rules/ruleKit';
 
 const ROTATIONS = ['0', '90', '270'];
+const LIVE_TYPES: readonly unknown[] = [0, 2, 3, 4];
 
 export function channelToDocument(channel: Channel): JsonObject {
   const doc: JsonObject = { id: channel.id, name: channel.name, signalType: channel.signalType };
   if (channel.signalType === '2' && channel.pullStream) doc.pullStream = channel.pullStream;
-  doc.liveType = channel.liveType;
+  // Responses may carry null (or a kind this interface does not list): then the field is left out.
+  if (LIVE_TYPES.includes(channel.liveType)) doc.liveType = channel.liveType;
   if (channel.type) doc.type = channel.type;
   if (channel.description) doc.description = channel.description;
   doc.outputGroupList = channel.outputGroupList.map(groupToDocument);

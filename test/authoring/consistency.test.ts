@@ -4,6 +4,8 @@
  * say the same in VS Code's JSON language service as in ajv.
  */
 import * as assert from 'node:assert/strict';
+import type { Channel } from '../../src/api/types';
+import { channelToDocument } from '../../src/authoring/channelDocument';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
 import type { ReferenceLists } from '../../src/authoring/references';
 import { validatorFor } from '../../src/authoring/schemas';
@@ -270,5 +272,37 @@ describe('authoring consistency', () => {
         }
       });
     }
+  });
+
+  it('Open as File leaves out a liveType the response gives as null, so the file is valid', () => {
+    const channel = {
+      id: HEX.channel,
+      name: 'Pull',
+      signalType: '2',
+      pullStream: 'rtmp://source.example/live/a',
+      liveType: null,
+      type: null,
+      description: null,
+      outputGroupList: [
+        {
+          id: HEX.group,
+          protocolType: 1,
+          isRecord: null,
+          needToMp4: null,
+          isTimeShift: null,
+          timeShiftDuration: null,
+          isLiveEncrypt: null,
+          rotation: null,
+          logoId: null,
+          liveLogoId: null,
+          rtmpThirdPartyOutputUrl: null,
+          outputTemplateList: [{ id: HEX.t720, templateId: null, isDefault: null }],
+          liveOutputs: [{ liveTemplateId: HEX.t720, isDefault: '1' }],
+        },
+      ],
+    } as unknown as Channel;
+    const doc = channelToDocument(channel);
+    assert.equal('liveType' in doc, false);
+    assert.deepEqual(validateDocument('channel', textOf(doc)).problems, []);
   });
 });
