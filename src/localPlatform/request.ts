@@ -84,9 +84,12 @@ function parseJson(text: string): unknown {
 
 /** A body that carries nothing, whatever its declared type: empty, blanks, or a literal `null`. */
 function carriesNothing(body: Buffer): boolean {
-  if (body.length > 16) return false;
-  const text = body.toString('latin1').trim();
-  return text === '' || text === 'null';
+  const blank = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+  let from = 0;
+  let to = body.length;
+  while (from < to && blank(body[from])) from++;
+  while (to > from && blank(body[to - 1])) to--;
+  return to === from || (to - from === 4 && body.toString('latin1', from, to) === 'null');
 }
 
 /**
@@ -132,6 +135,10 @@ export function parseRequest(url: URL, contentTypeHeader: string | undefined, bo
       }
     }
   }
+  return finish(pairs, json);
+}
+
+function finish(pairs: Array<[string, string]>, json: unknown): ParsedRequest {
   if (pairs.length > MAX_PARAMS) throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
   const params = Object.create(null) as Record<string, string>;
   for (const [name, value] of pairs) {
