@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Account } from './context';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from './builtinGroups';
-import type { MetaRec } from './records';
+import { COLLECTION_NAMES, type MetaRec } from './records';
 import { AccountStore, Tx } from './store';
 import { Transcoder } from './transcoder';
 
@@ -29,7 +29,7 @@ export function derivedUserId(accessKey: string): number {
 
 export interface OpenedAccount {
   account: Account;
-  /** True when the account had no stored data (demo data may be seeded). */
+  /** True when the account holds no records but its meta record (demo data may be seeded). */
   fresh: boolean;
 }
 
@@ -61,8 +61,11 @@ export async function openAccount(
   const userId = config.userId ?? meta.userId;
   takenUserIds.add(userId);
   const transcoder = new Transcoder(store, clockSpeed, onError);
+  // "No data yet" is judged by the records, not by whether anything was ever written: a process
+  // stopped between writing the account's meta record and its demo data still gets the demo data.
+  const fresh = COLLECTION_NAMES.every((c) => c === 'meta' || store.size(c) === 0);
   return {
     account: { accessKey: config.accessKey, secretKey: config.secretKey, userId, store, transcoder },
-    fresh: store.fresh,
+    fresh,
   };
 }

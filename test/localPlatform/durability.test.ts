@@ -74,6 +74,30 @@ describe('local platform: durability', () => {
     }
   });
 
+  it('seeds demo data into an account that holds nothing yet, even one opened before, and only once', async () => {
+    dir = await tempDir();
+    // A first start that got no further than the account's own meta record (a stop between the
+    // meta write and the demo write, or a start without --demo).
+    let p = await TestPlatform.start({ accounts: [ACCOUNT, OTHER] }, dir);
+    await p.client(ACCOUNT).liveChannelTypeCreate('Data of its own');
+    await p.close();
+    p = await TestPlatform.start({ accounts: [ACCOUNT, OTHER], demo: true }, dir);
+    try {
+      const withData = await p.client(ACCOUNT).liveGetChannelsByPage();
+      assert.equal(withData.count, 0, 'an account with data of its own gets no demo data');
+      const other = p.client(OTHER);
+      assert.ok((await other.liveGetChannelsByPage()).count >= 4, 'the account holding only its meta record got the demo data');
+    } finally {
+      await p.close();
+    }
+    p = await TestPlatform.start({ accounts: [OTHER], demo: true }, dir);
+    try {
+      assert.equal((await p.client(OTHER).liveGetChannelsByPage({ searchType: 'name', keyword: 'Newsroom' })).count, 1, 'seeded once');
+    } finally {
+      await p.close();
+    }
+  });
+
   it('compacts the journal into a snapshot and reloads it exactly', async () => {
     dir = await tempDir();
     const store = await AccountStore.open(dir, { compactBytes: 4096 });
