@@ -18,6 +18,9 @@ export const EDITOR_KEYWORDS = [
   'patternErrorMessage',
 ] as const;
 
+/** Draft 2019-09 bounds of `contains`, honoured by VS Code and (with `next`) by ajv's draft-07 `contains`. */
+const CONTAINS_LIMITS = ['minContains', 'maxContains'] as const;
+
 /**
  * The schemas folder: beside dist/ in the extension (the bundle runs from dist/extension.js), two
  * levels up from src/authoring/ when run from sources (tests, benchmarks).
@@ -53,8 +56,11 @@ export function createAjv(): Ajv {
     // `required` inside if/then names properties declared at the outer level.
     strictRequired: false,
     allowUnionTypes: true,
+    // minContains / maxContains beside `contains` ("exactly one default"), which VS Code's JSON
+    // language service checks as well; ajv reads them with this option.
+    next: true,
   });
-  ajv.addVocabulary([...EDITOR_KEYWORDS]);
+  ajv.addVocabulary([...EDITOR_KEYWORDS, ...CONTAINS_LIMITS]);
   return ajv;
 }
 

@@ -167,7 +167,7 @@ const VIOLATIONS: Violation[] = [
     code: 'channel.severalDefaults',
     words: ['isDefault', 'only one'],
     at: '"1"',
-    schema: false,
+    schema: true,
     count: 2,
   },
   { kind: 'channel', title: 'description too long', change: (d) => (d.description = 'x'.repeat(2001)), code: 'schema.maxLength', words: ['description', '2000'], at: `"${'x'.repeat(2001)}"`, schema: true },
@@ -222,7 +222,7 @@ const VIOLATIONS: Violation[] = [
     code: 'templategroup.severalDefaults',
     words: ['defaultVideo', 'only one'],
     at: '1',
-    schema: false,
+    schema: true,
     count: 2,
   },
   {
@@ -380,7 +380,7 @@ const VIOLATIONS: Violation[] = [
     code: 'transcode.severalDefaults',
     words: ['defaultVideo', 'only one'],
     at: '1',
-    schema: false,
+    schema: true,
     count: 2,
   },
   {
