@@ -148,11 +148,16 @@ describe('local platform: channel and video lists', () => {
     await apiError(client.liveGetChannelsByPage({ order: 'up' as never }), Codes.parameterInvalid, 'order must be one of asc, desc');
     await apiError(client.liveGetChannelsByPage({ searchType: 'tag' as never, keyword: 'x' }), Codes.searchTypeIncorrect, 'searchType must be one of name, type, all');
     await apiError(client.liveGetChannelsByPage({ searchType: 'name' }), Codes.parameterMissing, 'keyword is required when searchType is given');
-    const zero = await raw(p, 'liveGetChannelsByPage', { start: '0' });
-    assert.equal(zero.json.code, Codes.parameterInvalid);
-    assert.match(zero.json.message, /start must be between 1 and/);
+    const negative = await raw(p, 'liveGetChannelsByPage', { start: '-1' });
+    assert.equal(negative.json.code, Codes.parameterInvalid);
+    assert.match(negative.json.message, /start must be between 0 and/);
+    // 0 is "not given" for these optional integers: page 1 of 15.
+    const zero = await raw(p, 'liveGetChannelsByPage', { start: '0', number: '0' });
+    const defaults = await client.liveGetChannelsByPage();
+    assert.deepEqual((zero.json.result as Array<{ id: string }>).map((c) => c.id), defaults.channels.map((c) => c.id));
+    assert.equal((zero.json.result as unknown[]).length, 15);
     const huge = await raw(p, 'liveGetChannelsByPage', { number: '5000' });
-    assert.match(huge.json.message, /number must be between 1 and 1000/);
+    assert.match(huge.json.message, /number must be between 0 and 1000/);
     const text = await raw(p, 'liveGetChannelsByPage', { number: 'ten' });
     assert.match(text.json.message, /number must be an integer/);
   });
