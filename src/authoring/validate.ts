@@ -34,7 +34,19 @@ const RULES: Readonly<Record<DocumentKind, (sink: ProblemSink, value: unknown) =
 
 export function validateDocument(kind: DocumentKind, text: string, references?: ReferenceLists): ValidationResult {
   const doc = new JsonDocument(text);
-  if (doc.parseErrors.length > 0 || !doc.root) return { problems: syntaxProblems(doc) };
+  if (doc.parseErrors.length > 0 || !doc.root) {
+    const syntax = syntaxProblems(doc);
+    // A comma before a closing bracket leaves the document readable: its other problems are still
+    // shown (as VS Code's own check does), but it is not taken as well-formed (no value to send).
+    if (!doc.root || !syntax.every((p) => p.code === 'json.trailingComma')) return { problems: syntax };
+    const { problems } = checkTree(kind, doc, references);
+    return { problems: sortProblems([...syntax, ...problems]) };
+  }
+  return checkTree(kind, doc, references);
+}
+
+function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceLists | undefined): ValidationResult {
+  if (!doc.root) return { problems: [] };
   const value = plain(getNodeValue(doc.root));
 
   const validate = validatorFor(kind);

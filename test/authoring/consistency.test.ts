@@ -305,4 +305,13 @@ describe('authoring consistency', () => {
     assert.equal('liveType' in doc, false);
     assert.deepEqual(validateDocument('channel', textOf(doc)).problems, []);
   });
+
+  it('a trailing comma does not hide the other problems, and the document is still not taken as valid', () => {
+    const doc = EXAMPLES.channel() as Json;
+    doc.signalType = '2';
+    const text = textOf(doc).replace(/"name": "Morning news",/, '"name": "Morning news",\n  "tags": [],').replace(/(\n\s*\]\n\}\n)$/, ',$1');
+    const { value, problems } = validateDocument('channel', text);
+    assert.equal(value, undefined);
+    assert.deepEqual(problems.map((p) => p.code).sort(), ['channel.pullStreamMissing', 'json.trailingComma', 'schema.additionalProperties']);
+  });
 });
