@@ -38,12 +38,12 @@ export function referenceSiteAt(kind: DocumentKind, text: string, offset: number
 
 export function completionCandidates(site: ReferenceSite, items: readonly NamedRef[]): CompletionCandidate[] {
   return items.map((item) => {
-    const literal = site.numeric ? String(Number(item.id)) : JSON.stringify(String(item.id));
+    const literal = site.byName ? JSON.stringify(item.name) : site.numeric ? String(Number(item.id)) : JSON.stringify(String(item.id));
     return {
       label: item.name,
       description: item.detail ? `${item.id} · ${item.detail}` : String(item.id),
       insertText: literal,
-      filterText: `${site.numeric ? '' : '"'}${item.name} ${item.id}`,
+      filterText: `${site.numeric ? '' : '"'}${item.name}${site.byName ? '' : ` ${item.id}`}`,
     };
   });
 }

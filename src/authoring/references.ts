@@ -31,6 +31,10 @@ export interface ReferenceSite {
   numeric: boolean;
   /** A value meaning "none" that is never checked (logoGroupId 0). */
   none?: number;
+  /** The field holds the object's name, not its id (a channel's typeName); matched ignoring case. */
+  byName?: boolean;
+  /** A field whose presence makes the platform ignore this one (typeName beside type). */
+  ignoredBeside?: string;
 }
 
 export const REFERENCE_LABELS: Readonly<Record<ReferenceKind, string>> = {
@@ -47,6 +51,7 @@ export const REFERENCE_SITES: Readonly<Record<DocumentKind, readonly ReferenceSi
   channel: [
     { pattern: ['id'], ref: 'channels', numeric: false },
     { pattern: ['type'], ref: 'categories', numeric: false },
+    { pattern: ['typeName'], ref: 'categories', numeric: false, byName: true, ignoredBeside: 'type' },
     { pattern: ['outputGroupList', '*', 'logoId'], ref: 'liveLogos', numeric: false },
     { pattern: ['outputGroupList', '*', 'outputTemplateList', '*', 'templateId'], ref: 'liveTemplates', numeric: false },
   ],
@@ -100,9 +105,15 @@ export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: 
   for (const site of REFERENCE_SITES[kind]) {
     const list = lists[site.ref];
     if (!list?.complete) continue;
+    if (site.ignoredBeside && typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, site.ignoredBeside)) continue;
     for (const { path, value: id } of valuesAtSite(value, site.pattern)) {
       if (typeof id !== 'string' && typeof id !== 'number') continue;
       if (site.none !== undefined && id === site.none) continue;
+      if (site.byName) {
+        const problem = unknownName(doc, path, String(id), site, list);
+        if (problem) problems.push(problem);
+        continue;
+      }
       if (list.items.some((item) => String(item.id) === String(id))) continue;
       const what = REFERENCE_LABELS[site.ref];
       const byName = list.items.filter((item) => item.name.toLowerCase() === String(id).toLowerCase());
@@ -118,4 +129,20 @@ export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: 
     }
   }
   return problems;
+}
+
+/** A name (typeName) no object of the list has, ignoring case as the platform does. */
+function unknownName(doc: JsonDocument, path: Array<string | number>, name: string, site: ReferenceSite, list: ReferenceList): Problem | undefined {
+  const wanted = name.trim().toLowerCase();
+  if (list.items.some((item) => item.name.toLowerCase() === wanted)) return undefined;
+  const what = REFERENCE_LABELS[site.ref];
+  const byId = list.items.find((item) => String(item.id) === name);
+  const hint = byId ? ` ${JSON.stringify(name)} is the id of ${what} "${byId.name}"; use its name.` : ' Pick one with completion (Ctrl+Space) here.';
+  return {
+    severity: 'error',
+    code: `reference.${site.ref}`,
+    range: doc.valueRange(path),
+    message: `${labelOf(path)}: this account has no ${what} named ${JSON.stringify(name)}.${hint}`,
+    fix: byId ? doc.fix(`Use the name "${byId.name}"`, (d) => d.set(path, byId.name)) : undefined,
+  };
 }

@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { Channel } from '../../src/api/types';
 import { channelToDocument } from '../../src/authoring/channelDocument';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
+import { completionCandidates, referenceSiteAt } from '../../src/authoring/completion';
 import type { ReferenceLists } from '../../src/authoring/references';
 import { validatorFor } from '../../src/authoring/schemas';
 import { validateDocument } from '../../src/authoring/validate';
@@ -116,6 +117,40 @@ describe('authoring consistency', () => {
         JSON.stringify(there.map((p) => p.message)),
       );
       assert.equal(JSON.parse(applyFix(text, there[0])).outputGroupList[0].outputTemplateList[1].templateId, HEX.t480);
+    });
+  });
+
+  describe('channel category by name (typeName)', () => {
+    const lists: ReferenceLists = { categories: { complete: true, items: [{ id: HEX.category, name: 'News' }] } };
+    const withTypeName = (typeName: string, keepType = false): string => {
+      const doc = EXAMPLES.channel() as Json;
+      if (!keepType) delete doc.type;
+      doc.typeName = typeName;
+      return textOf(doc);
+    };
+
+    it('an unknown category name is flagged at typeName; a known one (any case) is not', () => {
+      const text = withTypeName('Sports');
+      const problem = onlyProblem(validateDocument('channel', text, lists).problems, 'reference.categories');
+      assert.equal(covered(text, problem), '"Sports"');
+      assert.match(problem.message, /typeName: this account has no channel category named "Sports"/);
+      assert.deepEqual(validateDocument('channel', withTypeName('news'), lists).problems, []);
+    });
+
+    it('beside a category id (type) the name is ignored by the platform, so it is not checked', () => {
+      assert.deepEqual(validateDocument('channel', withTypeName('Sports', true), lists).problems, []);
+    });
+
+    it('a category id typed as typeName is fixed to the name; completion inserts names', () => {
+      const text = withTypeName(HEX.category);
+      const problem = onlyProblem(validateDocument('channel', text, lists).problems, 'reference.categories');
+      assert.equal(JSON.parse(applyFix(text, problem)).typeName, 'News');
+      const at = referenceSiteAt('channel', text, text.indexOf(HEX.category) + 2);
+      assert.ok(at);
+      assert.deepEqual(
+        completionCandidates(at.site, lists.categories!.items).map((c) => c.insertText),
+        ['"News"'],
+      );
     });
   });
 
