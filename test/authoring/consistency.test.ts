@@ -169,6 +169,24 @@ describe('authoring consistency', () => {
       });
     }
 
+    it('schemas use only keywords VS Code checks or shows (so problems appear there too, not just in ajv)', () => {
+      const KNOWN = new Set([
+        ...['$schema', '$ref', 'definitions', 'title', 'description', 'markdownDescription', 'enumDescriptions', 'defaultSnippets', 'errorMessage', 'patternErrorMessage'],
+        ...['type', 'enum', 'const', 'properties', 'additionalProperties', 'required', 'items', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
+        ...['minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'allOf', 'if', 'then', 'not'],
+      ]);
+      const unknown: string[] = [];
+      for (const kind of DOCUMENT_KINDS) {
+        for (const { where, schema } of subschemas(readJson(`schemas/${kind}.schema.json`))) {
+          // Keys of `properties` / `definitions` are names, not keywords.
+          if (/\/(properties|definitions)$/.test(where)) continue;
+          if (/\/(enum|required|type|enumDescriptions)(\/\d+)?$/.test(where)) continue;
+          for (const key of Object.keys(schema)) if (!KNOWN.has(key)) unknown.push(`${kind} ${where}/${key}`);
+        }
+      }
+      assert.deepEqual(unknown, []);
+    });
+
     it('time shift on an RTMP group is one rule (HLS only), not also "timeShiftDuration is missing"', () => {
       const doc = EXAMPLES.channel() as Json;
       doc.outputGroupList[1].isTimeShift = '1';
