@@ -367,4 +367,21 @@ describe('authoring consistency', () => {
     assert.equal(value, undefined);
     assert.deepEqual(problems.map((p) => p.code).sort(), ['channel.pullStreamMissing', 'json.trailingComma', 'schema.additionalProperties']);
   });
+
+  it('advancedArguments is a flat object (the platform refuses nested values), in template groups and live templates', () => {
+    const group = EXAMPLES.templategroup() as Json;
+    group.transcodeTemplates[1].advancedArguments.extra = { deep: 1 };
+    const inGroup = validateDocument('templategroup', textOf(group)).problems.filter((p) => p.severity === 'error');
+    assert.deepEqual(inGroup.map((p) => p.code), ['schema.type'], JSON.stringify(inGroup.map((p) => p.message)));
+    assert.match(inGroup[0].message, /^transcodeTemplates\[1\]\.advancedArguments\.extra must be/);
+
+    const live = EXAMPLES.livetemplate() as Json;
+    live.advancedArguments.extra = [1];
+    assert.deepEqual(
+      validateDocument('livetemplate', textOf(live)).problems.filter((p) => p.severity === 'error').map((p) => p.code),
+      ['schema.type'],
+    );
+    live.advancedArguments.extra = 'passed on';
+    assert.deepEqual(validateDocument('livetemplate', textOf(live)).problems.filter((p) => p.severity === 'error'), []);
+  });
 });
