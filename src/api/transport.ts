@@ -5,7 +5,7 @@
  */
 import { TransportError } from './errors';
 import { chooseProxy } from './proxy';
-import { Pool, ProxyAgent, request, type Dispatcher } from './undici';
+import { Pool, proxyAgent, request, type Dispatcher } from './undici';
 
 export interface TransportTimeouts {
   connectMs: number;
@@ -60,6 +60,8 @@ export class Transport {
   private readonly timeouts: TransportTimeouts;
   /** Set when requests may go through a proxy: named in network error messages. */
   private readonly proxyNote: string;
+  /** The proxy (without credentials), when one is used. */
+  private readonly proxyName?: string;
 
   constructor(options: TransportOptions) {
     this.origin = options.origin;
@@ -77,8 +79,9 @@ export class Transport {
     };
     const choice = chooseProxy(options.origin, options.proxy, options.noProxy);
     if (choice.proxy !== undefined) {
-      this.dispatcher = new ProxyAgent({ uri: choice.proxy, ...proxyOptions });
-      this.proxyNote = ` through proxy ${displayProxy(choice.proxy)}${choice.source === 'environment' ? ' (from the environment)' : ''}`;
+      this.dispatcher = proxyAgent({ uri: choice.proxy, ...proxyOptions });
+      this.proxyName = displayProxy(choice.proxy);
+      this.proxyNote = ` through proxy ${this.proxyName}${choice.source === 'environment' ? ' (from the environment)' : ''}`;
     } else {
       this.dispatcher = new Pool(options.origin, { connections, connectTimeout });
       this.proxyNote = '';
@@ -139,6 +142,12 @@ export class Transport {
     const code = errorCode(error);
     const { action, url } = x;
     const details = { cause: error };
+    const tunnel = error instanceof Error ? /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(error.message) : null;
+    if (tunnel) {
+      const status = Number(tunnel[1]);
+      const hint = status === 407 ? '; check the user name and password in the proxy address' : '';
+      return new TransportError('network', `${action}: proxy ${this.proxyName ?? ''} refused to open a tunnel to ${url} (HTTP ${status}${statusText(status)})${hint}`, action, url, details);
+    }
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new TransportError('timeout', `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`, action, url, { ...details, phase: 'connect' });

@@ -23,8 +23,30 @@ const requestApi = require('undici/lib/api/api-request') as (
   this: Dispatcher,
   options: Dispatcher.RequestOptions,
 ) => Promise<Dispatcher.ResponseData>;
+/** Likewise `Dispatcher.prototype.connect`, which a ProxyAgent calls to open a CONNECT tunnel. */
+const connectApi = require('undici/lib/api/api-connect') as (
+  this: Dispatcher,
+  options: Dispatcher.ConnectOptions,
+) => Promise<Dispatcher.ConnectData>;
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
   return requestApi.call(dispatcher, options);
+}
+
+/**
+ * A ProxyAgent whose connection to the proxy can open CONNECT tunnels (https:// platforms).
+ * Its default client to the proxy is a Pool without `connect` (see above), so every https call
+ * through a proxy failed with "connect is not a function". The method is added to that one Pool
+ * instance, never to undici's shared prototype.
+ */
+export function proxyAgent(options: ProxyAgentType.Options): ProxyAgentType {
+  return new ProxyAgent({
+    ...options,
+    clientFactory: (origin: URL, clientOptions: object) => {
+      const pool = new Pool(origin, clientOptions) as PoolType & { connect: typeof connectApi };
+      pool.connect = connectApi;
+      return pool;
+    },
+  });
 }

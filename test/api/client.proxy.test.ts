@@ -4,6 +4,9 @@ import { TransportError } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
 import { SECRET_KEY, makeClient, rejection } from './fixtures';
 import { ForwardProxy } from './forwardProxy';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
 import { bypassesProxy, chooseProxy } from '../../src/api/proxy';
 
 const PROXY_VARIABLES = ['HTTP_PROXY', 'http_proxy', 'HTTPS_PROXY', 'https_proxy', 'NO_PROXY', 'no_proxy'] as const;
@@ -158,6 +161,39 @@ describe('PlatformClient proxies', () => {
     assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, vars), { proxy: 'http://x:3', source: 'option' });
     assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, { ...vars, no_proxy: 'p.example' }), {});
     assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, {}), {});
+  });
+
+  it('an https:// platform is reached through a CONNECT tunnel of the proxy', async () => {
+    const tls = createHttpsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) => res.end('{}'));
+    let connections = 0;
+    tls.on('connection', () => connections++);
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const target = `127.0.0.1:${(tls.address() as AddressInfo).port}`;
+    const tunnelling = await ForwardProxy.start({ tunnel: true });
+    const secure = makeClient(`https://${target}`, { proxy: `http://media:pr0xy-pass@127.0.0.1:${tunnelling.port}`, retry: { attempts: 1 } });
+    try {
+      const error = await rejection(secure.getLogoGroupList());
+      assert.deepEqual(tunnelling.seen.map((s) => [s.method, s.target]), [['CONNECT', target]], 'the proxy was asked for a tunnel');
+      assert.equal(tunnelling.seen[0]!.headers['proxy-authorization'], `Basic ${Buffer.from('media:pr0xy-pass').toString('base64')}`);
+      // The certificate is self-signed, so TLS through the tunnel ends the call: proof it got there.
+      assert.ok(error instanceof TransportError, String(error));
+      assert.equal(error.kind, 'tls', error.message);
+      assert.equal(connections, 1, 'the tunnel reached the platform');
+    } finally {
+      await secure.close();
+      await tunnelling.close();
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
+  });
+
+  it('a proxy that refuses the tunnel says so, with its status', async () => {
+    client = makeClient('https://platform.example', { proxy: proxy.url, retry: { attempts: 1 } });
+    const error = await rejection(client.getLogoGroupList());
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.kind, 'network');
+    assert.equal(proxy.seen[0]?.method, 'CONNECT');
+    assert.match(error.message, /getLogoGroupList: proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to https:\/\/platform\.example\/rest \(HTTP 405 Method Not Allowed\)/);
   });
 
   it('sends proxy credentials from the proxy URL, and never shows them in errors', async () => {

@@ -1,10 +1,11 @@
 /**
  * A tiny forward HTTP proxy on 127.0.0.1 (free port) for proxy tests. It records every request it
  * receives and forwards absolute-form requests (`GET http://host:port/path HTTP/1.1`); anything
- * else (origin-form, CONNECT) is refused with 400/405 so a test notices.
+ * else (origin-form, CONNECT) is refused with 400/405 so a test notices, unless it is started with
+ * `tunnel: true`, when CONNECT opens a plain TCP tunnel (for https:// platforms).
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ProxiedRequest {
   method: string;
@@ -15,6 +16,8 @@ export interface ProxiedRequest {
 
 export class ForwardProxy {
   readonly seen: ProxiedRequest[] = [];
+  /** Tunnelled sockets leave the HTTP server's books: closed by close() itself. */
+  private readonly tunnels = new Set<Socket>();
 
   private constructor(
     private readonly server: Server,
@@ -22,7 +25,7 @@ export class ForwardProxy {
     readonly port: number,
   ) {}
 
-  static async start(): Promise<ForwardProxy> {
+  static async start(options: { tunnel?: boolean } = {}): Promise<ForwardProxy> {
     let instance: ForwardProxy | undefined;
     const server = createServer((req, res) => {
       const target = req.url ?? '';
@@ -41,9 +44,25 @@ export class ForwardProxy {
       upstream.on('error', () => res.writeHead(502).end('forward proxy: upstream failed'));
       req.pipe(upstream);
     });
-    server.on('connect', (req, socket) => {
+    server.on('connect', (req, socket: Socket, head: Buffer) => {
       instance!.seen.push({ method: 'CONNECT', target: req.url ?? '', headers: req.headers });
-      socket.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n');
+      if (!options.tunnel) {
+        socket.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n');
+        return;
+      }
+      instance!.tunnels.add(socket);
+      socket.on('close', () => instance!.tunnels.delete(socket));
+      const [host, port] = (req.url ?? '').split(':');
+      const upstream = connect(Number(port), host!, () => {
+        socket.write('HTTP/1.1 200 Connection Established\r\n\r\n');
+        if (head.length > 0) upstream.write(head);
+        upstream.pipe(socket);
+        socket.pipe(upstream);
+      });
+      upstream.on('error', () => socket.destroy());
+      upstream.on('close', () => socket.destroy());
+      socket.on('error', () => upstream.destroy());
+      socket.on('close', () => upstream.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
@@ -53,6 +72,7 @@ export class ForwardProxy {
 
   async close(): Promise<void> {
     this.server.closeAllConnections();
+    for (const socket of this.tunnels) socket.destroy();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }
