@@ -221,7 +221,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
       return;
     }
-    socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+    // Not HTTP this server can read (often a query with raw spaces or non-ASCII bytes): an HTTP
+    // error, with the envelope saying why.
+    const hint = error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_CONSTANT' ? '; percent-encode spaces and non-ASCII characters in the address' : '';
+    const body = JSON.stringify(failure(new PlatformFault(Codes.parameterInvalid, `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`)));
+    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   });
   try {
     await new Promise<void>((resolve, reject) => {

@@ -136,6 +136,19 @@ describe('local platform: independent clients', () => {
     assert.equal((await raw(p, 'liveChannelTypeList')).json.code, 0);
   });
 
+  it('answers a query with raw spaces or UTF-8 bytes (not HTTP) with 400 and an envelope saying why', async () => {
+    const q = Object.entries(signed('liveChannelTypeList', { name: '直播' }))
+      .map(([k, v]) => `${k}=${v}`)
+      .join('&');
+    const text = await rawSocket(p.platform.port, Buffer.from(`GET /rest?${q} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`, 'utf8'));
+    assert.match(text, /^HTTP\/1\.1 400/);
+    const body = JSON.parse(text.slice(text.indexOf('\r\n\r\n') + 4)) as { code: number; message: string; success: boolean };
+    assert.equal(body.code, Codes.parameterInvalid);
+    assert.equal(body.success, false);
+    assert.match(body.message, /the HTTP request cannot be read .*percent-encode spaces and non-ASCII characters/);
+    assert.equal((await raw(p, 'liveChannelTypeList', { name: '直播' })).json.code, 0, 'encoded, the same request is served');
+  });
+
   it('checks signatures made by an independent signer: case-folded order, shorter first, raw UTF-8, empty values', async () => {
     // Java's String.CASE_INSENSITIVE_ORDER, written out here apart from the project's signer.
     const javaOrder = (a: string, b: string): number => {
