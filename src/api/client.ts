@@ -150,9 +150,9 @@ export class PlatformClient {
   /** `start` is a 1-based page number; `count` is the total number of matching channels. */
   async liveGetChannelsByPage(query: ChannelListQuery = {}, o?: CallOptions): Promise<ChannelPage> {
     const env = await this.call('liveGetChannelsByPage', o, () => {
-      if (query.start !== undefined) positiveInteger('start', query.start);
-      if (query.number !== undefined) positiveInteger('number', query.number);
-      const { start, number, sort, order, searchType, keyword } = query;
+      const { start, number, sort, order, searchType, keyword } = optionalQuery(query);
+      if (start !== undefined) positiveInteger('start', start);
+      if (number !== undefined) positiveInteger('number', number);
       return { params: addScalars({}, { start, number, sort, order, searchType, keyword }) };
     });
     const context = this.context('liveGetChannelsByPage');
@@ -189,7 +189,10 @@ export class PlatformClient {
   }
 
   async liveChannelTypeList(query: { id?: string; name?: string } = {}, o?: CallOptions): Promise<ChannelCategory[]> {
-    const env = await this.call('liveChannelTypeList', o, () => ({ params: addScalars({}, { id: query.id, name: query.name }) }));
+    const env = await this.call('liveChannelTypeList', o, () => {
+      const { id, name } = optionalQuery(query);
+      return { params: addScalars({}, { id, name }) };
+    });
     return expectArray<ChannelCategory>(env.result, this.context('liveChannelTypeList'));
   }
 
@@ -202,7 +205,7 @@ export class PlatformClient {
 
   async liveGetTemplates(query: LiveTemplateQuery = {}, o?: CallOptions): Promise<LiveTemplate[]> {
     const env = await this.call('liveGetTemplates', o, () => {
-      const { name, type, transcodeType } = query;
+      const { name, type, transcodeType } = optionalQuery(query);
       return { params: addScalars({}, { name, type, transcodeType }) };
     });
     return expectArray<LiveTemplate>(env.result, this.context('liveGetTemplates'));
@@ -229,7 +232,10 @@ export class PlatformClient {
   }
 
   async liveLogoList(query: { name?: string; id?: string } = {}, o?: CallOptions): Promise<LiveLogo[]> {
-    const env = await this.call('liveLogoList', o, () => ({ params: addScalars({}, { name: query.name, id: query.id }) }));
+    const env = await this.call('liveLogoList', o, () => {
+      const { name, id } = optionalQuery(query);
+      return { params: addScalars({}, { name, id }) };
+    });
     return expectArray<LiveLogo>(env.result, this.context('liveLogoList'));
   }
 
@@ -276,7 +282,7 @@ export class PlatformClient {
   }
 
   async templateGroupList(query: { type?: 0 | 1 } = {}, o?: CallOptions): Promise<TemplateGroupSummary[]> {
-    const env = await this.call('templateGroupList', o, () => ({ params: addScalars({}, { type: query.type }) }));
+    const env = await this.call('templateGroupList', o, () => ({ params: addScalars({}, { type: optionalQuery(query).type }) }));
     return expectArray<TemplateGroupSummary>(env.result, this.context('templateGroupList'));
   }
 
@@ -329,12 +335,13 @@ export class PlatformClient {
 
   /** Walks the channel list lazily, one request per page asked for. */
   channelPages(query: ChannelListQuery = {}, o: CallOptions = {}): AsyncIterableIterator<ChannelPage> {
-    return walkChannelPages((q, co) => this.liveGetChannelsByPage(q, co), query, o);
+    return walkChannelPages((q, co) => this.liveGetChannelsByPage(q, co), query ?? {}, o ?? {});
   }
 
   /** Walks the video list lazily from page 1, one request per page asked for. */
   videoPages(query: Omit<VideoQuery, 'start'>, o: CallOptions = {}): AsyncIterableIterator<Video[]> {
-    return walkVideoPages((q, co) => this.queryVideo(q, co), query, o);
+    // A missing query still gives the clear "number must be ..." error, from the first fetch.
+    return walkVideoPages((q, co) => this.queryVideo(q, co), query ?? ({} as Omit<VideoQuery, 'start'>), o ?? {});
   }
 
   /** Closes the connection pool; calls made afterwards fail with a clear error. */
@@ -459,6 +466,11 @@ function queryString(params: Readonly<WireParams>): string {
     query += `${query === '' ? '' : '&'}${encodeURIComponent(name)}=${encodeURIComponent(params[name]!)}`;
   }
   return query;
+}
+
+/** Filters of a list: absent (undefined or null) means none; anything else must be an object. */
+function optionalQuery<T extends object>(query: T | null | undefined): Partial<T> {
+  return query === undefined || query === null ? {} : requireObject('query', query);
 }
 
 function requireObject<T>(field: string, value: T): T {

@@ -268,6 +268,8 @@ describe('PlatformClient requests', () => {
       ['a non-finite number', (c) => c.liveLogoCreate({ name: 'l', uri: 'u', width: Number.NaN, height: 1, offsetWidth: 0, offsetHeight: 0 }), 'width'],
       ['JSON text that does not parse', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{oops' as never }), 'advancedArguments'],
       ['an update without id', (c) => c.liveUpdate({ name: 'n', signalType: '1', outputGroupList: [] } as never), 'id'],
+      ['list filters that are not an object', (c) => c.liveLogoList('corner' as never), 'query'],
+      ['a video walk without a query', (c) => c.videoPages(null as never).next(), 'number'],
       ['an unpaired surrogate (half an emoji) in a text value', (c) => c.liveChannelTypeCreate('news \ud83c'), 'name'],
       ['an unpaired surrogate in JSON text given as a string', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{"rc":"\udfa5"}' as never }), 'advancedArguments'],
     ];
@@ -280,6 +282,19 @@ describe('PlatformClient requests', () => {
         assert.equal(server.requests.length, 0);
       });
     }
+
+    it('takes null list filters as no filters (JavaScript callers), with no TypeError', async () => {
+      server.respond = (r, res) => sendJson(res, ok([], r.query.action === 'liveGetChannelsByPage' ? { count: 0 } : {}));
+      await client.liveGetChannelsByPage(null as never);
+      await client.liveChannelTypeList(null as never);
+      await client.liveGetTemplates(null as never);
+      await client.liveLogoList(null as never);
+      await client.templateGroupList(null as never);
+      for await (const page of client.channelPages(null as never)) assert.fail(`no page expected: ${JSON.stringify(page)}`);
+      assert.equal(server.requests.length, 6);
+      for (const request of server.requests.slice(0, 5)) assert.deepEqual(Object.keys(request.query).sort(), COMMON, request.query.action);
+      assert.deepEqual([server.last.query.start, server.last.query.number], ['1', '15'], 'the walk starts at page 1 of 15');
+    });
 
     it('refuses bad options at construction, naming the option, never echoing the keys', () => {
       const base = { baseUrl: server.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY };
