@@ -45,8 +45,9 @@ const before2 = describe(held2);
   let called = 'no client';
   if (loaded.PlatformClient) {
     // Use it too: a real call to a closed port, so the pool is created and dispatches.
-    const client = new loaded.PlatformClient({ baseUrl: 'http://127.0.0.1:9', accessKey: 'a', secretKey: 'b', retry: { attempts: 1 } });
-    try { await client.getLogoGroupList(); called = 'succeeded?'; } catch (e) { called = e.name + ':' + e.kind; }
+    // VPT_BASE_URL: an https:// address with HTTPS_PROXY set exercises the proxy agent and its tunnel.
+    const client = new loaded.PlatformClient({ baseUrl: process.env.VPT_BASE_URL || 'http://127.0.0.1:9', accessKey: 'a', secretKey: 'b', retry: { attempts: 1 } });
+    try { await client.getLogoGroupList(); called = 'succeeded?'; } catch (e) { called = e.name + ':' + e.kind + (/through proxy/.test(e.message) ? ':proxied' : ''); }
     await client.close();
   }
   process.stdout.write(JSON.stringify({
@@ -79,8 +80,8 @@ describe('loading the client leaves the global dispatcher alone', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function child(modulePath: string, preset: 'unset' | 'preset', execArgv: string[] = []): Promise<Report> {
-    const { stdout } = await run(process.execPath, [...execArgv, childPath, modulePath, preset], { cwd: ROOT });
+  async function child(modulePath: string, preset: 'unset' | 'preset', execArgv: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Report> {
+    const { stdout } = await run(process.execPath, [...execArgv, childPath, modulePath, preset], { cwd: ROOT, env: { ...process.env, ...env } });
     return JSON.parse(stdout) as Report;
   }
 
@@ -109,6 +110,12 @@ describe('loading the client leaves the global dispatcher alone', function () {
   it('esbuild bundle, symbol pre-set: the same object afterwards', async () => {
     const report = await child(bundlePath, 'preset');
     assert.equal(report.called, 'TransportError:network');
+    assert.ok(report.sameObject1 && report.sameObject2);
+  });
+
+  it('esbuild bundle, through a proxy to an https:// platform: the same object afterwards', async () => {
+    const report = await child(bundlePath, 'preset', [], { HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '', no_proxy: '', VPT_BASE_URL: 'https://platform.example' });
+    assert.equal(report.called, 'TransportError:network:proxied', 'the call went to the (closed) proxy');
     assert.ok(report.sameObject1 && report.sameObject2);
   });
 
