@@ -1,9 +1,11 @@
 /** Durability: restart, compaction, torn journal lines, kill -9 during a burst of writes. */
 import * as assert from 'node:assert/strict';
-import { appendFile, readdir, readFile, writeFile } from 'node:fs/promises';
+import { spawn } from 'node:child_process';
+import { appendFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { accountDir } from '../../src/localPlatform/accounts';
+import { processStartTime } from '../../src/localPlatform/dirLock';
 import { AccountStore, Tx } from '../../src/localPlatform/store';
 import { runCli, stopCli, type CliProcess } from './child';
 import { ACCOUNT, eventually, OTHER, removeDir, tempDir, TestPlatform } from './harness';
@@ -212,6 +214,28 @@ describe('local platform: durability', () => {
     // The lock left by the killed process is stale and taken over.
     const after = await TestPlatform.start({}, dir);
     await after.close();
+  });
+
+  it('takes over a lock whose pid now belongs to another process (pids wrap around), not one still held', async function () {
+    if (processStartTime(process.pid) === undefined) this.skip(); // no /proc: the pid alone decides
+    dir = await tempDir();
+    const lock = join(accountDir(dir, ACCOUNT.accessKey), 'lock');
+    const other = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    try {
+      const pid = other.pid!;
+      const start = processStartTime(pid)!;
+      await mkdir(accountDir(dir, ACCOUNT.accessKey), { recursive: true });
+      // The live process is the owner recorded in the lock: refused.
+      await writeFile(lock, `${pid} ${start}`);
+      await assert.rejects(TestPlatform.start({ accounts: [ACCOUNT] }, dir), new RegExp(`in use by another local platform \\(process ${pid}\\)`));
+      // The lock names the same pid with another start time: a dead owner whose pid was reused.
+      await writeFile(lock, `${pid} ${Number(start) + 1}`);
+      const p = await TestPlatform.start({ accounts: [ACCOUNT] }, dir);
+      assert.match(await readFile(lock, 'utf8'), new RegExp(`^${process.pid} \\d+$`));
+      await p.close();
+    } finally {
+      other.kill('SIGKILL');
+    }
   });
 
   it('keeps accounts apart, each with its own user id and data folder', async () => {
