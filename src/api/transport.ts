@@ -79,7 +79,7 @@ export class Transport {
     };
     const choice = chooseProxy(options.origin, options.proxy, options.noProxy);
     if (choice.proxy !== undefined) {
-      this.dispatcher = proxyAgent({ uri: choice.proxy, ...proxyOptions });
+      this.dispatcher = proxyAgent({ uri: choice.proxy, ...proxyOptions }, connectTimeout);
       this.proxyName = displayProxy(choice.proxy);
       this.proxyNote = ` through proxy ${this.proxyName}${choice.source === 'environment' ? ' (from the environment)' : ''}`;
     } else {

@@ -28,6 +28,7 @@ const connectApi = require('undici/lib/api/api-connect') as (
   this: Dispatcher,
   options: Dispatcher.ConnectOptions,
 ) => Promise<Dispatcher.ConnectData>;
+const { ConnectTimeoutError } = require('undici/lib/core/errors') as { ConnectTimeoutError: new (message: string) => Error };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
@@ -39,13 +40,28 @@ export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptio
  * Its default client to the proxy is a Pool without `connect` (see above), so every https call
  * through a proxy failed with "connect is not a function". The method is added to that one Pool
  * instance, never to undici's shared prototype.
+ *
+ * Opening the tunnel is part of connecting: the proxy's answer to CONNECT must come within
+ * `tunnelTimeoutMs` (else undici's default of 300 s applied, far beyond every configured
+ * timeout), and running out of it is reported as the connect timeout it is.
  */
-export function proxyAgent(options: ProxyAgentType.Options): ProxyAgentType {
+export function proxyAgent(options: ProxyAgentType.Options, tunnelTimeoutMs: number): ProxyAgentType {
   return new ProxyAgent({
     ...options,
     clientFactory: (origin: URL, clientOptions: object) => {
-      const pool = new Pool(origin, clientOptions) as PoolType & { connect: typeof connectApi };
-      pool.connect = connectApi;
+      const pool = new Pool(origin, { ...clientOptions, headersTimeout: tunnelTimeoutMs }) as PoolType & {
+        connect: (this: Dispatcher, o: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
+      };
+      pool.connect = async function tunnel(this: Dispatcher, o: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> {
+        try {
+          return await connectApi.call(this, o);
+        } catch (error) {
+          if ((error as { code?: unknown } | null)?.code === 'UND_ERR_HEADERS_TIMEOUT') {
+            throw new ConnectTimeoutError(`the proxy did not open the tunnel within ${tunnelTimeoutMs} ms`);
+          }
+          throw error;
+        }
+      };
       return pool;
     },
   });

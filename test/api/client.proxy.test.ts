@@ -5,7 +5,7 @@ import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
 import { SECRET_KEY, makeClient, rejection } from './fixtures';
 import { ForwardProxy } from './forwardProxy';
 import { createServer as createHttpsServer } from 'node:https';
-import type { AddressInfo } from 'node:net';
+import { createServer as createTcpServer, type AddressInfo, type Socket } from 'node:net';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
 import { bypassesProxy, chooseProxy } from '../../src/api/proxy';
 
@@ -194,6 +194,33 @@ describe('PlatformClient proxies', () => {
     assert.equal(error.kind, 'network');
     assert.equal(proxy.seen[0]?.method, 'CONNECT');
     assert.match(error.message, /getLogoGroupList: proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to https:\/\/platform\.example\/rest \(HTTP 405 Method Not Allowed\)/);
+  });
+
+  it('a proxy that never answers CONNECT ends in the connect timeout, not undici\'s 300 s default', async () => {
+    const held: Socket[] = [];
+    const silent = createTcpServer((socket) => {
+      held.push(socket);
+      socket.resume();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    client = makeClient('https://platform.example', {
+      proxy: `http://127.0.0.1:${(silent.address() as AddressInfo).port}`,
+      retry: { attempts: 1 },
+      timeouts: { connectMs: 300, headersMs: 300 },
+    });
+    try {
+      const started = performance.now();
+      const error = await rejection(client.getLogoGroupList());
+      assert.ok(error instanceof TransportError, String(error));
+      assert.equal(error.kind, 'timeout', error.message);
+      assert.equal(error.phase, 'connect');
+      assert.match(error.message, /could not connect to https:\/\/platform\.example\/rest through proxy http:\/\/127\.0\.0\.1:\d+ within 300 ms/);
+      // undici's timers are coarse (about 1 s) above their fast path; far below 300 s all the same.
+      assert.ok(performance.now() - started < 5_000, `took ${Math.round(performance.now() - started)} ms`);
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 
   it('sends proxy credentials from the proxy URL, and never shows them in errors', async () => {
