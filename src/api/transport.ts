@@ -152,9 +152,9 @@ export class Transport {
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new TransportError('timeout', `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`, action, url, { ...details, phase: 'connect' });
       case 'UND_ERR_HEADERS_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'headers' });
+        return new TransportError('timeout', `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'headers' });
       case 'UND_ERR_BODY_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'body' });
+        return new TransportError('timeout', `${action}: ${url}${this.proxyNote} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'body' });
       case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
         return truncated(x, details);
       case 'UND_ERR_SOCKET':
