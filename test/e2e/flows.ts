@@ -9,7 +9,10 @@ import type { Flow, FlowContext } from './runFlows';
 const ACCOUNT_NAME = 'Local e2e';
 export const TEMPLATE_GROUP_FILE = 'ladder.templategroup.json';
 
-/** The folder the workbench opens: a template group with one mistake (type 3 does not exist). */
+/**
+ * The folder the workbench opens: a template group with two mistakes, one its schema states (type 3 does not
+ * exist) and one only the extension's rules see (the second template repeats the first one's name and format).
+ */
 export function writeWorkspace(folder: string): void {
   mkdirSync(folder, { recursive: true });
   const group = {
@@ -20,6 +23,7 @@ export function writeWorkspace(folder: string): void {
     logoGroupId: 0,
     transcodeTemplates: [
       { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 1 },
+      { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1800, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 0 },
     ],
   };
   writeFileSync(join(folder, TEMPLATE_GROUP_FILE), JSON.stringify(group, null, 2) + '\n');
@@ -127,12 +131,18 @@ export const flows: Flow[] = [
     async run(ctx) {
       await ctx.wb.openFile(TEMPLATE_GROUP_FILE);
       await ctx.shot('file open');
+      // As soon as the file is open: VS Code's own check of the schema, and the extension's rule (source
+      // "Video Platform"), each problem once.
+      const onOpen = (await ctx.wb.problems(/transcodeTemplates\[1\]\.name repeats the name "720p".*Video Platform/, 30_000)).replace(/\s+/g, ' ');
+      ctx.log(`Problems panel on open: ${onOpen.slice(0, 400)}`);
+      assert.match(onOpen, /0 \(normal\) or 1 \(VR\)/);
+      assert.equal(onOpen.match(/0 \(normal\) or 1 \(VR\)/g)?.length, 1, 'the schema problem is listed more than once while editing');
+      await ctx.shot('problems on open');
       await ctx.wb.runCommand('Video Platform: Validate Document');
-      await ctx.wb.notification(/template group document has 1 error/);
-      // The extension's own problem (source "Video Platform"), beside the JSON schema check of VS Code.
-      const problems = await ctx.wb.problems(/Video Platform/, 30_000);
-      ctx.log(`Problems panel: ${problems.replace(/\s+/g, ' ').slice(0, 300)}`);
-      assert.match(problems, /0 \(normal\) or 1 \(VR\)/);
+      await ctx.wb.notification(/template group document has 2 errors/);
+      // Validate reports the full verdict of ajv: the schema problem now also from the extension.
+      const problems = await ctx.wb.problems(/type: Use 0 \(normal\) or 1 \(VR\).*Video Platform/, 30_000);
+      ctx.log(`Problems panel after Validate: ${problems.replace(/\s+/g, ' ').slice(0, 400)}`);
       await ctx.shot('problems panel');
     },
   },

@@ -119,18 +119,31 @@ describe('Video Platform Tools in the extension host', function () {
     assert.ok(!requests.some((r) => r.action === 'liveStopChannel'), 'a stop request reached the platform');
   });
 
-  it('shows the mistakes of a template-group file as Video Platform problems naming the field', async () => {
+  it('shows what a schema cannot say as Video Platform problems on open, and the full verdict on Validate', async () => {
+    // Line 3: "type": 3 breaks the schema; the second template repeats the first one's name and format,
+    // which only the extension's own rules see.
+    const group = templateGroup('Mistake');
+    const [first] = group.transcodeTemplates as Array<Record<string, unknown>>;
+    group.type = 3;
+    group.transcodeTemplates = [first, { ...first, videoBitrate: 1800, defaultVideo: 0 }];
     const file = join(dataDir, 'mistake.templategroup.json');
-    writeFileSync(file, JSON.stringify({ ...templateGroup('Mistake'), type: 3 }, null, 2));
+    writeFileSync(file, JSON.stringify(group, null, 2));
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const ours = await eventually('Video Platform problems on the file', async () => {
-      const found = vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform');
-      return found.length > 0 ? found : undefined;
-    });
-    const typeProblem = ours.find((d) => d.range.start.line === 2);
-    assert.ok(typeProblem, `no problem on the "type" line; problems: ${ours.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`);
-    assert.match(typeProblem.message, /type|0 \(normal\) or 1 \(VR\)/i);
+    const ours = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform');
+    const live = await eventually('Video Platform problems on the file', async () => (ours().length > 0 ? ours() : undefined));
+    const repeated = live.find((d) => /repeats the name "720p"/.test(d.message));
+    assert.ok(repeated, `no problem about the repeated template name; problems: ${live.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`);
+    assert.match(repeated.message, /transcodeTemplates/);
+    // VS Code's JSON check reports the schema problem from the same schema file; the extension does not repeat it while editing.
+    assert.ok(!live.some((d) => d.range.start.line === 2), `the schema problem is listed twice: ${live.map((d) => d.message).join(' | ')}`);
+    await eventually('VS Code\'s own schema problem on the "type" line', async () =>
+      vscode.languages.getDiagnostics(uri).find((d) => d.source !== 'Video Platform' && d.range.start.line === 2));
+
+    // Not awaited: the command resolves only when its notification is dismissed.
+    void Promise.resolve(vscode.commands.executeCommand('videoPlatform.validateDocument', uri)).catch(() => undefined);
+    const full = await eventually('the schema problem from Validate', async () => ours().find((d) => d.range.start.line === 2));
+    assert.match(full.message, /type|0 \(normal\) or 1 \(VR\)/i);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

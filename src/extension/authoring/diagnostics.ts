@@ -2,6 +2,12 @@
  * Problems of the six document kinds in the Problems panel: validated on open and, debounced, on
  * change; then again with the account's lists for reference checks. Platform refusals are added
  * by the Create or Update command and stay until the next change.
+ *
+ * While editing, VS Code's own JSON check already reports syntax and schema problems (the same
+ * schema files, through contributes.jsonValidation), so only what a schema cannot say is published
+ * then; repeating them would list every such problem twice. The full set (ajv included) is published
+ * when the user asks for it (Validate, Create or Update) until the next change, and always when
+ * VS Code's JSON validation is turned off. Quick fixes are offered for every problem either way.
  */
 import * as vscode from 'vscode';
 import { documentKind, type DocumentKind } from '../../authoring/documentKind';
@@ -13,10 +19,22 @@ import type { ReferenceCache } from './referenceCache';
 
 const DEBOUNCE_MS = 250;
 
+function jsonValidationOn(): boolean {
+  return vscode.workspace.getConfiguration('json').get<boolean>('validate.enable', true) !== false;
+}
+
 interface Entry {
   version: number;
   result: ValidationResult;
   platform: Problem[];
+  /** Publish schema and syntax problems too (an explicit validation of this version). */
+  full: boolean;
+}
+
+/** Problems that VS Code's JSON language features report themselves from the same schema. */
+export function reportedByJsonService(problem: Problem): boolean {
+  const code = problem.code ?? '';
+  return code.startsWith('schema.') || code === 'json.syntax' || code === 'json.trailingComma' || code === 'json.duplicateKey';
 }
 
 export class DocumentDiagnostics implements vscode.Disposable {
@@ -31,6 +49,9 @@ export class DocumentDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
+      vscode.workspace.onDidChangeConfiguration((e) => {
+        if (e.affectsConfiguration('json.validate')) for (const document of vscode.workspace.textDocuments) this.publish(document);
+      }),
     );
     for (const document of vscode.workspace.textDocuments) this.validate(document);
   }
@@ -41,7 +62,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
     if (!kind) return undefined;
     const key = document.uri.toString();
     const result = validateDocument(kind, document.getText());
-    this.entries.set(key, { version: document.version, result, platform: [] });
+    this.entries.set(key, { version: document.version, result, platform: [], full: false });
     this.publish(document);
     void this.withReferences(document, kind);
     return result;
@@ -54,11 +75,11 @@ export class DocumentDiagnostics implements vscode.Disposable {
     return [...entry.result.problems, ...entry.platform];
   }
 
-  /** Validates with the reference lists awaited (for the commands). */
+  /** Validates with the reference lists awaited and publishes every problem (for the commands). */
   async validateFully(document: vscode.TextDocument, kind: DocumentKind): Promise<ValidationResult> {
     const lists = await this.references.lists(referenceKindsOf(kind));
     const result = validateDocument(kind, document.getText(), lists);
-    this.entries.set(document.uri.toString(), { version: document.version, result, platform: [] });
+    this.entries.set(document.uri.toString(), { version: document.version, result, platform: [], full: true });
     this.publish(document);
     return result;
   }
@@ -101,9 +122,10 @@ export class DocumentDiagnostics implements vscode.Disposable {
   private publish(document: vscode.TextDocument): void {
     const entry = this.entries.get(document.uri.toString());
     if (!entry) return;
+    const all = entry.full || !jsonValidationOn() ? entry.result.problems : entry.result.problems.filter((p) => !reportedByJsonService(p));
     this.collection.set(
       document.uri,
-      [...entry.result.problems, ...entry.platform].map((p) => toDiagnostic(document, p)),
+      [...all, ...entry.platform].map((p) => toDiagnostic(document, p)),
     );
   }
 
