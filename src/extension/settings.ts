@@ -11,11 +11,21 @@ export const settings = {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('pollIntervalSeconds', 3);
     return Math.max(1, Number.isFinite(seconds) ? seconds : 3) * 1000;
   },
-  /** Timeouts from the setting; the proxy from VS Code's own `http.proxy` when set. */
-  clientOptions(): Pick<ClientOptions, 'timeouts' | 'proxy'> {
+  /**
+   * Timeouts from the setting; the proxy from VS Code's own `http.proxy` and its exceptions from
+   * `http.noProxy` when set (otherwise the client reads HTTPS_PROXY / HTTP_PROXY / NO_PROXY).
+   */
+  clientOptions(): Pick<ClientOptions, 'timeouts' | 'proxy' | 'noProxy'> {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('requestTimeoutSeconds', 30);
     const ms = Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000;
-    const proxy = vscode.workspace.getConfiguration('http').get<string>('proxy') || undefined;
-    return { timeouts: { connectMs: Math.min(ms, 10_000), headersMs: ms, bodyMs: ms }, ...(proxy ? { proxy } : {}) };
+    const http = vscode.workspace.getConfiguration('http');
+    const proxy = http.get<string>('proxy') || undefined;
+    const noProxy = (http.get<unknown>('noProxy') ?? []) as unknown;
+    const exceptions = Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
+    return {
+      timeouts: { connectMs: Math.min(ms, 10_000), headersMs: ms, bodyMs: ms },
+      ...(proxy ? { proxy } : {}),
+      ...(exceptions.length > 0 ? { noProxy: exceptions } : {}),
+    };
   },
 };

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { addAccount, connectLocalPlatform, editAccount, removeAccount, switchAccount } from '../../src/extension/accounts/accountCommands';
 import { AccountStore } from '../../src/extension/accounts/accountStore';
-import { NO_ACCOUNT_MESSAGE } from '../../src/extension/accounts/connection';
+import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/extension/accounts/connection';
 import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/extension/accounts/devAccount';
 import { ChannelNode } from '../../src/extension/tree/nodes';
 import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
@@ -50,6 +51,31 @@ describe('Accounts and connection', () => {
   });
 
   describe('Connection', () => {
+    it('reaches a platform on this machine directly even when VS Code has a proxy set', async () => {
+      // A proxy address where nothing listens: a request sent through it would fail to connect.
+      const deadProxyPort = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const store = new AccountStore(new MemoryState(), new MemorySecrets());
+      const connection = new Connection({ store, log: new MemoryLog(), clientOptions: () => ({ retry: { attempts: 1 }, proxy: `http://127.0.0.1:${deadProxyPort}` }) });
+      try {
+        const local = await store.add({ name: 'Local', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+        await connection.switchTo(local.id);
+        const categories = await (await connection.activeClient()).liveChannelTypeList();
+        assert.ok(Array.isArray(categories));
+      } finally {
+        await connection.dispose();
+      }
+      assert.equal(isLoopback('http://127.0.0.1:8790'), true);
+      assert.equal(isLoopback('http://localhost:8790/'), true);
+      assert.equal(isLoopback('http://[::1]:8790'), true);
+      assert.equal(isLoopback('https://api.example.com'), false);
+      assert.equal(isLoopback('http://127.example.com'), false);
+    });
+
     it('says how to set an account up when none is active', async () => {
       harness = await createHarness();
       await assert.rejects(harness.connection.activeClient(), (error: Error) => error.message === NO_ACCOUNT_MESSAGE);

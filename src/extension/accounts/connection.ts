@@ -10,7 +10,7 @@ export interface ConnectionOptions {
   readonly store: AccountStore;
   readonly log: LogSink;
   /** Timeouts, retry and proxy from the settings, read for each new client. */
-  readonly clientOptions?: () => Pick<ClientOptions, 'timeouts' | 'retry' | 'proxy'>;
+  readonly clientOptions?: () => Pick<ClientOptions, 'timeouts' | 'retry' | 'proxy' | 'noProxy'>;
   /** For a local-platform profile: makes sure its server runs, returning the profile with the current address. */
   readonly ensureLocal?: (profile: AccountProfile) => Promise<AccountProfile>;
 }
@@ -68,6 +68,8 @@ export class Connection implements ClientSource {
     const log = this.options.log;
     return new PlatformClient({
       ...this.options.clientOptions?.(),
+      // A platform on this machine (the local platform, npm start) is never reached through a proxy.
+      ...(isLoopback(profile.baseUrl) ? { noProxy: '*' } : {}),
       baseUrl: profile.baseUrl,
       accessKey: profile.accessKey,
       secretKey,
@@ -100,4 +102,15 @@ export class Connection implements ClientSource {
     this.current = undefined;
     if (old) await old.client.then((client) => client.close()).catch(() => undefined);
   }
+}
+
+/** Whether the address names this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
 }
