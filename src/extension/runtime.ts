@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { PlatformClient } from '../api/client';
 import { startLocalPlatform } from '../localPlatform/server';
+import { accountContextKeys, accountStatus } from './accounts/accountContext';
 import { AccountStore } from './accounts/accountStore';
 import { Connection } from './accounts/connection';
 import { applyDevEnvironment } from './accounts/devAccount';
@@ -77,11 +78,14 @@ export async function createRuntime(context: vscode.ExtensionContext): Promise<{
 
   const statusBar = new AccountStatusBar();
   subscriptions.push(statusBar);
+  // The status bar and the context keys of the menus follow every change of the profiles (a
+  // profile added or removed while another is active, or none), not only switches.
   const showAccount = (): void => {
-    statusBar.show(connection.activeAccount);
-    void vscode.commands.executeCommand('setContext', 'videoPlatform.hasAccount', connection.hasAccount);
+    statusBar.show(accountStatus(store));
+    for (const [key, value] of Object.entries(accountContextKeys(store))) void vscode.commands.executeCommand('setContext', key, value);
   };
   subscriptions.push(
+    store.onDidChange(showAccount),
     connection.onDidChange(() => {
       // A new account: nothing cached from the old one may show.
       channels.reset();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { addAccount, connectLocalPlatform, editAccount, removeAccount, switchAccount } from '../../src/extension/accounts/accountCommands';
+import { accountContextKeys, accountStatus } from '../../src/extension/accounts/accountContext';
 import { AccountStore } from '../../src/extension/accounts/accountStore';
 import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/extension/accounts/connection';
 import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/extension/accounts/devAccount';
@@ -161,6 +162,52 @@ describe('Accounts and connection', () => {
       assert.equal(harness.store.get(two.id), undefined);
       assert.equal(harness.store.activeId(), undefined);
       assert.match(harness.ui.asked.at(-1)!.title, /Remove the account "Two"\?/);
+    });
+
+    it('keeps "has any account" current apart from "has an active account", so Switch, Edit and Remove stay offered without an active one', async () => {
+      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' } });
+      const seen: Array<Record<string, boolean>> = [];
+      harness.store.onDidChange(() => seen.push(accountContextKeys(harness.store)));
+      const keys = (): Record<string, boolean> => accountContextKeys(harness.store);
+      assert.deepEqual(keys(), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+
+      const two = await harness.store.add({ name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+      assert.equal(seen.length, 1, 'adding a profile that does not become active is a change too');
+      // Removing the active account leaves "Two" without any active account.
+      harness.ui.script(choose('One'), accept());
+      await removeAccount(harness.deps);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': true });
+      assert.equal(accountStatus(harness.store).command, 'videoPlatform.switchAccount', 'the status bar offers to choose one');
+      assert.match(accountStatus(harness.store).text, /no active account/);
+
+      // Edit works on the inactive account, and Switch makes it active.
+      harness.ui.script(choose('Two'), choose('Name'), type('Second'));
+      assert.equal((await editAccount(harness.deps))?.name, 'Second');
+      assert.equal(accountStatus(harness.store).command, 'videoPlatform.switchAccount');
+      harness.ui.script(choose('Second'));
+      await switchAccount(harness.deps);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+      assert.match(accountStatus(harness.store).text, /Second/);
+
+      harness.ui.script(choose('Second'), accept());
+      await removeAccount(harness.deps);
+      assert.equal(harness.store.get(two.id), undefined);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': false });
+      assert.equal(accountStatus(harness.store).command, 'videoPlatform.addAccount');
+    });
+
+    it('Switch, Edit and Remove with no account at all say so and offer to add one', async () => {
+      harness = await createHarness();
+      for (const command of [switchAccount, editAccount, removeAccount]) {
+        assert.equal(await command(harness.deps), undefined);
+        assert.match(harness.ui.infos.at(-1)!, /there is no Video Platform account yet/);
+        assert.deepEqual(harness.ui.infoActions.at(-1), ['Add Account', 'Connect to Local Platform']);
+      }
+      assert.deepEqual(harness.ui.asked, [], 'no empty pick');
+      harness.ui.messageChoice = 'Add Account';
+      harness.ui.script(type('Added'), type(platform.platform.baseUrl), type(ACCESS_KEY), type(SECRET_KEY));
+      await switchAccount(harness.deps);
+      assert.equal(harness.store.active()?.name, 'Added');
     });
 
     it('npm start: adds, then updates, the account from the environment', async () => {

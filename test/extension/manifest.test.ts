@@ -136,6 +136,20 @@ describe('package.json contributions match the code', () => {
     for (const id of needAccount) assert.match(palette.get(id) ?? '', /videoPlatform\.(hasAccount|channelsFiltered|videosFiltered)/, id);
   });
 
+  it('offers Switch, Edit and Remove Account whenever any account exists, active or not, and sets every context key it tests', () => {
+    const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
+    for (const id of ['videoPlatform.switchAccount', 'videoPlatform.editAccount', 'videoPlatform.removeAccount']) assert.equal(palette.get(id), 'videoPlatform.hasAnyAccount', id);
+    const title = pkg.contributes.menus['view/title']!.find((entry) => entry.command === 'videoPlatform.switchAccount');
+    assert.match(title?.when ?? '', /videoPlatform\.hasAnyAccount/);
+    // A context key that nothing sets is always false: every one a when clause tests is set by the code.
+    const code = ['src/extension/runtime.ts', 'src/extension/accounts/accountContext.ts'].map((file) => readFileSync(join(root, file), 'utf8')).join('\n');
+    const used = new Set(JSON.stringify(pkg.contributes.menus).match(/videoPlatform\.(?:has|channels|videos)\w*(?=[\s)"&|]|$)/g) ?? []);
+    used.delete('videoPlatform.channels');
+    used.delete('videoPlatform.videos');
+    assert.ok(used.has('videoPlatform.hasAnyAccount'));
+    for (const key of used) assert.ok(code.includes(`'${key}'`), `${key} is tested in a when clause but never set`);
+  });
+
   it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
     const output = outputView({ id: 'o', protocolType: 1, isDefault: '1', videoWidth: 1, videoHeight: 1, videoBitrate: 1, audioBitrate: 1, publicOutputUrl: 'http://x' } as LiveOutput);
     assert.ok(menuCommandsFor(output.contextValue, 'videoPlatform.channels').includes('copyPlayUrl'));

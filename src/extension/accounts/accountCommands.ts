@@ -44,7 +44,12 @@ export async function addAccount(deps: CommandDeps): Promise<AccountProfile | un
 async function pickAccount(deps: CommandDeps, title: string, placeHolder: string): Promise<AccountProfile | undefined> {
   const accounts = deps.accounts.list();
   if (accounts.length === 0) {
-    await deps.ui.info('There is no Video Platform account yet: add one, or connect to the local platform.');
+    // Run from a keybinding or another extension (the palette hides it then): say why and offer the ways in.
+    const add = 'Add Account';
+    const local = 'Connect to Local Platform';
+    const choice = await deps.ui.info(`${title}: there is no Video Platform account yet. Add one, or connect to the local platform.`, add, local);
+    if (choice === add) await addAccount(deps);
+    else if (choice === local) await connectLocalPlatform(deps);
     return undefined;
   }
   const activeId = deps.accounts.activeId();

@@ -57,10 +57,22 @@ export function checkKey(field: 'Access key' | 'Secret key', value: string): str
 }
 
 export class AccountStore {
+  private readonly listeners = new Set<() => void>();
+
   constructor(
     private readonly state: StateStore,
     private readonly secrets: SecretStore,
   ) {}
+
+  /** After any profile was added, edited or removed, or the active one changed. */
+  onDidChange(listener: () => void): { dispose(): void } {
+    this.listeners.add(listener);
+    return { dispose: () => this.listeners.delete(listener) };
+  }
+
+  private changed(): void {
+    for (const listener of this.listeners) listener();
+  }
 
   list(): AccountProfile[] {
     return [...(this.state.get<AccountProfile[]>(ACCOUNTS_KEY) ?? [])];
@@ -86,6 +98,7 @@ export class AccountStore {
 
   async setActive(id: string | undefined): Promise<void> {
     await this.state.update(ACTIVE_KEY, id);
+    this.changed();
   }
 
   /** Adds a profile; the secret goes to secret storage only. Refuses bad fields, changing nothing. */
@@ -96,6 +109,7 @@ export class AccountStore {
     const profile: AccountProfile = { ...fields, id: randomUUID(), name: fields.name.trim(), baseUrl: fields.baseUrl.trim(), accessKey: fields.accessKey.trim() };
     await this.secrets.store(secretKeyOf(profile.id), secretKey.trim());
     await this.state.update(ACCOUNTS_KEY, [...this.list(), profile]);
+    this.changed();
     return profile;
   }
 
@@ -114,6 +128,7 @@ export class AccountStore {
     if (secretKey !== undefined) await this.secrets.store(secretKeyOf(id), secretKey.trim());
     accounts[index] = { ...next, name: next.name.trim(), baseUrl: next.baseUrl.trim(), accessKey: next.accessKey.trim() };
     await this.state.update(ACCOUNTS_KEY, accounts);
+    this.changed();
     return accounts[index]!;
   }
 
@@ -124,6 +139,7 @@ export class AccountStore {
     );
     await this.secrets.delete(secretKeyOf(id));
     if (this.state.get<string>(ACTIVE_KEY) === id) await this.setActive(undefined);
+    else this.changed();
   }
 
   secretKey(id: string): Thenable<string | undefined> {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { AccountProfile } from './accountStore';
+import type { AccountStatus } from './accountContext';
 
 /** The active account in the status bar; a click switches (or adds one when there is none). */
 export class AccountStatusBar implements vscode.Disposable {
@@ -9,16 +9,10 @@ export class AccountStatusBar implements vscode.Disposable {
     this.item.name = 'Video Platform Account';
   }
 
-  show(account: AccountProfile | undefined): void {
-    if (account) {
-      this.item.text = `$(broadcast) ${account.name}`;
-      this.item.tooltip = new vscode.MarkdownString(`Video Platform account **${account.name}**\n\n${account.baseUrl}\n\nClick to switch accounts.`);
-      this.item.command = 'videoPlatform.switchAccount';
-    } else {
-      this.item.text = '$(plug) Video Platform: no account';
-      this.item.tooltip = 'Click to add a Video Platform account';
-      this.item.command = 'videoPlatform.addAccount';
-    }
+  show(status: AccountStatus): void {
+    this.item.text = status.text;
+    this.item.tooltip = status.markdown ? new vscode.MarkdownString(status.tooltip) : status.tooltip;
+    this.item.command = status.command;
     this.item.show();
   }
 

@@ -57,12 +57,14 @@ export class ScriptedUi implements Ui {
   readonly errors: string[] = [];
   /** The buttons offered with each error message. */
   readonly errorActions: string[][] = [];
+  /** The buttons offered with each information message. */
+  readonly infoActions: string[][] = [];
   readonly progress: string[] = [];
   readonly copied: string[] = [];
   readonly opened: string[] = [];
   documents: OpenDocument[] = [];
   showLogCount = 0;
-  /** The button the next error/warning message "clicks". */
+  /** The button the next information/warning/error message "clicks" (when it offers that button). */
   messageChoice: string | undefined;
   /** Cancels each progress this many ms after it starts (the user clicks Cancel). */
   cancelAfterMs: number | undefined;
@@ -94,9 +96,10 @@ export class ScriptedUi implements Ui {
   async confirm(message: string, detail: string): Promise<boolean> {
     return this.next('confirm', { kind: 'confirm', title: message, message: `${message}\n${detail}` }).answer;
   }
-  async info(message: string): Promise<string | undefined> {
+  async info(message: string, ...actions: string[]): Promise<string | undefined> {
     this.infos.push(message);
-    return undefined;
+    this.infoActions.push(actions);
+    return actions.includes(this.messageChoice ?? '') ? this.messageChoice : undefined;
   }
   async warn(message: string, ...actions: string[]): Promise<string | undefined> {
     this.warnings.push(message);

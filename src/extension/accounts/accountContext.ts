@@ -1,0 +1,49 @@
+import { md } from '../tree/nodeView';
+import type { AccountStore } from './accountStore';
+
+/** An account is active: the views list its records, platform commands can run. */
+export const HAS_ACCOUNT_KEY = 'videoPlatform.hasAccount';
+/** At least one account profile exists (active or not): Switch, Edit and Remove have something to act on. */
+export const HAS_ANY_ACCOUNT_KEY = 'videoPlatform.hasAnyAccount';
+
+/** The `setContext` keys that menus' `when` clauses test, from the store as it is now. */
+export function accountContextKeys(store: Pick<AccountStore, 'activeId' | 'list'>): Record<typeof HAS_ACCOUNT_KEY | typeof HAS_ANY_ACCOUNT_KEY, boolean> {
+  return {
+    [HAS_ACCOUNT_KEY]: store.activeId() !== undefined,
+    [HAS_ANY_ACCOUNT_KEY]: store.list().length > 0,
+  };
+}
+
+export interface AccountStatus {
+  readonly text: string;
+  /** Markdown when `markdown` is true. */
+  readonly tooltip: string;
+  readonly markdown: boolean;
+  readonly command: 'videoPlatform.switchAccount' | 'videoPlatform.addAccount';
+}
+
+/**
+ * What the status bar item shows: the active account (click: switch); accounts but none active
+ * (click: choose one); no account at all (click: add one).
+ */
+export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>): AccountStatus {
+  const account = store.active();
+  if (account) {
+    return {
+      text: `$(broadcast) ${account.name}`,
+      tooltip: `Video Platform account **${md(account.name)}**\n\n${md(account.baseUrl)}\n\nClick to switch accounts.`,
+      markdown: true,
+      command: 'videoPlatform.switchAccount',
+    };
+  }
+  const count = store.list().length;
+  if (count > 0) {
+    return {
+      text: '$(plug) Video Platform: no active account',
+      tooltip: `No account is active. Click to choose one of your ${count === 1 ? 'account' : `${count} accounts`}.`,
+      markdown: false,
+      command: 'videoPlatform.switchAccount',
+    };
+  }
+  return { text: '$(plug) Video Platform: no account', tooltip: 'Click to add a Video Platform account', markdown: false, command: 'videoPlatform.addAccount' };
+}
