@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Channel, LiveOutput, OutputGroup, Video } from '../../src/api/types';
 import { channelContextValue, outputGroupView, outputView } from '../../src/extension/tree/channelPresentation';
+import { hasRenditions } from '../../src/extension/commands/playAddresses';
 import { canTranscode } from '../../src/extension/commands/transcodeVideos';
 import { videoContextValue } from '../../src/extension/tree/videoPresentation';
 
@@ -165,5 +166,27 @@ describe('package.json contributions match the code', () => {
       assert.equal(video(status).includes('transcodeVideos'), canTranscode({ status } as Video), `status ${status}`);
     }
     assert.ok(!video(0).includes('showVideoPlayUrls'));
+  });
+
+  it('offers playback addresses on every video with renditions (also queued or transcoded again), as the command decides', () => {
+    const stream = [{ idx: 0, name: '720p' }] as unknown as Video['transcodedVideoList'];
+    const menu = (status: Video['status'], transcodedVideoList: Video['transcodedVideoList'], videoType: 0 | 1 = 0, busy = false): string[] =>
+      menuCommandsFor(videoContextValue({ status, videoType, transcodedVideoList } as Video, busy), 'videoPlatform.videos');
+    for (const status of [6, 7] as const) {
+      assert.ok(menu(status, stream).includes('showVideoPlayUrls'), `status ${status} with renditions`);
+      assert.ok(!menu(status, []).includes('showVideoPlayUrls'), `status ${status} without`);
+      assert.ok(!menu(status, stream).includes('transcodeVideos'), `status ${status}: already transcoding`);
+    }
+    for (const status of [0, 1, 2, 3, 4, 5, 6, 7] as const) {
+      for (const list of [[], stream]) {
+        for (const videoType of [0, 1] as const) {
+          const offered = menu(status, list, videoType);
+          const record = { status, videoType, transcodedVideoList: list } as unknown as Video;
+          assert.equal(offered.includes('showVideoPlayUrls'), hasRenditions(record), `addresses: status ${status}, ${list.length} renditions, type ${videoType}`);
+          assert.equal(offered.includes('transcodeVideos'), canTranscode(record), `transcode: status ${status}, ${list.length} renditions, type ${videoType}`);
+        }
+      }
+    }
+    assert.ok(!menu(2, stream, 0, true).includes('transcodeVideos'), 'not while busy');
   });
 });

@@ -62,7 +62,7 @@ describe('Videos view and video commands against the local platform', () => {
     assert.equal(flags.get('Meeting notes')?.contextValue, 'video+unknownType');
     assert.equal(flags.get('Product demo')?.contextValue, 'video+transcoding+second');
     assert.equal(flags.get('Queued interview')?.contextValue, 'video+queued');
-    assert.equal(flags.get('Welcome tour')?.contextValue, 'video+done');
+    assert.equal(flags.get('Welcome tour')?.contextValue, 'video+done+renditions');
     assert.equal(new Set(nodes.map((node) => node.view().icon?.id + String(node.view().icon?.color))).size, 8, 'one look per state');
     const uploadTimes = nodes.map((node) => node.video.uploadTime);
     assert.deepEqual(uploadTimes, [...uploadTimes].sort((a, b) => b - a));
@@ -107,7 +107,7 @@ describe('Videos view and video commands against the local platform', () => {
     await filterVideos(harness.deps);
     assert.equal(harness.videos.filterText, 'VR');
     const vr = videoNodes(await harness.videos.getChildren());
-    assert.deepEqual(vr.map((node) => [node.video.title, node.view().contextValue]), [['VR walkthrough', 'video+done+vr']]);
+    assert.deepEqual(vr.map((node) => [node.video.title, node.view().contextValue]), [['VR walkthrough', 'video+done+vr+renditions']]);
 
     harness.ui.script(choose('Only one category'), choose('Enter a category id'), type('twelve'));
     await filterVideos(harness.deps);
@@ -126,6 +126,34 @@ describe('Videos view and video commands against the local platform', () => {
     const raw = await nodeTitled('Raw upload');
     await showVideoPlayAddresses(harness.deps, raw);
     assert.match(harness.ui.infos.at(-1)!, /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/);
+  });
+
+  it('offers the playback addresses of a video queued and transcoded again, which keeps its earlier renditions meanwhile', async () => {
+    // A real-time clock: the second transcoding stays queued (7) for 2 s, then runs (6) for 8 s.
+    const slow = await startTestPlatform({ clockSpeed: 1 });
+    const own = await createHarness({ account: { baseUrl: slow.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    try {
+      const slowClient = await own.connection.activeClient();
+      const [video] = (await slowClient.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc', searchType: 'title', keyword: 'Match highlights' }));
+      assert.ok(video && video.status === 2 && video.transcodedVideoList.length > 0);
+      const [group] = await slowClient.templateGroupList();
+      assert.equal((await slowClient.secondTranscodeV2({ videoIds: [video.id], replace: true, transcodeTemplateGroupId: group!.id }))[0]?.code, 0);
+      own.videos.setFilter({ searchType: 'title', keyword: 'Match highlights' });
+      const node = videoNodes(await own.videos.getChildren()).find((candidate) => candidate.video.id === video.id)!;
+      assert.equal(node.view().contextValue, 'video+queued+renditions');
+      for (let round = 0; round < 100 && node.video.status !== 6; round++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        await own.videos.refreshVideo(video.id);
+      }
+      assert.equal(node.view().contextValue, 'video+transcoding+second+renditions');
+      own.ui.script(choose('HLS'), choose('Copy address'));
+      const used = await showVideoPlayAddresses(own.deps, node, [node]);
+      assert.equal(used?.action, 'copy', own.ui.infos.join('\n'));
+      assert.match(own.ui.copied[0]!, /\.m3u8$/);
+    } finally {
+      await own.dispose();
+      await slow.close();
+    }
   });
 
   it('transcodes with a template group, reports per-video outcomes and follows the videos until done', async () => {

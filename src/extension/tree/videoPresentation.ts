@@ -48,9 +48,15 @@ export function formatBytes(bytes: number): string {
   return `${value.toFixed(value < 10 ? 1 : 0)} ${units[unit]}`;
 }
 
+/**
+ * `video+<state>[+vr][+renditions][+busy]`. `renditions`: it has playable renditions whatever its
+ * state (a video queued or transcoded again keeps the earlier ones until the new ones are done), so
+ * the menus offer its playback addresses.
+ */
 export function videoContextValue(video: Video, busy: boolean): string {
   const flags = ['video', status(video.status).flag];
   if (video.videoType === 1) flags.push('vr');
+  if ((video.transcodedVideoList?.length ?? 0) > 0) flags.push('renditions');
   if (busy) flags.push('busy');
   return flags.join('+');
 }
