@@ -7,6 +7,7 @@ import { createChannel } from '../../src/extension/commands/createChannel';
 import { deleteChannels } from '../../src/extension/commands/deleteChannel';
 import { showChannelPlayAddresses } from '../../src/extension/commands/playAddresses';
 import { startChannels, stopChannels } from '../../src/extension/commands/startStopChannel';
+import { refreshItem } from '../../src/extension/commands/viewCommands';
 import { ChannelNode, OutputGroupNode, OutputNode } from '../../src/extension/tree/nodes';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
@@ -41,6 +42,34 @@ describe('Channel commands against the local platform', () => {
     harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
   });
   afterEach(async () => harness.dispose());
+
+  it('refreshes every selected item, each channel once, and names the one that could not be read', async () => {
+    const [a, b, c] = [await newChannel('Refresh A'), await newChannel('Refresh B'), await newChannel('Refresh C')];
+    harness.channels.setFilter({ searchType: 'name', keyword: 'Refresh ' });
+    const nodes = (await harness.channels.getChildren()).filter((node): node is ChannelNode => node instanceof ChannelNode);
+    const byId = (id: string): ChannelNode => nodes.find((node) => node.channel.id === id)!;
+    const [na, nb, nc] = [byId(a.id), byId(b.id), byId(c.id)];
+    const outputOfA = new OutputNode(new OutputGroupNode(na, na.channel.outputGroupList[0]!), na.channel.outputGroupList[0]!.liveOutputs[0]!);
+    // Changed elsewhere (another client): two started, one deleted.
+    await client.liveStartChannel(a.id);
+    await client.liveStartChannel(b.id);
+    await client.liveDelete([c.id]);
+    try {
+      const reads = (): number => harness.log.lines.filter((line) => / GET liveGetChannelById /.test(line)).length;
+      const before = reads();
+      // VS Code's arguments for a context-menu command on a multi-selection: clicked item, selection.
+      await refreshItem(harness.deps, nb, [na, nb, nc, outputOfA]);
+      assert.equal(na.channel.status, 2, 'the selected item that was not clicked is refreshed too');
+      assert.equal(nb.channel.status, 2);
+      assert.equal(reads() - before, 3, 'a channel and its output selected together are read once');
+      assert.equal(harness.ui.errors.length, 1);
+      assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: /);
+      assert.ok(harness.polled.channels > 0);
+    } finally {
+      await client.liveStopChannel(a.id);
+      await client.liveStopChannel(b.id);
+    }
+  });
 
   it('starts a channel from its tree item and updates the item from the result', async () => {
     const node = await nodeNamed('Town hall');

@@ -38,7 +38,7 @@ export const COMMANDS: readonly CommandRow[] = [
   // Views
   { id: 'videoPlatform.refreshChannels', run: (s) => refreshChannels(depsOf(s)) },
   { id: 'videoPlatform.refreshVideos', run: (s) => refreshVideos(depsOf(s)) },
-  { id: 'videoPlatform.refreshItem', run: (s, node) => refreshItem(depsOf(s), node) },
+  { id: 'videoPlatform.refreshItem', run: (s, ...args) => refreshItem(depsOf(s), ...args) },
   { id: 'videoPlatform.loadMore', run: (s, node) => loadMore(depsOf(s), node) },
   { id: 'videoPlatform.retry', run: (s, node) => retry(depsOf(s), node) },
   { id: 'videoPlatform.filterChannels', run: (s) => filterChannels(depsOf(s)) },

@@ -1,6 +1,7 @@
-import { reportFailure } from '../failures';
-import { CategoryNode, ChannelNode, ErrorNode, LoadMoreNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode } from '../tree/nodes';
+import { CategoryNode, ChannelNode, ErrorNode, LoadMoreNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode, type TreeNode } from '../tree/nodes';
+import { reportBatch } from './batch';
 import type { CommandDeps } from './deps';
+import { selectedArgs } from './targets';
 
 /** videoPlatform.loadMore: the "Load more" row's click. */
 export async function loadMore(_deps: CommandDeps, node?: unknown): Promise<void> {
@@ -20,20 +21,42 @@ export function refreshVideos(deps: CommandDeps): void {
   deps.videos.refresh();
 }
 
-/** videoPlatform.refreshItem: one channel or video re-read; a category reloaded. */
-export async function refreshItem(deps: CommandDeps, node?: unknown): Promise<void> {
-  try {
-    if (node instanceof ChannelNode || node instanceof OutputGroupNode || node instanceof OutputNode || node instanceof CategoryNode) {
-      await deps.channels.refreshNode(node);
-      deps.poll.channels();
-    } else if (node instanceof VideoNode || node instanceof RenditionNode) {
-      await deps.videos.refreshNode(node);
-      deps.poll.videos();
-    } else {
-      deps.channels.refresh();
-      deps.videos.refresh();
-    }
-  } catch (error) {
-    await reportFailure(deps.ui, deps.log, 'Refresh', error);
+/** What a selected tree item refreshes: a channel, a category list, or a video (children count as their owner). */
+function refreshTarget(node: unknown): { view: 'channels' | 'videos'; key: string; name: string } | undefined {
+  if (node instanceof ChannelNode) return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
+  if (node instanceof OutputGroupNode) return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
+  if (node instanceof OutputNode) return { view: 'channels', key: `channel:${node.parent.channel.id}`, name: node.parent.channel.name };
+  if (node instanceof CategoryNode) return { view: 'channels', key: `category:${node.category?.id ?? '-'}`, name: node.category?.name ?? 'No category' };
+  if (node instanceof VideoNode) return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
+  if (node instanceof RenditionNode) return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
+  return undefined;
+}
+
+/**
+ * videoPlatform.refreshItem: every selected item (VS Code passes the clicked item and the
+ * selection): a channel or video re-read, a category reloaded; each record once, all at the same
+ * time. Failures are reported together, naming the items; the others are refreshed all the same.
+ */
+export async function refreshItem(deps: CommandDeps, ...args: unknown[]): Promise<void> {
+  const targets = new Map<string, { node: unknown; target: NonNullable<ReturnType<typeof refreshTarget>> }>();
+  for (const node of selectedArgs(args)) {
+    const target = refreshTarget(node);
+    if (target && !targets.has(target.key)) targets.set(target.key, { node, target });
   }
+  if (targets.size === 0) {
+    deps.channels.refresh();
+    deps.videos.refresh();
+    return;
+  }
+  const entries = [...targets.values()];
+  const settled = await Promise.allSettled(
+    entries.map(({ node, target }) => (target.view === 'channels' ? deps.channels.refreshNode(node as TreeNode) : deps.videos.refreshNode(node as TreeNode))),
+  );
+  if (entries.some((entry) => entry.target.view === 'channels')) deps.poll.channels();
+  if (entries.some((entry) => entry.target.view === 'videos')) deps.poll.videos();
+  const failed = entries.flatMap((entry, index) => {
+    const result = settled[index]!;
+    return result.status === 'rejected' ? [{ item: entry.target, error: result.reason as unknown }] : [];
+  });
+  await reportBatch(deps, 'Refresh', { done: [], failed, cancelled: false }, (target) => target.name);
 }
