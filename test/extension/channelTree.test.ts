@@ -139,10 +139,64 @@ describe('Live channels view (tree model against the local platform)', () => {
     const children = await harness.channels.getChildren(none);
     const more = children.at(-1);
     assert.ok(more instanceof LoadMoreNode);
-    assert.equal(more.view().label, `Load more (${channelsOf(children).length} shown)`);
+    assert.match(more.view().label, new RegExp(`^Load more \\(${channelsOf(children).length} shown, 2 of \\d+ searched\\)$`));
     // The flat list is counted by the platform: there the total is right.
     harness.channels.setGrouping(false);
     assert.match((await harness.channels.getChildren()).at(-1)!.view().label, /^Load more \(2 of \d+\)$/);
+  });
+
+  it('searches a category list by the filter as the flat list does, page after page, with an honest count', async () => {
+    // Its own platform: a category whose newest channels do not match the name filter.
+    const own = await startTestPlatform({ demo: false });
+    const ownClient = new PlatformClient({ baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+    try {
+      const category = await ownClient.liveChannelTypeCreate('Studio');
+      const template = await ownClient.liveTemplateCreate({ displayName: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1500, audioBitrate: 128, frameRate: 25 });
+      // Oldest first: the list is newest first, so "Special" comes on the second page of two.
+      for (const name of ['Special', 'Morning', 'Evening']) {
+        await ownClient.liveCreateChannel({ name, signalType: '1', type: category.id, typeName: category.name, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }] });
+      }
+      harness = await createHarness({ account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
+      harness.channels.setGrouping(true);
+      const studio = (): Promise<CategoryNode> =>
+        harness.channels.getChildren().then((roots) => roots.find((node): node is CategoryNode => node instanceof CategoryNode && node.category?.id === category.id)!);
+
+      harness.channels.setFilter({ searchType: 'name', keyword: 'special' });
+      const first = await harness.channels.getChildren(await studio());
+      // The first page held no match: that is not the end of the category.
+      assert.deepEqual(labels(first), ['Load more (0 shown, 2 of 3 searched)']);
+      await (first[0] as LoadMoreNode).load();
+      assert.deepEqual(labels(await harness.channels.getChildren(await studio())), ['Special']);
+
+      // "Name or category": every channel of a category whose name matches, as in the flat list.
+      harness.channels.setFilter({ searchType: 'all', keyword: 'studio' });
+      const grouped = await harness.channels.getChildren(await studio());
+      const more = grouped.at(-1) as LoadMoreNode;
+      await more.load();
+      const groupedNames = channelsOf(await harness.channels.getChildren(await studio())).map((node) => node.channel.name).sort();
+      harness.channels.setGrouping(false);
+      const flat = await harness.channels.getChildren();
+      await (flat.at(-1) as LoadMoreNode).load();
+      const flatNames = channelsOf(await harness.channels.getChildren()).map((node) => node.channel.name).sort();
+      assert.deepEqual(groupedNames, ['Evening', 'Morning', 'Special']);
+      assert.deepEqual(groupedNames, flatNames);
+
+      // Without a filter (a sort order alone filters nothing out) an empty list of the channels
+      // without a category says so, not "No channels yet" nor "No channels match the filter".
+      harness.channels.setGrouping(true);
+      for (const filter of [{}, { sort: 'name', order: 'asc' }] as const) {
+        harness.channels.setFilter(filter);
+        const none = (await harness.channels.getChildren()).find((node) => node.view().label === 'No category')!;
+        let children = await harness.channels.getChildren(none);
+        assert.deepEqual(labels(children), ['Load more (0 shown, 2 of 3 searched)']);
+        await (children[0] as LoadMoreNode).load();
+        children = await harness.channels.getChildren(none);
+        assert.deepEqual(labels(children), ['No channels without a category'], JSON.stringify(filter));
+      }
+    } finally {
+      await ownClient.close();
+      await own.close();
+    }
   });
 
   it('shows a loading error as one item with Retry, which loads again', async () => {

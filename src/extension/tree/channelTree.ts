@@ -85,12 +85,18 @@ export class ChannelTreeModel {
         if (only) items = items.filter((channel) => channel.type === only.id);
         if (category === null) items = items.filter((channel) => !channel.type);
         if (category && filter.keyword && !filter.category) {
-          // In a category the search slot holds the category, so the name search applies here.
+          // In a category the search slot holds the category, so the search applies here, as the
+          // platform would apply it: by name, by category, or either (`all`).
           const keyword = filter.keyword.toLowerCase();
-          items = items.filter((channel) => channel.name.toLowerCase().includes(keyword));
+          const byCategory = category.name.toLowerCase().includes(keyword) || category.id === filter.keyword;
+          const byName = (channel: Channel): boolean => channel.name.toLowerCase().includes(keyword);
+          const searchType = filter.searchType ?? 'name';
+          if (searchType === 'name') items = items.filter(byName);
+          else if (!byCategory) items = searchType === 'type' ? [] : items.filter(byName);
         }
-        // The platform's count is exact only when nothing was filtered here.
-        return { items, total: result.count, counted: category === undefined && !filter.category };
+        // The platform's count is exact only when nothing was filtered here; `fetched` tells where
+        // its pages end even when a whole page was filtered out.
+        return { items, total: result.count, counted: category === undefined && !filter.category, fetched: result.channels.length };
       },
       this.pageSize,
       (channel) => channel.id,
@@ -139,6 +145,7 @@ export class ChannelTreeModel {
       parent,
       noun: 'channels',
       filtered: !isEmptyFilter(this.filterValue),
+      ...(parent instanceof CategoryNode ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' } : {}),
       node: (channel) => this.channelNode(channel, parent),
       changed: () => this.fire(parent),
     });

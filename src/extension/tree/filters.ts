@@ -73,6 +73,7 @@ export function describeVideoFilter(filter: VideoFilter): string {
   return parts.join(' · ');
 }
 
+/** Nothing leaves records out (a sort order alone does not: an empty list is then really empty). */
 export function isEmptyFilter(filter: ChannelFilter | VideoFilter): boolean {
-  return Object.values(filter).every((value) => value === undefined || value === '');
+  return Object.entries(filter).every(([key, value]) => key === 'sort' || key === 'order' || key === 'searchType' || value === undefined || value === '');
 }

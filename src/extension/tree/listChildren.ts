@@ -9,6 +9,8 @@ export interface ListChildrenOptions<T> {
   /** "channels" / "videos", for the error and empty lines. */
   readonly noun: string;
   readonly filtered: boolean;
+  /** The line of an empty list without a filter (default "No <noun> yet"). */
+  readonly empty?: string;
   /** Called after Load more / Retry so the view asks for the parent's children again. */
   readonly changed: () => void;
 }
@@ -32,9 +34,9 @@ export async function listChildren<T>(options: ListChildrenOptions<T>): Promise<
   if (list.error !== undefined) {
     nodes.push(new ErrorNode(parent, `Could not load ${noun}: ${describeFailure(list.error)}`, next));
   } else if (list.hasMore) {
-    nodes.push(new LoadMoreNode(parent, list.items.length, list.totalCount, next));
+    nodes.push(new LoadMoreNode(parent, list.items.length, list.totalCount, next, list.searched));
   } else if (nodes.length === 0) {
-    nodes.push(new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : `No ${noun} yet`));
+    nodes.push(new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : (options.empty ?? `No ${noun} yet`)));
   }
   return nodes;
 }

@@ -110,13 +110,25 @@ export class LoadMoreNode extends TreeNode {
     private readonly loadedCount: number,
     private readonly total: number | undefined,
     readonly load: () => Promise<void>,
+    /** A list filtered on our side: how many of the platform's records were read, of how many. */
+    private readonly searched?: { readonly read: number; readonly total: number },
   ) {
     super(parent);
   }
   view(): NodeView {
-    const of = this.total !== undefined ? ` (${this.loadedCount} of ${this.total})` : ` (${this.loadedCount} shown)`;
+    const of =
+      this.total !== undefined
+        ? ` (${this.loadedCount} of ${this.total})`
+        : this.searched
+          ? ` (${this.loadedCount} shown, ${this.searched.read} of ${this.searched.total} searched)`
+          : ` (${this.loadedCount} shown)`;
     return {
       label: `Load more${of}`,
+      ...(this.searched
+        ? {
+            tooltip: `The platform cannot list only these, so its pages are searched here: ${this.searched.read} of ${this.searched.total} records read so far, ${this.loadedCount} of them shown. How many more belong here is not known until all are read.`,
+          }
+        : {}),
       icon: { id: 'ellipsis' },
       contextValue: 'loadMore',
       collapsible: 'none',

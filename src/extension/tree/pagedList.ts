@@ -13,6 +13,12 @@ export interface Page<T> {
    * items the list will hold, so it is not shown.
    */
   readonly counted?: boolean;
+  /**
+   * How many records the platform returned for this page before they were filtered on our side
+   * (default: `items.length`). The end of the list is judged by this: a page whose records were all
+   * filtered out is not the last one.
+   */
+  readonly fetched?: number;
 }
 
 export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
@@ -23,6 +29,8 @@ export class PagedList<T> {
   private finished = false;
   private total: number | undefined;
   private counted = true;
+  /** Records the platform returned so far (before our own filtering). */
+  private read = 0;
   private failure: unknown;
   private pending: Promise<void> | undefined;
   private generation = 0;
@@ -47,13 +55,20 @@ export class PagedList<T> {
   get error(): unknown {
     return this.failure;
   }
-  /** How many items the whole list holds, when known. */
   /** The page on its way, if any. */
   get loading(): Promise<void> | undefined {
     return this.pending;
   }
+  /** How many items the whole list holds, when known. */
   get totalCount(): number | undefined {
     return this.counted ? this.total : undefined;
+  }
+  /**
+   * For a list filtered on our side with a platform total: how many of the platform's records were
+   * read so far, of how many. (Not how many items the list will hold: that is unknown.)
+   */
+  get searched(): { readonly read: number; readonly total: number } | undefined {
+    return !this.counted && this.total !== undefined ? { read: Math.min(this.read, this.total), total: this.total } : undefined;
   }
 
   /** Loads the first page if nothing is loaded yet. */
@@ -75,14 +90,13 @@ export class PagedList<T> {
         if (generation !== this.generation) return;
         const known = new Set(this.loaded.map(this.keyOf));
         this.loaded.push(...result.items.filter((item) => !known.has(this.keyOf(item))));
+        const fetched = result.fetched ?? result.items.length;
         this.nextPage = page + 1;
+        this.read += fetched;
         this.total = result.total;
         this.counted = result.counted !== false;
         // With a total we know when we are done; without one a short page is the last.
-        this.finished =
-          result.total !== undefined
-            ? page * size >= result.total || result.items.length === 0
-            : result.items.length < size;
+        this.finished = result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size;
       } catch (error) {
         if (generation === this.generation) this.failure = error;
       } finally {
@@ -101,6 +115,7 @@ export class PagedList<T> {
     this.finished = false;
     this.total = undefined;
     this.counted = true;
+    this.read = 0;
     this.failure = undefined;
     this.pending = undefined;
   }
@@ -119,6 +134,7 @@ export class PagedList<T> {
     this.loaded = this.loaded.filter((item) => !match(item));
     const removed = before - this.loaded.length;
     if (this.total !== undefined) this.total = Math.max(0, this.total - removed);
+    this.read = Math.max(0, this.read - removed);
     return removed;
   }
 }
