@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel } from '../../src/api/types';
 import { PICK_LIMIT } from '../../src/extension/commands/targets';
 import { deleteChannels } from '../../src/extension/commands/deleteChannel';
-import { showVideoPlayAddresses } from '../../src/extension/commands/playAddresses';
+import { copyPlayAddress, copyPushAddress } from '../../src/extension/commands/copyAddresses';
+import { showChannelPlayAddresses, showVideoPlayAddresses } from '../../src/extension/commands/playAddresses';
 import { startChannels, stopChannels } from '../../src/extension/commands/startStopChannel';
 import { transcodeVideos } from '../../src/extension/commands/transcodeVideos';
 import type { PickItem } from '../../src/extension/ui';
@@ -113,5 +116,51 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     const playable = rows(harness.ui.asked[1]!.items);
     for (const title of ['Raw upload', 'Interrupted upload', 'Meeting notes', 'Queued interview', 'Broken encode']) assert.ok(!playable.includes(title), title);
     assert.ok(playable.includes('Match highlights'));
+    // VR videos are listed by queryVideo only when asked for: the palette asks for both kinds.
+    assert.ok(transcodable.includes('VR walkthrough') && playable.includes('VR walkthrough'));
+    assert.equal(harness.ui.asked[0]!.items!.find((item) => item.label === 'VR walkthrough')?.description, 'Transcoded · VR');
+  });
+
+  it('asks with a quick pick whenever a command made for tree items runs from the palette (or hides it there)', async () => {
+    const fromPalette: Record<string, (deps: Harness['deps']) => Promise<unknown>> = {
+      'videoPlatform.startChannel': (deps) => startChannels(deps),
+      'videoPlatform.stopChannel': (deps) => stopChannels(deps),
+      'videoPlatform.deleteChannel': (deps) => deleteChannels(deps),
+      'videoPlatform.showChannelPlayUrls': (deps) => showChannelPlayAddresses(deps),
+      'videoPlatform.copyPushUrl': (deps) => copyPushAddress(deps),
+      'videoPlatform.copyPlayUrl': (deps) => copyPlayAddress(deps),
+      'videoPlatform.showVideoPlayUrls': (deps) => showVideoPlayAddresses(deps),
+      'videoPlatform.transcodeVideos': (deps) => transcodeVideos(deps),
+    };
+    const root = join(__dirname, '..', '..');
+    const table = readFileSync(join(root, 'src/extension/commands/registerCommands.ts'), 'utf8');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } } };
+    const hidden = new Set(pkg.contributes.menus.commandPalette.filter((entry) => entry.when === 'false').map((entry) => entry.command));
+    // Rows whose handler takes VS Code's arguments (a tree item and the selection).
+    const itemCommands = [...table.matchAll(/\{ id: '(videoPlatform\.\w+)', run: \(s, (?:node|\.\.\.args)\)/g)].map((match) => match[1]!);
+    assert.ok(itemCommands.length >= 12, itemCommands.join(', '));
+    for (const id of itemCommands) {
+      if (hidden.has(id)) continue;
+      if (id === 'videoPlatform.openChannelAsFile') {
+        // The authoring helper's own pick (it needs the vscode API, so it is checked here by its source).
+        assert.match(readFileSync(join(root, 'src/extension/authoring/commands.ts'), 'utf8'), /channelOf\(arg\) \?\? \(await pickChannel\(services\)\)/);
+        continue;
+      }
+      const run = fromPalette[id];
+      assert.ok(run, `${id} takes a tree item: hide it from the palette or make it ask, and add it here`);
+      harness = await createHarness({ account: account() });
+      try {
+        // Whatever it asks first is a pick of records (dismissed here), never nothing at all.
+        harness.ui.pick = async (items, options) => (harness.ui.asked.push({ kind: 'pick', title: options.title, items }), undefined);
+        harness.ui.pickMany = async (items, options) => (harness.ui.asked.push({ kind: 'pickMany', title: options.title, items }), undefined);
+        assert.equal(await run(harness.deps), undefined, id);
+        const first = harness.ui.asked[0];
+        assert.ok(first && (first.kind === 'pick' || first.kind === 'pickMany'), `${id} asked nothing: ${harness.ui.infos.join(' | ')}`);
+        assert.ok(rows(first.items).length > 0, `${id}: an empty pick`);
+        assert.deepEqual(harness.ui.errors, [], id);
+      } finally {
+        await harness.dispose();
+      }
+    }
   });
 });

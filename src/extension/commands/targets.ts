@@ -1,4 +1,4 @@
-import type { Channel, ChannelSortKey, SortOrder, Video } from '../../api/types';
+import type { Channel, ChannelSortKey, SortOrder, Video, VideoQuery } from '../../api/types';
 import { reportFailure } from '../failures';
 import { channelStateText } from '../tree/channelPresentation';
 import { ChannelNode, VideoNode } from '../tree/nodes';
@@ -205,11 +205,18 @@ export async function resolveVideos(deps: CommandDeps, args: readonly unknown[],
       {
         noun: 'video',
         key: (video) => video.id,
-        row: (video) => ({ label: video.title || video.fileName, description: videoStatusText(video.status), detail: video.category ?? undefined }),
+        row: (video) => ({
+          label: video.title || video.fileName,
+          description: `${videoStatusText(video.status)}${video.videoType === 1 ? ' · VR' : ''}`,
+          detail: video.category ?? undefined,
+        }),
         fetch: async (limit, keyword) => {
-          // queryVideo tells no total: a full page means there may be more.
-          const items = await client.queryVideo({ start: 1, number: limit, sort: 'uploadTime', order: 'desc', ...(keyword ? { searchType: 'title', keyword } : {}) });
-          return { items, more: items.length >= limit };
+          // queryVideo lists normal videos unless asked for VR ones: both kinds, newest first.
+          // It tells no total: a full page (or more than fits the pick) means there may be more.
+          const query: VideoQuery = { start: 1, number: limit, sort: 'uploadTime', order: 'desc', ...(keyword ? { searchType: 'title', keyword } : {}) };
+          const [normal, vr] = await Promise.all([client.queryVideo(query), client.queryVideo({ ...query, videoType: 1 })]);
+          const items = [...normal, ...vr].sort((a, b) => b.uploadTime - a.uploadTime).slice(0, limit);
+          return { items, more: normal.length >= limit || vr.length >= limit || normal.length + vr.length > limit };
         },
         searchPrompt: 'Part of the video title',
         searchBy: 'title',
