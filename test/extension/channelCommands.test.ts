@@ -63,7 +63,9 @@ describe('Channel commands against the local platform', () => {
       assert.equal(nb.channel.status, 2);
       assert.equal(reads() - before, 3, 'a channel and its output selected together are read once');
       assert.equal(harness.ui.errors.length, 1);
-      assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: /);
+      assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: The channel does not exist in this account\./);
+      const after = (await harness.channels.getChildren()).filter((node): node is ChannelNode => node instanceof ChannelNode);
+      assert.deepEqual(after.map((node) => node.channel.name).sort(), ['Refresh A', 'Refresh B'], 'the channel deleted elsewhere leaves the view');
       assert.ok(harness.polled.channels > 0);
     } finally {
       await client.liveStopChannel(a.id);

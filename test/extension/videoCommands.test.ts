@@ -4,6 +4,7 @@ import type { Video } from '../../src/api/types';
 import { filterVideos } from '../../src/extension/commands/filterCommands';
 import { showVideoPlayAddresses } from '../../src/extension/commands/playAddresses';
 import { readAdHocSource, transcodeVideos } from '../../src/extension/commands/transcodeVideos';
+import { refreshItem } from '../../src/extension/commands/viewCommands';
 import { LoadMoreNode, RenditionNode, VideoNode, type TreeNode } from '../../src/extension/tree/nodes';
 import { Poller } from '../../src/extension/tree/poller';
 import { createHarness, type Harness } from './helpers/harness';
@@ -199,6 +200,20 @@ describe('Videos view and video commands against the local platform', () => {
     // The file said replace: true, so Replace was offered first.
     assert.match(harness.ui.asked[1]!.items![0]!.label, /Replace/);
     assert.ok(harness.videos.settlingIds().includes(video.id), 'followed until done');
+  });
+
+  it('refreshes every selected video; one deleted elsewhere leaves the view, named in the message', async () => {
+    harness.videos.setFilter({ searchType: 'title', keyword: 'e' });
+    const nodes = videoNodes(await harness.videos.getChildren());
+    const notes = nodes.find((node) => node.video.title === 'Meeting notes')!;
+    const upload = nodes.find((node) => node.video.title === 'Interrupted upload')!;
+    await client.deleteVideo([notes.video.id]);
+    const reads = (): number => harness.log.lines.filter((line) => / GET getVideoInfo /.test(line)).length;
+    await refreshItem(harness.deps, upload, [upload, notes]);
+    assert.equal(reads(), 2, 'both selected videos are read');
+    assert.match(harness.ui.errors[0] ?? '', /^Refresh "Meeting notes" failed: The video does not exist in this account\./);
+    const titles = videoNodes(await harness.videos.getChildren()).map((node) => node.video.title);
+    assert.ok(titles.includes('Interrupted upload') && !titles.includes('Meeting notes'), titles.join(', '));
   });
 
   it('refuses a broken transcode file, naming the place and the rule, and sends nothing', async () => {

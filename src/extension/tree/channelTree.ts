@@ -8,6 +8,9 @@ import { listChildren } from './listChildren';
 import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
 
+/** liveGetChannelById's answer for a channel that is not (any longer) in the account. */
+const CHANNEL_NOT_EXISTS = 10907;
+
 /** How many pages `locateChannel` reads at most to find a channel for reveal. */
 const MAX_REVEAL_PAGES = 20;
 
@@ -265,11 +268,20 @@ export class ChannelTreeModel {
     return this.nodes.get(channelId);
   }
 
-  /** Re-reads one channel from the platform. */
+  /**
+   * Re-reads one channel from the platform. A channel the platform says no longer exists (deleted
+   * elsewhere) leaves the view; the error is still thrown for the caller to report.
+   */
   async refreshChannel(channelId: string): Promise<Channel> {
     const epoch = this.source.epoch;
     const client = await this.source.activeClient();
-    const channel = await client.liveGetChannelById(channelId);
+    let channel: Channel;
+    try {
+      channel = await client.liveGetChannelById(channelId);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === CHANNEL_NOT_EXISTS) this.removeChannels([channelId], epoch);
+      throw error;
+    }
     this.applyChannel(channel, epoch);
     return channel;
   }

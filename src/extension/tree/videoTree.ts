@@ -1,3 +1,4 @@
+import { ApiError } from '../../api/errors';
 import type { Video } from '../../api/types';
 import type { ChangeListener, ClientSource } from './clientSource';
 import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from './filters';
@@ -7,6 +8,8 @@ import { PagedList } from './pagedList';
 import { isVideoSettling } from './videoPresentation';
 
 const MAX_REVEAL_PAGES = 20;
+/** getVideoInfo's answer for a video that is not (any longer) in the account. */
+const VIDEO_NOT_EXISTS = 10012;
 
 /**
  * The Videos view without VS Code: paged queryVideo with the filter's sort, search, category and
@@ -189,12 +192,31 @@ export class VideoTreeModel {
     return this.nodes.get(videoId);
   }
 
+  /**
+   * Re-reads one video. A video the platform says no longer exists (deleted elsewhere) leaves the
+   * view and is not followed any longer; the error is still thrown for the caller to report.
+   */
   async refreshVideo(videoId: string): Promise<Video> {
     const epoch = this.source.epoch;
     const client = await this.source.activeClient();
-    const video = await client.getVideoInfo(videoId);
+    let video: Video;
+    try {
+      video = await client.getVideoInfo(videoId);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === VIDEO_NOT_EXISTS) this.removeVideo(videoId, epoch);
+      throw error;
+    }
     this.applyVideo(video, epoch);
     return video;
+  }
+
+  private removeVideo(videoId: string, epoch: number): void {
+    if (epoch !== this.source.epoch) return;
+    this.list.remove((video) => video.id === videoId);
+    this.nodes.delete(videoId);
+    this.tracked.delete(videoId);
+    this.transient.delete(videoId);
+    this.fire(undefined);
   }
 
   async refreshNode(node: TreeNode | undefined): Promise<void> {
