@@ -188,6 +188,11 @@ describe('Channel commands against the local platform', () => {
     const pull = await nodeNamed('Stadium feed');
     assert.equal(await copyPushAddress(harness.deps, pull), undefined);
     assert.match(harness.ui.infos.at(-1)!, /nothing to do/);
+
+    // On a multi-selection the clicked channel's address is copied, not the first selected one's.
+    const town = await nodeNamed('Town hall');
+    assert.equal(await copyPushAddress(harness.deps, town, [node, town]), town.channel.pushUrl);
+    assert.notEqual(town.channel.pushUrl, node.channel.pushUrl);
   });
 
   it('creates a channel with the wizard, then refreshes and reveals it', async () => {

@@ -155,7 +155,8 @@ function skipped(deps: CommandDeps, options: TargetOptions<unknown>, states: str
  * quick pick from the platform's list. Undefined when the user backs out or there is nothing.
  */
 export async function resolveChannels(deps: CommandDeps, args: readonly unknown[], options: ChannelTargetOptions): Promise<Channel[] | undefined> {
-  const given = channelsFromArgs(args);
+  // A command for one channel works on the clicked one, not on whichever comes first in the selection.
+  const given = channelsFromArgs(options.many ? args : args.slice(0, 1));
   try {
     const client = await deps.connection.activeClient();
     if (given.length > 0) {
@@ -189,7 +190,7 @@ export async function resolveChannels(deps: CommandDeps, args: readonly unknown[
 }
 
 export async function resolveVideos(deps: CommandDeps, args: readonly unknown[], options: TargetOptions<Video>): Promise<Video[] | undefined> {
-  const given = videosFromArgs(args);
+  const given = videosFromArgs(options.many ? args : args.slice(0, 1));
   try {
     const client = await deps.connection.activeClient();
     if (given.length > 0) {
