@@ -6,7 +6,7 @@ import { updateLiveTemplate } from '../../src/extension/commands/updateLiveTempl
 import { CategoryNode, ChannelNode } from '../../src/extension/tree/nodes';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
-import { choose, dismissInput, keep, type } from './helpers/scriptedUi';
+import { choose, dismissInput, dismissPick, keep, type } from './helpers/scriptedUi';
 
 describe('Live template, live logo and filter wizards against the local platform', () => {
   let platform: TestPlatform;
@@ -75,6 +75,14 @@ describe('Live template, live logo and filter wizards against the local platform
     await filterChannels(harness.deps);
     assert.equal(harness.channels.filterText, 'name ~ "stadium"');
     assert.deepEqual((await harness.channels.getChildren()).map((node) => node.view().label), ['Stadium feed']);
+
+    // The pick says which search is in force, for either kind.
+    harness.ui.script(choose('Search by name or category'), type('sports'), dismissPick());
+    await filterChannels(harness.deps);
+    await filterChannels(harness.deps);
+    const shown = harness.ui.asked.at(-1)!.items!;
+    assert.equal(shown.find((item) => item.label.includes('Search by name or category'))?.description, 'now "sports"');
+    assert.equal(shown.find((item) => item.label.includes('Search by name...'))?.description, undefined);
 
     harness.ui.script(choose('Only one category'), choose('Events'));
     await filterChannels(harness.deps);

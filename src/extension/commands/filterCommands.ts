@@ -29,8 +29,8 @@ export async function filterChannels(deps: CommandDeps): Promise<ChannelFilter |
     const choice = answered(
       await deps.ui.pick<ChannelChoice>(
         [
-          { label: '$(search) Search by name...', description: current.searchType === 'name' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'name' },
-          { label: '$(search) Search by name or category...', value: 'all' },
+          { label: '$(search) Search by name...', description: (current.searchType ?? 'name') === 'name' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'name' },
+          { label: '$(search) Search by name or category...', description: current.searchType === 'all' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'all' },
           { label: '$(folder) Only one category...', description: current.category ? `now "${current.category.name}"` : undefined, value: 'category' },
           { label: '$(list-ordered) Sort...', value: 'sort' },
           { label: deps.channels.groupedByCategory ? '$(list-flat) Show as one list' : '$(list-tree) Group by category', value: 'group' },
