@@ -189,6 +189,14 @@ describe('Channel commands against the local platform', () => {
     assert.equal(await copyPushAddress(harness.deps, pull), undefined);
     assert.match(harness.ui.infos.at(-1)!, /nothing to do/);
 
+    // From the palette: the channel, then the address, copied straight away.
+    const asked = harness.ui.asked.length;
+    harness.ui.script(chooseMany('Newsroom 24/7'), choose('Master playlist'));
+    const copied = await copyPlayAddress(harness.deps);
+    assert.match(copied ?? '', /\.m3u8$/);
+    assert.equal(harness.ui.copied.at(-1), copied);
+    assert.equal(harness.ui.asked.length - asked, 2, 'no "copy or open" question after the address');
+
     // On a multi-selection the clicked channel's address is copied, not the first selected one's.
     const town = await nodeNamed('Town hall');
     assert.equal(await copyPushAddress(harness.deps, town, [node, town]), town.channel.pushUrl);

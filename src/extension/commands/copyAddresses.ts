@@ -2,7 +2,7 @@ import { OutputNode } from '../tree/nodes';
 import { outputSize, protocolName } from '../tree/channelPresentation';
 import { copyAddress } from './addressActions';
 import type { CommandDeps } from './deps';
-import { showChannelPlayAddresses } from './playAddresses';
+import { channelAddresses } from './playAddresses';
 import { resolveChannels } from './targets';
 
 /** videoPlatform.copyPushUrl: the address a push channel's source is sent to. */
@@ -22,7 +22,7 @@ export async function copyPushAddress(deps: CommandDeps, ...args: unknown[]): Pr
   return channel.pushUrl;
 }
 
-/** videoPlatform.copyPlayUrl: an output's play address; from the palette, via the channel's addresses. */
+/** videoPlatform.copyPlayUrl: an output's play address; from the palette, one of the picked channel's addresses. */
 export async function copyPlayAddress(deps: CommandDeps, ...args: unknown[]): Promise<string | undefined> {
   const node = args[0];
   if (node instanceof OutputNode) {
@@ -34,6 +34,11 @@ export async function copyPlayAddress(deps: CommandDeps, ...args: unknown[]): Pr
     });
     return output.publicOutputUrl;
   }
-  const used = await showChannelPlayAddresses(deps, ...args);
-  return used?.address.url;
+  // From the palette: the channel, then the address, which is copied (no "copy or open" step).
+  const found = await channelAddresses(deps, args, 'Copy play address');
+  if (!found) return undefined;
+  const address = await deps.ui.pick(found.items, { title: found.title, placeHolder: 'Choose the address to copy', matchOnDescription: true, matchOnDetail: true });
+  if (!address) return undefined;
+  await copyAddress(deps, address);
+  return address.url;
 }

@@ -78,7 +78,15 @@ export function videoAddressItems(playbacks: readonly VideoPlayback[], videos: r
 
 /** videoPlatform.showChannelPlayUrls */
 export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
-  const title = 'Playback addresses';
+  const found = await channelAddresses(deps, args, 'Playback addresses');
+  return found ? pickAndUseAddress(deps, found.items, found.title) : undefined;
+}
+
+/**
+ * The playback address rows of the given (or picked) channels, with the pick's title; undefined
+ * (after saying why) when there is none.
+ */
+export async function channelAddresses(deps: CommandDeps, args: readonly unknown[], title: string): Promise<{ items: PickItem<Address>[]; title: string } | undefined> {
   const channels = await resolveChannels(deps, args, { title, many: true });
   if (!channels) return undefined;
   const names = nameList(channels.map((channel) => channel.name), 'channels');
@@ -100,7 +108,7 @@ export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unkno
     await deps.ui.info(`${names} has no output group, so there is no playback address.`);
     return undefined;
   }
-  return pickAndUseAddress(deps, items, `${title} of ${names}`);
+  return { items, title: `${title} of ${names}` };
 }
 
 export function hasRenditions(video: Video): boolean {
