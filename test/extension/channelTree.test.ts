@@ -152,33 +152,39 @@ describe('Live channels view (tree model against the local platform)', () => {
     try {
       const category = await ownClient.liveChannelTypeCreate('Studio');
       const template = await ownClient.liveTemplateCreate({ displayName: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1500, audioBitrate: 128, frameRate: 25 });
-      // Oldest first: the list is newest first, so "Special" comes on the second page of two.
-      for (const name of ['Special', 'Morning', 'Evening']) {
+      // Oldest first: the list is newest first, so "Special" comes on the last page.
+      const names = ['Special', 'Dawn', 'Morning', 'Noon', 'Evening', 'Dusk', 'Night'];
+      for (const name of names) {
         await ownClient.liveCreateChannel({ name, signalType: '1', type: category.id, typeName: category.name, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }] });
       }
-      harness = await createHarness({ account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
+      harness = await createHarness({ account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 1 });
       harness.channels.setGrouping(true);
       const studio = (): Promise<CategoryNode> =>
         harness.channels.getChildren().then((roots) => roots.find((node): node is CategoryNode => node instanceof CategoryNode && node.category?.id === category.id)!);
+      /** Clicks "Load more" until the list ends; the channel names. */
+      const loadAll = async (parent: () => Promise<TreeNode | undefined>): Promise<string[]> => {
+        for (let children = await harness.channels.getChildren(await parent()); ; children = await harness.channels.getChildren(await parent())) {
+          const more = children.at(-1);
+          if (!(more instanceof LoadMoreNode)) return channelsOf(children).map((node) => node.channel.name).sort();
+          await more.load();
+        }
+      };
 
       harness.channels.setFilter({ searchType: 'name', keyword: 'special' });
       const first = await harness.channels.getChildren(await studio());
-      // The first page held no match: that is not the end of the category.
-      assert.deepEqual(labels(first), ['Load more (0 shown, 2 of 3 searched)']);
+      // Pages whose channels were all filtered out are not the end of the category: a few are read
+      // at once, and Load more says how far the search got (not a count of the category).
+      assert.deepEqual(labels(first), [`Load more (0 shown, 5 of ${names.length} searched)`]);
+      assert.match(first[0]!.view().tooltip ?? '', /5 of 7 records read so far, 0 of them shown/);
       await (first[0] as LoadMoreNode).load();
       assert.deepEqual(labels(await harness.channels.getChildren(await studio())), ['Special']);
 
       // "Name or category": every channel of a category whose name matches, as in the flat list.
       harness.channels.setFilter({ searchType: 'all', keyword: 'studio' });
-      const grouped = await harness.channels.getChildren(await studio());
-      const more = grouped.at(-1) as LoadMoreNode;
-      await more.load();
-      const groupedNames = channelsOf(await harness.channels.getChildren(await studio())).map((node) => node.channel.name).sort();
+      const groupedNames = await loadAll(studio);
       harness.channels.setGrouping(false);
-      const flat = await harness.channels.getChildren();
-      await (flat.at(-1) as LoadMoreNode).load();
-      const flatNames = channelsOf(await harness.channels.getChildren()).map((node) => node.channel.name).sort();
-      assert.deepEqual(groupedNames, ['Evening', 'Morning', 'Special']);
+      const flatNames = await loadAll(async () => undefined);
+      assert.deepEqual(groupedNames, [...names].sort());
       assert.deepEqual(groupedNames, flatNames);
 
       // Without a filter (a sort order alone filters nothing out) an empty list of the channels
@@ -186,12 +192,9 @@ describe('Live channels view (tree model against the local platform)', () => {
       harness.channels.setGrouping(true);
       for (const filter of [{}, { sort: 'name', order: 'asc' }] as const) {
         harness.channels.setFilter(filter);
-        const none = (await harness.channels.getChildren()).find((node) => node.view().label === 'No category')!;
-        let children = await harness.channels.getChildren(none);
-        assert.deepEqual(labels(children), ['Load more (0 shown, 2 of 3 searched)']);
-        await (children[0] as LoadMoreNode).load();
-        children = await harness.channels.getChildren(none);
-        assert.deepEqual(labels(children), ['No channels without a category'], JSON.stringify(filter));
+        const none = async (): Promise<TreeNode | undefined> => (await harness.channels.getChildren()).find((node) => node.view().label === 'No category');
+        assert.deepEqual(await loadAll(none), []);
+        assert.deepEqual(labels(await harness.channels.getChildren(await none())), ['No channels without a category'], JSON.stringify(filter));
       }
     } finally {
       await ownClient.close();

@@ -23,6 +23,9 @@ export interface Page<T> {
 
 export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
 
+/** Pages one `loadMore` reads at most while each of them was filtered out entirely. */
+const MAX_EMPTY_PAGES = 5;
+
 export class PagedList<T> {
   private loaded: T[] = [];
   private nextPage = 1;
@@ -82,21 +85,27 @@ export class PagedList<T> {
     if (this.finished) return Promise.resolve();
     const generation = this.generation;
     const size = Math.max(1, this.pageSize());
-    const page = this.nextPage;
     this.failure = undefined;
     const run = (async () => {
       try {
-        const result = await this.fetch(page, size);
-        if (generation !== this.generation) return;
-        const known = new Set(this.loaded.map(this.keyOf));
-        this.loaded.push(...result.items.filter((item) => !known.has(this.keyOf(item))));
-        const fetched = result.fetched ?? result.items.length;
-        this.nextPage = page + 1;
-        this.read += fetched;
-        this.total = result.total;
-        this.counted = result.counted !== false;
-        // With a total we know when we are done; without one a short page is the last.
-        this.finished = result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size;
+        // A page whose records were all filtered out on our side shows nothing: read on (a few
+        // pages at most per call) so that a click on "Load more" shows something when it can.
+        for (let round = 0; round < MAX_EMPTY_PAGES; round++) {
+          const page = this.nextPage;
+          const result = await this.fetch(page, size);
+          if (generation !== this.generation) return;
+          const known = new Set(this.loaded.map(this.keyOf));
+          const added = result.items.filter((item) => !known.has(this.keyOf(item)));
+          this.loaded.push(...added);
+          const fetched = result.fetched ?? result.items.length;
+          this.nextPage = page + 1;
+          this.read += fetched;
+          this.total = result.total;
+          this.counted = result.counted !== false;
+          // With a total we know when we are done; without one a short page is the last.
+          this.finished = result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size;
+          if (this.finished || added.length > 0 || fetched === 0) break;
+        }
       } catch (error) {
         if (generation === this.generation) this.failure = error;
       } finally {
