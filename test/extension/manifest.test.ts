@@ -93,10 +93,16 @@ describe('package.json contributions match the code', () => {
     assert.equal(container?.id, 'videoPlatform');
     assert.ok(existsSync(join(root, container!.icon)));
     assert.deepEqual(pkg.contributes.views.videoPlatform!.map((view) => view.id), ['videoPlatform.channels', 'videoPlatform.videos']);
-    const welcome = pkg.contributes.viewsWelcome.find((entry) => entry.view === 'videoPlatform.channels')!;
-    assert.equal(welcome.when, '!videoPlatform.hasAccount');
-    assert.match(welcome.contents, /command:videoPlatform\.addAccount/);
-    assert.match(welcome.contents, /command:videoPlatform\.connectLocalPlatform/);
+    for (const view of ['videoPlatform.channels', 'videoPlatform.videos']) {
+      const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
+      // No account at all: both ways in. Accounts but none active: switch first.
+      const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
+      assert.match(none?.contents ?? '', /command:videoPlatform\.addAccount/, view);
+      assert.match(none?.contents ?? '', /command:videoPlatform\.connectLocalPlatform/, view);
+      const inactive = welcomes.find((entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount');
+      assert.match(inactive?.contents ?? '', /command:videoPlatform\.switchAccount/, view);
+      assert.equal(welcomes.length, 2, view);
+    }
     assert.equal(pkg.contributes.configuration.properties['videoPlatform.pageSize']?.default, 50);
   });
 
