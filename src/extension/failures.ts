@@ -23,7 +23,7 @@ export function describeFailure(error: unknown): string {
  * Logs the failure and shows it with a "Show Log" button; a cancellation is only logged.
  * `what` says what was being done ("Start channel "News""), so the message stands on its own.
  */
-export async function reportFailure(ui: Ui, log: LogSink, what: string, error: unknown): Promise<void> {
+export async function reportFailure(ui: Pick<Ui, 'error' | 'showLog'>, log: LogSink, what: string, error: unknown): Promise<void> {
   if (isCancellation(error)) {
     log.info(`${what}: cancelled`);
     return;

@@ -16,6 +16,7 @@ import { hasErrors } from '../../authoring/problems';
 import { describeVideoOutcome, sendRequest } from '../../authoring/send';
 import { DocumentInvalidError, toRequest } from '../../authoring/toRequest';
 import { idWriteBackEdits } from '../../authoring/writeBack';
+import { reportFailure } from '../failures';
 import type { ExtensionServices } from '../services';
 import { toWorkspaceEdit } from './convert';
 import type { AuthoringSession } from './session';
@@ -90,8 +91,8 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
     if (go !== 'Transcode and Replace') return;
   }
 
-  const client = await services.activeClient().catch((error: unknown) => {
-    void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+  const client = await services.activeClient().catch(async (error: unknown) => {
+    await reportCommandFailure(services, `Sending the ${label} to the platform`, error);
     return undefined;
   });
   if (!client) return;
@@ -129,10 +130,17 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
     if (error instanceof ApiError) {
       session.diagnostics.addPlatformProblem(document, platformProblem(document.getText(), error));
     }
-    const message = error instanceof Error ? error.message : String(error);
-    services.log.error(message);
-    void vscode.window.showErrorMessage(message);
+    await reportCommandFailure(services, `Sending the ${label} to the platform (${request.operation})`, error);
   }
+}
+
+/** A failed command: logged, shown with "Show Log" (the shared wording), a cancellation only logged. */
+function reportCommandFailure(services: ExtensionServices, what: string, error: unknown): Promise<void> {
+  const ui = {
+    error: (message: string, ...actions: string[]) => Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
+    showLog: () => services.log.show(),
+  };
+  return reportFailure(ui, services.log, what, error);
 }
 
 function channelOf(arg: unknown): Channel | undefined {
@@ -173,7 +181,7 @@ export async function openChannelAsFileCommand(services: ExtensionServices, arg?
     await vscode.workspace.applyEdit(edit);
     await vscode.window.showTextDocument(document);
   } catch (error) {
-    void vscode.window.showErrorMessage(error instanceof Error ? error.message : String(error));
+    await reportCommandFailure(services, 'Open the channel as a file', error);
   }
 }
 
