@@ -28,7 +28,7 @@ function createView(
   poller: Poller,
   filteredKey: string,
   subscriptions: vscode.Disposable[],
-): vscode.TreeView<TreeNode> {
+): { view: vscode.TreeView<TreeNode>; provider: ModelTreeProvider } {
   const provider = new ModelTreeProvider(model);
   const view = vscode.window.createTreeView(id, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true });
   const describe = (): void => {
@@ -47,7 +47,43 @@ function createView(
     { dispose: () => poller.dispose() },
   );
   poller.setVisible(view.visible);
-  return view;
+  return { view, provider };
+}
+
+/** How long a reveal waits for VS Code to fetch the refreshed tree, and then for the selection to show. */
+const REVEAL_WAIT_MS = 3_000;
+const REVEAL_CONFIRM_MS = 1_000;
+
+/** Resolves true once the view's selection holds the node (by its item id), or false after timeoutMs. */
+function whenSelected(view: vscode.TreeView<TreeNode>, node: TreeNode, timeoutMs: number): Promise<boolean> {
+  const id = node.view().id;
+  const selected = (): boolean => view.selection.some((candidate) => candidate === node || (id !== undefined && candidate.view().id === id));
+  if (selected()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (value: boolean): void => {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(selected()), timeoutMs);
+    const subscription = view.onDidChangeSelection(() => {
+      if (selected()) done(true);
+    });
+  });
+}
+
+/**
+ * Reveals, selects and focuses a node. VS Code ignores a reveal of an element it has not fetched and shown
+ * yet (a channel created a moment ago: the tree refreshed, but not yet read again), and says nothing; so this
+ * waits until VS Code has read the tree again, reveals, and tries again while the selection does not follow.
+ * A hidden view is read only once the reveal has opened it.
+ */
+async function revealNode(view: vscode.TreeView<TreeNode>, provider: ModelTreeProvider, node: TreeNode): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (view.visible) await provider.fetched.whenFetched(node.parent, REVEAL_WAIT_MS);
+    await view.reveal(node, { select: true, focus: true });
+    if (await whenSelected(view, node, REVEAL_CONFIRM_MS)) return;
+  }
 }
 
 /**
@@ -108,12 +144,12 @@ export async function createRuntime(context: vscode.ExtensionContext): Promise<{
 
   const revealChannel = async (channelId: string): Promise<void> => {
     const node = await channels.locateChannel(channelId);
-    if (node) await channelView.reveal(node, { select: true, focus: true });
+    if (node) await revealNode(channelView.view, channelView.provider, node);
     else void ui.info('The channel is not in the Live channels list with the current filter.');
   };
   const revealVideo = async (videoId: string): Promise<void> => {
     const node = await videos.locateVideo(videoId);
-    if (node) await videoView.reveal(node, { select: true, focus: true });
+    if (node) await revealNode(videoView.view, videoView.provider, node);
     else void ui.info('The video is not in the Videos list with the current filter.');
   };
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { FetchTracker } from './fetchTracker';
 import type { TreeNode } from './nodes';
 
 /** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */
@@ -22,9 +23,14 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
   private readonly subscription: { dispose(): void };
+  /** What VS Code has fetched since the last change: a reveal waits for it (see fetchTracker.ts). */
+  readonly fetched = new FetchTracker<TreeNode>();
 
   constructor(private readonly model: TreeModel) {
-    this.subscription = model.onDidChange((node) => this.changed.fire(node));
+    this.subscription = model.onDidChange((node) => {
+      if (node === undefined) this.fetched.rootChanged();
+      this.changed.fire(node);
+    });
   }
 
   getTreeItem(node: TreeNode): vscode.TreeItem {
@@ -43,7 +49,7 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    return this.model.getChildren(node);
+    return this.fetched.track(node, this.model.getChildren(node));
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
