@@ -165,6 +165,31 @@ describe('Video Platform Tools in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('creates a channel from a file, writes its id back, and does not then report that id as unknown', async () => {
+    const templates = await platformCall<Array<{ id: string }>>(credentials, 'liveGetTemplates', 'GET');
+    const name = `Host suite channel ${randomBytes(3).toString('hex')}`;
+    const file = join(dataDir, 'hand.channel.json');
+    const definition = { name, signalType: '1', liveType: 0, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }] };
+    writeFileSync(file, JSON.stringify(definition, null, 2) + '\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    const ours = (): string[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform').map((d) => d.message);
+    // Checked once before it exists: the account's channel list is fetched for the reference checks then.
+    await vscode.commands.executeCommand('videoPlatform.validateDocument', uri);
+    assert.deepEqual(ours(), []);
+    await vscode.commands.executeCommand('videoPlatform.createOrUpdateFromDocument', uri);
+    const created = await channelNamed(name);
+    const written = await eventually('the id written back into the file', async () => {
+      const value = JSON.parse(readFileSync(file, 'utf8')) as { id?: string };
+      return value.id !== undefined ? value : undefined;
+    });
+    assert.equal(written.id, created.id);
+    // The checks now know the new channel: its own id is not "no channel with id ...".
+    await vscode.commands.executeCommand('videoPlatform.validateDocument', uri);
+    assert.deepEqual(ours(), []);
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('opens a live channel as an editable *.channel.json document', async () => {
     const channel = await channelNamed(DEMO_NAMES.channels.live);
     await vscode.commands.executeCommand('videoPlatform.openChannelAsFile', { kind: 'channel', channel });

@@ -114,11 +114,18 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
       const edits = idWriteBackEdits(document.getText(), outcome.created);
       if (edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits))) && !wasDirty && !document.isUntitled) await document.save();
     }
-    session.diagnostics.validate(document);
+    // What was created is an id documents may now name (this document's own id included): the lists behind the
+    // reference checks are fetched again and the open documents checked again, or the new id would show as
+    // unknown right away. Transcoding makes videos, whose list is never complete enough to flag an id.
+    if (kind !== 'transcode') {
+      session.references.clear();
+      session.diagnostics.revalidateAll();
+    } else {
+      session.diagnostics.validate(document);
+    }
     services.refreshViews(outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all');
     if (outcome.reveal?.view === 'channel') await services.revealChannel(outcome.reveal.id).catch(() => undefined);
     if (outcome.reveal?.view === 'video') await services.revealVideo(outcome.reveal.id).catch(() => undefined);
-    if (kind !== 'transcode' && kind !== 'channel') session.references.clear();
 
     if (outcome.partial) {
       const choice = await vscode.window.showWarningMessage(outcome.summary, 'Show Log');
