@@ -124,10 +124,15 @@ async function runWorkbenchFlows(tools, chromium) {
 
   const { startLocalPlatform } = await tsImport(join(ROOT, 'src', 'localPlatform', 'server.ts'), import.meta.url);
   const account = { accessKey: 'e2e-access-key', secretKey: randomBytes(12).toString('hex') };
+  // A second account as a large customer's: its channels and videos are written into the platform's
+  // folder before it starts (so it gets no demo data).
+  const { seedLargeAccount, LARGE_COUNTS } = await tsImport(join(ROOT, 'test', 'e2e', 'largeAccount.ts'), import.meta.url);
+  const large = { accessKey: 'e2e-large-access-key', secretKey: randomBytes(12).toString('hex') };
+  await seedLargeAccount(join(dir, 'platform'), large.accessKey);
   // A faster simulated clock so a transcode finishes in a few seconds instead of about ten.
-  const platform = await startLocalPlatform({ dataDir: join(dir, 'platform'), accounts: [account], demo: true, port: 0, clockSpeed: 4 });
+  const platform = await startLocalPlatform({ dataDir: join(dir, 'platform'), accounts: [account, large], demo: true, port: 0, clockSpeed: 4 });
   cleanups.push(() => platform.close());
-  log(`local platform with demo data at ${platform.baseUrl}`);
+  log(`local platform at ${platform.baseUrl}: demo data, and ${LARGE_COUNTS.channels} channels and ${LARGE_COUNTS.videos} videos on a second account`);
 
   const server = await startCodeServer({ processes, tools, dir, logFile: join(RESULTS, 'workbench-code-server.log') });
   log(`workbench: code-server at ${server.url}`);
@@ -136,7 +141,7 @@ async function runWorkbenchFlows(tools, chromium) {
   const { runFlows } = await tsImport(join(ROOT, 'test', 'e2e', 'runFlows.ts'), import.meta.url);
   const flowResults = await runFlows({
     browser, flows, url: workbenchUrl(server.url, workspace), screenshotsDir: RESULTS, workspace,
-    platform: { baseUrl: platform.baseUrl, accessKey: account.accessKey, secretKey: account.secretKey }, log,
+    platform: { baseUrl: platform.baseUrl, accessKey: account.accessKey, secretKey: account.secretKey, large: { ...large, ...LARGE_COUNTS } }, log,
   });
   for (const r of flowResults) results.push({ suite: 'workbench', ...r });
 }

@@ -1,12 +1,17 @@
 // What a media engineer does with the extension in a fresh VS Code, step by step, against the local platform
 // with demo data. The flows build on each other (the account added in one is used by the next), as one session.
 import { strict as assert } from 'node:assert';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import type { Flow, FlowContext } from './runFlows';
 
 const ACCOUNT_NAME = 'Local e2e';
+const LARGE_ACCOUNT_NAME = 'Large e2e';
+const CATEGORY_NAME = 'E2E studio shows';
+export const HAND_WRITTEN_FILE = 'studio.channel.json';
+const HAND_WRITTEN_CHANNEL = 'Hand-written studio';
 export const TEMPLATE_GROUP_FILE = 'ladder.templategroup.json';
 
 /**
@@ -42,6 +47,19 @@ async function channelRow(ctx: FlowContext, name: string) {
   }
   await row.waitFor({ state: 'visible', timeout: 20_000 });
   return row;
+}
+
+/** A workspace file as saved on disk, once it parses and `ready` accepts it (a save takes a moment). */
+function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean): Promise<T> {
+  return ctx.wb.until(`${name} saved`, async () => {
+    const doc = JSON.parse(readFileSync(join(ctx.workspace, name), 'utf8')) as T;
+    return ready(doc) ? doc : undefined;
+  });
+}
+
+/** The browser's clipboard, where the workbench's "copy" writes (the flow grants the permission). */
+function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
+  return page.evaluate('navigator.clipboard.readText()') as Promise<string>;
 }
 
 async function expectRowText(row: ReturnType<FlowContext['wb']['treeRow']>, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
@@ -163,6 +181,255 @@ export const flows: Flow[] = [
       // The row follows: done, with the renditions underneath.
       await expectRowText(row, /Transcoded/, 'the video after its transcode finished', 15_000);
       await ctx.shot('transcode finished');
+    },
+  },
+  {
+    name: 'show a channel\'s playback addresses, grouped by output group, and copy one',
+    async run(ctx) {
+      const page = ctx.wb.page;
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+      await ctx.wb.clearNotifications();
+      const row = await channelRow(ctx, DEMO_NAMES.channels.live);
+      await ctx.wb.rowContextAction(row, /Show Channel Playback Addresses/);
+      const rows = await ctx.wb.quickPickRows(/RTMP output group/);
+      ctx.log(`addresses: ${rows.join(' | ')}`);
+      assert.equal(await ctx.wb.quickInputTitle(), `Playback addresses of "${DEMO_NAMES.channels.live}"`);
+      // One group per output group: the HLS master playlist and its three renditions, then the RTMP relay.
+      const hls = rows.findIndex((row) => row.includes('HLS output group'));
+      const rtmp = rows.findIndex((row) => row.includes('RTMP output group'));
+      assert.ok(hls >= 0 && rtmp > hls, `an HLS group then an RTMP group: ${rows.join(' | ')}`);
+      assert.match(rows[hls], /^Master playlist HLS · all renditions http:\/\/127\.0\.0\.1:\d+\/live\/hls\/\w+\/\w+\.m3u8 HLS output group$/);
+      const hlsRows = rows.slice(hls + 1, rtmp);
+      assert.deepEqual(hlsRows.map((row) => /^\S+ \d+ kbps( \(default\))?/.exec(row)?.[0]), ['1920x1080 4000 kbps (default)', '1280x720 2000 kbps', '854x480 800 kbps']);
+      for (const [n, row] of hlsRows.entries()) assert.match(row, new RegExp(`/live/hls/\\w+/\\w+-${n + 1}\\.m3u8( |$)`));
+      assert.match(rows[rtmp], /^Play address RTMP · all renditions rtmp:\/\/127\.0\.0\.1:1935\/live\/\S+ RTMP output group$/);
+      await ctx.shot('addresses by output group');
+      await ctx.wb.pick(/1280x720 2000 kbps\s*HLS/);
+      await ctx.wb.waitForQuickInputText(/Open in browser/);
+      await ctx.wb.pick(/Copy address/);
+      const toast = (await (await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/)).innerText()).replace(/\s+/g, ' ');
+      const copied = /(http:\/\/\S+\.m3u8)/.exec(toast)?.[1];
+      assert.ok(copied, `the notification names no address: ${toast}`);
+      assert.match(copied, /-2\.m3u8$/, 'the second rendition of the HLS group');
+      assert.equal(await readClipboard(page), copied, 'the clipboard holds the address the notification names');
+      await ctx.shot('address copied');
+
+      // The same address from the tree: the channel's output groups, their outputs, and the inline copy action.
+      await ctx.wb.clearNotifications();
+      await row.locator('.monaco-tl-twistie').click();
+      const pane = await ctx.wb.expandPane('Live Channels');
+      const group = ctx.wb.treeRow(pane, /^\s*HLS\s*3 outputs/);
+      ctx.log(`HLS group row: ${await expectRowText(group, /3 outputs · recording/, 'the HLS output group row')}`);
+      await group.locator('.monaco-tl-twistie').click();
+      const output = ctx.wb.treeRow(pane, /1280x720 2000 kbps/);
+      await expectRowText(output, /-2\.m3u8/, 'the output row shows its play address');
+      await ctx.shot('output groups and outputs in the tree');
+      await ctx.wb.rowAction(output, 'Copy Play Address');
+      await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/);
+      assert.equal(await readClipboard(page), copied, 'the output row copies the same address');
+      await row.locator('.monaco-tl-twistie').click();
+    },
+  },
+  {
+    name: 'filter the channels by name, see the filter beside the view title, and clear it',
+    async run(ctx) {
+      const pane = await ctx.wb.expandPane('Live Channels');
+      await ctx.wb.viewTitleAction(pane, 'Filter Channels');
+      await ctx.wb.pick(/Search by name\.\.\./);
+      await ctx.wb.answerInput(/channel name/, 'stad');
+      const rows = await ctx.wb.until('only the matching channel to be listed', async () => {
+        const texts = await ctx.wb.rowTexts(pane);
+        return texts.length === 1 && texts[0].startsWith(DEMO_NAMES.channels.stopped) ? texts : undefined;
+      });
+      ctx.log(`filtered: ${rows.join(' | ')}`);
+      // Away from the view its title bar shows the filter instead of the action icons.
+      await ctx.wb.page.locator('.part.editor').click();
+      await ctx.wb.page.mouse.move(900, 600);
+      await ctx.wb.until('the filter beside the view title', async () => ((await ctx.wb.paneDescription(pane)) === 'name ~ "stad"' ? true : undefined));
+      await ctx.shot('filtered by name');
+      await ctx.wb.viewTitleAction(pane, 'Clear Channel Filter');
+      await ctx.wb.until('every demo channel to be listed again', async () => ((await ctx.wb.rowTexts(pane)).length === 4 ? true : undefined));
+      assert.equal(await ctx.wb.paneDescription(pane), '', 'the description is gone with the filter');
+      await ctx.wb.page.locator('.pane-header').filter({ hasText: 'Live Channels' }).hover();
+      assert.equal(await pane.locator('.pane-header .action-label[aria-label^="Clear Channel Filter"]').count(), 0, 'Clear Channel Filter stays offered without a filter');
+      await ctx.shot('filter cleared');
+    },
+  },
+  {
+    name: 'create a channel category from the view\'s menu and see it when grouped by category',
+    async run(ctx) {
+      const pane = await ctx.wb.expandPane('Live Channels');
+      await ctx.wb.viewMenuAction(pane, /Create Channel Category/);
+      await ctx.wb.answerInput(/Name of the new channel category/, CATEGORY_NAME);
+      await ctx.wb.notification(new RegExp(`Created channel category "${CATEGORY_NAME}"`));
+      // The same name again: refused by the platform, with a message that says why.
+      await ctx.wb.runCommand('Video Platform: Create Channel Category');
+      await ctx.wb.answerInput(/Name of the new channel category/, CATEGORY_NAME);
+      const refusal = await ctx.wb.notificationInCenter(/Create channel category failed/);
+      assert.match(refusal, new RegExp(`A channel category with this name already exists\\..*name ${CATEGORY_NAME} is already a channel category`));
+      await ctx.wb.showNotificationsCenter();
+      await ctx.shot('duplicate category refused');
+      await ctx.wb.closeNotificationsCenter();
+      await ctx.wb.clearNotifications();
+      await ctx.wb.viewTitleAction(pane, 'Filter Channels');
+      await ctx.wb.pick(/Group by category/);
+      const category = ctx.wb.treeRow(pane, CATEGORY_NAME);
+      await category.waitFor({ state: 'visible', timeout: 20_000 });
+      const folders = await ctx.wb.rowTexts(pane);
+      for (const name of [...DEMO_NAMES.categories, CATEGORY_NAME, 'No category']) assert.ok(folders.includes(name), `no "${name}" folder in ${folders.join(' | ')}`);
+      await category.click();
+      await ctx.wb.until('the new category to open empty', async () => ((await ctx.wb.rowTexts(pane)).some((text) => /^No channels (yet|in this category)$/.test(text)) ? true : undefined));
+      await ctx.shot('new category in the tree');
+      await ctx.wb.viewTitleAction(pane, 'Filter Channels');
+      await ctx.wb.pick(/Show as one list/);
+      await channelRow(ctx, DEMO_NAMES.channels.live);
+    },
+  },
+  {
+    name: 'write a channel file by hand: snippet, id completion, quick fix, then create it on the platform',
+    timeoutMs: 120_000,
+    async run(ctx) {
+      const wb = ctx.wb;
+      const page = wb.page;
+      await wb.runCommand('View: Close All Editors');
+      await wb.newFile(HAND_WRITTEN_FILE);
+      // The snippet by its prefix, from the suggestions.
+      await page.keyboard.type('vp-channel-h');
+      await page.keyboard.press('Control+Space');
+      const snippets = await wb.suggestions(/vp-channel-hls/);
+      ctx.log(`snippets offered: ${snippets.join(' | ')}`);
+      await wb.acceptSuggestion(/vp-channel-hls/);
+      // Its placeholders in turn: name, live type (a choice), description, recording (a choice), template id.
+      await page.keyboard.type(HAND_WRITTEN_CHANNEL);
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.keyboard.type('Written by hand in the e2e run');
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      // At the empty templateId: the account's live templates by name.
+      await page.keyboard.press('Control+Space');
+      const templates = await wb.suggestions(/^\s*720p\s*[0-9a-f]{32}/);
+      ctx.log(`templateId completions: ${templates.join(' | ')}`);
+      for (const name of DEMO_NAMES.liveTemplates) assert.ok(templates.some((text) => text.startsWith(`${name} `)), `no "${name}" among ${templates.join(' | ')}`);
+      assert.ok(templates.every((text) => /[0-9a-f]{32}/.test(text)), 'each template shows its id beside its name');
+      await ctx.shot('template id completion');
+      await wb.acceptSuggestion(/^\s*720p\s*[0-9a-f]{32}/);
+      await page.keyboard.press('Escape');
+      await page.keyboard.press('Control+S');
+      const written = await savedJson<{ name: string; outputGroupList: Array<{ outputTemplateList: Array<{ templateId: string }> }> }>(ctx, HAND_WRITTEN_FILE,
+        (doc) => doc.name === HAND_WRITTEN_CHANNEL);
+      assert.match(written.outputGroupList[0].outputTemplateList[0].templateId, /^[0-9a-f]{32}$/, 'the completion inserted the id');
+      await wb.noProblems();
+      await ctx.shot('snippet filled in, no problem');
+
+      // A mistake only the extension's rules see with a fix: time shift on, without its duration.
+      await wb.editorText().click();
+      await wb.replaceInEditor('"isTimeShift": "0"', '"isTimeShift": "1"');
+      const problems = (await wb.problems(/time shift is on, so "timeShiftDuration".*Video Platform/)).replace(/\s+/g, ' ');
+      ctx.log(`Problems panel: ${problems.slice(0, 300)}`);
+      await ctx.shot('time shift without duration');
+      await wb.editorText().click();
+      await page.keyboard.press('Control+Home');
+      await page.keyboard.press('F8'); // to the problem, as a user following the squiggle
+      await page.keyboard.press('Escape');
+      const fixes = await wb.quickFixes(/Add "timeShiftDuration"/);
+      await ctx.shot('quick fix offered');
+      ctx.log(`quick fixes: ${fixes.join(' | ')}`);
+      await wb.applyQuickFix(/Add "timeShiftDuration"/);
+      await wb.noProblems();
+      await page.keyboard.press('Control+S');
+      const fixed = await savedJson<{ outputGroupList: Array<Record<string, unknown>> }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.outputGroupList?.[0]?.timeShiftDuration !== undefined);
+      assert.equal(fixed.outputGroupList[0].timeShiftDuration, '2');
+      assert.equal(fixed.outputGroupList[0].isTimeShift, '1');
+      await ctx.shot('fixed');
+
+      // Create or Update from the editor title: the channel is created, its id written into the file, and the
+      // tree shows it selected.
+      await wb.clearNotifications();
+      await wb.editorTitleAction('Create or Update on the Platform');
+      const created = (await (await wb.notification(new RegExp(`Created channel "${HAND_WRITTEN_CHANNEL}"`), 30_000)).innerText()).replace(/\s+/g, ' ');
+      const id = /\(([0-9a-f]{32})\)/.exec(created)?.[1];
+      assert.ok(id, `the notification names no channel id: ${created}`);
+      const saved = await savedJson<{ id?: string; name?: string }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.id !== undefined);
+      assert.equal(saved.id, id, 'the id written into the file is the created channel\'s');
+      assert.equal(saved.name, HAND_WRITTEN_CHANNEL);
+      const pane = await wb.expandPane('Live Channels');
+      const row = wb.treeRow(pane, HAND_WRITTEN_CHANNEL);
+      await expectRowText(row, /New \(never started\) · HLS/, 'the created channel in the tree');
+      await wb.until('the created channel to be selected in the tree', async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined), 10_000);
+      // Its own id, now in the file, is a channel the checks know: no "no channel with id" problem.
+      await wb.noProblems();
+      await ctx.shot('created, selected in the tree, id in the file');
+    },
+  },
+  {
+    name: 'a large account: the first page, Load more, search on the platform, and back',
+    timeoutMs: 120_000,
+    async run(ctx) {
+      const { wb } = ctx;
+      const large = ctx.platform.large;
+      await wb.runCommand('Video Platform: Add Account');
+      await wb.answerInput(/Account name/, LARGE_ACCOUNT_NAME);
+      await wb.answerInput(/Platform base URL/, ctx.platform.baseUrl);
+      await wb.answerInput(/Access key/, large.accessKey);
+      const widget = wb.page.locator('.quick-input-widget');
+      await widget.locator('input[type="password"]').waitFor({ state: 'visible', timeout: 15_000 });
+      await widget.locator('input').first().fill(large.secretKey);
+      await wb.page.keyboard.press('Enter');
+      await wb.notification(new RegExp(`Connected to "${LARGE_ACCOUNT_NAME}"`));
+      await wb.clearNotifications();
+      await wb.openActivity('Video Platform');
+      const channels = await wb.expandPane('Live Channels');
+      // Newest first: the last channel created opens the list; one page, then "Load more" with the total.
+      await expectRowText(channels.locator('.monaco-list-row').first(), new RegExp(bulkChannelName(large.channels)), 'the first channel of the large account');
+      assert.equal(await wb.topLevelCount(channels), 51, 'one page of 50 channels and a Load more row');
+      let more = await wb.scrollToLastRow(channels);
+      await expectRowText(more, new RegExp(`Load more \\(50 of ${large.channels}\\)`), 'the Load more row');
+      await expectRowText(channels.locator('.monaco-list-row').nth(-2), new RegExp(bulkChannelName(large.channels - 49)), 'the last channel of the first page');
+      await ctx.shot('first page and Load more');
+      await more.click();
+      await wb.until('the second page', async () => ((await wb.topLevelCount(channels)) === 101 ? true : undefined));
+      more = await wb.scrollToLastRow(channels);
+      await expectRowText(more, new RegExp(`Load more \\(100 of ${large.channels}\\)`), 'Load more after the second page');
+      await expectRowText(channels.locator('.monaco-list-row').nth(-2), new RegExp(bulkChannelName(large.channels - 99)), 'the last channel of the second page');
+      await ctx.shot('second page loaded');
+
+      // A channel far beyond the loaded pages: the search runs on the platform.
+      const far = bulkChannelName(7);
+      await wb.viewTitleAction(channels, 'Filter Channels');
+      await wb.pick(/Search by name\.\.\./);
+      await wb.answerInput(/channel name/, far);
+      await wb.until(`only "${far}" to be listed`, async () => {
+        const texts = await wb.rowTexts(channels);
+        return texts.length === 1 && texts[0].startsWith(far) ? true : undefined;
+      });
+      await wb.page.locator('.part.editor').click();
+      await wb.page.mouse.move(900, 600);
+      await wb.until('the search beside the view title', async () => ((await wb.paneDescription(channels)) === `name ~ "${far}"` ? true : undefined));
+      await ctx.shot('search beyond the loaded pages');
+      await wb.viewTitleAction(channels, 'Clear Channel Filter');
+      await wb.until('the first page again', async () => ((await wb.topLevelCount(channels)) === 51 ? true : undefined));
+      await wb.scrollToFirstRow(channels);
+
+      // Videos: no total from queryVideo, so Load more counts what is shown.
+      const videos = await wb.expandPane('Videos');
+      await expectRowText(videos.locator('.monaco-list-row').first(), new RegExp(bulkVideoTitle(large.videos)), 'the newest video of the large account');
+      more = await wb.scrollToLastRow(videos);
+      await expectRowText(more, /Load more \(50 shown\)/, 'the videos\' Load more row');
+      await more.click();
+      await wb.until('the second page of videos', async () => ((await wb.topLevelCount(videos)) === 101 ? true : undefined));
+      more = await wb.scrollToLastRow(videos);
+      await expectRowText(more, /Load more \(100 shown\)/, 'the videos\' Load more row after the second page');
+      await ctx.shot('videos second page');
+      await wb.scrollToFirstRow(videos);
+
+      // Back to the demo account, from the status bar's account switcher.
+      await wb.runCommand('Video Platform: Switch Account');
+      await wb.pick(ACCOUNT_NAME);
+      await wb.until('the status bar to name the demo account again', async () => ((await wb.statusBarText()).includes(ACCOUNT_NAME) ? true : undefined));
+      await channelRow(ctx, DEMO_NAMES.channels.live);
+      assert.ok(!(await wb.rowTexts(channels)).some((text) => text.startsWith('Bulk channel')), 'channels of the large account are still listed');
+      await ctx.shot('back on the demo account');
     },
   },
   {

@@ -9,6 +9,8 @@ export interface PlatformUnderTest {
   baseUrl: string;
   accessKey: string;
   secretKey: string;
+  /** A second account on the same platform with thousands of channels and videos (largeAccount.ts). */
+  large: { accessKey: string; secretKey: string; channels: number; videos: number };
 }
 
 export interface FlowContext {

@@ -24,6 +24,9 @@ export class Workbench {
     const row = this.quickPickRow(title);
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
+    // The palette closes (or gives way to the command's own input) before anything else is typed.
+    await this.until(`the palette to close after "${title}"`, async () =>
+      !(await input.first().isVisible().catch(() => false)) || (await input.first().inputValue().catch(() => '')) !== `>${title}` ? true : undefined, 10_000);
   }
 
   private quickPickRow(label: string | RegExp): Locator {
@@ -41,9 +44,12 @@ export class Workbench {
     const input = widget.locator('input').first();
     const deadline = Date.now() + 15_000;
     for (;;) {
-      const text = [await widget.innerText().catch(() => ''), await input.getAttribute('placeholder').catch(() => ''),
-        await input.getAttribute('aria-label').catch(() => '')].join(' ');
-      if (prompt.test(text)) break;
+      // Only while the widget shows: a hidden one still holds the previous box's prompt (right after a palette
+      // command was picked), and typing then would go to whatever has the focus next.
+      const shown = (await widget.isVisible().catch(() => false)) && (await input.isVisible().catch(() => false));
+      const text = shown ? [await widget.innerText().catch(() => ''), await input.getAttribute('placeholder').catch(() => ''),
+        await input.getAttribute('aria-label').catch(() => '')].join(' ') : '';
+      if (shown && prompt.test(text) && !(await input.inputValue().catch(() => '')).startsWith('>')) break;
       if (Date.now() > deadline) throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
       await this.page.waitForTimeout(100);
     }
@@ -78,6 +84,24 @@ export class Workbench {
     throw new Error(`the quick input never showed ${pattern}; it shows: ${text.trim()}`);
   }
 
+  /** The rows of the open quick pick once one matches, each on one line (label, description, detail, separator). */
+  async quickPickRows(match: RegExp, timeoutMs = 15_000): Promise<string[]> {
+    const rows = this.page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
+    await rows.filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await rows.evaluateAll((elements) => elements.map((element) => {
+      // Label, description, detail and separator are separate elements: keep them apart.
+      // Rows are reused: an element hidden in this one may still hold an earlier row's text.
+      const parts = [...element.querySelectorAll('.label-name, .label-description, .quick-input-list-detail, .quick-input-list-separator')]
+        .filter((part) => part.getClientRects().length > 0);
+      return parts.map((part) => part.textContent ?? '').join(' ');
+    }))).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
+  /** The title of the open quick input. */
+  async quickInputTitle(): Promise<string> {
+    return (await this.page.locator(`${QUICK_INPUT} .quick-input-title`).first().innerText({ timeout: 5_000 })).trim();
+  }
+
   /** The text of the quick input (its title, prompt, validation message and rows). */
   async quickInputText(): Promise<string> {
     return this.page.locator(QUICK_INPUT).innerText({ timeout: 5_000 });
@@ -87,7 +111,37 @@ export class Workbench {
   async notification(message: RegExp, timeoutMs = 20_000): Promise<Locator> {
     const toast = this.page.locator('.notification-toast').filter({ hasText: message }).first();
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
+    // It slides in: let that end, so a screenshot taken next shows it readable.
+    await toast.evaluate('(el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished))').catch(() => undefined);
     return toast;
+  }
+
+  /**
+   * A notification whose message matches, from the notifications center (the bell), where every notification
+   * stays: a toast can be gone before it is looked at (VS Code hides toasts when another one closes or a quick
+   * input opens). Returns its text and closes the center again.
+   */
+  async notificationInCenter(message: RegExp, timeoutMs = 20_000): Promise<string> {
+    await this.showNotificationsCenter();
+    const center = this.page.locator('.notifications-center');
+    const entry = center.locator('.monaco-list-row').filter({ hasText: message }).first();
+    await entry.waitFor({ state: 'visible', timeout: timeoutMs });
+    const text = (await entry.innerText()).replace(/\s+/g, ' ').trim();
+    await this.closeNotificationsCenter();
+    return text;
+  }
+
+  async showNotificationsCenter(): Promise<void> {
+    await this.runCommand('Notifications: Show Notifications');
+    await this.page.locator('.notifications-center').waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  /** Closes the notifications center as a user does: Escape while it has the focus. */
+  async closeNotificationsCenter(): Promise<void> {
+    const center = this.page.locator('.notifications-center');
+    await center.locator('.notifications-center-header').first().click();
+    await this.page.keyboard.press('Escape');
+    await center.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   async clearNotifications(): Promise<void> {
@@ -182,5 +236,180 @@ export class Workbench {
   /** The status bar text (counts of problems, our own entries). */
   async statusBarText(): Promise<string> {
     return this.page.locator('.statusbar').innerText();
+  }
+
+  /** Waits until `check` gives a value other than undefined, polling; fails naming what it waited for. */
+  async until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    let last: unknown;
+    for (;;) {
+      try {
+        const value = await check();
+        if (value !== undefined) return value;
+      } catch (error) {
+        last = error;
+      }
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+      await this.page.waitForTimeout(150);
+    }
+  }
+
+  // ---- views -----------------------------------------------------------------------------------------
+
+  /** Runs an action of a view's title bar (the icons shown on hover) by its title. */
+  async viewTitleAction(pane: Locator, title: string): Promise<void> {
+    const header = pane.locator('.pane-header').first();
+    await header.hover();
+    await header.locator(`.action-label[aria-label^="${title}"]`).first().click();
+  }
+
+  /** Opens a view's "..." menu (More Actions) and runs the entry with this label. */
+  async viewMenuAction(pane: Locator, label: string | RegExp): Promise<void> {
+    const header = pane.locator('.pane-header').first();
+    await header.hover();
+    await header.locator('.action-label[aria-label^="More Actions"]').first().click();
+    await this.runMenuEntry(label);
+  }
+
+  /** The entries of the context menu or "..." menu that is open now. */
+  async menuEntries(): Promise<string[]> {
+    const menu = this.page.locator('.monaco-menu').first();
+    await menu.waitFor({ state: 'visible', timeout: 10_000 });
+    return (await menu.locator('.action-item .action-label').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+  }
+
+  private async runMenuEntry(label: string | RegExp): Promise<void> {
+    const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: label }).first();
+    await item.waitFor({ state: 'visible', timeout: 10_000 });
+    const entry = item.locator('.action-menu-item').first();
+    await entry.hover();
+    await entry.click();
+    if (await item.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
+  }
+
+  /** The view's description beside its title (a filter in force), or '' when it has none. */
+  async paneDescription(pane: Locator): Promise<string> {
+    const description = pane.locator('.pane-header .description').first();
+    if ((await description.count()) === 0) return '';
+    return (await description.innerText()).trim();
+  }
+
+  /** The visible rows of a view, their text on one line each. */
+  async rowTexts(pane: Locator): Promise<string[]> {
+    return (await pane.locator('.monaco-list-row').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
+  /** How many rows the view's top level holds (loaded, rendered or not), from the rows' aria-setsize. */
+  async topLevelCount(pane: Locator): Promise<number> {
+    const row = pane.locator('.monaco-list-row[aria-level="1"]').first();
+    return Number(await row.getAttribute('aria-setsize', { timeout: 10_000 }));
+  }
+
+  /** Scrolls a view to its last row (rows are only rendered when in sight) and returns that row. */
+  async scrollToLastRow(pane: Locator): Promise<Locator> {
+    const rows = pane.locator('.monaco-list-row');
+    await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+    return this.until('the view to show its last row', async () => {
+      await pane.locator('.monaco-list').first().hover();
+      await this.page.mouse.wheel(0, 20_000);
+      const last = rows.last();
+      const [position, size] = [await last.getAttribute('aria-posinset'), await last.getAttribute('aria-setsize')];
+      return position !== null && position === size && (await last.getAttribute('aria-level')) === '1' ? last : undefined;
+    });
+  }
+
+  /** Scrolls a view back to its first row. */
+  async scrollToFirstRow(pane: Locator): Promise<void> {
+    const rows = pane.locator('.monaco-list-row');
+    await this.until('the view to show its first row', async () => {
+      await pane.locator('.monaco-list').first().hover();
+      await this.page.mouse.wheel(0, -20_000);
+      return (await rows.first().getAttribute('aria-posinset')) === '1' && (await rows.first().getAttribute('aria-level')) === '1' ? true : undefined;
+    });
+  }
+
+  // ---- editors ---------------------------------------------------------------------------------------
+
+  /** Creates a file in the workspace folder from the Explorer (File: New File...) and waits for its editor. */
+  async newFile(name: string): Promise<void> {
+    await this.runCommand('File: New File...');
+    const box = this.page.locator('.explorer-folders-view .monaco-inputbox input, .explorer-folders-view input.input').first();
+    await box.waitFor({ state: 'visible', timeout: 10_000 });
+    await box.fill(name);
+    await this.page.keyboard.press('Enter');
+    await this.page.locator('.tabs-container .tab').filter({ hasText: name }).first().waitFor({ timeout: 15_000 });
+    await this.editorText().waitFor({ state: 'visible', timeout: 10_000 });
+  }
+
+  /** The text area of the active editor. */
+  editorText(): Locator {
+    return this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
+  }
+
+  /** The suggestion list that is open now: waits until one row matches, returns every row's text. */
+  async suggestions(match: RegExp, timeoutMs = 15_000): Promise<string[]> {
+    const widget = this.page.locator('.editor-widget.suggest-widget').first();
+    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
+    await widget.locator('.monaco-list-row').filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+    return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
+  }
+
+  /** Accepts the suggestion whose label matches, with the keyboard (as a user moving down the list). */
+  async acceptSuggestion(match: RegExp): Promise<void> {
+    const widget = this.page.locator('.editor-widget.suggest-widget').first();
+    await this.until(`the suggestion ${match} to be the focused one`, async () => {
+      const focused = (await widget.locator('.monaco-list-row.focused').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
+      if (match.test(focused)) return true;
+      await this.page.keyboard.press('ArrowDown');
+      return undefined;
+    }, 10_000);
+    await this.page.keyboard.press('Enter');
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** Replaces text in the active editor with its Find and Replace widget (Replace All). */
+  async replaceInEditor(find: string, replacement: string): Promise<void> {
+    await this.page.keyboard.press('Control+H');
+    const widget = this.page.locator('.editor-group-container.active .find-widget').first();
+    await widget.waitFor({ state: 'visible', timeout: 10_000 });
+    await widget.locator('.find-part textarea').first().fill(find);
+    await widget.locator('.replace-part textarea').first().fill(replacement);
+    await this.until(`"${find}" to be found`, async () => (/(^|\D)1 of 1/.test(await widget.innerText()) ? true : undefined), 10_000);
+    await this.page.keyboard.press('Control+Alt+Enter');
+    await this.until(`"${find}" to be replaced`, async () => ((await widget.getAttribute('class'))?.includes('no-results') ? true : undefined), 10_000);
+    await this.page.keyboard.press('Escape');
+    // The widget slides away rather than disappearing: it loses its "visible" class.
+    await this.page.locator('.editor-group-container.active .find-widget.visible').waitFor({ state: 'detached', timeout: 10_000 });
+  }
+
+  /** Opens the quick fixes at the cursor (Ctrl+.) and returns their titles once one matches. */
+  async quickFixes(match: RegExp): Promise<string[]> {
+    await this.page.keyboard.press('Control+.');
+    const widget = this.page.locator('.action-widget').filter({ has: this.page.locator('.monaco-list-row') }).first();
+    await widget.locator('.monaco-list-row').filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+  }
+
+  /** Applies the quick fix whose title matches, from the open list. */
+  async applyQuickFix(match: RegExp): Promise<void> {
+    const widget = this.page.locator('.action-widget').filter({ has: this.page.locator('.monaco-list-row') }).first();
+    await widget.locator('.monaco-list-row').filter({ hasText: match }).first().click();
+    await widget.waitFor({ state: 'hidden', timeout: 10_000 });
+  }
+
+  /** Runs an action of the editor title bar (the icons right of the tabs) by its title. */
+  async editorTitleAction(title: string): Promise<void> {
+    await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${title}"]`).first().click();
+  }
+
+  /** The Problems panel's text when it says there is no problem; waits for that. */
+  async noProblems(timeoutMs = 20_000): Promise<string> {
+    await this.runCommand('View: Focus Problems');
+    const panel = this.page.locator('.markers-panel');
+    await panel.waitFor({ state: 'visible', timeout: 10_000 });
+    return this.until('the Problems panel to show no problem', async () => {
+      const text = await panel.innerText();
+      return /No problems have been detected/.test(text) ? text : undefined;
+    }, timeoutMs);
   }
 }
