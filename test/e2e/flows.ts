@@ -95,7 +95,7 @@ export const flows: Flow[] = [
       await pane.locator('.welcome-view-content .monaco-button, .welcome-view-content a').filter({ hasText: 'Add Account' }).first().click();
       await ctx.wb.answerInput(/Account name/, ACCOUNT_NAME);
       // A wrong address is refused in the box itself, naming the rule, before anything is saved.
-      await ctx.wb.answerInput(/Platform base URL/, 'not a url');
+      await ctx.wb.answerInput(/Platform base URL/, 'not a url', { refused: true });
       await ctx.wb.waitForQuickInputText(/Base URL must be an absolute address/);
       await ctx.shot('bad base URL refused');
       await ctx.wb.retypeInput(ctx.platform.baseUrl);
@@ -295,7 +295,6 @@ export const flows: Flow[] = [
       await wb.newFile(HAND_WRITTEN_FILE);
       // The snippet by its prefix, from the suggestions.
       await page.keyboard.type('vp-channel-h');
-      await page.keyboard.press('Control+Space');
       const snippets = await wb.suggestions(/vp-channel-hls/);
       ctx.log(`snippets offered: ${snippets.join(' | ')}`);
       await wb.acceptSuggestion(/vp-channel-hls/);
@@ -306,8 +305,7 @@ export const flows: Flow[] = [
       await page.keyboard.type('Written by hand in the e2e run');
       await page.keyboard.press('Tab');
       await page.keyboard.press('Tab');
-      // At the empty templateId: the account's live templates by name.
-      await page.keyboard.press('Control+Space');
+      // At the empty templateId: the account's live templates by name (Ctrl+Space).
       const templates = await wb.suggestions(/^\s*720p\s*[0-9a-f]{32}/);
       ctx.log(`templateId completions: ${templates.join(' | ')}`);
       for (const name of DEMO_NAMES.liveTemplates) assert.ok(templates.some((text) => text.startsWith(`${name} `)), `no "${name}" among ${templates.join(' | ')}`);

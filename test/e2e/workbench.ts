@@ -38,7 +38,7 @@ export class Workbench {
   }
 
   /** Waits for an input box whose prompt or placeholder matches, types the answer and confirms. */
-  async answerInput(prompt: RegExp, value: string): Promise<void> {
+  async answerInput(prompt: RegExp, value: string, options: { refused?: boolean } = {}): Promise<void> {
     const widget = this.page.locator(QUICK_INPUT);
     await widget.waitFor({ state: 'visible', timeout: 15_000 });
     const input = widget.locator('input').first();
@@ -54,7 +54,29 @@ export class Workbench {
       await this.page.waitForTimeout(100);
     }
     await input.fill(value);
+    await this.confirmInput(value, options.refused === true);
+  }
+
+  /**
+   * Presses Enter once the extension has checked the text: the box refuses Enter while it still shows the
+   * verdict on the text before (an empty box's "must not be empty"), and says nothing. Unless the answer is
+   * expected to be refused, Enter is pressed again until the box takes it.
+   */
+  private async confirmInput(value: string, refused: boolean): Promise<void> {
+    const widget = this.page.locator(QUICK_INPUT);
+    const input = widget.locator('input').first();
+    const box = widget.locator('.monaco-inputbox').first();
+    const checked = async (): Promise<boolean> => !/\berror\b/.test((await box.getAttribute('class').catch(() => '')) ?? '');
+    for (let i = 0; i < 20 && !(await checked()); i++) await this.page.waitForTimeout(100);
     await this.page.keyboard.press('Enter');
+    if (refused) return;
+    await this.until(`the input box to take "${value}"`, async () => {
+      const open = (await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value;
+      if (!open) return true;
+      await this.page.waitForTimeout(500);
+      if ((await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value) await this.page.keyboard.press('Enter');
+      return undefined;
+    }, 10_000);
   }
 
   /** Replaces the text of the input box that is open now (after a refusal, whose message hides the prompt). */
@@ -62,7 +84,7 @@ export class Workbench {
     const input = this.page.locator(`${QUICK_INPUT} input`).first();
     await input.waitFor({ state: 'visible', timeout: 10_000 });
     await input.fill(value);
-    await this.page.keyboard.press('Enter');
+    await this.confirmInput(value, false);
   }
 
   /** Picks an item from the open quick pick by its label. */
@@ -305,13 +327,13 @@ export class Workbench {
     return Number(await row.getAttribute('aria-setsize', { timeout: 10_000 }));
   }
 
-  /** Scrolls a view to its last row (rows are only rendered when in sight) and returns that row. */
+  /** Scrolls a view to its last row with the keyboard (rows are only rendered when in sight) and returns that row. */
   async scrollToLastRow(pane: Locator): Promise<Locator> {
     const rows = pane.locator('.monaco-list-row');
     await rows.first().waitFor({ state: 'visible', timeout: 15_000 });
+    await pane.locator('.monaco-list').first().focus();
     return this.until('the view to show its last row', async () => {
-      await pane.locator('.monaco-list').first().hover();
-      await this.page.mouse.wheel(0, 20_000);
+      await this.page.keyboard.press('End');
       const last = rows.last();
       const [position, size] = [await last.getAttribute('aria-posinset'), await last.getAttribute('aria-setsize')];
       return position !== null && position === size && (await last.getAttribute('aria-level')) === '1' ? last : undefined;
@@ -321,9 +343,9 @@ export class Workbench {
   /** Scrolls a view back to its first row. */
   async scrollToFirstRow(pane: Locator): Promise<void> {
     const rows = pane.locator('.monaco-list-row');
+    await pane.locator('.monaco-list').first().focus();
     await this.until('the view to show its first row', async () => {
-      await pane.locator('.monaco-list').first().hover();
-      await this.page.mouse.wheel(0, -20_000);
+      await this.page.keyboard.press('Home');
       return (await rows.first().getAttribute('aria-posinset')) === '1' && (await rows.first().getAttribute('aria-level')) === '1' ? true : undefined;
     });
   }
@@ -346,11 +368,18 @@ export class Workbench {
     return this.page.locator('.editor-group-container.active .monaco-editor .view-lines').first();
   }
 
-  /** The suggestion list that is open now: waits until one row matches, returns every row's text. */
+  /** The suggestion list (Ctrl+Space, again if it does not open): waits until one row matches, returns every row's text. */
   async suggestions(match: RegExp, timeoutMs = 15_000): Promise<string[]> {
     const widget = this.page.locator('.editor-widget.suggest-widget').first();
-    await widget.waitFor({ state: 'visible', timeout: timeoutMs });
-    await widget.locator('.monaco-list-row').filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: timeoutMs });
+    const row = widget.locator('.monaco-list-row').filter({ hasText: match }).first();
+    await this.until(`the suggestion ${match}`, async () => {
+      if (!(await widget.isVisible().catch(() => false))) await this.page.keyboard.press('Control+Space');
+      await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+      if (await row.isVisible().catch(() => false)) return true;
+      // Open with other suggestions only (typing opened it early): close it, ask again.
+      if (await widget.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+      return undefined;
+    }, timeoutMs);
     return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
   }
 
@@ -369,9 +398,14 @@ export class Workbench {
 
   /** Replaces text in the active editor with its Find and Replace widget (Replace All). */
   async replaceInEditor(find: string, replacement: string): Promise<void> {
-    await this.page.keyboard.press('Control+H');
     const widget = this.page.locator('.editor-group-container.active .find-widget').first();
-    await widget.waitFor({ state: 'visible', timeout: 10_000 });
+    await this.until('the Find and Replace widget', async () => {
+      if (!(await this.page.locator('.editor-group-container.active .find-widget.visible.replaceToggled').isVisible().catch(() => false))) {
+        await this.page.keyboard.press('Control+H');
+      }
+      await this.page.waitForTimeout(300);
+      return (await this.page.locator('.editor-group-container.active .find-widget.visible.replaceToggled').isVisible().catch(() => false)) ? true : undefined;
+    }, 10_000);
     await widget.locator('.find-part textarea').first().fill(find);
     await widget.locator('.replace-part textarea').first().fill(replacement);
     await this.until(`"${find}" to be found`, async () => (/(^|\D)1 of 1/.test(await widget.innerText()) ? true : undefined), 10_000);
@@ -384,9 +418,14 @@ export class Workbench {
 
   /** Opens the quick fixes at the cursor (Ctrl+.) and returns their titles once one matches. */
   async quickFixes(match: RegExp): Promise<string[]> {
-    await this.page.keyboard.press('Control+.');
     const widget = this.page.locator('.action-widget').filter({ has: this.page.locator('.monaco-list-row') }).first();
-    await widget.locator('.monaco-list-row').filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: 15_000 });
+    const row = widget.locator('.monaco-list-row').filter({ hasText: match }).first();
+    // Asked again when the list does not come (a keypress can land while the editor is still busy).
+    await this.until(`the quick fix ${match}`, async () => {
+      if (!(await row.isVisible().catch(() => false))) await this.page.keyboard.press('Control+.');
+      await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+      return (await row.isVisible().catch(() => false)) ? true : undefined;
+    }, 15_000);
     return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
   }
 
