@@ -216,18 +216,18 @@ export const flows: Flow[] = [
 
       // The same address from the tree: the channel's output groups, their outputs, and the inline copy action.
       await ctx.wb.clearNotifications();
-      await row.locator('.monaco-tl-twistie').click();
+      await ctx.wb.setExpanded(row, true);
       const pane = await ctx.wb.expandPane('Live Channels');
       const group = ctx.wb.treeRow(pane, /^\s*HLS\s*3 outputs/);
       ctx.log(`HLS group row: ${await expectRowText(group, /3 outputs · recording/, 'the HLS output group row')}`);
-      await group.locator('.monaco-tl-twistie').click();
+      await ctx.wb.setExpanded(group, true);
       const output = ctx.wb.treeRow(pane, /1280x720 2000 kbps/);
       await expectRowText(output, /-2\.m3u8/, 'the output row shows its play address');
       await ctx.shot('output groups and outputs in the tree');
       await ctx.wb.rowAction(output, 'Copy Play Address');
       await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/);
       assert.equal(await readClipboard(page), copied, 'the output row copies the same address');
-      await row.locator('.monaco-tl-twistie').click();
+      await ctx.wb.setExpanded(row, false);
     },
   },
   {
@@ -277,7 +277,7 @@ export const flows: Flow[] = [
       await category.waitFor({ state: 'visible', timeout: 20_000 });
       const folders = await ctx.wb.rowTexts(pane);
       for (const name of [...DEMO_NAMES.categories, CATEGORY_NAME, 'No category']) assert.ok(folders.includes(name), `no "${name}" folder in ${folders.join(' | ')}`);
-      await category.click();
+      await ctx.wb.setExpanded(category, true);
       await ctx.wb.until('the new category to open empty', async () => ((await ctx.wb.rowTexts(pane)).some((text) => /^No channels (yet|in this category)$/.test(text)) ? true : undefined));
       await ctx.shot('new category in the tree');
       await ctx.wb.viewTitleAction(pane, 'Filter Channels');

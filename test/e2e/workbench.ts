@@ -216,6 +216,17 @@ export class Workbench {
     return pane.locator('.monaco-list-row').filter({ hasText: text }).first();
   }
 
+  /** Opens (or closes) a tree row by its twistie, again if a click lands while the view redraws. */
+  async setExpanded(row: Locator, expanded: boolean): Promise<void> {
+    const want = String(expanded);
+    await this.until(`the row to be ${expanded ? 'expanded' : 'collapsed'}`, async () => {
+      if ((await row.getAttribute('aria-expanded')) === want) return true;
+      await row.locator('.monaco-tl-twistie').click();
+      await this.page.waitForTimeout(300);
+      return (await row.getAttribute('aria-expanded')) === want ? true : undefined;
+    }, 10_000);
+  }
+
   /** Runs an inline action (icon button on hover) of a tree row by its title. */
   async rowAction(row: Locator, title: string): Promise<void> {
     await row.hover();
