@@ -355,9 +355,9 @@ export const flows: Flow[] = [
       const row = wb.treeRow(pane, HAND_WRITTEN_CHANNEL);
       await expectRowText(row, /New \(never started\) · HLS/, 'the created channel in the tree');
       await wb.until('the created channel to be selected in the tree', async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined), 10_000);
+      await ctx.shot('created, selected in the tree, id in the file');
       // Its own id, now in the file, is a channel the checks know: no "no channel with id" problem.
       await wb.noProblems();
-      await ctx.shot('created, selected in the tree, id in the file');
     },
   },
   {
