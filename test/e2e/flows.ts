@@ -57,9 +57,10 @@ function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean
   });
 }
 
-/** The browser's clipboard, where the workbench's "copy" writes (the flow grants the permission). */
-function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
-  return page.evaluate('navigator.clipboard.readText()') as Promise<string>;
+/** The browser's clipboard, where the workbench's "copy" writes (reading it needs the permission). */
+async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  return (await page.evaluate('navigator.clipboard.readText()')) as string;
 }
 
 async function expectRowText(row: ReturnType<FlowContext['wb']['treeRow']>, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
@@ -187,7 +188,6 @@ export const flows: Flow[] = [
     name: 'show a channel\'s playback addresses, grouped by output group, and copy one',
     async run(ctx) {
       const page = ctx.wb.page;
-      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
       await ctx.wb.clearNotifications();
       const row = await channelRow(ctx, DEMO_NAMES.channels.live);
       await ctx.wb.rowContextAction(row, /Show Channel Playback Addresses/);
@@ -228,6 +228,35 @@ export const flows: Flow[] = [
       await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/);
       assert.equal(await readClipboard(page), copied, 'the output row copies the same address');
       await ctx.wb.setExpanded(row, false);
+    },
+  },
+  {
+    name: 'show a transcoded video\'s playback addresses, grouped by CDN and format, and copy one',
+    async run(ctx) {
+      const page = ctx.wb.page;
+      await ctx.wb.clearNotifications();
+      const videos = await ctx.wb.expandPane('Videos');
+      const row = ctx.wb.treeRow(videos, 'Match highlights');
+      await expectRowText(row, /Transcoded/, 'the transcoded demo video');
+      await ctx.wb.rowAction(row, 'Show Video Playback Addresses');
+      const rows = await ctx.wb.quickPickRows(/MP4 1280x720/);
+      ctx.log(`video addresses: ${rows.join(' | ')}`);
+      assert.equal(await ctx.wb.quickInputTitle(), 'Playback addresses of "Match highlights"');
+      // The demo renditions: 1080p and 720p (the default), each as HLS and as MP4, under one separator per format.
+      assert.deepEqual(rows.map((text) => /^(HLS|MP4) \d+x\d+( \(default\))?/.exec(text)?.[0]),
+        ['HLS 1920x1080', 'HLS 1280x720 (default)', 'MP4 1920x1080', 'MP4 1280x720 (default)']);
+      assert.match(rows[0], /CDN local \(default\) · HLS$/);
+      assert.match(rows[2], /CDN local \(default\) · MP4$/);
+      assert.match(rows[3], /^MP4 1280x720 \(default\) 720p · \d+ MB http:\/\/127\.0\.0\.1:\d+\/vod\/\S+\.mp4$/);
+      await ctx.shot('video addresses by CDN and format');
+      await ctx.wb.pick(/MP4 1280x720 \(default\)/);
+      await ctx.wb.waitForQuickInputText(/Open in browser/);
+      await ctx.wb.pick(/Copy address/);
+      const toast = (await (await ctx.wb.notification(/Copied MP4 1280x720 address of "Match highlights"/)).innerText()).replace(/\s+/g, ' ');
+      const copied = /(http:\/\/\S+\.mp4)/.exec(toast)?.[1];
+      assert.ok(copied, `the notification names no address: ${toast}`);
+      assert.equal(await readClipboard(page), copied);
+      await ctx.shot('video address copied');
     },
   },
   {

@@ -134,7 +134,8 @@ export class Workbench {
     const toast = this.page.locator('.notification-toast').filter({ hasText: message }).first();
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
     // It slides in: let that end, so a screenshot taken next shows it readable.
-    await toast.evaluate('(el) => Promise.all(el.getAnimations({ subtree: true }).map((a) => a.finished))').catch(() => undefined);
+    const opaque = '(el) => [el, el.parentElement].every((node) => !node || getComputedStyle(node).opacity === "1")';
+    for (let i = 0; i < 20 && !(await toast.evaluate(opaque).catch(() => true)); i++) await this.page.waitForTimeout(100);
     return toast;
   }
 
