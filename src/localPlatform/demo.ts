@@ -18,6 +18,7 @@ import type {
   TemplateGroupRec,
   VideoRec,
 } from './records';
+import { newChannelRecord, newOutputGroupRecord } from './records';
 import { metaOf } from './meta';
 import { Tx, type AccountStore } from './store';
 import { renditionsFor } from './transcoder';
@@ -66,25 +67,10 @@ function group(
   extra: Partial<OutputGroupRec> = {},
 ): OutputGroupRec {
   const groupId = id('group', `${channel}/${name}`);
-  return {
+  return newOutputGroupRecord({
     id: groupId,
     protocolType,
-    taskId: null,
-    isLiveEncrypt: '0',
-    customerId: null,
-    contentId: null,
     createTime: at,
-    updateTime: null,
-    logoId: null,
-    rtmpThirdPartyOutputUrl: null,
-    isRecord: '0',
-    recordTaskId: null,
-    recordStartTime: null,
-    needToMp4: '0',
-    isTimeShift: '0',
-    timeShiftDuration: null,
-    timeShiftTaskId: null,
-    rotation: null,
     outputs: templates.map((t, i) => ({
       id: id('output', `${groupId}/${t}`),
       templateId: id('liveTemplate', t),
@@ -93,38 +79,11 @@ function group(
       updateTime: null,
     })),
     ...extra,
-  };
+  });
 }
 
 function channel(name: string, at: number, fields: Partial<ChannelRec>): ChannelRec {
-  const channelId = id('channel', name);
-  return {
-    id: channelId,
-    name,
-    description: null,
-    authCode: channelId.slice(16, 32),
-    type: null,
-    typeName: null,
-    signalType: '1',
-    stream: channelId.slice(0, 16),
-    pullStream: null,
-    pullTaskId: null,
-    status: 0,
-    streamStatus: 2,
-    streamWidth: null,
-    streamHeight: null,
-    streamBitrate: null,
-    streamAudioBitrate: null,
-    streamFrameRate: null,
-    createTime: at,
-    updateTime: null,
-    startTime: null,
-    endTime: null,
-    autoEndTime: 0,
-    liveType: 0,
-    groups: [],
-    ...fields,
-  };
+  return newChannelRecord({ id: id('channel', name), name, createTime: at, ...fields });
 }
 
 function jobTemplate(name: string, w: number, h: number, kbps: number, formats: { hls?: boolean; mp4?: boolean }, isDefault: 0 | 1): JobTemplate {

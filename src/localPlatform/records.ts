@@ -294,3 +294,56 @@ export const COLLECTION_NAMES: readonly CollectionName[] = [
   'videos',
   'jobs',
 ];
+
+/**
+ * A channel as liveCreateChannel leaves it (initialised, no source, nothing measured), with the
+ * given fields on top; the create operation, the demo data and test seeds all start from it.
+ */
+export function newChannelRecord(fields: Pick<ChannelRec, 'id' | 'name' | 'createTime'> & Partial<ChannelRec>): ChannelRec {
+  return {
+    description: null,
+    authCode: fields.id.slice(16, 32),
+    type: null,
+    typeName: null,
+    signalType: '1',
+    stream: fields.id.slice(0, 16),
+    pullStream: null,
+    pullTaskId: null,
+    status: 0,
+    streamStatus: 2,
+    streamWidth: null,
+    streamHeight: null,
+    streamBitrate: null,
+    streamAudioBitrate: null,
+    streamFrameRate: null,
+    updateTime: null,
+    startTime: null,
+    endTime: null,
+    autoEndTime: 0,
+    liveType: 0,
+    groups: [],
+    ...fields,
+  };
+}
+
+/** An output group with nothing running and every option off, with the given fields on top. */
+export function newOutputGroupRecord(fields: Pick<OutputGroupRec, 'id' | 'protocolType' | 'createTime' | 'outputs'> & Partial<OutputGroupRec>): OutputGroupRec {
+  return {
+    taskId: null,
+    isLiveEncrypt: '0',
+    customerId: null,
+    contentId: null,
+    updateTime: null,
+    logoId: null,
+    rtmpThirdPartyOutputUrl: null,
+    isRecord: '0',
+    recordTaskId: null,
+    recordStartTime: null,
+    needToMp4: '0',
+    isTimeShift: '0',
+    timeShiftDuration: null,
+    timeShiftTaskId: null,
+    rotation: null,
+    ...fields,
+  };
+}

@@ -4,7 +4,7 @@
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
 import { openAccount } from '../../src/localPlatform/accounts';
 import { stableId } from '../../src/localPlatform/ids';
-import type { ChannelRec, LiveTemplateRec, VideoRec } from '../../src/localPlatform/records';
+import { newChannelRecord, newOutputGroupRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../../src/localPlatform/records';
 import { Tx } from '../../src/localPlatform/store';
 import { renditionsFor } from '../../src/localPlatform/transcoder';
 
@@ -46,54 +46,13 @@ function liveTemplate(now: number): LiveTemplateRec {
 
 function channel(n: number, templateId: string, at: number): ChannelRec {
   const id = stableId(`bulk:channel:${n}`);
-  return {
-    id,
-    name: bulkChannelName(n),
-    description: null,
-    authCode: id.slice(16, 32),
-    type: null,
-    typeName: null,
-    signalType: '1',
-    stream: id.slice(0, 16),
-    pullStream: null,
-    pullTaskId: null,
-    status: 0,
-    streamStatus: 2,
-    streamWidth: null,
-    streamHeight: null,
-    streamBitrate: null,
-    streamAudioBitrate: null,
-    streamFrameRate: null,
+  const group = newOutputGroupRecord({
+    id: stableId(`bulk:group:${n}`),
+    protocolType: 1,
     createTime: at,
-    updateTime: null,
-    startTime: null,
-    endTime: null,
-    autoEndTime: 0,
-    liveType: 0,
-    groups: [
-      {
-        id: stableId(`bulk:group:${n}`),
-        protocolType: 1,
-        taskId: null,
-        isLiveEncrypt: '0',
-        customerId: null,
-        contentId: null,
-        createTime: at,
-        updateTime: null,
-        logoId: null,
-        rtmpThirdPartyOutputUrl: null,
-        isRecord: '0',
-        recordTaskId: null,
-        recordStartTime: null,
-        needToMp4: '0',
-        isTimeShift: '0',
-        timeShiftDuration: null,
-        timeShiftTaskId: null,
-        rotation: null,
-        outputs: [{ id: stableId(`bulk:output:${n}`), templateId, isDefault: '1', createTime: at, updateTime: null }],
-      },
-    ],
-  };
+    outputs: [{ id: stableId(`bulk:output:${n}`), templateId, isDefault: '1', createTime: at, updateTime: null }],
+  });
+  return newChannelRecord({ id, name: bulkChannelName(n), createTime: at, groups: [group] });
 }
 
 function video(n: number, at: number): VideoRec {

@@ -8,6 +8,7 @@ import type { ActionContext, ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import { newId } from '../ids';
 import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../records';
+import { newChannelRecord } from '../records';
 import * as out from '../serialize';
 import { Tx, type AccountStore } from '../store';
 import { readChannelDefinition, type OutputGroupDef } from './channelDefinition';
@@ -79,7 +80,7 @@ export const liveCreateChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, false), store, false);
   const id = newId();
-  const ch: ChannelRec = {
+  const ch = newChannelRecord({
     id,
     name: def.name,
     description: def.description,
@@ -87,24 +88,11 @@ export const liveCreateChannel: ActionHandler = async (ctx) => {
     type: def.type,
     typeName: def.typeName,
     signalType: def.signalType,
-    stream: id.slice(0, 16),
     pullStream: def.pullStream,
-    pullTaskId: null,
-    status: 0,
-    streamStatus: 2,
-    streamWidth: null,
-    streamHeight: null,
-    streamBitrate: null,
-    streamAudioBitrate: null,
-    streamFrameRate: null,
     createTime: ctx.now,
-    updateTime: null,
-    startTime: null,
-    endTime: null,
-    autoEndTime: 0,
     liveType: def.liveType,
     groups: def.groups.map((g) => groupFromDef(g, ctx.account.userId, ctx.now)),
-  };
+  });
   await store.commit(new Tx().put('channels', ch));
   return { result: out.channel(ctx.view, ch) };
 };
