@@ -1,6 +1,7 @@
 // What a user does in the VS Code workbench, expressed with Playwright against its DOM: the command palette,
 // input boxes and quick picks, notifications, modal dialogs, views and tree rows, the Problems panel.
 import type { Locator, Page } from 'playwright-core';
+import { eventually } from '../vscode/platformCalls';
 
 const QUICK_INPUT = '.quick-input-widget';
 
@@ -237,13 +238,7 @@ export class Workbench {
   /** Opens the row's context menu and runs the entry with this label. */
   async rowContextAction(row: Locator, label: string | RegExp): Promise<void> {
     await row.click({ button: 'right' });
-    const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: label }).first();
-    await item.waitFor({ state: 'visible', timeout: 10_000 });
-    // Menu entries act on mouse up over their label; hovering first focuses the entry as a user's pointer does.
-    const entry = item.locator('.action-menu-item').first();
-    await entry.hover();
-    await entry.click();
-    if (await item.isVisible().catch(() => false)) await this.page.keyboard.press('Enter');
+    await this.runMenuEntry(label);
   }
 
   /** Opens a workspace file by name through Quick Open. */
@@ -273,19 +268,8 @@ export class Workbench {
   }
 
   /** Waits until `check` gives a value other than undefined, polling; fails naming what it waited for. */
-  async until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    let last: unknown;
-    for (;;) {
-      try {
-        const value = await check();
-        if (value !== undefined) return value;
-      } catch (error) {
-        last = error;
-      }
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
-      await this.page.waitForTimeout(150);
-    }
+  until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
+    return eventually(what, check, timeoutMs);
   }
 
   // ---- views -----------------------------------------------------------------------------------------
@@ -313,6 +297,7 @@ export class Workbench {
   }
 
   private async runMenuEntry(label: string | RegExp): Promise<void> {
+    // Menu entries act on mouse up over their label; hovering first focuses the entry as a user's pointer does.
     const item = this.page.locator('.monaco-menu .action-item').filter({ hasText: label }).first();
     await item.waitFor({ state: 'visible', timeout: 10_000 });
     const entry = item.locator('.action-menu-item').first();
