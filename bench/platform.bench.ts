@@ -14,7 +14,7 @@ import { signParams } from '../src/api/signing';
 import { accountDir } from '../src/localPlatform/accounts';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
 import { newId } from '../src/localPlatform/ids';
-import type { ChannelRec, LiveTemplateRec, VideoRec } from '../src/localPlatform/records';
+import { newChannelRecord, newOutputGroupRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../src/localPlatform/records';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { AccountStore, Tx } from '../src/localPlatform/store';
 import { renditionsFor } from '../src/localPlatform/transcoder';
@@ -46,53 +46,25 @@ function template(i: number, w: number, h: number, kbps: number): LiveTemplateRe
 
 function channel(i: number, templates: LiveTemplateRec[], now: number): ChannelRec {
   const id = newId();
-  const group = (protocolType: 1 | 2, ts: LiveTemplateRec[]) => ({
-    id: newId(),
-    protocolType,
-    taskId: null,
-    isLiveEncrypt: '0' as const,
-    customerId: null,
-    contentId: null,
-    createTime: now,
-    updateTime: null,
-    logoId: null,
-    rtmpThirdPartyOutputUrl: null,
-    isRecord: (i % 4 === 0 ? '1' : '0') as '0' | '1',
-    recordTaskId: null,
-    recordStartTime: null,
-    needToMp4: '0' as const,
-    isTimeShift: '0' as const,
-    timeShiftDuration: null,
-    timeShiftTaskId: null,
-    rotation: null,
-    outputs: ts.map((t, k) => ({ id: newId(), templateId: t.id, isDefault: (k === 0 ? '1' : '0') as '0' | '1', createTime: now, updateTime: null })),
-  });
-  return {
+  const group = (protocolType: 1 | 2, ts: LiveTemplateRec[]) =>
+    newOutputGroupRecord({
+      id: newId(),
+      protocolType,
+      createTime: now,
+      isRecord: i % 4 === 0 ? '1' : '0',
+      outputs: ts.map((t, k) => ({ id: newId(), templateId: t.id, isDefault: k === 0 ? '1' : '0', createTime: now, updateTime: null })),
+    });
+  return newChannelRecord({
     id,
     name: `${WORDS[i % WORDS.length]} channel ${i}`,
-    description: null,
     authCode: id.slice(0, 16),
-    type: null,
     typeName: i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : null,
-    signalType: '1',
     stream: id.slice(16),
-    pullStream: null,
-    pullTaskId: null,
     status: ([0, 1, 2] as const)[i % 3],
     streamStatus: i % 3 === 2 ? 1 : 2,
-    streamWidth: null,
-    streamHeight: null,
-    streamBitrate: null,
-    streamAudioBitrate: null,
-    streamFrameRate: null,
     createTime: now - i * 1000,
-    updateTime: null,
-    startTime: null,
-    endTime: null,
-    autoEndTime: 0,
-    liveType: 0,
     groups: i % 2 === 0 ? [group(1, templates), group(2, templates.slice(1))] : [group(1, templates.slice(0, 2))],
-  };
+  });
 }
 
 function video(i: number, now: number): VideoRec {

@@ -4,39 +4,24 @@ import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import { accountDir } from '../../src/localPlatform/accounts';
 import { newId } from '../../src/localPlatform/ids';
-import type { ChannelRec, VideoRec } from '../../src/localPlatform/records';
+import { newChannelRecord, type ChannelRec, type VideoRec } from '../../src/localPlatform/records';
 import { AccountStore, Tx } from '../../src/localPlatform/store';
 import { ACCOUNT, apiError, raw, removeDir, tempDir, TestPlatform } from './harness';
 
 const T0 = Date.UTC(2026, 0, 1);
 
 function channel(i: number): ChannelRec {
-  return {
+  return newChannelRecord({
     id: newId(),
     name: `Channel ${String(i).padStart(2, '0')}${i % 5 === 0 ? ' sports' : ''}`,
-    description: null,
     authCode: 'a'.repeat(16),
     type: i % 3 === 0 ? 'c'.repeat(32) : null,
     typeName: i % 3 === 0 ? 'Concerts' : null,
-    signalType: '1',
     stream: `s${i}`,
-    pullStream: null,
-    pullTaskId: null,
     status: ([0, 1, 2] as const)[i % 3],
     streamStatus: i % 2 === 0 ? 1 : 2,
-    streamWidth: null,
-    streamHeight: null,
-    streamBitrate: null,
-    streamAudioBitrate: null,
-    streamFrameRate: null,
     createTime: T0 + i * 1000,
-    updateTime: null,
-    startTime: null,
-    endTime: null,
-    autoEndTime: 0,
-    liveType: 0,
-    groups: [],
-  };
+  });
 }
 
 function video(i: number): VideoRec {
