@@ -14,7 +14,7 @@ import { signParams } from '../src/api/signing';
 import { accountDir } from '../src/localPlatform/accounts';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
 import { newId } from '../src/localPlatform/ids';
-import { newChannelRecord, newOutputGroupRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../src/localPlatform/records';
+import { newChannelRecord, newOutputGroupRecord, newVideoRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../src/localPlatform/records';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { AccountStore, Tx } from '../src/localPlatform/store';
 import { renditionsFor } from '../src/localPlatform/transcoder';
@@ -70,10 +70,8 @@ function channel(i: number, templates: LiveTemplateRec[], now: number): ChannelR
 function video(i: number, now: number): VideoRec {
   const id = newId();
   const done = i % 8 === 2;
-  return {
+  return newVideoRecord({
     id,
-    parentId: null,
-    playrate: '1',
     fileName: `file-${i}.mp4`,
     title: `${WORDS[i % WORDS.length]} clip ${i}`,
     width: 1920,
@@ -87,22 +85,12 @@ function video(i: number, now: number): VideoRec {
     status: (i % 8) as VideoRec['status'],
     uploadTime: now - i * 10_000,
     tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
-    description: null,
-    contentId: null,
-    customId: null,
-    sourceContentId: null,
-    sourceCustomId: null,
     streams: done
       ? renditionsFor(newId(), [
           { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: true, flv: false, ts: false, hlsEncryptType: 0, mp4EncryptType: 0, flvEncryptType: 0, tsEncryptType: 0, defaultVideo: 1 },
         ], 0, id, 60_000)
       : [],
-    type: 0,
-    uri: null,
-    fastEditor: 0,
-    videoType: 0,
-    logoGroupId: null,
-  };
+  });
 }
 
 async function seed(dataDir: string): Promise<{ seedMs: number; snapshotMs: number; startable: string[] }> {

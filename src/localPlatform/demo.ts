@@ -18,7 +18,7 @@ import type {
   TemplateGroupRec,
   VideoRec,
 } from './records';
-import { newChannelRecord, newOutputGroupRecord } from './records';
+import { newChannelRecord, newOutputGroupRecord, newVideoRecord } from './records';
 import { metaOf } from './meta';
 import { Tx, type AccountStore } from './store';
 import { renditionsFor } from './transcoder';
@@ -238,10 +238,9 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
     if (!d.parent) idsByTitle.set(d.title, videoId);
     const duration = d.minutes * 60_000 + 17_000;
     const uploadTime = now - d.daysAgo * DAY - i * 60_000;
-    const v: VideoRec = {
+    const v = newVideoRecord({
       id: videoId,
       parentId: d.parent ? (idsByTitle.get(d.parent) ?? null) : null,
-      playrate: '1',
       fileName: `${d.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${d.status === 5 ? 'docx' : 'mp4'}`,
       title: d.title,
       width: d.videoType === 1 ? 3840 : 1920,
@@ -255,18 +254,10 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       status: d.status,
       uploadTime,
       tag: d.tag,
-      description: null,
-      contentId: null,
-      customId: null,
-      sourceContentId: null,
-      sourceCustomId: null,
       streams: d.renditions ? renditionsFor(id('task', `${d.title}#${i}`), d.renditions, 0, videoId, duration) : [],
-      type: 0,
       uri: `/source/${videoId}/${d.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`,
-      fastEditor: 0,
       videoType: d.videoType ?? 0,
-      logoGroupId: null,
-    };
+    });
     tx.put('videos', v);
   }
 

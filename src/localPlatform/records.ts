@@ -347,3 +347,36 @@ export function newOutputGroupRecord(fields: Pick<OutputGroupRec, 'id' | 'protoc
     ...fields,
   };
 }
+
+/**
+ * A video as an upload leaves it (status 0, nothing measured, no renditions, nothing optional set),
+ * with the given fields on top; the demo data and test seeds start from it.
+ */
+export function newVideoRecord(fields: Pick<VideoRec, 'id' | 'fileName' | 'title' | 'uploadTime'> & Partial<VideoRec>): VideoRec {
+  return {
+    parentId: null,
+    playrate: '1',
+    width: 0,
+    height: 0,
+    bitrate: 0,
+    audioBitrate: 0,
+    duration: 0,
+    playNum: 0,
+    size: 0,
+    categoryId: 0,
+    status: 0,
+    tag: null,
+    description: null,
+    contentId: null,
+    customId: null,
+    sourceContentId: null,
+    sourceCustomId: null,
+    streams: [],
+    type: 0,
+    uri: null,
+    fastEditor: 0,
+    videoType: 0,
+    logoGroupId: null,
+    ...fields,
+  };
+}

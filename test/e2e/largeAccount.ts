@@ -4,7 +4,7 @@
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
 import { openAccount } from '../../src/localPlatform/accounts';
 import { stableId } from '../../src/localPlatform/ids';
-import { newChannelRecord, newOutputGroupRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../../src/localPlatform/records';
+import { newChannelRecord, newOutputGroupRecord, newVideoRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../../src/localPlatform/records';
 import { Tx } from '../../src/localPlatform/store';
 import { renditionsFor } from '../../src/localPlatform/transcoder';
 
@@ -60,10 +60,8 @@ function video(n: number, at: number): VideoRec {
   const done = n % 2 === 0;
   const duration = 60_000 + (n % 50) * 1000;
   const slug = bulkVideoTitle(n).toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  return {
+  return newVideoRecord({
     id,
-    parentId: null,
-    playrate: '1',
     fileName: `${slug}.mp4`,
     title: bulkVideoTitle(n),
     width: 1920,
@@ -71,29 +69,17 @@ function video(n: number, at: number): VideoRec {
     bitrate: 6000,
     audioBitrate: 192,
     duration,
-    playNum: 0,
     size: Math.round((duration / 1000) * 6192 / 8),
-    categoryId: 0,
     status: done ? 2 : 0,
     uploadTime: at,
-    tag: null,
-    description: null,
-    contentId: null,
-    customId: null,
-    sourceContentId: null,
-    sourceCustomId: null,
     streams: done
       ? renditionsFor(stableId(`bulk:task:${n}`), [{
         name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: false, flv: false, ts: false,
         hlsEncryptType: 0, mp4EncryptType: 0, flvEncryptType: 0, tsEncryptType: 0, defaultVideo: 1,
       }], 0, id, duration)
       : [],
-    type: 0,
     uri: `/source/${id}/${slug}.mp4`,
-    fastEditor: 0,
-    videoType: 0,
-    logoGroupId: null,
-  };
+  });
 }
 
 /**

@@ -4,7 +4,7 @@ import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import { accountDir } from '../../src/localPlatform/accounts';
 import { newId } from '../../src/localPlatform/ids';
-import { newChannelRecord, type ChannelRec, type VideoRec } from '../../src/localPlatform/records';
+import { newChannelRecord, newVideoRecord, type ChannelRec, type VideoRec } from '../../src/localPlatform/records';
 import { AccountStore, Tx } from '../../src/localPlatform/store';
 import { ACCOUNT, apiError, raw, removeDir, tempDir, TestPlatform } from './harness';
 
@@ -25,10 +25,8 @@ function channel(i: number): ChannelRec {
 }
 
 function video(i: number): VideoRec {
-  return {
+  return newVideoRecord({
     id: newId(),
-    parentId: null,
-    playrate: '1',
     fileName: `v${i}.mp4`,
     title: `Video ${String(i).padStart(2, '0')}${i % 4 === 0 ? ' goal' : ''}`,
     width: 1280,
@@ -36,24 +34,13 @@ function video(i: number): VideoRec {
     bitrate: 2000,
     audioBitrate: 128,
     duration: 60_000,
-    playNum: 0,
     size: 1000 + ((i * 37) % 50) * 10,
     categoryId: (i % 3) + 1,
     status: (i % 8) as VideoRec['status'],
     uploadTime: T0 + i * 1000,
     tag: i % 6 === 0 ? 'goal,match' : i % 2 === 0 ? 'interview' : null,
-    description: null,
-    contentId: null,
-    customId: null,
-    sourceContentId: null,
-    sourceCustomId: null,
-    streams: [],
-    type: 0,
-    uri: null,
-    fastEditor: 0,
     videoType: i % 10 === 9 ? 1 : 0,
-    logoGroupId: null,
-  };
+  });
 }
 
 describe('local platform: channel and video lists', () => {
