@@ -20,7 +20,7 @@ export const settings = {
     const ms = Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000;
     const http = vscode.workspace.getConfiguration('http');
     const proxy = http.get<string>('proxy') || undefined;
-    const noProxy = (http.get<unknown>('noProxy') ?? []) as unknown;
+    const noProxy = http.get<unknown>('noProxy');
     const exceptions = Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
     return {
       timeouts: { connectMs: Math.min(ms, 10_000), headersMs: ms, bodyMs: ms },

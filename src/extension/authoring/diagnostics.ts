@@ -32,7 +32,7 @@ interface Entry {
 }
 
 /** Problems that VS Code's JSON language features report themselves from the same schema. */
-export function reportedByJsonService(problem: Problem): boolean {
+function reportedByJsonService(problem: Problem): boolean {
   const code = problem.code ?? '';
   return code.startsWith('schema.') || code === 'json.syntax' || code === 'json.trailingComma' || code === 'json.duplicateKey';
 }
@@ -122,10 +122,10 @@ export class DocumentDiagnostics implements vscode.Disposable {
   private publish(document: vscode.TextDocument): void {
     const entry = this.entries.get(document.uri.toString());
     if (!entry) return;
-    const all = entry.full || !jsonValidationOn() ? entry.result.problems : entry.result.problems.filter((p) => !reportedByJsonService(p));
+    const shown = entry.full || !jsonValidationOn() ? entry.result.problems : entry.result.problems.filter((p) => !reportedByJsonService(p));
     this.collection.set(
       document.uri,
-      [...all, ...entry.platform].map((p) => toDiagnostic(document, p)),
+      [...shown, ...entry.platform].map((p) => toDiagnostic(document, p)),
     );
   }
 
