@@ -22,11 +22,16 @@ type AnyFunction = (...args: unknown[]) => unknown;
 // never thenable (so awaiting it yields it), iterating it yields nothing, disposing it is a no-op.
 function standIn(name: string): unknown {
   const children = new Map<PropertyKey, unknown>();
-  const target = function () { /* stand-in */ } as unknown as AnyFunction;
+  const target = function () {
+    /* stand-in */
+  } as unknown as AnyFunction;
   return new Proxy(target, {
     get(_t, prop) {
       if (prop === 'then') return undefined;
-      if (prop === Symbol.iterator) return function* () { /* empty */ };
+      if (prop === Symbol.iterator)
+        return function* () {
+          /* empty */
+        };
       if (prop === Symbol.toPrimitive) return () => name;
       if (prop === 'dispose') return () => undefined;
       if (!children.has(prop)) children.set(prop, standIn(`${name}.${String(prop)}`));
@@ -67,7 +72,9 @@ class Memento {
     if (value === undefined) this.values.delete(key);
     else this.values.set(key, value);
   }
-  setKeysForSync(): void { /* nothing to sync */ }
+  setKeysForSync(): void {
+    /* nothing to sync */
+  }
 }
 
 /** Every top-level name of the vscode API (namespaces, classes, enums, constants), read from @types/vscode. */
@@ -82,10 +89,24 @@ function makeVscodeSeam(): Record<string, unknown> {
   for (const name of vscodeApiNames()) api[name] = standIn(name);
   const overrides: Record<string, unknown> = {
     EventEmitter,
-    Disposable: class { static from(...items: Array<{ dispose(): unknown }>) { return { dispose: () => items.forEach((i) => i.dispose()) }; } constructor(private readonly fn: () => void) {} dispose() { this.fn(); } },
+    Disposable: class {
+      static from(...items: Array<{ dispose(): unknown }>) {
+        return { dispose: () => items.forEach((i) => i.dispose()) };
+      }
+      constructor(private readonly fn: () => void) {}
+      dispose() {
+        this.fn();
+      }
+    },
     workspace: new Proxy(api.workspace as object, {
       get(target, prop) {
-        if (prop === 'getConfiguration') return () => ({ get: <T>(_key: string, fallback?: T) => fallback, has: () => false, inspect: () => undefined, update: async () => undefined });
+        if (prop === 'getConfiguration')
+          return () => ({
+            get: <T>(_key: string, fallback?: T) => fallback,
+            has: () => false,
+            inspect: () => undefined,
+            update: async () => undefined,
+          });
         if (prop === 'workspaceFolders') return undefined;
         if (prop === 'textDocuments') return [];
         return Reflect.get(target, prop);
@@ -105,13 +126,21 @@ function makeContext(): Record<string, unknown> {
     workspaceState: new Memento(),
     secrets: {
       get: async (key: string) => secrets.get(key),
-      store: async (key: string, value: string) => { secrets.set(key, value); },
-      delete: async (key: string) => { secrets.delete(key); },
+      store: async (key: string, value: string) => {
+        secrets.set(key, value);
+      },
+      delete: async (key: string) => {
+        secrets.delete(key);
+      },
       onDidChange: secretsChanged.event,
     },
     extensionPath: ROOT,
     extensionUri: { fsPath: ROOT, path: ROOT, scheme: 'file', toString: () => `file://${ROOT}` },
-    globalStorageUri: { fsPath: join(tmpdir(), 'vpt-bench-global'), path: join(tmpdir(), 'vpt-bench-global'), scheme: 'file' },
+    globalStorageUri: {
+      fsPath: join(tmpdir(), 'vpt-bench-global'),
+      path: join(tmpdir(), 'vpt-bench-global'),
+      scheme: 'file',
+    },
     storageUri: undefined,
     logUri: { fsPath: join(tmpdir(), 'vpt-bench-log'), scheme: 'file' },
     extensionMode: 1,
@@ -134,7 +163,9 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
  */
 function loadBundle(bundle: string, seam: unknown): ExtensionModule {
   const source = readFileSync(bundle, 'utf8');
-  const wrapper = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: bundle });
+  const wrapper = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
+    filename: bundle,
+  });
   const realRequire = createRequire(bundle);
   const module = { exports: {} as ExtensionModule };
   const requireWithSeam = (request: string): unknown => (request === 'vscode' ? seam : realRequire(request));
@@ -142,7 +173,10 @@ function loadBundle(bundle: string, seam: unknown): ExtensionModule {
   return module.exports;
 }
 
-async function measure(bundle: string, seam: unknown): Promise<{ coldLoadMs: number; loadMs: number; activateMs: number }> {
+async function measure(
+  bundle: string,
+  seam: unknown,
+): Promise<{ coldLoadMs: number; loadMs: number; activateMs: number }> {
   const loads: number[] = [];
   const activations: number[] = [];
   for (let round = 0; round < ROUNDS; round++) {
@@ -155,7 +189,11 @@ async function measure(bundle: string, seam: unknown): Promise<{ coldLoadMs: num
     activations.push(performance.now() - started);
     await extension.deactivate?.();
     for (const item of context.subscriptions as Array<{ dispose(): unknown }>) {
-      try { item.dispose(); } catch { /* stand-ins */ }
+      try {
+        item.dispose();
+      } catch {
+        /* stand-ins */
+      }
     }
   }
   // The first load compiles the bundle from scratch; later ones in this process are helped by V8's caches.
@@ -170,7 +208,10 @@ export async function run(): Promise<void> {
     const production = join(dir, 'extension.prod.js');
     // The project's own build, so the bundles are exactly what `npm run build` / `npm run package` make.
     const build = (...flags: string[]): void => {
-      execFileSync(process.execPath, ['scripts/build.mjs', '--only', 'extension', ...flags], { cwd: ROOT, stdio: 'inherit' });
+      execFileSync(process.execPath, ['scripts/build.mjs', '--only', 'extension', ...flags], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
     };
     build('--production');
     copyFileSync(join(ROOT, 'dist', 'extension.js'), production);
@@ -180,9 +221,15 @@ export async function run(): Promise<void> {
     const prod = await measure(production, seam);
     const kib = (file: string): string => `${(statSync(file).size / 1024).toFixed(0)} KiB`;
     console.log(`${ROUNDS} rounds, fresh module and context each round; medians except the first load`);
-    console.log(`development bundle (${kib(development)}): first load ${dev.coldLoadMs.toFixed(2)} ms, later loads ${dev.loadMs.toFixed(2)} ms, activate() ${dev.activateMs.toFixed(2)} ms`);
-    console.log(`production bundle  (${kib(production)}): first load ${prod.coldLoadMs.toFixed(2)} ms, later loads ${prod.loadMs.toFixed(2)} ms, activate() ${prod.activateMs.toFixed(2)} ms`);
-    console.log(`production / development: first load x${(prod.coldLoadMs / dev.coldLoadMs).toFixed(2)}, later loads x${(prod.loadMs / dev.loadMs).toFixed(2)}, activate() x${(prod.activateMs / dev.activateMs).toFixed(2)}`);
+    console.log(
+      `development bundle (${kib(development)}): first load ${dev.coldLoadMs.toFixed(2)} ms, later loads ${dev.loadMs.toFixed(2)} ms, activate() ${dev.activateMs.toFixed(2)} ms`,
+    );
+    console.log(
+      `production bundle  (${kib(production)}): first load ${prod.coldLoadMs.toFixed(2)} ms, later loads ${prod.loadMs.toFixed(2)} ms, activate() ${prod.activateMs.toFixed(2)} ms`,
+    );
+    console.log(
+      `production / development: first load x${(prod.coldLoadMs / dev.coldLoadMs).toFixed(2)}, later loads x${(prod.loadMs / dev.loadMs).toFixed(2)}, activate() x${(prod.activateMs / dev.activateMs).toFixed(2)}`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -22,7 +22,11 @@ function templateGroupText(count: number): string {
     defaultVideo: i === 7 ? 1 : 0,
     advancedArguments: { gopType: 0, gopSize: 50, bFrame: 2, refFrame: 3, interlace: -1, smartBorder: 1 },
   }));
-  return JSON.stringify({ name: 'Big ladder', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: templates }, null, 2);
+  return JSON.stringify(
+    { name: 'Big ladder', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: templates },
+    null,
+    2,
+  );
 }
 
 const CHANNEL = JSON.stringify(
@@ -30,7 +34,13 @@ const CHANNEL = JSON.stringify(
     name: 'Morning news',
     signalType: '1',
     outputGroupList: [
-      { protocolType: 1, isRecord: '1', isTimeShift: '1', timeShiftDuration: '2', outputTemplateList: [{ templateId: '0123456789abcdef0123456789abcdef', isDefault: '1' }] },
+      {
+        protocolType: 1,
+        isRecord: '1',
+        isTimeShift: '1',
+        timeShiftDuration: '2',
+        outputTemplateList: [{ templateId: '0123456789abcdef0123456789abcdef', isDefault: '1' }],
+      },
       { protocolType: 2, outputTemplateList: [{ templateId: '0123456789abcdef0123456789abcdef', isDefault: '1' }] },
     ],
   },
@@ -61,8 +71,12 @@ function row(label: string, samples: number[]): void {
 export async function run(): Promise<void> {
   const big = templateGroupText(500);
   const problems = validateDocument('templategroup', big).problems;
-  console.log(`500-template group: ${(big.length / 1024).toFixed(0)} KiB of JSON, ${problems.length} problems reported per run`);
-  console.log(`budgets: ${FRAME_MS} ms (one frame), ${KEYSTROKE_MS} ms (keystroke to squiggle; the editor also debounces 250 ms)`);
+  console.log(
+    `500-template group: ${(big.length / 1024).toFixed(0)} KiB of JSON, ${problems.length} problems reported per run`,
+  );
+  console.log(
+    `budgets: ${FRAME_MS} ms (one frame), ${KEYSTROKE_MS} ms (keystroke to squiggle; the editor also debounces 250 ms)`,
+  );
 
   const cold: number[] = [];
   for (let i = 0; i < 15; i++) {
@@ -82,6 +96,8 @@ export async function run(): Promise<void> {
   row('warm: validate a 2-group channel', small);
 
   const s = stats(warm);
-  console.log(`warm 500-template validation fits ${Math.floor(KEYSTROKE_MS / s.p99)} times in a keystroke budget at p99`);
+  console.log(
+    `warm 500-template validation fits ${Math.floor(KEYSTROKE_MS / s.p99)} times in a keystroke budget at p99`,
+  );
   await Promise.resolve();
 }

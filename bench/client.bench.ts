@@ -103,7 +103,9 @@ function precomputedPaths(count: number): string[] {
 
 export async function run(): Promise<void> {
   const worker = new Worker(SERVER, { eval: true });
-  const { port, bytes } = await new Promise<{ port: number; bytes: number }>((resolve) => worker.once('message', resolve));
+  const { port, bytes } = await new Promise<{ port: number; bytes: number }>((resolve) =>
+    worker.once('message', resolve),
+  );
   const origin = `http://127.0.0.1:${port}`;
 
   const client = new PlatformClient({ baseUrl: origin, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
@@ -111,7 +113,8 @@ export async function run(): Promise<void> {
   const paths = precomputedPaths(1000);
   let pathIndex = 0;
 
-  const viaClient = (): Promise<unknown> => client.queryVideo({ start: 1, number: 10, sort: 'uploadTime', order: 'desc' });
+  const viaClient = (): Promise<unknown> =>
+    client.queryVideo({ start: 1, number: 10, sort: 'uploadTime', order: 'desc' });
   const viaUndici = async (): Promise<unknown> => {
     const { body } = await pool.request({ path: paths[pathIndex++ % paths.length]!, method: 'GET' });
     return JSON.parse(await body.text()) as unknown;
@@ -141,10 +144,14 @@ export async function run(): Promise<void> {
     const fb = figures(b, bMs);
     const line = (name: string, f: Figures): string =>
       `${name.padEnd(34)} ${f.ops.toFixed(0).padStart(8)} ops/s   mean ${f.meanMs.toFixed(3)} ms   p99 ${f.p99Ms.toFixed(3)} ms`;
-    console.log(`${a.length} + ${b.length} GET calls, ${bytes} B answers, ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, ${CONNECTIONS} connections, loopback`);
+    console.log(
+      `${a.length} + ${b.length} GET calls, ${bytes} B answers, ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, ${CONNECTIONS} connections, loopback`,
+    );
     console.log(line('A PlatformClient.queryVideo', fa));
     console.log(line('B undici pool.request (presigned)', fb));
-    console.log(`ratio A/B throughput ${(fa.ops / fb.ops).toFixed(3)}   mean latency A/B ${(fa.meanMs / fb.meanMs).toFixed(3)}   p99 A/B ${(fa.p99Ms / fb.p99Ms).toFixed(3)}`);
+    console.log(
+      `ratio A/B throughput ${(fa.ops / fb.ops).toFixed(3)}   mean latency A/B ${(fa.meanMs / fb.meanMs).toFixed(3)}   p99 A/B ${(fa.p99Ms / fb.p99Ms).toFixed(3)}`,
+    );
     // What the client adds per call on this machine (signing, query building, envelope checks).
     console.log(`client cost per call: ${((1 / fa.ops - 1 / fb.ops) * 1e6).toFixed(1)} µs of event-loop time`);
   } finally {

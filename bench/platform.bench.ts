@@ -14,7 +14,14 @@ import { signParams } from '../src/api/signing';
 import { accountDir } from '../src/localPlatform/accounts';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
 import { newId } from '../src/localPlatform/ids';
-import { newChannelRecord, newOutputGroupRecord, newVideoRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../src/localPlatform/records';
+import {
+  newChannelRecord,
+  newOutputGroupRecord,
+  newVideoRecord,
+  type ChannelRec,
+  type LiveTemplateRec,
+  type VideoRec,
+} from '../src/localPlatform/records';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { AccountStore, Tx } from '../src/localPlatform/store';
 import { renditionsFor } from '../src/localPlatform/transcoder';
@@ -24,7 +31,20 @@ const VIDEOS = 100_000;
 const CONNECTIONS = 8;
 const REQUESTS = 2_000;
 const ACCOUNT = { accessKey: 'bench-key', secretKey: 'bench-secret' };
-const WORDS = ['news', 'sport', 'music', 'talk', 'kids', 'movie', 'drama', 'travel', 'food', 'science', 'tech', 'finance'];
+const WORDS = [
+  'news',
+  'sport',
+  'music',
+  'talk',
+  'kids',
+  'movie',
+  'drama',
+  'travel',
+  'food',
+  'science',
+  'tech',
+  'finance',
+];
 
 function template(i: number, w: number, h: number, kbps: number): LiveTemplateRec {
   return {
@@ -38,7 +58,15 @@ function template(i: number, w: number, h: number, kbps: number): LiveTemplateRe
     audioBitrate: 128,
     frameRate: 25,
     videoCodec: 'h264',
-    advanced: { rc: null, refFrame: null, gopSize: null, bframe: null, interlace: null, gopType: null, smartBorder: null },
+    advanced: {
+      rc: null,
+      refFrame: null,
+      gopSize: null,
+      bframe: null,
+      interlace: null,
+      gopType: null,
+      smartBorder: null,
+    },
     createTime: 0,
     updateTime: null,
   };
@@ -52,7 +80,13 @@ function channel(i: number, templates: LiveTemplateRec[], now: number): ChannelR
       protocolType,
       createTime: now,
       isRecord: i % 4 === 0 ? '1' : '0',
-      outputs: ts.map((t, k) => ({ id: newId(), templateId: t.id, isDefault: k === 0 ? '1' : '0', createTime: now, updateTime: null })),
+      outputs: ts.map((t, k) => ({
+        id: newId(),
+        templateId: t.id,
+        isDefault: k === 0 ? '1' : '0',
+        createTime: now,
+        updateTime: null,
+      })),
     });
   return newChannelRecord({
     id,
@@ -86,9 +120,30 @@ function video(i: number, now: number): VideoRec {
     uploadTime: now - i * 10_000,
     tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
     streams: done
-      ? renditionsFor(newId(), [
-          { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: true, flv: false, ts: false, hlsEncryptType: 0, mp4EncryptType: 0, flvEncryptType: 0, tsEncryptType: 0, defaultVideo: 1 },
-        ], 0, id, 60_000)
+      ? renditionsFor(
+          newId(),
+          [
+            {
+              name: '720p',
+              videoWidth: 1280,
+              videoHeight: 720,
+              videoBitrate: 2500,
+              audioBitrate: 128000,
+              hls: true,
+              mp4: true,
+              flv: false,
+              ts: false,
+              hlsEncryptType: 0,
+              mp4EncryptType: 0,
+              flvEncryptType: 0,
+              tsEncryptType: 0,
+              defaultVideo: 1,
+            },
+          ],
+          0,
+          id,
+          60_000,
+        )
       : [],
   });
 }
@@ -98,7 +153,15 @@ async function seed(dataDir: string): Promise<{ seedMs: number; snapshotMs: numb
   const store = await AccountStore.open(accountDir(dataDir, ACCOUNT.accessKey));
   const now = Date.now();
   const tx = new Tx();
-  tx.put('meta', { id: 'meta', userId: 123456, nextLogoGroupId: 1, nextTemplateGroupId: FIRST_USER_TEMPLATE_GROUP_ID, nextVideoCategoryId: 6, defaultTemplateGroupId: null, createdAt: now });
+  tx.put('meta', {
+    id: 'meta',
+    userId: 123456,
+    nextLogoGroupId: 1,
+    nextTemplateGroupId: FIRST_USER_TEMPLATE_GROUP_ID,
+    nextVideoCategoryId: 6,
+    defaultTemplateGroupId: null,
+    createdAt: now,
+  });
   const templates = [template(1, 1920, 1080, 4000), template(2, 1280, 720, 2000), template(3, 854, 480, 800)];
   for (const t of templates) tx.put('liveTemplates', t);
   for (let c = 1; c <= 5; c++) tx.put('videoCategories', { id: c, name: `Category ${c}` });
@@ -177,29 +240,91 @@ export async function run(): Promise<void> {
   const bare = await bareServer();
   try {
     const { seedMs, snapshotMs, startable } = await seed(dataDir);
-    console.log(`seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${seedMs.toFixed(0)} ms; snapshot written: ${snapshotMs.toFixed(0)} ms`);
+    console.log(
+      `seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${seedMs.toFixed(0)} ms; snapshot written: ${snapshotMs.toFixed(0)} ms`,
+    );
     const rssBefore = process.memoryUsage().rss;
     const loadStart = performance.now();
     const platform = await startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });
-    console.log(`platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, rss +${((process.memoryUsage().rss - rssBefore) / 1048576).toFixed(0)} MiB`);
-    console.log(`${CONNECTIONS} connections, ${REQUESTS} requests per case, client and servers in one process on this machine\n`);
+    console.log(
+      `platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, rss +${((process.memoryUsage().rss - rssBefore) / 1048576).toFixed(0)} MiB`,
+    );
+    console.log(
+      `${CONNECTIONS} connections, ${REQUESTS} requests per case, client and servers in one process on this machine\n`,
+    );
     try {
       const bareFigures = await measure(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, ['/rest']);
       console.log(row('bare http server, constant envelope', bareFigures));
       const cases: Array<[string, Array<Record<string, string>>]> = [
         ['liveGetChannelsByPage page 1 (15, newest)', [{ action: 'liveGetChannelsByPage' }]],
-        ['liveGetChannelsByPage sort=name, pages 1-300', Array.from({ length: 300 }, (_, i) => ({ action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String(i + 1) }))],
-        ['liveGetChannelsByPage search name (10k scan)', WORDS.map((w) => ({ action: 'liveGetChannelsByPage', searchType: 'name', keyword: w, sort: 'status', order: 'desc' }))],
+        [
+          'liveGetChannelsByPage sort=name, pages 1-300',
+          Array.from({ length: 300 }, (_, i) => ({
+            action: 'liveGetChannelsByPage',
+            sort: 'name',
+            order: 'asc',
+            start: String(i + 1),
+          })),
+        ],
+        [
+          'liveGetChannelsByPage search name (10k scan)',
+          WORDS.map((w) => ({
+            action: 'liveGetChannelsByPage',
+            searchType: 'name',
+            keyword: w,
+            sort: 'status',
+            order: 'desc',
+          })),
+        ],
         [
           'channels by name + 1 in 10 starts a channel',
           Array.from({ length: REQUESTS }, (_, i): Record<string, string> =>
-            i % 10 === 9 ? { action: 'liveStartChannel', id: startable[(i - 9) / 10] } : { action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String((i % 50) + 1) },
+            i % 10 === 9
+              ? { action: 'liveStartChannel', id: startable[(i - 9) / 10] }
+              : { action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String((i % 50) + 1) },
           ),
         ],
-        ['queryVideo sort=title asc, page 1 (15)', [{ action: 'queryVideo', start: '1', number: '15', sort: 'title', order: 'asc' }]],
-        ['queryVideo sort=size desc, pages 1-500', Array.from({ length: 500 }, (_, i) => ({ action: 'queryVideo', start: String(i + 1), number: '15', sort: 'size', order: 'desc' }))],
-        ['queryVideo search title + category, page 2', WORDS.map((w) => ({ action: 'queryVideo', start: '2', number: '15', sort: 'uploadTime', order: 'desc', searchType: 'title', keyword: w, categoryId: '3' }))],
-        ['queryVideo search tag, rare (100k scan)', [{ action: 'queryVideo', start: '1', number: '15', sort: 'tag', order: 'asc', searchType: 'tag', keyword: 'no-such-tag' }]],
+        [
+          'queryVideo sort=title asc, page 1 (15)',
+          [{ action: 'queryVideo', start: '1', number: '15', sort: 'title', order: 'asc' }],
+        ],
+        [
+          'queryVideo sort=size desc, pages 1-500',
+          Array.from({ length: 500 }, (_, i) => ({
+            action: 'queryVideo',
+            start: String(i + 1),
+            number: '15',
+            sort: 'size',
+            order: 'desc',
+          })),
+        ],
+        [
+          'queryVideo search title + category, page 2',
+          WORDS.map((w) => ({
+            action: 'queryVideo',
+            start: '2',
+            number: '15',
+            sort: 'uploadTime',
+            order: 'desc',
+            searchType: 'title',
+            keyword: w,
+            categoryId: '3',
+          })),
+        ],
+        [
+          'queryVideo search tag, rare (100k scan)',
+          [
+            {
+              action: 'queryVideo',
+              start: '1',
+              number: '15',
+              sort: 'tag',
+              order: 'asc',
+              searchType: 'tag',
+              keyword: 'no-such-tag',
+            },
+          ],
+        ],
       ];
       for (const [name, paramSets] of cases) {
         const paths = paramSets.map(signedPath);

@@ -25,8 +25,15 @@ function memory(): { state: StateStore; secrets: SecretStore } {
   const values = new Map<string, unknown>();
   const secrets = new Map<string, string>();
   return {
-    state: { get: <T>(key: string) => values.get(key) as T | undefined, update: async (key, value) => void values.set(key, value) },
-    secrets: { get: async (key) => secrets.get(key), store: async (key, value) => void secrets.set(key, value), delete: async (key) => void secrets.delete(key) },
+    state: {
+      get: <T>(key: string) => values.get(key) as T | undefined,
+      update: async (key, value) => void values.set(key, value),
+    },
+    secrets: {
+      get: async (key) => secrets.get(key),
+      store: async (key, value) => void secrets.set(key, value),
+      delete: async (key) => void secrets.delete(key),
+    },
   };
 }
 
@@ -42,7 +49,18 @@ export async function run(): Promise<void> {
   const client = new PlatformClient({ baseUrl: platform.baseUrl, ...account });
   try {
     const [template] = await client.liveGetTemplates({});
-    const templateId = template?.id ?? (await client.liveTemplateCreate({ displayName: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2000, audioBitrate: 128, frameRate: 25 })).id;
+    const templateId =
+      template?.id ??
+      (
+        await client.liveTemplateCreate({
+          displayName: '720p',
+          videoWidth: 1280,
+          videoHeight: 720,
+          videoBitrate: 2000,
+          audioBitrate: 128,
+          frameRate: 25,
+        })
+      ).id;
     for (let i = 0; i < CHANNELS; i++) {
       await client.liveCreateChannel({
         name: `Bench ${String(i).padStart(3, '0')}`,
@@ -54,7 +72,10 @@ export async function run(): Promise<void> {
     const listAll = async (pageSize: number): Promise<{ ms: number; requests: number }> => {
       const { state, secrets } = memory();
       const store = new AccountStore(state, secrets);
-      const profile = await store.add({ name: 'Bench', baseUrl: platform.baseUrl, ...{ accessKey: account.accessKey } }, account.secretKey);
+      const profile = await store.add(
+        { name: 'Bench', baseUrl: platform.baseUrl, ...{ accessKey: account.accessKey } },
+        account.secretKey,
+      );
       await store.setActive(profile.id);
       let requests = 0;
       const log: LogSink = { ...quiet, info: () => void requests++ };
@@ -67,7 +88,8 @@ export async function run(): Promise<void> {
         nodes = await model.getChildren();
       }
       const ms = performance.now() - started;
-      if (nodes.filter((node) => node instanceof ChannelNode).length !== CHANNELS) throw new Error('not every channel was listed');
+      if (nodes.filter((node) => node instanceof ChannelNode).length !== CHANNELS)
+        throw new Error('not every channel was listed');
       await connection.dispose();
       return { ms, requests };
     };
@@ -81,8 +103,12 @@ export async function run(): Promise<void> {
       pagedRequests = a.requests;
       single.push((await listAll(500)).ms);
     }
-    console.log(`list ${CHANNELS} channels, page size 50 : ${median(paged).toFixed(1)} ms median of ${ROUNDS} (${pagedRequests} requests)`);
-    console.log(`list ${CHANNELS} channels, page size 500: ${median(single).toFixed(1)} ms median of ${ROUNDS} (1 request)`);
+    console.log(
+      `list ${CHANNELS} channels, page size 50 : ${median(paged).toFixed(1)} ms median of ${ROUNDS} (${pagedRequests} requests)`,
+    );
+    console.log(
+      `list ${CHANNELS} channels, page size 500: ${median(single).toFixed(1)} ms median of ${ROUNDS} (1 request)`,
+    );
     console.log(`ratio paged / single page: ${(median(paged) / median(single)).toFixed(2)}x`);
 
     const { channels } = await client.liveGetChannelsByPage({ number: CHANNELS });
@@ -93,7 +119,9 @@ export async function run(): Promise<void> {
     };
     build();
     const builds = Array.from({ length: 20 }, build);
-    console.log(`tree item for a channel (label, icon, flags, tooltip): ${((median(builds) / channels.length) * 1000).toFixed(1)} µs each`);
+    console.log(
+      `tree item for a channel (label, icon, flags, tooltip): ${((median(builds) / channels.length) * 1000).toFixed(1)} µs each`,
+    );
   } finally {
     await client.close();
     await platform.close();

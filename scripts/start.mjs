@@ -21,10 +21,14 @@ function loadAccount() {
   if (existsSync(accountFile)) {
     chmodSync(accountFile, 0o600);
     const [account] = JSON.parse(readFileSync(accountFile, 'utf8'));
-    if (account && typeof account.accessKey === 'string' && typeof account.secretKey === 'string') return { account, created: false };
+    if (account && typeof account.accessKey === 'string' && typeof account.secretKey === 'string')
+      return { account, created: false };
     throw new Error(`${accountFile} is not an account file; delete it to generate a new account`);
   }
-  const account = { accessKey: `local-${randomBytes(6).toString('hex')}`, secretKey: randomBytes(24).toString('base64url') };
+  const account = {
+    accessKey: `local-${randomBytes(6).toString('hex')}`,
+    secretKey: randomBytes(24).toString('base64url'),
+  };
   // Written in the accounts-file shape the platform's --accounts-file reads.
   writeFileSync(accountFile, `${JSON.stringify([account], null, 2)}\n`, { mode: 0o600 });
   chmodSync(accountFile, 0o600);
@@ -33,9 +37,13 @@ function loadAccount() {
 
 /** Starts the platform; resolves with the child and its `listening` address. */
 function startPlatform(port) {
-  const child = spawn(process.execPath, [platformJs, '--port', String(port), '--data', dataDir, '--accounts-file', accountFile, '--demo'], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [platformJs, '--port', String(port), '--data', dataDir, '--accounts-file', accountFile, '--demo'],
+    {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   return new Promise((resolve, reject) => {
@@ -47,7 +55,13 @@ function startPlatform(port) {
     child.stderr.setEncoding('utf8').on('data', (chunk) => {
       err += chunk;
     });
-    child.on('exit', (code) => reject(Object.assign(new Error(err.trim() || `the local platform exited with code ${code}`), { inUse: /already in use/.test(err) })));
+    child.on('exit', (code) =>
+      reject(
+        Object.assign(new Error(err.trim() || `the local platform exited with code ${code}`), {
+          inUse: /already in use/.test(err),
+        }),
+      ),
+    );
   });
 }
 
@@ -70,7 +84,8 @@ function findCode() {
 }
 
 async function main() {
-  if (!existsSync(platformJs)) throw new Error(`${platformJs} is missing: run "node scripts/build.mjs" first (npm start does)`);
+  if (!existsSync(platformJs))
+    throw new Error(`${platformJs} is missing: run "node scripts/build.mjs" first (npm start does)`);
   const { account, created } = loadAccount();
   let started;
   try {
@@ -103,11 +118,15 @@ async function main() {
         VIDEO_PLATFORM_DEV_SECRET_KEY: account.secretKey,
       },
     });
-    vscode.on('error', (error) => console.error(`Could not open VS Code (${error.message}); connect by hand with the details above.`));
+    vscode.on('error', (error) =>
+      console.error(`Could not open VS Code (${error.message}); connect by hand with the details above.`),
+    );
     vscode.unref();
     console.log('Opening VS Code with the extension connected as "Local platform (npm start)".');
   } else {
-    console.log('The "code" command is not on the PATH: in VS Code, add an account with the base URL and access key above');
+    console.log(
+      'The "code" command is not on the PATH: in VS Code, add an account with the base URL and access key above',
+    );
     console.log(`and the secret key from ${accountFile}.`);
   }
   console.log('Serving until Ctrl+C.');

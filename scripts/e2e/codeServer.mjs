@@ -3,8 +3,15 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-export const BROWSER_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const BROWSER_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 const QUIET_SETTINGS = {
   'security.workspace.trust.enabled': false,
@@ -38,14 +45,19 @@ export function codeServerEnv(dir) {
     XDG_CONFIG_HOME: join(dir, 'xdg-config'),
     XDG_CACHE_HOME: join(dir, 'xdg-cache'),
     // No extension gallery: this machine reaches no marketplace; a closed loopback port fails fast.
-    EXTENSIONS_GALLERY: JSON.stringify({ serviceUrl: 'http://127.0.0.1:9/gallery', itemUrl: 'http://127.0.0.1:9/item' }),
+    EXTENSIONS_GALLERY: JSON.stringify({
+      serviceUrl: 'http://127.0.0.1:9/gallery',
+      itemUrl: 'http://127.0.0.1:9/item',
+    }),
   };
 }
 
 /** Chromium launch options; its crash reports and caches go to the throwaway folder too. */
 export function browserOptions(dir) {
   return {
-    executablePath: '/usr/bin/chromium', args: BROWSER_ARGS, timeout: 60_000,
+    executablePath: '/usr/bin/chromium',
+    args: BROWSER_ARGS,
+    timeout: 60_000,
     env: { ...process.env, XDG_CONFIG_HOME: join(dir, 'xdg-config'), XDG_CACHE_HOME: join(dir, 'xdg-cache') },
   };
 }
@@ -59,12 +71,24 @@ export function workbenchUrl(serverUrl, folder) {
  * extensionTestsPath, extensionEnvironment); a built VS Code ignores it otherwise.
  */
 export async function startCodeServer({ processes, tools, dir, logFile, smokeTestDriver = false }) {
-  const args = [tools.codeServerEntry,
-    '--config', join(dir, 'config.yaml'), // otherwise it writes one into ~/.config
-    '--auth', 'none', '--bind-addr', '127.0.0.1:0',
-    '--user-data-dir', join(dir, 'user-data'), '--extensions-dir', join(dir, 'extensions'),
-    '--disable-telemetry', '--disable-update-check', '--disable-workspace-trust', '--disable-getting-started-override',
-    '--ignore-last-opened'];
+  const args = [
+    tools.codeServerEntry,
+    '--config',
+    join(dir, 'config.yaml'), // otherwise it writes one into ~/.config
+    '--auth',
+    'none',
+    '--bind-addr',
+    '127.0.0.1:0',
+    '--user-data-dir',
+    join(dir, 'user-data'),
+    '--extensions-dir',
+    join(dir, 'extensions'),
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+    '--ignore-last-opened',
+  ];
   if (smokeTestDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const entry = processes.start('code-server', tools.node, args, {
     logFile,
@@ -75,8 +99,18 @@ export async function startCodeServer({ processes, tools, dir, logFile, smokeTes
     url,
     stop: async () => {
       if (entry.exited) return;
-      try { process.kill(-entry.child.pid, 'SIGTERM'); } catch { /* gone */ }
-      await processes.waitForExit(entry, 10_000).catch(() => { try { process.kill(-entry.child.pid, 'SIGKILL'); } catch { /* gone */ } });
+      try {
+        process.kill(-entry.child.pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+      await processes.waitForExit(entry, 10_000).catch(() => {
+        try {
+          process.kill(-entry.child.pid, 'SIGKILL');
+        } catch {
+          /* gone */
+        }
+      });
     },
   };
 }

@@ -11,10 +11,23 @@ export class Processes {
     const child = spawn(command, args, { env, cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
     const log = createWriteStream(logFile);
     const entry = { name, child, output: '', exited: false, log };
-    child.stdout.on('data', (d) => { entry.output += d; log.write(d); });
-    child.stderr.on('data', (d) => { entry.output += d; log.write(d); });
-    child.on('exit', (code, signal) => { entry.exited = true; entry.exitCode = code; entry.signal = signal; });
-    child.on('error', (error) => { entry.exited = true; entry.output += `\n${error.message}`; });
+    child.stdout.on('data', (d) => {
+      entry.output += d;
+      log.write(d);
+    });
+    child.stderr.on('data', (d) => {
+      entry.output += d;
+      log.write(d);
+    });
+    child.on('exit', (code, signal) => {
+      entry.exited = true;
+      entry.exitCode = code;
+      entry.signal = signal;
+    });
+    child.on('error', (error) => {
+      entry.exited = true;
+      entry.output += `\n${error.message}`;
+    });
     this.#children.push(entry);
     return entry;
   }
@@ -26,8 +39,18 @@ export class Processes {
       const check = () => {
         const match = entry.output.match(pattern);
         if (match) return resolve(match);
-        if (entry.exited) return reject(new Error(`${entry.name} exited (${entry.signal ?? entry.exitCode}) before printing ${pattern}:\n${entry.output.slice(-2000)}`));
-        if (Date.now() - started > timeoutMs) return reject(new Error(`${entry.name} did not print ${pattern} within ${timeoutMs / 1000} s:\n${entry.output.slice(-2000)}`));
+        if (entry.exited)
+          return reject(
+            new Error(
+              `${entry.name} exited (${entry.signal ?? entry.exitCode}) before printing ${pattern}:\n${entry.output.slice(-2000)}`,
+            ),
+          );
+        if (Date.now() - started > timeoutMs)
+          return reject(
+            new Error(
+              `${entry.name} did not print ${pattern} within ${timeoutMs / 1000} s:\n${entry.output.slice(-2000)}`,
+            ),
+          );
         setTimeout(check, 100);
       };
       check();
@@ -38,8 +61,14 @@ export class Processes {
   waitForExit(entry, timeoutMs) {
     return new Promise((resolve, reject) => {
       if (entry.exited) return resolve(entry.exitCode);
-      const timer = setTimeout(() => reject(new Error(`${entry.name} still running after ${timeoutMs / 1000} s`)), timeoutMs);
-      entry.child.once('exit', (code) => { clearTimeout(timer); resolve(code); });
+      const timer = setTimeout(
+        () => reject(new Error(`${entry.name} still running after ${timeoutMs / 1000} s`)),
+        timeoutMs,
+      );
+      entry.child.once('exit', (code) => {
+        clearTimeout(timer);
+        resolve(code);
+      });
     });
   }
 

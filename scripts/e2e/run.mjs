@@ -27,7 +27,8 @@ const log = (message) => console.log(`[e2e ${((Date.now() - started) / 1000).toF
 function runStep(title, command, args, timeoutMs) {
   log(title);
   const run = spawnSync(command, args, { cwd: ROOT, encoding: 'utf8', timeout: timeoutMs });
-  if (run.status !== 0) throw new Error(`${command} ${args.join(' ')} failed (${run.signal ?? run.status}):\n${run.stdout}\n${run.stderr}`);
+  if (run.status !== 0)
+    throw new Error(`${command} ${args.join(' ')} failed (${run.signal ?? run.status}):\n${run.stdout}\n${run.stderr}`);
 }
 
 const results = []; // { suite, name, ok, error? }
@@ -51,7 +52,10 @@ function report(exitCode) {
   const passed = results.filter((r) => r.ok).length;
   const failed = results.length - passed;
   console.log('');
-  for (const r of results) console.log(`${r.ok ? '  ✓' : '  ✗'} [${r.suite}] ${r.name}${r.ok ? '' : `\n      ${String(r.error).split('\n').join('\n      ')}`}`);
+  for (const r of results)
+    console.log(
+      `${r.ok ? '  ✓' : '  ✗'} [${r.suite}] ${r.name}${r.ok ? '' : `\n      ${String(r.error).split('\n').join('\n      ')}`}`,
+    );
   console.log(`\nscreenshots and logs: ${RESULTS}`);
   console.log(`${passed} passed, ${failed} failed`);
   process.exit(failed > 0 || exitCode !== 0 ? 1 : 0);
@@ -59,7 +63,12 @@ function report(exitCode) {
 
 // A hard limit for the whole run: whatever hangs, everything is stopped and the run fails.
 const watchdog = setTimeout(async () => {
-  results.push({ suite: 'e2e', name: 'whole run finishes in time', ok: false, error: `still running after ${TOTAL_BUDGET_MS / 60000} min` });
+  results.push({
+    suite: 'e2e',
+    name: 'whole run finishes in time',
+    ok: false,
+    error: `still running after ${TOTAL_BUDGET_MS / 60000} min`,
+  });
   await cleanup();
   report(1);
 }, TOTAL_BUDGET_MS);
@@ -78,7 +87,13 @@ async function runExtensionHostSuite(tools, chromium) {
   mkdirSync(workspace, { recursive: true });
   writeUserSettings(join(dir, 'user-data'));
   const resultsFile = join(dir, 'results.json');
-  const server = await startCodeServer({ processes, tools, dir, logFile: join(RESULTS, 'host-code-server.log'), smokeTestDriver: true });
+  const server = await startCodeServer({
+    processes,
+    tools,
+    dir,
+    logFile: join(RESULTS, 'host-code-server.log'),
+    smokeTestDriver: true,
+  });
   log(`extension-host suite: code-server (VS Code ${tools.vscodeVersion}) at ${server.url}`);
   const authority = new URL(server.url).host;
   const payload = [
@@ -89,16 +104,26 @@ async function runExtensionHostSuite(tools, chromium) {
   const browser = await chromium.launch(browserOptions(dir));
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.goto(`${workbenchUrl(server.url, workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, { timeout: 60_000 });
+    await page.goto(`${workbenchUrl(server.url, workspace)}&payload=${encodeURIComponent(JSON.stringify(payload))}`, {
+      timeout: 60_000,
+    });
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     // The suite writes its results when done; the extension host then exits on its own.
     const deadline = Date.now() + 5 * 60_000;
     while (!existsSync(resultsFile) && Date.now() < deadline) await page.waitForTimeout(500);
     await page.screenshot({ path: join(RESULTS, '00-extension-host-suite-finished.png') }).catch(() => undefined);
-    if (!existsSync(resultsFile)) throw new Error('the extension-host suite wrote no results within 5 minutes; see host-code-server.log');
+    if (!existsSync(resultsFile))
+      throw new Error('the extension-host suite wrote no results within 5 minutes; see host-code-server.log');
     const suite = JSON.parse(readFileSync(resultsFile, 'utf8'));
-    for (const t of suite.tests) results.push({ suite: 'extension host', name: t.title, ok: t.state === 'passed', error: t.error });
-    if (suite.tests.length === 0) results.push({ suite: 'extension host', name: 'suite ran tests', ok: false, error: suite.error ?? 'no tests ran' });
+    for (const t of suite.tests)
+      results.push({ suite: 'extension host', name: t.title, ok: t.state === 'passed', error: t.error });
+    if (suite.tests.length === 0)
+      results.push({
+        suite: 'extension host',
+        name: 'suite ran tests',
+        ok: false,
+        error: suite.error ?? 'no tests ran',
+      });
   } finally {
     await browser.close().catch(() => undefined);
     await server.stop();
@@ -115,8 +140,21 @@ async function runWorkbenchFlows(tools, chromium) {
   writeWorkspace(workspace);
 
   log('installing the VSIX into a fresh code-server profile');
-  const install = spawnSync(tools.node, [tools.codeServerEntry, '--config', join(dir, 'config.yaml'), '--user-data-dir', join(dir, 'user-data'),
-    '--extensions-dir', join(dir, 'extensions'), '--install-extension', vsix], { encoding: 'utf8', timeout: 120_000, env: codeServerEnv(dir) });
+  const install = spawnSync(
+    tools.node,
+    [
+      tools.codeServerEntry,
+      '--config',
+      join(dir, 'config.yaml'),
+      '--user-data-dir',
+      join(dir, 'user-data'),
+      '--extensions-dir',
+      join(dir, 'extensions'),
+      '--install-extension',
+      vsix,
+    ],
+    { encoding: 'utf8', timeout: 120_000, env: codeServerEnv(dir) },
+  );
   writeFileSync(join(RESULTS, 'install-extension.log'), `${install.stdout}\n${install.stderr}`);
   if (install.status !== 0 || !/successfully installed/i.test(install.stdout + install.stderr)) {
     throw new Error(`installing the VSIX failed:\n${install.stdout}\n${install.stderr}`);
@@ -126,13 +164,24 @@ async function runWorkbenchFlows(tools, chromium) {
   const account = { accessKey: 'e2e-access-key', secretKey: randomBytes(12).toString('hex') };
   // A second account as a large customer's: its channels and videos are written into the platform's
   // folder before it starts (so it gets no demo data).
-  const { seedLargeAccount, LARGE_COUNTS } = await tsImport(join(ROOT, 'test', 'e2e', 'largeAccount.ts'), import.meta.url);
+  const { seedLargeAccount, LARGE_COUNTS } = await tsImport(
+    join(ROOT, 'test', 'e2e', 'largeAccount.ts'),
+    import.meta.url,
+  );
   const large = { accessKey: 'e2e-large-access-key', secretKey: randomBytes(12).toString('hex') };
   await seedLargeAccount(join(dir, 'platform'), large.accessKey);
   // A faster simulated clock so a transcode finishes in a few seconds instead of about ten.
-  const platform = await startLocalPlatform({ dataDir: join(dir, 'platform'), accounts: [account, large], demo: true, port: 0, clockSpeed: 4 });
+  const platform = await startLocalPlatform({
+    dataDir: join(dir, 'platform'),
+    accounts: [account, large],
+    demo: true,
+    port: 0,
+    clockSpeed: 4,
+  });
   cleanups.push(() => platform.close());
-  log(`local platform at ${platform.baseUrl}: demo data, and ${LARGE_COUNTS.channels} channels and ${LARGE_COUNTS.videos} videos on a second account`);
+  log(
+    `local platform at ${platform.baseUrl}: demo data, and ${LARGE_COUNTS.channels} channels and ${LARGE_COUNTS.videos} videos on a second account`,
+  );
 
   const server = await startCodeServer({ processes, tools, dir, logFile: join(RESULTS, 'workbench-code-server.log') });
   log(`workbench: code-server at ${server.url}`);
@@ -140,8 +189,18 @@ async function runWorkbenchFlows(tools, chromium) {
   cleanups.push(() => browser.close());
   const { runFlows } = await tsImport(join(ROOT, 'test', 'e2e', 'runFlows.ts'), import.meta.url);
   const flowResults = await runFlows({
-    browser, flows, url: workbenchUrl(server.url, workspace), screenshotsDir: RESULTS, workspace,
-    platform: { baseUrl: platform.baseUrl, accessKey: account.accessKey, secretKey: account.secretKey, large: { ...large, ...LARGE_COUNTS } }, log,
+    browser,
+    flows,
+    url: workbenchUrl(server.url, workspace),
+    screenshotsDir: RESULTS,
+    workspace,
+    platform: {
+      baseUrl: platform.baseUrl,
+      accessKey: account.accessKey,
+      secretKey: account.secretKey,
+      large: { ...large, ...LARGE_COUNTS },
+    },
+    log,
   });
   for (const r of flowResults) results.push({ suite: 'workbench', ...r });
 }
@@ -154,12 +213,20 @@ async function main() {
   runStep('packaging the VSIX (npm run package)', 'npm', ['run', '--silent', 'package'], 300_000);
   tmp = mkdtempSync(join(tmpdir(), 'vpt-e2e-'));
   const { chromium } = await import('playwright-core');
-  for (const [name, fn] of [['host', runExtensionHostSuite], ['workbench', runWorkbenchFlows]]) {
+  for (const [name, fn] of [
+    ['host', runExtensionHostSuite],
+    ['workbench', runWorkbenchFlows],
+  ]) {
     if (only && only !== name) continue;
     try {
       await fn(tools, chromium);
     } catch (error) {
-      results.push({ suite: name === 'host' ? 'extension host' : 'workbench', name: 'set-up', ok: false, error: error.stack ?? error.message });
+      results.push({
+        suite: name === 'host' ? 'extension host' : 'workbench',
+        name: 'set-up',
+        ok: false,
+        error: error.stack ?? error.message,
+      });
     }
   }
 }

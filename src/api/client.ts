@@ -134,7 +134,10 @@ export class PlatformClient {
   // ---- live channels -------------------------------------------------------------------------
 
   async liveCreateChannel(definition: ChannelDefinition, o?: CallOptions): Promise<Channel> {
-    const env = await this.call('liveCreateChannel', o, () => ({ params: {}, json: jsonBody('definition', definition) }));
+    const env = await this.call('liveCreateChannel', o, () => ({
+      params: {},
+      json: jsonBody('definition', definition),
+    }));
     return expectRecord<Channel>(env.result, this.context('liveCreateChannel'));
   }
 
@@ -158,7 +161,12 @@ export class PlatformClient {
     const context = this.context('liveGetChannelsByPage');
     const channels = expectArray<Channel>(env.result, context);
     if (typeof env.count !== 'number') {
-      throw new TransportError('bad-envelope', `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels`, context.action, context.url);
+      throw new TransportError(
+        'bad-envelope',
+        `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels`,
+        context.action,
+        context.url,
+      );
     }
     return { channels, count: env.count };
   }
@@ -184,7 +192,9 @@ export class PlatformClient {
 
   /** One entry per output group of the given channels. */
   async liveGetChannelsPlayUrl(channelIds: string | string[], o?: CallOptions): Promise<ChannelPlayUrl[]> {
-    const env = await this.call('liveGetChannelsPlayUrl', o, () => ({ params: { channelId: idList('channelId', channelIds) } }));
+    const env = await this.call('liveGetChannelsPlayUrl', o, () => ({
+      params: { channelId: idList('channelId', channelIds) },
+    }));
     return expectArray<ChannelPlayUrl>(env.result, this.context('liveGetChannelsPlayUrl'));
   }
 
@@ -258,14 +268,21 @@ export class PlatformClient {
   /** Creates (no `id`) or modifies a transcoding template group; returns the group id. */
   async templateGroup(input: TemplateGroupInput, o?: CallOptions): Promise<number> {
     const env = await this.call('templateGroup', o, () => {
-      const { id, name, type, trailor, trailorDuration, logoGroupId, transcodeTemplates } = requireObject('input', input);
-      if (!Array.isArray(transcodeTemplates)) throw new InputRule('transcodeTemplates', 'must be an array of template items');
+      const { id, name, type, trailor, trailorDuration, logoGroupId, transcodeTemplates } = requireObject(
+        'input',
+        input,
+      );
+      if (!Array.isArray(transcodeTemplates))
+        throw new InputRule('transcodeTemplates', 'must be an array of template items');
       // Each item's advancedArguments travels as JSON text inside the JSON text (interface section 4.3).
       // Items that are not objects travel as they are: judging them is the platform's job.
       const items = transcodeTemplates.map((item, index) =>
         !isRecord(item) || item.advancedArguments === undefined || typeof item.advancedArguments === 'string'
           ? item
-          : { ...item, advancedArguments: jsonText(`transcodeTemplates[${index}].advancedArguments`, item.advancedArguments) },
+          : {
+              ...item,
+              advancedArguments: jsonText(`transcodeTemplates[${index}].advancedArguments`, item.advancedArguments),
+            },
       );
       return {
         params: addScalars(
@@ -276,13 +293,20 @@ export class PlatformClient {
     });
     const groupId = typeof env.result === 'string' && /^\d+$/.test(env.result) ? Number(env.result) : env.result;
     if (typeof groupId !== 'number' || !Number.isInteger(groupId)) {
-      throw new TransportError('bad-envelope', `templateGroup: ${this.restUrl} answered with a "result" that is not the group id`, 'templateGroup', this.restUrl);
+      throw new TransportError(
+        'bad-envelope',
+        `templateGroup: ${this.restUrl} answered with a "result" that is not the group id`,
+        'templateGroup',
+        this.restUrl,
+      );
     }
     return groupId;
   }
 
   async templateGroupList(query: { type?: 0 | 1 } = {}, o?: CallOptions): Promise<TemplateGroupSummary[]> {
-    const env = await this.call('templateGroupList', o, () => ({ params: addScalars({}, { type: optionalQuery(query).type }) }));
+    const env = await this.call('templateGroupList', o, () => ({
+      params: addScalars({}, { type: optionalQuery(query).type }),
+    }));
     return expectArray<TemplateGroupSummary>(env.result, this.context('templateGroupList'));
   }
 
@@ -292,10 +316,12 @@ export class PlatformClient {
    */
   async secondTranscodeV2(job: SecondTranscodeJob, o?: CallOptions): Promise<SecondTranscodeResult[]> {
     const env = await this.call('secondTranscodeV2', o, () => {
-      const { videoIds, transcodeTemplates, transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace } = requireObject('job', job);
+      const { videoIds, transcodeTemplates, transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace } =
+        requireObject('job', job);
       if (typeof replace !== 'boolean') throw new InputRule('replace', 'must be true (replace) or false (save as)');
       const params: WireParams = { videoIds: idList('videoIds', videoIds) };
-      if (transcodeTemplates !== undefined) params.transcodeTemplates = jsonText('transcodeTemplates', transcodeTemplates);
+      if (transcodeTemplates !== undefined)
+        params.transcodeTemplates = jsonText('transcodeTemplates', transcodeTemplates);
       return { params: addScalars(params, { transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace }) };
     });
     return expectArray<SecondTranscodeResult>(env.result, this.context('secondTranscodeV2'));
@@ -306,12 +332,17 @@ export class PlatformClient {
   /** `start` is a 1-based page number (this project's choice, as for the channel list). */
   async queryVideo(query: VideoQuery, o?: CallOptions): Promise<Video[]> {
     const env = await this.call('queryVideo', o, () => {
-      const { start, number, sort, order, searchType, keyword, categoryId, videoType, status } = requireObject('query', query);
+      const { start, number, sort, order, searchType, keyword, categoryId, videoType, status } = requireObject(
+        'query',
+        query,
+      );
       positiveInteger('start', start);
       positiveInteger('number', number);
       requireText('sort', sort);
       requireText('order', order);
-      return { params: addScalars({}, { start, number, sort, order, searchType, keyword, categoryId, videoType, status }) };
+      return {
+        params: addScalars({}, { start, number, sort, order, searchType, keyword, categoryId, videoType, status }),
+      };
     });
     return expectArray<Video>(env.result, this.context('queryVideo'));
   }
@@ -361,7 +392,11 @@ export class PlatformClient {
    * Prepares, signs, sends and checks one operation. GETs are retried on network failures and 5xx
    * (re-signed with a fresh timestamp each time); POSTs are sent once.
    */
-  private async call(action: ActionName, o: CallOptions | undefined, prepare: () => Prepared): Promise<Envelope<unknown>> {
+  private async call(
+    action: ActionName,
+    o: CallOptions | undefined,
+    prepare: () => Prepared,
+  ): Promise<Envelope<unknown>> {
     let prepared: Prepared;
     try {
       prepared = prepare();
@@ -376,7 +411,12 @@ export class PlatformClient {
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt: close() may come while a GET waits to retry.
       if (this.closed) {
-        throw new TransportError('network', `${action}: the client for ${this.restUrl} has been closed`, action, this.restUrl);
+        throw new TransportError(
+          'network',
+          `${action}: the client for ${this.restUrl} has been closed`,
+          action,
+          this.restUrl,
+        );
       }
       // Plain assignment, not object spread: spread with extra literal keys is a slow path in V8
       // and this runs once per request (see bench/client.bench.ts).
@@ -396,7 +436,10 @@ export class PlatformClient {
           // The signature is lowercase hex: nothing to encode.
           path: `${this.restPath}?${queryString(signed)}&signature=${signature}`,
           // A fresh object each time: proxy agents add a host header to it.
-          headers: prepared.json !== undefined ? { accept: 'application/json', 'content-type': 'application/json' } : { accept: 'application/json' },
+          headers:
+            prepared.json !== undefined
+              ? { accept: 'application/json', 'content-type': 'application/json' }
+              : { accept: 'application/json' },
           body: prepared.json,
           signal,
         });
@@ -413,9 +456,13 @@ export class PlatformClient {
           outcome.code = error.code;
         }
         this.log(action, method, attempt, signed, prepared, started, outcome);
-        if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted) throw error;
-        await sleep(retryDelayMs(attempt, this.retry), signal, () =>
-          new TransportError('aborted', `${action}: the call to ${this.restUrl} was cancelled`, action, this.restUrl),
+        if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted)
+          throw error;
+        await sleep(
+          retryDelayMs(attempt, this.retry),
+          signal,
+          () =>
+            new TransportError('aborted', `${action}: the call to ${this.restUrl} was cancelled`, action, this.restUrl),
         );
       }
     }
@@ -458,7 +505,6 @@ interface Outcome {
   error?: TransportErrorKind;
 }
 
-
 /** Query string with every value percent-encoded (spaces as %20, never "+"). */
 function queryString(params: Readonly<WireParams>): string {
   let query = '';
@@ -474,7 +520,8 @@ function optionalQuery<T extends object>(query: T | null | undefined): Partial<T
 }
 
 function requireObject<T>(field: string, value: T): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new InputRule(field, 'must be an object');
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InputRule(field, 'must be an object');
   return value;
 }
 
@@ -490,9 +537,21 @@ function jsonBody(field: string, value: unknown): string {
 }
 
 function liveTemplateParams(input: LiveTemplateInput): WireParams {
-  const { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate, advancedArguments } =
-    requireObject('input', input);
-  const params = addScalars({}, { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate });
+  const {
+    displayName,
+    type,
+    transcodeType,
+    videoWidth,
+    videoHeight,
+    videoBitrate,
+    audioBitrate,
+    frameRate,
+    advancedArguments,
+  } = requireObject('input', input);
+  const params = addScalars(
+    {},
+    { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate },
+  );
   if (advancedArguments !== undefined) params.advancedArguments = jsonText('advancedArguments', advancedArguments);
   return params;
 }

@@ -37,9 +37,19 @@ export function readEnvelope(text: string, context: EnvelopeContext): Envelope<u
     throw new ApiError(action, url, value.code, scrubbed(platformMessage, context.scrub), explainCode(value.code));
   }
   if (!value.success) {
-    throw new TransportError('bad-envelope', `${action}: ${url} answered code 0 with "success": false, which the platform never sends`, action, url);
+    throw new TransportError(
+      'bad-envelope',
+      `${action}: ${url} answered code 0 with "success": false, which the platform never sends`,
+      action,
+      url,
+    );
   }
-  const envelope: Envelope<unknown> = { code: value.code, message: platformMessage, result: value.result, success: true };
+  const envelope: Envelope<unknown> = {
+    code: value.code,
+    message: platformMessage,
+    result: value.result,
+    success: true,
+  };
   if (typeof value.count === 'number') envelope.count = value.count;
   return envelope;
 }
@@ -74,5 +84,10 @@ export function expectRecord<T>(result: unknown, context: Pick<EnvelopeContext, 
 
 function badResult(context: Pick<EnvelopeContext, 'action' | 'url'>, expected: string): TransportError {
   const { action, url } = context;
-  return new TransportError('bad-envelope', `${action}: ${url} answered with a "result" that is not ${expected}`, action, url);
+  return new TransportError(
+    'bad-envelope',
+    `${action}: ${url} answered with a "result" that is not ${expected}`,
+    action,
+    url,
+  );
 }

@@ -4,15 +4,7 @@
  */
 
 export type TransportErrorKind =
-  | 'timeout'
-  | 'network'
-  | 'reset'
-  | 'tls'
-  | 'http-status'
-  | 'not-json'
-  | 'truncated'
-  | 'bad-envelope'
-  | 'aborted';
+  'timeout' | 'network' | 'reset' | 'tls' | 'http-status' | 'not-json' | 'truncated' | 'bad-envelope' | 'aborted';
 
 /** Base of every error the client throws. */
 export class PlatformError extends Error {
@@ -38,7 +30,11 @@ export class ApiError extends PlatformError {
   readonly explanation: string;
 
   constructor(action: string, url: string, code: number, platformMessage: string, explanation: string) {
-    super(`${action} at ${url} failed with code ${code} (${platformMessage || 'no message'}): ${explanation}`, action, url);
+    super(
+      `${action} at ${url} failed with code ${code} (${platformMessage || 'no message'}): ${explanation}`,
+      action,
+      url,
+    );
     this.name = 'ApiError';
     this.code = code;
     this.platformMessage = platformMessage;

@@ -21,14 +21,16 @@ function invalid(option: string, rule: string): TypeError {
 
 /** Accepts a base URL with or without a trailing `/rest`; refuses query, fragment and credentials. */
 export function parseBaseUrl(raw: unknown): PlatformAddress {
-  if (typeof raw !== 'string' || raw.trim() === '') throw invalid('baseUrl', 'must be a non-empty URL such as http://127.0.0.1:8790');
+  if (typeof raw !== 'string' || raw.trim() === '')
+    throw invalid('baseUrl', 'must be a non-empty URL such as http://127.0.0.1:8790');
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
     throw invalid('baseUrl', 'must be a valid absolute URL such as http://127.0.0.1:8790');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('baseUrl', 'must start with http:// or https://');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid('baseUrl', 'must start with http:// or https://');
   if (url.username !== '' || url.password !== '') throw invalid('baseUrl', 'must not contain a user name or password');
   if (url.search !== '' || url.hash !== '') throw invalid('baseUrl', 'must not contain a query string or fragment');
   let path = url.pathname.replace(/\/+$/, '');
@@ -43,17 +45,21 @@ export function requireKey(option: 'accessKey' | 'secretKey', value: unknown): s
 
 function positiveMs(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw invalid(option, 'must be a positive number of milliseconds');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+    throw invalid(option, 'must be a positive number of milliseconds');
   return value;
 }
 
 function nonNegativeMs(option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0) throw invalid(option, 'must be zero or a positive number of milliseconds');
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < 0)
+    throw invalid(option, 'must be zero or a positive number of milliseconds');
   return value;
 }
 
-export function normaliseTimeouts(timeouts: { connectMs?: number; headersMs?: number; bodyMs?: number } | undefined): TransportTimeouts {
+export function normaliseTimeouts(
+  timeouts: { connectMs?: number; headersMs?: number; bodyMs?: number } | undefined,
+): TransportTimeouts {
   return {
     connectMs: positiveMs('timeouts.connectMs', timeouts?.connectMs, DEFAULT_TIMEOUTS.connectMs),
     headersMs: positiveMs('timeouts.headersMs', timeouts?.headersMs, DEFAULT_TIMEOUTS.headersMs),
@@ -61,11 +67,18 @@ export function normaliseTimeouts(timeouts: { connectMs?: number; headersMs?: nu
   };
 }
 
-export function normaliseRetry(retry: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number } | undefined): RetryPolicy {
+export function normaliseRetry(
+  retry: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number } | undefined,
+): RetryPolicy {
   const attempts = retry?.attempts ?? DEFAULT_RETRY.attempts;
-  if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10) throw invalid('retry.attempts', 'must be a whole number from 1 to 10 (1 means no retry)');
+  if (!Number.isInteger(attempts) || attempts < 1 || attempts > 10)
+    throw invalid('retry.attempts', 'must be a whole number from 1 to 10 (1 means no retry)');
   const baseDelayMs = nonNegativeMs('retry.baseDelayMs', retry?.baseDelayMs, DEFAULT_RETRY.baseDelayMs);
-  const maxDelayMs = nonNegativeMs('retry.maxDelayMs', retry?.maxDelayMs, Math.max(DEFAULT_RETRY.maxDelayMs, baseDelayMs));
+  const maxDelayMs = nonNegativeMs(
+    'retry.maxDelayMs',
+    retry?.maxDelayMs,
+    Math.max(DEFAULT_RETRY.maxDelayMs, baseDelayMs),
+  );
   if (maxDelayMs < baseDelayMs) throw invalid('retry.maxDelayMs', 'must not be smaller than retry.baseDelayMs');
   return { attempts, baseDelayMs, maxDelayMs };
 }
@@ -79,7 +92,8 @@ export function checkProxy(proxy: unknown): string | undefined {
   } catch {
     throw invalid('proxy', 'must be a valid absolute URL such as http://proxy.example:3128');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid('proxy', 'must start with http:// or https://');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw invalid('proxy', 'must start with http:// or https://');
   return proxy;
 }
 

@@ -60,7 +60,8 @@ export function idList(field: string, ids: unknown): string {
   if (!Array.isArray(list) || list.length === 0) throw new InputRule(field, 'must hold at least one id');
   const texts = list.map((id, index) => {
     const text = typeof id === 'number' && Number.isInteger(id) ? String(id) : id;
-    if (typeof text !== 'string' || text.trim() === '') throw new InputRule(`${field}[${index}]`, 'must be a non-empty id');
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new InputRule(`${field}[${index}]`, 'must be a non-empty id');
     if (text.includes(',')) throw new InputRule(`${field}[${index}]`, 'must not contain a comma');
     return text.trim();
   });
@@ -107,7 +108,10 @@ const LONE_SURROGATE = /[\ud800-\udfff]/u;
 export function requireWellFormed(params: Readonly<WireParams>): void {
   for (const name in params) {
     if (LONE_SURROGATE.test(params[name]!)) {
-      throw new InputRule(name, 'must be well-formed Unicode text (it holds an unpaired surrogate, such as half of an emoji)');
+      throw new InputRule(
+        name,
+        'must be well-formed Unicode text (it holds an unpaired surrogate, such as half of an emoji)',
+      );
     }
   }
 }

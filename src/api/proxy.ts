@@ -41,7 +41,9 @@ function proxyVariable(names: readonly string[], vars: NodeJS.ProcessEnv): strin
     try {
       new URL(url);
     } catch {
-      throw new TypeError(`PlatformClient: the ${name} environment variable is not a proxy URL such as http://proxy.example:3128`);
+      throw new TypeError(
+        `PlatformClient: the ${name} environment variable is not a proxy URL such as http://proxy.example:3128`,
+      );
     }
     return url;
   }

@@ -142,33 +142,82 @@ export class Transport {
     const code = errorCode(error);
     const { action, url } = x;
     const details = { cause: error };
-    const tunnel = error instanceof Error ? /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(error.message) : null;
+    const tunnel =
+      error instanceof Error ? /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(error.message) : null;
     if (tunnel) {
       const status = Number(tunnel[1]);
       const hint = status === 407 ? '; check the user name and password in the proxy address' : '';
-      return new TransportError('network', `${action}: proxy ${this.proxyName ?? ''} refused to open a tunnel to ${url} (HTTP ${status}${statusText(status)})${hint}`, action, url, details);
+      return new TransportError(
+        'network',
+        `${action}: proxy ${this.proxyName ?? ''} refused to open a tunnel to ${url} (HTTP ${status}${statusText(status)})${hint}`,
+        action,
+        url,
+        details,
+      );
     }
     switch (code) {
       case 'UND_ERR_CONNECT_TIMEOUT':
-        return new TransportError('timeout', `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`, action, url, { ...details, phase: 'connect' });
+        return new TransportError(
+          'timeout',
+          `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`,
+          action,
+          url,
+          { ...details, phase: 'connect' },
+        );
       case 'UND_ERR_HEADERS_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'headers' });
+        return new TransportError(
+          'timeout',
+          `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`,
+          action,
+          url,
+          { ...details, phase: 'headers' },
+        );
       case 'UND_ERR_BODY_TIMEOUT':
-        return new TransportError('timeout', `${action}: ${url}${this.proxyNote} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`, action, url, { ...details, phase: 'body' });
+        return new TransportError(
+          'timeout',
+          `${action}: ${url}${this.proxyNote} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`,
+          action,
+          url,
+          { ...details, phase: 'body' },
+        );
       case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
         return truncated(x, details);
       case 'UND_ERR_SOCKET':
       case 'ECONNRESET':
       case 'EPIPE':
         if (stage === 'body') return truncated(x, details);
-        return new TransportError('reset', `${action}: ${url} closed the connection without answering (connection reset)${mayHaveHappened(x)}`, action, url, details);
+        return new TransportError(
+          'reset',
+          `${action}: ${url} closed the connection without answering (connection reset)${mayHaveHappened(x)}`,
+          action,
+          url,
+          details,
+        );
       case 'ERR_SSL_WRONG_VERSION_NUMBER':
-        return new TransportError('tls', `${action}: the TLS handshake with ${url}${this.proxyNote} failed: the server does not speak HTTPS there (should the address start with http://?)`, action, url, details);
+        return new TransportError(
+          'tls',
+          `${action}: the TLS handshake with ${url}${this.proxyNote} failed: the server does not speak HTTPS there (should the address start with http://?)`,
+          action,
+          url,
+          details,
+        );
       case 'ECONNREFUSED':
-        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the connection was refused (is the platform running?)`, action, url, details);
+        return new TransportError(
+          'network',
+          `${action}: could not reach ${url}${this.proxyNote}: the connection was refused (is the platform running?)`,
+          action,
+          url,
+          details,
+        );
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
-        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote}: the host name could not be resolved`, action, url, details);
+        return new TransportError(
+          'network',
+          `${action}: could not reach ${url}${this.proxyNote}: the host name could not be resolved`,
+          action,
+          url,
+          details,
+        );
       default:
         if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
           // Node's own text ("self-signed certificate", "certificate has expired") is safe to show.
@@ -184,7 +233,13 @@ export class Transport {
         if (code?.startsWith('HPE_') || (error instanceof Error && error.name === 'HTTPParserError')) {
           return new TransportError('network', `${action}: ${url} did not answer in HTTP/1.1`, action, url, details);
         }
-        return new TransportError('network', `${action}: could not reach ${url}${this.proxyNote} (${code ?? (error instanceof Error ? error.name : 'network error')})`, action, url, details);
+        return new TransportError(
+          'network',
+          `${action}: could not reach ${url}${this.proxyNote} (${code ?? (error instanceof Error ? error.name : 'network error')})`,
+          action,
+          url,
+          details,
+        );
     }
   }
 }
@@ -193,7 +248,13 @@ export class Transport {
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA/;
 
 function truncated(x: Exchange, details: { cause: unknown }): TransportError {
-  return new TransportError('truncated', `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived${mayHaveHappened(x)}`, x.action, x.url, details);
+  return new TransportError(
+    'truncated',
+    `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived${mayHaveHappened(x)}`,
+    x.action,
+    x.url,
+    details,
+  );
 }
 
 /**
@@ -205,7 +266,13 @@ function mayHaveHappened(x: Exchange): string {
 }
 
 function aborted(x: Exchange, cause: unknown): TransportError {
-  return new TransportError('aborted', `${x.action}: the call to ${x.url} was cancelled`, x.action, x.url, cause === undefined ? {} : { cause });
+  return new TransportError(
+    'aborted',
+    `${x.action}: the call to ${x.url} was cancelled`,
+    x.action,
+    x.url,
+    cause === undefined ? {} : { cause },
+  );
 }
 
 function errorCode(error: unknown): string | undefined {
@@ -217,10 +284,23 @@ function errorCode(error: unknown): string | undefined {
 }
 
 const STATUS_TEXT: Readonly<Record<number, string>> = {
-  301: 'Moved Permanently', 302: 'Found', 307: 'Temporary Redirect', 308: 'Permanent Redirect',
-  400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden', 404: 'Not Found', 405: 'Method Not Allowed',
-  407: 'Proxy Authentication Required', 408: 'Request Timeout', 413: 'Payload Too Large', 429: 'Too Many Requests',
-  500: 'Internal Server Error', 502: 'Bad Gateway', 503: 'Service Unavailable', 504: 'Gateway Timeout',
+  301: 'Moved Permanently',
+  302: 'Found',
+  307: 'Temporary Redirect',
+  308: 'Permanent Redirect',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  407: 'Proxy Authentication Required',
+  408: 'Request Timeout',
+  413: 'Payload Too Large',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  502: 'Bad Gateway',
+  503: 'Service Unavailable',
+  504: 'Gateway Timeout',
 };
 
 /**

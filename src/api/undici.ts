@@ -11,7 +11,6 @@ import type { Dispatcher, Pool as PoolType, ProxyAgent as ProxyAgentType } from 
 
 export type { Dispatcher };
 
-/* eslint-disable @typescript-eslint/no-require-imports -- see above: sub-modules keep global state untouched */
 export const Pool = require('undici/lib/dispatcher/pool') as typeof PoolType;
 export const ProxyAgent = require('undici/lib/dispatcher/proxy-agent') as typeof ProxyAgentType;
 
@@ -28,8 +27,9 @@ const connectApi = require('undici/lib/api/api-connect') as (
   this: Dispatcher,
   options: Dispatcher.ConnectOptions,
 ) => Promise<Dispatcher.ConnectData>;
-const { ConnectTimeoutError } = require('undici/lib/core/errors') as { ConnectTimeoutError: new (message: string) => Error };
-/* eslint-enable @typescript-eslint/no-require-imports */
+const { ConnectTimeoutError } = require('undici/lib/core/errors') as {
+  ConnectTimeoutError: new (message: string) => Error;
+};
 
 export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
   return requestApi.call(dispatcher, options);
@@ -52,7 +52,10 @@ export function proxyAgent(options: ProxyAgentType.Options, tunnelTimeoutMs: num
       const pool = new Pool(origin, { ...clientOptions, headersTimeout: tunnelTimeoutMs }) as PoolType & {
         connect: (this: Dispatcher, o: Dispatcher.ConnectOptions) => Promise<Dispatcher.ConnectData>;
       };
-      pool.connect = async function tunnel(this: Dispatcher, o: Dispatcher.ConnectOptions): Promise<Dispatcher.ConnectData> {
+      pool.connect = async function tunnel(
+        this: Dispatcher,
+        o: Dispatcher.ConnectOptions,
+      ): Promise<Dispatcher.ConnectData> {
         try {
           return await connectApi.call(this, o);
         } catch (error) {

@@ -51,6 +51,11 @@ export function channelDocumentText(channel: Channel): string {
 
 /** A file name from the channel name: `Morning news.channel.json`, safe on every file system. */
 export function channelDocumentFileName(channel: Channel): string {
-  const base = channel.name.replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-').replace(/^[.\s-]+|[.\s]+$/g, '').slice(0, 80);
+  // Control characters are refused by some file systems too.
+  const base = channel.name
+    // eslint-disable-next-line no-control-regex -- the control range is the point here
+    .replace(/[\\/:*?"<>|\u0000-\u001f]+/g, '-')
+    .replace(/^[.\s-]+|[.\s]+$/g, '')
+    .slice(0, 80);
   return `${base || channel.id}.channel.json`;
 }

@@ -32,13 +32,20 @@ export function referenceSiteAt(kind: DocumentKind, text: string, offset: number
   if (!site) return undefined;
   const node = location.previousNode;
   const insideValue =
-    node !== undefined && (node.type === 'string' || node.type === 'number') && offset >= node.offset && offset <= node.offset + node.length;
+    node !== undefined &&
+    (node.type === 'string' || node.type === 'number') &&
+    offset >= node.offset &&
+    offset <= node.offset + node.length;
   return { site, range: insideValue ? { offset: node.offset, length: node.length } : { offset, length: 0 } };
 }
 
 export function completionCandidates(site: ReferenceSite, items: readonly NamedRef[]): CompletionCandidate[] {
   return items.map((item) => {
-    const literal = site.byName ? JSON.stringify(item.name) : site.numeric ? String(Number(item.id)) : JSON.stringify(String(item.id));
+    const literal = site.byName
+      ? JSON.stringify(item.name)
+      : site.numeric
+        ? String(Number(item.id))
+        : JSON.stringify(String(item.id));
     return {
       label: item.name,
       description: item.detail ? `${item.id} · ${item.detail}` : String(item.id),

@@ -2,7 +2,14 @@
  * The six kinds of authoring documents, recognised by their file name suffix (the same suffixes
  * `contributes.jsonValidation` associates with the schemas).
  */
-export const DOCUMENT_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'] as const;
+export const DOCUMENT_KINDS = [
+  'channel',
+  'templategroup',
+  'logogroup',
+  'transcode',
+  'livetemplate',
+  'livelogo',
+] as const;
 export type DocumentKind = (typeof DOCUMENT_KINDS)[number];
 
 /** `*.channel.json` and so on. */

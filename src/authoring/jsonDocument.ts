@@ -98,7 +98,8 @@ export class DraftEdits {
   renameKey(path: JsonPath, newName: string): this {
     const doc = new JsonDocument(this.text);
     const key = doc.keyNode(path);
-    if (key) this.text = this.text.slice(0, key.offset) + JSON.stringify(newName) + this.text.slice(key.offset + key.length);
+    if (key)
+      this.text = this.text.slice(0, key.offset) + JSON.stringify(newName) + this.text.slice(key.offset + key.length);
     return this;
   }
 

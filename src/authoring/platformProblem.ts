@@ -30,7 +30,10 @@ export function platformProblem(text: string, refusal: PlatformRefusal): Problem
   const doc = new JsonDocument(text);
   const leading = LEADING_PATH.exec(refusal.platformMessage.trim())?.[1];
   const path = leading ? parseFieldPath(leading) : undefined;
-  const range = path && path.length > 0 && doc.node(path) ? doc.valueRange(path) : { offset: doc.root?.offset ?? 0, length: doc.root ? 1 : 0 };
+  const range =
+    path && path.length > 0 && doc.node(path)
+      ? doc.valueRange(path)
+      : { offset: doc.root?.offset ?? 0, length: doc.root ? 1 : 0 };
   return {
     severity: 'error',
     code: `platform.${refusal.code}`,

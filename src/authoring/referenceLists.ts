@@ -8,13 +8,23 @@ import type { NamedRef, ReferenceKind, ReferenceList } from './references';
 
 export type ListingClient = Pick<
   PlatformClient,
-  'liveGetTemplates' | 'liveLogoList' | 'getLogoGroupList' | 'liveChannelTypeList' | 'templateGroupList' | 'liveGetChannelsByPage' | 'queryVideo'
+  | 'liveGetTemplates'
+  | 'liveLogoList'
+  | 'getLogoGroupList'
+  | 'liveChannelTypeList'
+  | 'templateGroupList'
+  | 'liveGetChannelsByPage'
+  | 'queryVideo'
 >;
 
 const CHANNEL_LIMIT = 500;
 const PAGE = 100;
 
-export async function fetchReferenceList(client: ListingClient, kind: ReferenceKind, signal?: AbortSignal): Promise<ReferenceList> {
+export async function fetchReferenceList(
+  client: ListingClient,
+  kind: ReferenceKind,
+  signal?: AbortSignal,
+): Promise<ReferenceList> {
   const o = { signal };
   const whole = (items: NamedRef[]): ReferenceList => ({ items, complete: true });
   switch (kind) {
@@ -27,9 +37,17 @@ export async function fetchReferenceList(client: ListingClient, kind: ReferenceK
         })),
       );
     case 'liveLogos':
-      return whole((await client.liveLogoList({}, o)).map((l) => ({ id: l.id, name: l.name, detail: `${l.width}x${l.height}` })));
+      return whole(
+        (await client.liveLogoList({}, o)).map((l) => ({ id: l.id, name: l.name, detail: `${l.width}x${l.height}` })),
+      );
     case 'logoGroups':
-      return whole((await client.getLogoGroupList(o)).map((g) => ({ id: g.id, name: g.name, detail: `${g.logos?.length ?? 0} logos` })));
+      return whole(
+        (await client.getLogoGroupList(o)).map((g) => ({
+          id: g.id,
+          name: g.name,
+          detail: `${g.logos?.length ?? 0} logos`,
+        })),
+      );
     case 'categories':
       return whole((await client.liveChannelTypeList({}, o)).map((c) => ({ id: c.id, name: c.name })));
     case 'templateGroups':
@@ -37,7 +55,9 @@ export async function fetchReferenceList(client: ListingClient, kind: ReferenceK
         (await client.templateGroupList({}, o)).map((g) => ({
           id: g.id,
           name: g.name,
-          detail: [g.type === 1 ? 'VR' : 'normal', g.defaultGroup === 1 ? 'default group' : ''].filter(Boolean).join(', '),
+          detail: [g.type === 1 ? 'VR' : 'normal', g.defaultGroup === 1 ? 'default group' : '']
+            .filter(Boolean)
+            .join(', '),
         })),
       );
     case 'channels': {
@@ -53,7 +73,10 @@ export async function fetchReferenceList(client: ListingClient, kind: ReferenceK
     }
     case 'videos': {
       const videos = await client.queryVideo({ start: 1, number: PAGE, sort: 'uploadTime', order: 'desc' }, o);
-      return { items: videos.map((v) => ({ id: v.id, name: v.title || v.fileName, detail: v.fileName })), complete: false };
+      return {
+        items: videos.map((v) => ({ id: v.id, name: v.title || v.fileName, detail: v.fileName })),
+        complete: false,
+      };
     }
   }
 }

@@ -7,7 +7,8 @@ import type { DocumentKind } from './documentKind';
 import { labelOf, type JsonDocument, type JsonPath } from './jsonDocument';
 import type { Problem } from './problems';
 
-export type ReferenceKind = 'liveTemplates' | 'liveLogos' | 'logoGroups' | 'categories' | 'templateGroups' | 'channels' | 'videos';
+export type ReferenceKind =
+  'liveTemplates' | 'liveLogos' | 'logoGroups' | 'categories' | 'templateGroups' | 'channels' | 'videos';
 
 export interface NamedRef {
   id: string | number;
@@ -53,7 +54,11 @@ export const REFERENCE_SITES: Readonly<Record<DocumentKind, readonly ReferenceSi
     { pattern: ['type'], ref: 'categories', numeric: false },
     { pattern: ['typeName'], ref: 'categories', numeric: false, byName: true, ignoredBeside: 'type' },
     { pattern: ['outputGroupList', '*', 'logoId'], ref: 'liveLogos', numeric: false },
-    { pattern: ['outputGroupList', '*', 'outputTemplateList', '*', 'templateId'], ref: 'liveTemplates', numeric: false },
+    {
+      pattern: ['outputGroupList', '*', 'outputTemplateList', '*', 'templateId'],
+      ref: 'liveTemplates',
+      numeric: false,
+    },
   ],
   templategroup: [
     { pattern: ['id'], ref: 'templateGroups', numeric: true },
@@ -78,14 +83,22 @@ export function matchesSite(path: JsonPath, pattern: ReadonlyArray<string>): boo
 }
 
 /** Every value of the document at a site, with its concrete path. */
-export function valuesAtSite(value: unknown, pattern: ReadonlyArray<string>): Array<{ path: Array<string | number>; value: unknown }> {
+export function valuesAtSite(
+  value: unknown,
+  pattern: ReadonlyArray<string>,
+): Array<{ path: Array<string | number>; value: unknown }> {
   let frontier: Array<{ path: Array<string | number>; value: unknown }> = [{ path: [], value }];
   for (const segment of pattern) {
     const next: typeof frontier = [];
     for (const { path, value: current } of frontier) {
       if (segment === '*') {
         if (Array.isArray(current)) current.forEach((item, i) => next.push({ path: [...path, i], value: item }));
-      } else if (typeof current === 'object' && current !== null && !Array.isArray(current) && Object.prototype.hasOwnProperty.call(current, segment)) {
+      } else if (
+        typeof current === 'object' &&
+        current !== null &&
+        !Array.isArray(current) &&
+        Object.prototype.hasOwnProperty.call(current, segment)
+      ) {
         next.push({ path: [...path, segment], value: (current as Record<string, unknown>)[segment] });
       }
     }
@@ -100,12 +113,23 @@ export function referenceKindsOf(kind: DocumentKind): ReferenceKind[] {
 }
 
 /** Unknown ids, for the lists that were fetched completely. */
-export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: unknown, lists: ReferenceLists): Problem[] {
+export function referenceProblems(
+  kind: DocumentKind,
+  doc: JsonDocument,
+  value: unknown,
+  lists: ReferenceLists,
+): Problem[] {
   const problems: Problem[] = [];
   for (const site of REFERENCE_SITES[kind]) {
     const list = lists[site.ref];
     if (!list?.complete) continue;
-    if (site.ignoredBeside && typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, site.ignoredBeside)) continue;
+    if (
+      site.ignoredBeside &&
+      typeof value === 'object' &&
+      value !== null &&
+      Object.prototype.hasOwnProperty.call(value, site.ignoredBeside)
+    )
+      continue;
     for (const { path, value: id } of valuesAtSite(value, site.pattern)) {
       if (typeof id !== 'string' && typeof id !== 'number') continue;
       if (site.none !== undefined && id === site.none) continue;
@@ -118,7 +142,9 @@ export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: 
       const what = REFERENCE_LABELS[site.ref];
       const byName = list.items.filter((item) => item.name.toLowerCase() === String(id).toLowerCase());
       const named = byName.length === 1 ? byName[0] : undefined;
-      const hint = named ? ` "${named.name}" is the name of ${what} ${JSON.stringify(named.id)}; use its id.` : ' Pick one with completion (Ctrl+Space) here.';
+      const hint = named
+        ? ` "${named.name}" is the name of ${what} ${JSON.stringify(named.id)}; use its id.`
+        : ' Pick one with completion (Ctrl+Space) here.';
       problems.push({
         severity: 'error',
         code: `reference.${site.ref}`,
@@ -132,12 +158,20 @@ export function referenceProblems(kind: DocumentKind, doc: JsonDocument, value: 
 }
 
 /** A name (typeName) no object of the list has, ignoring case as the platform does. */
-function unknownName(doc: JsonDocument, path: Array<string | number>, name: string, site: ReferenceSite, list: ReferenceList): Problem | undefined {
+function unknownName(
+  doc: JsonDocument,
+  path: Array<string | number>,
+  name: string,
+  site: ReferenceSite,
+  list: ReferenceList,
+): Problem | undefined {
   const wanted = name.trim().toLowerCase();
   if (list.items.some((item) => item.name.toLowerCase() === wanted)) return undefined;
   const what = REFERENCE_LABELS[site.ref];
   const byId = list.items.find((item) => String(item.id) === name);
-  const hint = byId ? ` ${JSON.stringify(name)} is the id of ${what} "${byId.name}"; use its name.` : ' Pick one with completion (Ctrl+Space) here.';
+  const hint = byId
+    ? ` ${JSON.stringify(name)} is the id of ${what} "${byId.name}"; use its name.`
+    : ' Pick one with completion (Ctrl+Space) here.';
   return {
     severity: 'error',
     code: `reference.${site.ref}`,

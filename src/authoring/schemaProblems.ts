@@ -31,7 +31,12 @@ interface SchemaNode {
  * those are no mistakes of the items themselves, so they are left out too.
  */
 function mirroredByRules(error: ErrorObject): boolean {
-  return error.keyword === 'if' || error.keyword === 'contains' || error.schemaPath.includes('/then/') || error.schemaPath.includes('/contains/');
+  return (
+    error.keyword === 'if' ||
+    error.keyword === 'contains' ||
+    error.schemaPath.includes('/then/') ||
+    error.schemaPath.includes('/contains/')
+  );
 }
 
 export function schemaProblems(errors: readonly ErrorObject[] | null | undefined, doc: JsonDocument): Problem[] {
@@ -68,17 +73,25 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
       const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema');
       const guess = closest(extra, known);
       const where = path.length === 0 ? 'this file' : label;
-      const listing = guess ? ` Did you mean "${guess}"?` : known.length <= 12 ? ` Known fields: ${known.join(', ')}.` : '';
+      const listing = guess
+        ? ` Did you mean "${guess}"?`
+        : known.length <= 12
+          ? ` Known fields: ${known.join(', ')}.`
+          : '';
       return {
         ...base,
         message: `"${extra}" is not a field of ${where}.${listing}`,
         range: doc.markerRange([...path, extra]),
-        fix: guess && !known.includes(extra) && !hasKey(error.data, guess) ? doc.fix(`Rename to "${guess}"`, (d) => d.renameKey([...path, extra], guess)) : undefined,
+        fix:
+          guess && !known.includes(extra) && !hasKey(error.data, guess)
+            ? doc.fix(`Rename to "${guess}"`, (d) => d.renameKey([...path, extra], guess))
+            : undefined,
       };
     }
     case 'type': {
       const expected = ([] as string[]).concat((error.params as { type: string | string[] }).type);
-      if (path.length === 0) return { ...base, message: 'The document must be a JSON object { ... }.', range: doc.valueRange(path) };
+      if (path.length === 0)
+        return { ...base, message: 'The document must be a JSON object { ... }.', range: doc.valueRange(path) };
       return {
         ...base,
         message: `${label} must be ${orList(expected.map(typeWords))}; found ${found}.`,
@@ -97,22 +110,41 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
       };
     }
     case 'pattern':
-      return { ...base, message: `${label}: ${schema.patternErrorMessage ?? `must match ${error.schema as string}.`} Found ${found}.`, range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label}: ${schema.patternErrorMessage ?? `must match ${error.schema as string}.`} Found ${found}.`,
+        range: doc.valueRange(path),
+      };
     case 'minimum':
     case 'maximum':
     case 'exclusiveMinimum':
     case 'exclusiveMaximum':
-      return { ...base, message: `${label} must be ${rangeWords(schema)}; found ${found}.`, range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label} must be ${rangeWords(schema)}; found ${found}.`,
+        range: doc.valueRange(path),
+      };
     case 'minLength':
       return {
         ...base,
-        message: schema.minLength === 1 ? `${label} must not be empty.` : `${label} must be at least ${schema.minLength} characters long.`,
+        message:
+          schema.minLength === 1
+            ? `${label} must not be empty.`
+            : `${label} must be at least ${schema.minLength} characters long.`,
         range: doc.valueRange(path),
       };
     case 'maxLength':
-      return { ...base, message: `${label} must be at most ${schema.maxLength} characters long; it has ${String(error.data).length}.`, range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label} must be at most ${schema.maxLength} characters long; it has ${String(error.data).length}.`,
+        range: doc.valueRange(path),
+      };
     case 'minItems':
-      return { ...base, message: `${label} must list at least ${schema.minItems} ${plural(schema.minItems ?? 1, 'item')}.`, range: doc.markerRange(path) };
+      return {
+        ...base,
+        message: `${label} must list at least ${schema.minItems} ${plural(schema.minItems ?? 1, 'item')}.`,
+        range: doc.markerRange(path),
+      };
     case 'maxItems':
       return {
         ...base,
@@ -132,9 +164,17 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
       };
     }
     case 'not':
-      return { ...base, message: `${label}: ${schema.errorMessage ?? 'this value is not allowed here.'}`, range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label}: ${schema.errorMessage ?? 'this value is not allowed here.'}`,
+        range: doc.valueRange(path),
+      };
     default:
-      return { ...base, message: `${label} ${error.message ?? 'breaks a rule of the schema'}.`, range: doc.valueRange(path) };
+      return {
+        ...base,
+        message: `${label} ${error.message ?? 'breaks a rule of the schema'}.`,
+        range: doc.valueRange(path),
+      };
   }
 }
 
@@ -219,27 +259,52 @@ function hasKey(value: unknown, key: string): boolean {
 }
 
 /** The same value in the expected JSON type, when the conversion is unambiguous. */
-function typeFix(doc: JsonDocument, path: JsonPath, expected: string[], data: unknown, schema: SchemaNode): Fix | undefined {
+function typeFix(
+  doc: JsonDocument,
+  path: JsonPath,
+  expected: string[],
+  data: unknown,
+  schema: SchemaNode,
+): Fix | undefined {
   let converted: unknown;
   const parsed = typeof data === 'string' ? parseJsonText(data) : undefined;
-  if (parsed !== undefined && expected.includes(Array.isArray(parsed) ? 'array' : typeof parsed === 'object' && parsed !== null ? 'object' : '-')) {
+  if (
+    parsed !== undefined &&
+    expected.includes(Array.isArray(parsed) ? 'array' : typeof parsed === 'object' && parsed !== null ? 'object' : '-')
+  ) {
     // The platform's own form: a list or object given as JSON text.
     converted = parsed;
-  } else if ((expected.includes('integer') || expected.includes('number')) && typeof data === 'string' && /^-?\d+(\.\d+)?$/.test(data.trim())) {
+  } else if (
+    (expected.includes('integer') || expected.includes('number')) &&
+    typeof data === 'string' &&
+    /^-?\d+(\.\d+)?$/.test(data.trim())
+  ) {
     converted = Number(data.trim());
     if (expected.includes('integer') && !expected.includes('number') && !Number.isInteger(converted)) return undefined;
   } else if (expected.includes('string') && typeof data === 'number') {
     converted = String(data);
   } else if (expected.includes('boolean') && (data === 'true' || data === 'false' || data === 0 || data === 1)) {
     converted = data === 'true' || data === 1;
-  } else if (expected.includes('array') && schema.items?.type === 'string' && typeof data === 'string' && data.trim() !== '' && !/[[\]{}"]/.test(data)) {
+  } else if (
+    expected.includes('array') &&
+    schema.items?.type === 'string' &&
+    typeof data === 'string' &&
+    data.trim() !== '' &&
+    !/[[\]{}"]/.test(data)
+  ) {
     // Ids separated by commas, as the interface sends them; only for lists of text (not of objects).
-    converted = data.split(',').map((s) => s.trim()).filter((s) => s !== '');
+    converted = data
+      .split(',')
+      .map((s) => s.trim())
+      .filter((s) => s !== '');
   } else {
     return undefined;
   }
   const shown = JSON.stringify(converted);
-  return doc.fix(shown.length > 40 ? `Use the ${Array.isArray(converted) ? 'list' : 'object'} this text holds` : `Use ${shown}`, (d) => d.set(path, converted));
+  return doc.fix(
+    shown.length > 40 ? `Use the ${Array.isArray(converted) ? 'list' : 'object'} this text holds` : `Use ${shown}`,
+    (d) => d.set(path, converted),
+  );
 }
 
 function parseJsonText(text: string): unknown {
@@ -257,7 +322,13 @@ function parseJsonText(text: string): unknown {
  * value a word stands for (`"HLS"` for protocolType, `"push"` for signalType, `"on"` for a flag), when
  * that value is one of the allowed ones.
  */
-function enumFix(doc: JsonDocument, path: JsonPath, allowed: unknown[], data: unknown, descriptions: readonly string[] = []): Fix | undefined {
+function enumFix(
+  doc: JsonDocument,
+  path: JsonPath,
+  allowed: unknown[],
+  data: unknown,
+  descriptions: readonly string[] = [],
+): Fix | undefined {
   let candidates: unknown[];
   if (typeof data === 'number') candidates = [String(data)];
   else if (typeof data === 'boolean') candidates = isOnOff(allowed, descriptions) ? (data ? ['1', 1] : ['0', 0]) : [];
@@ -272,7 +343,9 @@ function enumFix(doc: JsonDocument, path: JsonPath, allowed: unknown[], data: un
 
 /** An off/on choice (a `"0"`/`"1"` flag, defaultVideo), not a kind numbered 0 and 1 (normal / VR). */
 function isOnOff(allowed: unknown[], descriptions: readonly string[]): boolean {
-  return allowed.every((v) => ['0', '1', 0, 1].includes(v as string | number)) && /^(off|not)\b/i.test(descriptions[0] ?? '');
+  return (
+    allowed.every((v) => ['0', '1', 0, 1].includes(v as string | number)) && /^(off|not)\b/i.test(descriptions[0] ?? '')
+  );
 }
 
 const NOT_A_NAME = new Set(['no', 'not', 'the', 'a', 'an']);
@@ -292,7 +365,8 @@ export function closest(name: string, candidates: readonly string[]): string | u
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const d = candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name.toLowerCase(), candidate.toLowerCase());
+    const d =
+      candidate.toLowerCase() === name.toLowerCase() ? 0.5 : editDistance(name.toLowerCase(), candidate.toLowerCase());
     if (d < bestDistance) {
       bestDistance = d;
       best = candidate;
@@ -304,12 +378,15 @@ export function closest(name: string, candidates: readonly string[]): string | u
 
 /** Edit distance counting a swap of neighbours as one edit ("nmae" is one from "name"). */
 function editDistance(a: string, b: string): number {
-  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];

@@ -11,7 +11,15 @@ import { createdIdsOfChannel, pickCreatedLogoGroup, type CreatedIds } from './wr
 
 export type SendingClient = Pick<
   PlatformClient,
-  'liveCreateChannel' | 'liveUpdate' | 'templateGroup' | 'logoGroup' | 'getLogoGroupList' | 'liveTemplateCreate' | 'liveTemplateUpdate' | 'liveLogoCreate' | 'secondTranscodeV2'
+  | 'liveCreateChannel'
+  | 'liveUpdate'
+  | 'templateGroup'
+  | 'logoGroup'
+  | 'getLogoGroupList'
+  | 'liveTemplateCreate'
+  | 'liveTemplateUpdate'
+  | 'liveLogoCreate'
+  | 'secondTranscodeV2'
 >;
 
 export interface SendOutcome {
@@ -27,16 +35,27 @@ export interface SendOutcome {
   partial?: boolean;
 }
 
-export async function sendRequest(client: SendingClient, request: DocumentRequest, signal?: AbortSignal): Promise<SendOutcome> {
+export async function sendRequest(
+  client: SendingClient,
+  request: DocumentRequest,
+  signal?: AbortSignal,
+): Promise<SendOutcome> {
   const o = { signal };
   switch (request.operation) {
     case 'liveCreateChannel': {
       const channel = await client.liveCreateChannel(request.input, o);
-      return { created: createdIdsOfChannel(channel), reveal: { view: 'channel', id: channel.id }, summary: `Created channel "${channel.name}" (${channel.id}).` };
+      return {
+        created: createdIdsOfChannel(channel),
+        reveal: { view: 'channel', id: channel.id },
+        summary: `Created channel "${channel.name}" (${channel.id}).`,
+      };
     }
     case 'liveUpdate': {
       const channel = await client.liveUpdate(request.input, o);
-      return { reveal: { view: 'channel', id: channel.id }, summary: `Updated channel "${channel.name}" (${channel.id}).` };
+      return {
+        reveal: { view: 'channel', id: channel.id },
+        summary: `Updated channel "${channel.name}" (${channel.id}).`,
+      };
     }
     case 'templateGroup': {
       const id = await client.templateGroup(request.input, o);
@@ -55,7 +74,9 @@ export async function sendRequest(client: SendingClient, request: DocumentReques
       const created = pickCreatedLogoGroup(await client.getLogoGroupList(o), request.input.name, before);
       return created
         ? { created: { id: created.id }, summary: `Created logo group "${created.name}" (id ${created.id}).` }
-        : { summary: `Created logo group "${request.input.name}"; its id could not be found in the list, so it was not written into the file.` };
+        : {
+            summary: `Created logo group "${request.input.name}"; its id could not be found in the list, so it was not written into the file.`,
+          };
     }
     case 'liveTemplateCreate': {
       const template = await client.liveTemplateCreate(request.input, o);
@@ -78,7 +99,12 @@ export async function sendRequest(client: SendingClient, request: DocumentReques
         failed.length === 0
           ? `Transcoding started for ${plural(started, 'video')}.`
           : `Transcoding started for ${started} of ${plural(videos.length, 'video')}; refused: ${failed.map(describeVideoOutcome).join('; ')}.`;
-      return { videos, partial: failed.length > 0, summary, ...(first ? { reveal: { view: 'video' as const, id: first.id } } : {}) };
+      return {
+        videos,
+        partial: failed.length > 0,
+        summary,
+        ...(first ? { reveal: { view: 'video' as const, id: first.id } } : {}),
+      };
     }
   }
 }

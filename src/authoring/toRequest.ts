@@ -90,11 +90,25 @@ export function toRequest(kind: DocumentKind, value: unknown): DocumentRequest {
     }
     case 'logogroup': {
       const id = numericId(doc.id);
-      const input: LogoGroupInput = { ...(id !== undefined ? { id } : {}), name: doc.name as string, logos: doc.logos as LogoGroupInput['logos'] };
+      const input: LogoGroupInput = {
+        ...(id !== undefined ? { id } : {}),
+        name: doc.name as string,
+        logos: doc.logos as LogoGroupInput['logos'],
+      };
       return { kind, operation: 'logoGroup', creates: id === undefined, input };
     }
     case 'livetemplate': {
-      const input = pick(doc, ['displayName', 'type', 'transcodeType', 'videoWidth', 'videoHeight', 'videoBitrate', 'audioBitrate', 'frameRate', 'advancedArguments']) as LiveTemplateInput;
+      const input = pick(doc, [
+        'displayName',
+        'type',
+        'transcodeType',
+        'videoWidth',
+        'videoHeight',
+        'videoBitrate',
+        'audioBitrate',
+        'frameRate',
+        'advancedArguments',
+      ]) as LiveTemplateInput;
       return typeof doc.id === 'string'
         ? { kind, operation: 'liveTemplateUpdate', input: { id: doc.id, ...input } }
         : { kind, operation: 'liveTemplateCreate', input };
@@ -110,14 +124,28 @@ export function toRequest(kind: DocumentKind, value: unknown): DocumentRequest {
           },
         ]);
       }
-      const input = pick(doc, ['name', 'uri', 'width', 'height', 'offsetWidth', 'offsetHeight', 'opacity', 'resize']) as unknown as LiveLogoInput;
+      const input = pick(doc, [
+        'name',
+        'uri',
+        'width',
+        'height',
+        'offsetWidth',
+        'offsetHeight',
+        'opacity',
+        'resize',
+      ]) as unknown as LiveLogoInput;
       return { kind, operation: 'liveLogoCreate', input };
     }
     case 'transcode': {
       const input: SecondTranscodeJob = {
         videoIds: doc.videoIds as string[],
         replace: doc.replace === true || doc.replace === 1,
-        ...(pick(doc, ['transcodeTemplateGroupId', 'videoType', 'trailor', 'trailorDuration']) as Partial<SecondTranscodeJob>),
+        ...(pick(doc, [
+          'transcodeTemplateGroupId',
+          'videoType',
+          'trailor',
+          'trailorDuration',
+        ]) as Partial<SecondTranscodeJob>),
       };
       if (doc.transcodeTemplates !== undefined) input.transcodeTemplates = doc.transcodeTemplates as AdHocTemplates;
       return { kind, operation: 'secondTranscodeV2', input };
@@ -133,7 +161,13 @@ function channelDefinition(doc: Record<string, unknown>): ChannelDefinition {
     ...(pick(doc, ['pullStream', 'liveType', 'typeName', 'type', 'description']) as Partial<ChannelDefinition>),
     outputGroupList: groups.map((group): OutputGroupDefinition => {
       const definition: OutputGroupDefinition = {
-        ...(pick(group, ['id', 'rtmpThirdPartyOutputUrl', 'rotation', 'timeShiftDuration', 'logoId']) as Partial<OutputGroupDefinition>),
+        ...(pick(group, [
+          'id',
+          'rtmpThirdPartyOutputUrl',
+          'rotation',
+          'timeShiftDuration',
+          'logoId',
+        ]) as Partial<OutputGroupDefinition>),
         protocolType: group.protocolType as 1 | 2,
         outputTemplateList: (group.outputTemplateList as Array<Record<string, unknown>>).map((t) => ({
           templateId: t.templateId as string,

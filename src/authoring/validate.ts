@@ -66,14 +66,29 @@ function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceL
 /** jsonc-parser builds prototype-less objects; callers get ordinary ones (own `__proto__` keys stay data). */
 function plain(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(plain);
-  if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, plain(v)]));
   return value;
 }
 
 const RANK: Readonly<Record<Severity, number>> = { error: 3, warning: 2, info: 1 };
 
 /** Schema problems about a value itself (not about what an object or list lacks or holds). */
-const ABOUT_THE_VALUE = new Set(['type', 'enum', 'const', 'not', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength'].map((k) => `schema.${k}`));
+const ABOUT_THE_VALUE = new Set(
+  [
+    'type',
+    'enum',
+    'const',
+    'not',
+    'pattern',
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minLength',
+    'maxLength',
+  ].map((k) => `schema.${k}`),
+);
 
 /**
  * A rule problem on exactly the range of a schema problem about that value says the same thing
@@ -123,19 +138,28 @@ const SYNTAX_WORDS: Readonly<Record<string, string>> = {
 
 function syntaxProblems(doc: JsonDocument): Problem[] {
   if (doc.text.trim() === '') {
-    return [{ severity: 'error', code: 'json.empty', range: { offset: 0, length: 0 }, message: 'The file is empty; it should hold one JSON object { ... }.' }];
+    return [
+      {
+        severity: 'error',
+        code: 'json.empty',
+        range: { offset: 0, length: 0 },
+        message: 'The file is empty; it should hold one JSON object { ... }.',
+      },
+    ];
   }
   const problems: Problem[] = [];
   const seen = new Set<number>();
   for (const error of doc.parseErrors) {
     if (seen.has(error.offset)) continue;
     seen.add(error.offset);
-    problems.push(trailingComma(doc, error) ?? {
-      severity: 'error',
-      code: 'json.syntax',
-      range: { offset: error.offset, length: Math.max(error.length, 1) },
-      message: `JSON syntax: ${SYNTAX_WORDS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}.`,
-    });
+    problems.push(
+      trailingComma(doc, error) ?? {
+        severity: 'error',
+        code: 'json.syntax',
+        range: { offset: error.offset, length: Math.max(error.length, 1) },
+        message: `JSON syntax: ${SYNTAX_WORDS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}.`,
+      },
+    );
   }
   return problems;
 }

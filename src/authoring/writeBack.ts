@@ -21,10 +21,12 @@ export function createdIdsOfChannel(channel: Channel): CreatedIds {
  * logoGroup answers `""`, not the new id: the new group is the one of that name with the highest
  * id not listed before the call.
  */
-export function pickCreatedLogoGroup(after: readonly LogoGroup[], name: string, idsBefore: ReadonlySet<number>): LogoGroup | undefined {
-  return after
-    .filter((group) => group.name === name && !idsBefore.has(group.id))
-    .sort((a, b) => b.id - a.id)[0];
+export function pickCreatedLogoGroup(
+  after: readonly LogoGroup[],
+  name: string,
+  idsBefore: ReadonlySet<number>,
+): LogoGroup | undefined {
+  return after.filter((group) => group.name === name && !idsBefore.has(group.id)).sort((a, b) => b.id - a.id)[0];
 }
 
 /** Edits writing `id` (first in the object) and, for channels, each group's `id`; [] if nothing to write. */

@@ -14,7 +14,9 @@ let shutdown: (() => Promise<void>) | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   const runtime = await createRuntime(context);
   shutdown = runtime.shutdown;
-  context.subscriptions.push(...registerCommands(runtime.services, (id, handler) => vscode.commands.registerCommand(id, handler)));
+  context.subscriptions.push(
+    ...registerCommands(runtime.services, (id, handler) => vscode.commands.registerCommand(id, handler)),
+  );
   // Problems, quick fixes and id completion on every open platform document from activation on,
   // not only after the first authoring command.
   activateAuthoring(runtime.services);

@@ -13,7 +13,8 @@ export function isCancellation(error: unknown): boolean {
  * so that it can be looked up), the client's sentence for a TransportError, the message otherwise.
  */
 export function describeFailure(error: unknown): string {
-  if (error instanceof ApiError) return `${error.explanation} (${error.action}: code ${error.code}, ${error.platformMessage || 'no message'})`;
+  if (error instanceof ApiError)
+    return `${error.explanation} (${error.action}: code ${error.code}, ${error.platformMessage || 'no message'})`;
   if (error instanceof PlatformError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
@@ -23,7 +24,12 @@ export function describeFailure(error: unknown): string {
  * Logs the failure and shows it with a "Show Log" button; a cancellation is only logged.
  * `what` says what was being done ("Start channel "News""), so the message stands on its own.
  */
-export async function reportFailure(ui: Pick<Ui, 'error' | 'showLog'>, log: LogSink, what: string, error: unknown): Promise<void> {
+export async function reportFailure(
+  ui: Pick<Ui, 'error' | 'showLog'>,
+  log: LogSink,
+  what: string,
+  error: unknown,
+): Promise<void> {
   if (isCancellation(error)) {
     log.info(`${what}: cancelled`);
     return;

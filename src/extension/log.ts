@@ -16,7 +16,10 @@ export function formatRequest(entry: RequestLogEntry): string {
   const params = Object.entries(entry.params ?? {})
     .map(([name, value]) => `${name}=${String(value)}`)
     .join(' ');
-  const outcome = entry.error !== undefined ? `failed (${entry.error}${entry.status ? `, HTTP ${entry.status}` : ''})` : `code ${entry.code ?? '?'}`;
+  const outcome =
+    entry.error !== undefined
+      ? `failed (${entry.error}${entry.status ? `, HTTP ${entry.status}` : ''})`
+      : `code ${entry.code ?? '?'}`;
   const attempt = entry.attempt > 1 ? ` (attempt ${entry.attempt})` : '';
   return `${entry.method} ${entry.action}${attempt} ${outcome} in ${Math.round(entry.durationMs)} ms${params ? ` [${params}]` : ''}`;
 }

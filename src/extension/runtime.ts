@@ -30,7 +30,11 @@ function createView(
   subscriptions: vscode.Disposable[],
 ): { view: vscode.TreeView<TreeNode>; provider: ModelTreeProvider } {
   const provider = new ModelTreeProvider(model);
-  const view = vscode.window.createTreeView(id, { treeDataProvider: provider, canSelectMany: true, showCollapseAll: true });
+  const view = vscode.window.createTreeView(id, {
+    treeDataProvider: provider,
+    canSelectMany: true,
+    showCollapseAll: true,
+  });
   const describe = (): void => {
     view.description = model.filterText || undefined;
     void vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '');
@@ -57,7 +61,8 @@ const REVEAL_CONFIRM_MS = 1_000;
 /** Resolves true once the view's selection holds the node (by its item id), or false after timeoutMs. */
 function whenSelected(view: vscode.TreeView<TreeNode>, node: TreeNode, timeoutMs: number): Promise<boolean> {
   const id = node.view().id;
-  const selected = (): boolean => view.selection.some((candidate) => candidate === node || (id !== undefined && candidate.view().id === id));
+  const selected = (): boolean =>
+    view.selection.some((candidate) => candidate === node || (id !== undefined && candidate.view().id === id));
   if (selected()) return Promise.resolve(true);
   return new Promise((resolve) => {
     const done = (value: boolean): void => {
@@ -90,14 +95,21 @@ async function revealNode(view: vscode.TreeView<TreeNode>, provider: ModelTreePr
  * Builds the extension: accounts and connection, the local platform host, the two views with
  * their pollers, the status bar item, and the services handed to every command.
  */
-export async function createRuntime(context: vscode.ExtensionContext): Promise<{ services: ExtensionServices; shutdown: () => Promise<void> }> {
+export async function createRuntime(
+  context: vscode.ExtensionContext,
+): Promise<{ services: ExtensionServices; shutdown: () => Promise<void> }> {
   const subscriptions = context.subscriptions;
   const log = vscode.window.createOutputChannel('Video Platform', { log: true });
   subscriptions.push(log);
   const ui = createVscodeUi(log);
   const store = new AccountStore(context.globalState, context.secrets);
   const host = new LocalPlatformHost(store, context.globalStorageUri.fsPath, startLocalPlatform, log);
-  const connection = new Connection({ store, log, clientOptions: settings.clientOptions, ensureLocal: () => host.ensure() });
+  const connection = new Connection({
+    store,
+    log,
+    clientOptions: settings.clientOptions,
+    ensureLocal: () => host.ensure(),
+  });
   // The client and the local platform close when the extension stops: deactivate awaits this.
   const shutdown = async (): Promise<void> => {
     await connection.dispose();
@@ -109,7 +121,13 @@ export async function createRuntime(context: vscode.ExtensionContext): Promise<{
   const videos = new VideoTreeModel(connection, settings.pageSize);
   const channelPoller = new Poller(channels, settings.pollIntervalMs, log);
   const videoPoller = new Poller(videos, settings.pollIntervalMs, log);
-  const channelView = createView(CHANNELS_VIEW, channels, channelPoller, 'videoPlatform.channelsFiltered', subscriptions);
+  const channelView = createView(
+    CHANNELS_VIEW,
+    channels,
+    channelPoller,
+    'videoPlatform.channelsFiltered',
+    subscriptions,
+  );
   const videoView = createView(VIDEOS_VIEW, videos, videoPoller, 'videoPlatform.videosFiltered', subscriptions);
 
   const statusBar = new AccountStatusBar();
@@ -118,7 +136,8 @@ export async function createRuntime(context: vscode.ExtensionContext): Promise<{
   // profile added or removed while another is active, or none), not only switches.
   const showAccount = (): void => {
     statusBar.show(accountStatus(store));
-    for (const [key, value] of Object.entries(accountContextKeys(store))) void vscode.commands.executeCommand('setContext', key, value);
+    for (const [key, value] of Object.entries(accountContextKeys(store)))
+      void vscode.commands.executeCommand('setContext', key, value);
   };
   subscriptions.push(
     store.onDidChange(showAccount),
@@ -138,7 +157,8 @@ export async function createRuntime(context: vscode.ExtensionContext): Promise<{
         channels.refresh();
         videos.refresh();
       }
-      if (event.affectsConfiguration('videoPlatform.requestTimeoutSeconds') || event.affectsConfiguration('http.proxy')) connection.restart();
+      if (event.affectsConfiguration('videoPlatform.requestTimeoutSeconds') || event.affectsConfiguration('http.proxy'))
+        connection.restart();
     }),
   );
 

@@ -21,7 +21,9 @@ export const settings = {
     const http = vscode.workspace.getConfiguration('http');
     const proxy = http.get<string>('proxy') || undefined;
     const noProxy = http.get<unknown>('noProxy');
-    const exceptions = Array.isArray(noProxy) ? noProxy.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '') : [];
+    const exceptions = Array.isArray(noProxy)
+      ? noProxy.filter((entry): entry is string => typeof entry === 'string' && entry.trim() !== '')
+      : [];
     return {
       timeouts: { connectMs: Math.min(ms, 10_000), headersMs: ms, bodyMs: ms },
       ...(proxy ? { proxy } : {}),

@@ -7,7 +7,13 @@ function rows<T>(items: readonly PickItem<T>[]): Row<T>[] {
   return items.map((item) =>
     item.separator
       ? { label: item.label, kind: vscode.QuickPickItemKind.Separator }
-      : { label: item.label, description: item.description, detail: item.detail, picked: item.picked, value: item.value },
+      : {
+          label: item.label,
+          description: item.description,
+          detail: item.detail,
+          picked: item.picked,
+          value: item.value,
+        },
   );
 }
 
@@ -43,12 +49,17 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
     error: (message, ...actions) => Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
     withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R> {
       return Promise.resolve(
-        vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: options.title, cancellable: options.cancellable }, (progress, token) => {
-          // The client takes an AbortSignal; VS Code gives a CancellationToken.
-          const controller = new AbortController();
-          const subscription = token.onCancellationRequested(() => controller.abort());
-          return task({ signal: controller.signal, report: (message) => progress.report({ message }) }).finally(() => subscription.dispose());
-        }),
+        vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: options.title, cancellable: options.cancellable },
+          (progress, token) => {
+            // The client takes an AbortSignal; VS Code gives a CancellationToken.
+            const controller = new AbortController();
+            const subscription = token.onCancellationRequested(() => controller.abort());
+            return task({ signal: controller.signal, report: (message) => progress.report({ message }) }).finally(() =>
+              subscription.dispose(),
+            );
+          },
+        ),
       );
     },
     copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
@@ -56,9 +67,11 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
     showLog: () => log.show(true),
     openDocuments(): OpenDocument[] {
       const active = vscode.window.activeTextEditor?.document;
-      const documents = [active, ...vscode.window.visibleTextEditors.map((editor) => editor.document), ...vscode.workspace.textDocuments].filter(
-        (document): document is vscode.TextDocument => document !== undefined && !document.isClosed,
-      );
+      const documents = [
+        active,
+        ...vscode.window.visibleTextEditors.map((editor) => editor.document),
+        ...vscode.workspace.textDocuments,
+      ].filter((document): document is vscode.TextDocument => document !== undefined && !document.isClosed);
       const seen = new Set<string>();
       const result: OpenDocument[] = [];
       for (const document of documents) {

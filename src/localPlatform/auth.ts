@@ -35,7 +35,8 @@ export function authenticate(
   const account = accounts.get(accessKey);
   if (!account) throw new PlatformFault(Codes.accessKeyNotExists, 'accessKey is not an account of this platform');
   const version = required(params, 'version');
-  if (version !== '2.0') throw new PlatformFault(Codes.versionNotSupported, `version must be 2.0 (got ${version.slice(0, 20)})`);
+  if (version !== '2.0')
+    throw new PlatformFault(Codes.versionNotSupported, `version must be 2.0 (got ${version.slice(0, 20)})`);
   const timestamp = required(params, 'timestamp');
   if (!/^\d{1,15}$/.test(timestamp)) {
     throw new PlatformFault(Codes.parameterInvalid, 'timestamp must be milliseconds since 1970 as digits');
@@ -56,10 +57,14 @@ export function authenticate(
     // Some clients leave empty parameters out of what they sign but still send them.
     const nonEmpty: Record<string, string> = {};
     for (const name of Object.keys(signed)) if (signed[name] !== '') nonEmpty[name] = signed[name];
-    if (Object.keys(nonEmpty).length !== Object.keys(signed).length) ok = sameHex(signParams(nonEmpty, account.secretKey), signature);
+    if (Object.keys(nonEmpty).length !== Object.keys(signed).length)
+      ok = sameHex(signParams(nonEmpty, account.secretKey), signature);
   }
   if (!ok) {
-    throw new PlatformFault(Codes.signatureIncorrect, 'signature does not match the parameters signed with the secret key of accessKey');
+    throw new PlatformFault(
+      Codes.signatureIncorrect,
+      'signature does not match the parameters signed with the secret key of accessKey',
+    );
   }
   return account;
 }

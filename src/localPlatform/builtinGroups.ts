@@ -5,8 +5,25 @@
  */
 import type { TemplateGroupItemRec, TemplateGroupRec } from './records';
 
-function item(name: string, w: number, h: number, kbps: number, format: 0 | 1 | 2 | 3, defaultVideo: 0 | 1): TemplateGroupItemRec {
-  return { name, videoWidth: w, videoHeight: h, videoBitrate: kbps, audioBitrate: 128000, format, encryptType: 0, defaultVideo, advancedArguments: null };
+function item(
+  name: string,
+  w: number,
+  h: number,
+  kbps: number,
+  format: 0 | 1 | 2 | 3,
+  defaultVideo: 0 | 1,
+): TemplateGroupItemRec {
+  return {
+    name,
+    videoWidth: w,
+    videoHeight: h,
+    videoBitrate: kbps,
+    audioBitrate: 128000,
+    format,
+    encryptType: 0,
+    defaultVideo,
+    advancedArguments: null,
+  };
 }
 
 export const BUILTIN_TEMPLATE_GROUPS: readonly TemplateGroupRec[] = [
@@ -17,7 +34,11 @@ export const BUILTIN_TEMPLATE_GROUPS: readonly TemplateGroupRec[] = [
     trailor: false,
     trailorDuration: 0,
     logoGroupId: null,
-    templates: [item('1080p', 1920, 1080, 4500, 0, 0), item('720p', 1280, 720, 2500, 0, 1), item('480p', 854, 480, 1000, 0, 0)],
+    templates: [
+      item('1080p', 1920, 1080, 4500, 0, 0),
+      item('720p', 1280, 720, 2500, 0, 1),
+      item('480p', 854, 480, 1000, 0, 0),
+    ],
     createTime: 0,
     updateTime: null,
   },

@@ -38,7 +38,9 @@ async function main(): Promise<void> {
     platform.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        process.stderr.write(`localPlatform: error while stopping: ${error instanceof Error ? error.message : String(error)}\n`);
+        process.stderr.write(
+          `localPlatform: error while stopping: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
         process.exit(1);
       },
     );
@@ -49,7 +51,12 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   const e = error as NodeJS.ErrnoException;
-  const message = e.code === 'EADDRINUSE' ? `the port is already in use (${e.message})` : e instanceof Error ? e.message : String(error);
+  const message =
+    e.code === 'EADDRINUSE'
+      ? `the port is already in use (${e.message})`
+      : e instanceof Error
+        ? e.message
+        : String(error);
   process.stderr.write(`localPlatform: ${message}\n`);
   process.exit(1);
 });

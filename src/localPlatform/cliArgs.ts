@@ -1,6 +1,11 @@
 /** Command-line options of the local platform (see cli.ts). */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_MAX_BODY_BYTES, DEFAULT_TIMESTAMP_WINDOW_MS, type LocalPlatformOptions, type PlatformAccount } from './server';
+import {
+  DEFAULT_MAX_BODY_BYTES,
+  DEFAULT_TIMESTAMP_WINDOW_MS,
+  type LocalPlatformOptions,
+  type PlatformAccount,
+} from './server';
 
 export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret-key SECRET | --account KEY:SECRET ... | --accounts-file FILE)
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
@@ -24,7 +29,8 @@ export class UsageError extends Error {}
 
 function number(flag: string, text: string | undefined, min: number): number {
   const n = Number(text);
-  if (text === undefined || text === '' || !Number.isFinite(n) || n < min) throw new UsageError(`${flag} needs a number of at least ${min}`);
+  if (text === undefined || text === '' || !Number.isFinite(n) || n < min)
+    throw new UsageError(`${flag} needs a number of at least ${min}`);
   return n;
 }
 
@@ -33,7 +39,9 @@ function readAccountsFile(file: string): PlatformAccount[] {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    throw new UsageError(`--accounts-file ${file} cannot be read as JSON (${error instanceof Error ? error.message : String(error)})`);
+    throw new UsageError(
+      `--accounts-file ${file} cannot be read as JSON (${error instanceof Error ? error.message : String(error)})`,
+    );
   }
   if (!Array.isArray(value)) throw new UsageError(`--accounts-file ${file} must hold a JSON array of accounts`);
   return value.map((a: unknown, i) => {
@@ -41,7 +49,11 @@ function readAccountsFile(file: string): PlatformAccount[] {
     if (typeof o.accessKey !== 'string' || typeof o.secretKey !== 'string') {
       throw new UsageError(`--accounts-file ${file}: item ${i} needs text accessKey and secretKey`);
     }
-    return { accessKey: o.accessKey, secretKey: o.secretKey, userId: typeof o.userId === 'number' ? o.userId : undefined };
+    return {
+      accessKey: o.accessKey,
+      secretKey: o.secretKey,
+      userId: typeof o.userId === 'number' ? o.userId : undefined,
+    };
   });
 }
 
@@ -120,8 +132,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     throw new UsageError('--secret-key needs --access-key');
   }
   if (!options.dataDir) throw new UsageError('--data DIR is required');
-  if (accounts.length === 0) throw new UsageError('give an account: --access-key and --secret-key, --account KEY:SECRET or --accounts-file');
+  if (accounts.length === 0)
+    throw new UsageError('give an account: --access-key and --secret-key, --account KEY:SECRET or --accounts-file');
   if (!Number.isInteger(options.port)) throw new UsageError('--port needs an integer');
   return options;
 }
-

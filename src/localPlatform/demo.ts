@@ -86,7 +86,14 @@ function channel(name: string, at: number, fields: Partial<ChannelRec>): Channel
   return newChannelRecord({ id: id('channel', name), name, createTime: at, ...fields });
 }
 
-function jobTemplate(name: string, w: number, h: number, kbps: number, formats: { hls?: boolean; mp4?: boolean }, isDefault: 0 | 1): JobTemplate {
+function jobTemplate(
+  name: string,
+  w: number,
+  h: number,
+  kbps: number,
+  formats: { hls?: boolean; mp4?: boolean },
+  isDefault: 0 | 1,
+): JobTemplate {
   return {
     name,
     videoWidth: w,
@@ -117,11 +124,22 @@ interface DemoVideo {
   renditions?: JobTemplate[];
 }
 
-const STANDARD = [jobTemplate('1080p', 1920, 1080, 4500, { hls: true, mp4: true }, 0), jobTemplate('720p', 1280, 720, 2500, { hls: true, mp4: true }, 1)];
+const STANDARD = [
+  jobTemplate('1080p', 1920, 1080, 4500, { hls: true, mp4: true }, 0),
+  jobTemplate('720p', 1280, 720, 2500, { hls: true, mp4: true }, 1),
+];
 
 const DEMO_VIDEOS: DemoVideo[] = [
   { title: 'Welcome tour', status: 2, category: 1, tag: 'intro,tour', minutes: 3, daysAgo: 30, renditions: STANDARD },
-  { title: 'Match highlights', status: 2, category: 2, tag: 'football,goals', minutes: 8, daysAgo: 12, renditions: STANDARD },
+  {
+    title: 'Match highlights',
+    status: 2,
+    category: 2,
+    tag: 'football,goals',
+    minutes: 8,
+    daysAgo: 12,
+    renditions: STANDARD,
+  },
   { title: 'Raw upload', status: 0, category: 3, tag: null, minutes: 15, daysAgo: 1 },
   { title: 'Keynote', status: 1, category: 1, tag: 'conference', minutes: 45, daysAgo: 2 },
   { title: 'Broken encode', status: 3, category: 3, tag: 'retry', minutes: 5, daysAgo: 4 },
@@ -129,12 +147,47 @@ const DEMO_VIDEOS: DemoVideo[] = [
   { title: 'Meeting notes', status: 5, category: 3, tag: 'document', minutes: 0, daysAgo: 6 },
   { title: 'Product demo', status: 6, category: 1, tag: 'product,demo', minutes: 12, daysAgo: 3 },
   { title: 'Queued interview', status: 7, category: 2, tag: 'interview', minutes: 20, daysAgo: 0 },
-  { title: 'VR walkthrough', status: 2, category: 1, tag: 'vr,tour', minutes: 6, daysAgo: 9, videoType: 1, renditions: [jobTemplate('4K', 3840, 2160, 15000, { hls: true }, 1)] },
-  { title: 'Welcome tour', status: 2, category: 1, tag: 'intro,tour', minutes: 3, daysAgo: 20, parent: 'Welcome tour', renditions: [jobTemplate('480p', 854, 480, 900, { mp4: true }, 1)] },
+  {
+    title: 'VR walkthrough',
+    status: 2,
+    category: 1,
+    tag: 'vr,tour',
+    minutes: 6,
+    daysAgo: 9,
+    videoType: 1,
+    renditions: [jobTemplate('4K', 3840, 2160, 15000, { hls: true }, 1)],
+  },
+  {
+    title: 'Welcome tour',
+    status: 2,
+    category: 1,
+    tag: 'intro,tour',
+    minutes: 3,
+    daysAgo: 20,
+    parent: 'Welcome tour',
+    renditions: [jobTemplate('480p', 854, 480, 900, { mp4: true }, 1)],
+  },
 ];
 
-function item(name: string, w: number, h: number, kbps: number, format: 0 | 1 | 2 | 3, defaultVideo: 0 | 1): TemplateGroupItemRec {
-  return { name, videoWidth: w, videoHeight: h, videoBitrate: kbps, audioBitrate: 128000, format, encryptType: 0, defaultVideo, advancedArguments: null };
+function item(
+  name: string,
+  w: number,
+  h: number,
+  kbps: number,
+  format: 0 | 1 | 2 | 3,
+  defaultVideo: 0 | 1,
+): TemplateGroupItemRec {
+  return {
+    name,
+    videoWidth: w,
+    videoHeight: h,
+    videoBitrate: kbps,
+    audioBitrate: 128000,
+    format,
+    encryptType: 0,
+    defaultVideo,
+    advancedArguments: null,
+  };
 }
 
 /** Seeds the demo data in one durable commit. */
@@ -142,15 +195,46 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
   const tx = new Tx();
   const at = now - 60 * DAY;
 
-  const categories: CategoryRec[] = DEMO_NAMES.categories.map((name, i) => ({ id: id('category', name), name, createTime: at + i, updateTime: null }));
+  const categories: CategoryRec[] = DEMO_NAMES.categories.map((name, i) => ({
+    id: id('category', name),
+    name,
+    createTime: at + i,
+    updateTime: null,
+  }));
   for (const c of categories) tx.put('categories', c);
 
-  const templates = [liveTemplate('1080p', 1920, 1080, 4000, at), liveTemplate('720p', 1280, 720, 2000, at + 1), liveTemplate('480p', 854, 480, 800, at + 2)];
+  const templates = [
+    liveTemplate('1080p', 1920, 1080, 4000, at),
+    liveTemplate('720p', 1280, 720, 2000, at + 1),
+    liveTemplate('480p', 854, 480, 800, at + 2),
+  ];
   for (const t of templates) tx.put('liveTemplates', t);
 
   const logos: LiveLogoRec[] = [
-    { id: id('liveLogo', 'Station bug'), name: 'Station bug', uri: 'logos/station-bug.png', width: 200, height: 80, offsetWidth: 40, offsetHeight: 30, opacity: 80, resize: 100, createTime: at },
-    { id: id('liveLogo', 'Watermark'), name: 'Watermark', uri: 'logos/watermark.png', width: 320, height: 120, offsetWidth: 1560, offsetHeight: 920, opacity: 40, resize: 50, createTime: at + 1 },
+    {
+      id: id('liveLogo', 'Station bug'),
+      name: 'Station bug',
+      uri: 'logos/station-bug.png',
+      width: 200,
+      height: 80,
+      offsetWidth: 40,
+      offsetHeight: 30,
+      opacity: 80,
+      resize: 100,
+      createTime: at,
+    },
+    {
+      id: id('liveLogo', 'Watermark'),
+      name: 'Watermark',
+      uri: 'logos/watermark.png',
+      width: 320,
+      height: 120,
+      offsetWidth: 1560,
+      offsetHeight: 920,
+      opacity: 40,
+      resize: 50,
+      createTime: at + 1,
+    },
   ];
   for (const l of logos) tx.put('liveLogos', l);
 
@@ -249,7 +333,7 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       audioBitrate: 192,
       duration: d.status === 4 || d.status === 5 ? 0 : duration,
       playNum: d.status === 2 ? 100 + i * 37 : 0,
-      size: Math.round((duration / 1000) * 6192 / 8),
+      size: Math.round(((duration / 1000) * 6192) / 8),
       categoryId: videoCategories[d.category - 1].id,
       status: d.status,
       uploadTime,
@@ -265,7 +349,19 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
     {
       id: meta.nextLogoGroupId,
       name: 'Corner logo',
-      logos: [{ uri: 'logos/corner.png', width: 160, height: 60, leftPos: 88, topPos: 4, opacity: 90, resize: 100, start: 0, end: 100 }],
+      logos: [
+        {
+          uri: 'logos/corner.png',
+          width: 160,
+          height: 60,
+          leftPos: 88,
+          topPos: 4,
+          opacity: 90,
+          resize: 100,
+          start: 0,
+          end: 100,
+        },
+      ],
       createTime: at,
       updateTime: null,
     },
@@ -273,8 +369,28 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       id: meta.nextLogoGroupId + 1,
       name: 'Intro and outro',
       logos: [
-        { uri: 'logos/intro.png', width: 640, height: 360, leftPos: 25, topPos: 25, opacity: 100, resize: 50, start: 0, end: 5 },
-        { uri: 'logos/outro.png', width: 640, height: 360, leftPos: 25, topPos: 25, opacity: 100, resize: 50, start: 95, end: 100 },
+        {
+          uri: 'logos/intro.png',
+          width: 640,
+          height: 360,
+          leftPos: 25,
+          topPos: 25,
+          opacity: 100,
+          resize: 50,
+          start: 0,
+          end: 5,
+        },
+        {
+          uri: 'logos/outro.png',
+          width: 640,
+          height: 360,
+          leftPos: 25,
+          topPos: 25,
+          opacity: 100,
+          resize: 50,
+          start: 95,
+          end: 100,
+        },
       ],
       createTime: at + 1,
       updateTime: null,
@@ -291,7 +407,11 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       trailor: false,
       trailorDuration: 0,
       logoGroupId: logoGroups[0].id,
-      templates: [item('1080p', 1920, 1080, 4500, 0, 0), item('720p', 1280, 720, 2500, 0, 1), item('720p', 1280, 720, 2500, 1, 0)],
+      templates: [
+        item('1080p', 1920, 1080, 4500, 0, 0),
+        item('720p', 1280, 720, 2500, 0, 1),
+        item('720p', 1280, 720, 2500, 1, 0),
+      ],
       createTime: at,
       updateTime: null,
     },

@@ -61,7 +61,8 @@ export async function lockDir(dir: string): Promise<() => Promise<void>> {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
     const owner = ownerAlive(await readFile(file, 'utf8').catch(() => ''));
-    if (owner.alive) throw new Error(`the data folder ${dir} is in use by another local platform (process ${owner.pid})`);
+    if (owner.alive)
+      throw new Error(`the data folder ${dir} is in use by another local platform (process ${owner.pid})`);
     await writeFile(file, lockText());
   }
   heldHere.add(key);

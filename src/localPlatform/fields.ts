@@ -133,8 +133,10 @@ export class Fields {
 
   private boolValue(name: string): boolean {
     const value = this.raw(name);
-    if (value === true || value === 1 || value === 'true' || value === '1' || value === 'TRUE' || value === 'True') return true;
-    if (value === false || value === 0 || value === 'false' || value === '0' || value === 'FALSE' || value === 'False') return false;
+    if (value === true || value === 1 || value === 'true' || value === '1' || value === 'TRUE' || value === 'True')
+      return true;
+    if (value === false || value === 0 || value === 'false' || value === '0' || value === 'FALSE' || value === 'False')
+      return false;
     throw this.invalid(name, 'must be true or false');
   }
 
@@ -181,7 +183,14 @@ export class Fields {
   idList(name: string, required = true, max = 1000): string[] {
     const text = this.str(name, required, 100_000);
     if (text === undefined) return [];
-    const ids = [...new Set(text.split(',').map((part) => part.trim()).filter((part) => part !== ''))];
+    const ids = [
+      ...new Set(
+        text
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part !== ''),
+      ),
+    ];
     if (ids.length === 0 && required) throw this.missing(name);
     if (ids.length > max) throw this.invalid(name, `must list at most ${max} ids`);
     return ids;
@@ -192,6 +201,9 @@ export class Fields {
   }
 
   item(name: string, index: number, value: unknown): Fields {
-    return Fields.object(value, `${this.path(name)}[${index}]`, { missing: this.missingCode, invalid: this.invalidCode });
+    return Fields.object(value, `${this.path(name)}[${index}]`, {
+      missing: this.missingCode,
+      invalid: this.invalidCode,
+    });
   }
 }

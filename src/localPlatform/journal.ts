@@ -80,7 +80,11 @@ export class Journal {
     }
   }
 
-  private static async load(dir: string, apply: (mutation: Mutation) => void, unlock: () => Promise<void>): Promise<LoadResult> {
+  private static async load(
+    dir: string,
+    apply: (mutation: Mutation) => void,
+    unlock: () => Promise<void>,
+  ): Promise<LoadResult> {
     await rm(join(dir, `${SNAPSHOT}.tmp`), { force: true });
     const names = await readdir(dir);
     let seq = 0;
@@ -220,7 +224,9 @@ async function writeSnapshot(dir: string, captured: SnapshotCapture): Promise<vo
   const tmp = join(dir, `${SNAPSHOT}.tmp`);
   const fh = await open(tmp, 'w');
   try {
-    const chunks: string[] = [`${JSON.stringify({ snapshot: 1, seq: captured.seq, count: captured.records.length })}\n`];
+    const chunks: string[] = [
+      `${JSON.stringify({ snapshot: 1, seq: captured.seq, count: captured.records.length })}\n`,
+    ];
     let pending = chunks[0].length;
     const flush = async (): Promise<void> => {
       if (chunks.length === 0) return;
@@ -253,7 +259,8 @@ async function readSnapshot(file: string, apply: (mutation: Mutation) => void): 
     if (line === '') continue;
     const value = JSON.parse(line) as Record<string, unknown>;
     if (!header) {
-      if (value.snapshot !== 1 || typeof value.seq !== 'number') throw new Error(`${file}: not a snapshot of this platform`);
+      if (value.snapshot !== 1 || typeof value.seq !== 'number')
+        throw new Error(`${file}: not a snapshot of this platform`);
       header = { seq: value.seq, count: Number(value.count) };
     } else if ('end' in value) {
       ended = true;

@@ -299,7 +299,9 @@ export const COLLECTION_NAMES: readonly CollectionName[] = [
  * A channel as liveCreateChannel leaves it (initialised, no source, nothing measured), with the
  * given fields on top; the create operation, the demo data and test seeds all start from it.
  */
-export function newChannelRecord(fields: Pick<ChannelRec, 'id' | 'name' | 'createTime'> & Partial<ChannelRec>): ChannelRec {
+export function newChannelRecord(
+  fields: Pick<ChannelRec, 'id' | 'name' | 'createTime'> & Partial<ChannelRec>,
+): ChannelRec {
   return {
     description: null,
     authCode: fields.id.slice(16, 32),
@@ -327,7 +329,9 @@ export function newChannelRecord(fields: Pick<ChannelRec, 'id' | 'name' | 'creat
 }
 
 /** An output group with nothing running and every option off, with the given fields on top. */
-export function newOutputGroupRecord(fields: Pick<OutputGroupRec, 'id' | 'protocolType' | 'createTime' | 'outputs'> & Partial<OutputGroupRec>): OutputGroupRec {
+export function newOutputGroupRecord(
+  fields: Pick<OutputGroupRec, 'id' | 'protocolType' | 'createTime' | 'outputs'> & Partial<OutputGroupRec>,
+): OutputGroupRec {
   return {
     taskId: null,
     isLiveEncrypt: '0',
@@ -352,7 +356,9 @@ export function newOutputGroupRecord(fields: Pick<OutputGroupRec, 'id' | 'protoc
  * A video as an upload leaves it (status 0, nothing measured, no renditions, nothing optional set),
  * with the given fields on top; the demo data and test seeds start from it.
  */
-export function newVideoRecord(fields: Pick<VideoRec, 'id' | 'fileName' | 'title' | 'uploadTime'> & Partial<VideoRec>): VideoRec {
+export function newVideoRecord(
+  fields: Pick<VideoRec, 'id' | 'fileName' | 'title' | 'uploadTime'> & Partial<VideoRec>,
+): VideoRec {
   return {
     parentId: null,
     playrate: '1',

@@ -105,7 +105,12 @@ function jsonIfJson(text: string): unknown {
   }
 }
 
-export function parseRequest(url: URL, contentTypeHeader: string | undefined, body: Buffer, jsonAction: boolean): ParsedRequest {
+export function parseRequest(
+  url: URL,
+  contentTypeHeader: string | undefined,
+  body: Buffer,
+  jsonAction: boolean,
+): ParsedRequest {
   const pairs: Array<[string, string]> = [...url.searchParams];
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
@@ -123,7 +128,11 @@ export function parseRequest(url: URL, contentTypeHeader: string | undefined, bo
       const asJson = declaredForm ? jsonIfJson(decoded) : undefined;
       if (declaredForm && asJson === undefined) {
         pairs.push(...new URLSearchParams(decoded));
-      } else if (asJson !== undefined || /^[[{"]/.test(decoded) || (contentType.includes('json') && !/^[^=&\s{["]+=/.test(decoded))) {
+      } else if (
+        asJson !== undefined ||
+        /^[[{"]/.test(decoded) ||
+        (contentType.includes('json') && !/^[^=&\s{["]+=/.test(decoded))
+      ) {
         const value = asJson !== undefined ? asJson : parseJson(decoded);
         // Only the channel operations take a JSON body; elsewhere `{}` or `[]` carries nothing.
         if (jsonAction) json = value === null ? undefined : value;
@@ -139,7 +148,8 @@ export function parseRequest(url: URL, contentTypeHeader: string | undefined, bo
 }
 
 function finish(pairs: Array<[string, string]>, json: unknown): ParsedRequest {
-  if (pairs.length > MAX_PARAMS) throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
+  if (pairs.length > MAX_PARAMS)
+    throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
   const params = Object.create(null) as Record<string, string>;
   for (const [name, value] of pairs) {
     if (name in params && params[name] !== value) {

@@ -41,7 +41,9 @@ export interface View {
   origin: Origin;
 }
 
-export function templateName(t: Pick<LiveTemplateRec, 'displayName' | 'videoBitrate' | 'videoWidth' | 'videoHeight'>): string {
+export function templateName(
+  t: Pick<LiveTemplateRec, 'displayName' | 'videoBitrate' | 'videoWidth' | 'videoHeight'>,
+): string {
   return `${t.displayName}/${t.videoBitrate}kbps/${t.videoWidth}x${t.videoHeight}`;
 }
 
@@ -118,7 +120,15 @@ function templateOf(view: View, id: string): LiveTemplateRec {
       audioBitrate: 0,
       frameRate: 0,
       videoCodec: 'h264',
-      advanced: { rc: null, refFrame: null, gopSize: null, bframe: null, interlace: null, gopType: null, smartBorder: null },
+      advanced: {
+        rc: null,
+        refFrame: null,
+        gopSize: null,
+        bframe: null,
+        interlace: null,
+        gopType: null,
+        smartBorder: null,
+      },
       createTime: 0,
       updateTime: null,
     }
@@ -132,7 +142,9 @@ function groupChildUrl(view: View, ch: ChannelRec, g: OutputGroupRec, n: number)
 }
 
 export function groupPlayUrl(view: View, ch: ChannelRec, g: OutputGroupRec): string {
-  return g.protocolType === 1 ? addr.hlsGroupUrl(view.origin, ch.id, g.id) : addr.rtmpGroupUrl(view.origin, ch.stream, g.id);
+  return g.protocolType === 1
+    ? addr.hlsGroupUrl(view.origin, ch.id, g.id)
+    : addr.rtmpGroupUrl(view.origin, ch.stream, g.id);
 }
 
 function outputGroup(view: View, ch: ChannelRec, g: OutputGroupRec): OutputGroup {

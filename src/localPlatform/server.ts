@@ -80,7 +80,8 @@ const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 function checkOptions(options: LocalPlatformOptions): void {
   if (!options.dataDir) throw new Error('dataDir is required');
-  if (!Array.isArray(options.accounts) || options.accounts.length === 0) throw new Error('at least one account is required');
+  if (!Array.isArray(options.accounts) || options.accounts.length === 0)
+    throw new Error('at least one account is required');
   const keys = new Set<string>();
   for (const [i, a] of options.accounts.entries()) {
     if (!a.accessKey || !a.secretKey) throw new Error(`accounts[${i}] needs an access key and a secret key`);
@@ -152,14 +153,22 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       if (path !== '/rest' && path !== '/rest/') {
         code = Codes.apiNotExists;
         req.resume();
-        send(res, 404, failure(new PlatformFault(Codes.apiNotExists, `only /rest is served (got ${path.slice(0, 100)})`)));
+        send(
+          res,
+          404,
+          failure(new PlatformFault(Codes.apiNotExists, `only /rest is served (got ${path.slice(0, 100)})`)),
+        );
         return;
       }
       if (req.method !== 'GET' && req.method !== 'POST') {
         code = Codes.parameterInvalid;
         req.resume();
         res.setHeader('Allow', 'GET, POST');
-        send(res, 405, failure(new PlatformFault(Codes.parameterInvalid, `method must be GET or POST (got ${req.method ?? '?'})`)));
+        send(
+          res,
+          405,
+          failure(new PlatformFault(Codes.parameterInvalid, `method must be GET or POST (got ${req.method ?? '?'})`)),
+        );
         return;
       }
       const queryAction = url.searchParams.get('action') ?? '';
@@ -170,7 +179,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       const now = Date.now();
       const account = authenticate(parsed.params, accounts, windowMs, now);
       const handler = handlerFor(parsed.params.action);
-      if (!handler) throw new PlatformFault(Codes.apiNotExists, `action ${parsed.params.action.slice(0, 100)} is not an operation of this platform`);
+      if (!handler)
+        throw new PlatformFault(
+          Codes.apiNotExists,
+          `action ${parsed.params.action.slice(0, 100)} is not an operation of this platform`,
+        );
       const jsonBody = ACTIONS[parsed.params.action as ActionName] as { jsonBody?: boolean };
       const outcome: ActionOutcome = await handler({
         params: new Fields(parsed.params),
@@ -205,11 +218,14 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   const inflight = new Set<Promise<void>>();
   // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
   // POST parameters there too, JSON text included: room for a long request line.
-  const server = createServer({ keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES }, (req, res) => {
-    const done = handle(req, res);
-    inflight.add(done);
-    void done.finally(() => inflight.delete(done));
-  });
+  const server = createServer(
+    { keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
+    (req, res) => {
+      const done = handle(req, res);
+      inflight.add(done);
+      void done.finally(() => inflight.delete(done));
+    },
+  );
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) {
       socket.destroy();
@@ -217,15 +233,36 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
     if (error.code === 'HPE_HEADER_OVERFLOW') {
       // Refused like an oversized body: the envelope, so the client reads why.
-      const body = JSON.stringify(failure(new PlatformFault(Codes.bodyTooLarge, `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`)));
-      socket.end(`HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      const body = JSON.stringify(
+        failure(
+          new PlatformFault(
+            Codes.bodyTooLarge,
+            `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`,
+          ),
+        ),
+      );
+      socket.end(
+        `HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       return;
     }
     // Not HTTP this server can read (often a query with raw spaces or non-ASCII bytes): an HTTP
     // error, with the envelope saying why.
-    const hint = error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_CONSTANT' ? '; percent-encode spaces and non-ASCII characters in the address' : '';
-    const body = JSON.stringify(failure(new PlatformFault(Codes.parameterInvalid, `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`)));
-    socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+    const hint =
+      error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_CONSTANT'
+        ? '; percent-encode spaces and non-ASCII characters in the address'
+        : '';
+    const body = JSON.stringify(
+      failure(
+        new PlatformFault(
+          Codes.parameterInvalid,
+          `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`,
+        ),
+      ),
+    );
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+    );
   });
   try {
     await new Promise<void>((resolve, reject) => {
@@ -252,7 +289,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        await Promise.race([Promise.allSettled([...inflight]), new Promise((resolve) => setTimeout(resolve, 5_000).unref())]);
+        await Promise.race([
+          Promise.allSettled([...inflight]),
+          new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+        ]);
         server.closeAllConnections();
         await closed;
         await closeAccounts(accounts);

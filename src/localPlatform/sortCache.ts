@@ -115,7 +115,13 @@ export function compareId(a: { id: string | number }, b: { id: string | number }
 }
 
 /** Page `start` (1-based) of `number` rows matching `keep`, reading a sorted order front or back. */
-export function pageOf<T>(rows: readonly T[], desc: boolean, keep: (row: T, index: number) => boolean, start: number, number: number): T[] {
+export function pageOf<T>(
+  rows: readonly T[],
+  desc: boolean,
+  keep: (row: T, index: number) => boolean,
+  start: number,
+  number: number,
+): T[] {
   const skip = (start - 1) * number;
   const page: T[] = [];
   let seen = 0;

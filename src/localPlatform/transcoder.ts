@@ -73,7 +73,12 @@ export class Transcoder {
     tx.del('jobs', job.id);
     if (job.replace) {
       // Replace: the earlier renditions are removed once the new ones exist.
-      tx.put('videos', { ...video, status: 2, streams: renditions(job, video.id, video.duration), logoGroupId: job.logoGroupId ?? video.logoGroupId });
+      tx.put('videos', {
+        ...video,
+        status: 2,
+        streams: renditions(job, video.id, video.duration),
+        logoGroupId: job.logoGroupId ?? video.logoGroupId,
+      });
       return;
     }
     // Save as: a new video item holds the result; the source keeps its renditions.
@@ -112,7 +117,13 @@ function renditions(job: JobRec, videoId: string, durationMs: number): StreamRec
 }
 
 /** The `transcodedVideoList` entries of one run: one per template (plus preview clips when asked). */
-export function renditionsFor(taskId: string, templates: JobTemplate[], trailorSeconds: number, videoId: string, durationMs: number): StreamRec[] {
+export function renditionsFor(
+  taskId: string,
+  templates: JobTemplate[],
+  trailorSeconds: number,
+  videoId: string,
+  durationMs: number,
+): StreamRec[] {
   const streams: StreamRec[] = [];
   const folder = `/vod/${videoId}/${taskId.slice(0, 12)}`;
   const add = (t: JobTemplate, type: 0 | 1, ms: number): void => {

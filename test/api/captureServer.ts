@@ -3,7 +3,13 @@
  * every request (method, path, query, body, headers, arrival time) and answers whatever the test
  * sets in `respond` — a proper envelope, or misbehaviour (garbage, cut-off bodies, resets, silence).
  */
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { signParams } from '../../src/api/signing';
 
@@ -39,7 +45,10 @@ export function ok(result: unknown, extra: Partial<Envelope> = {}): Envelope {
 
 export function sendJson(res: ServerResponse, value: unknown, status = 200): void {
   const text = JSON.stringify(value);
-  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text) });
+  res.writeHead(status, {
+    'content-type': 'application/json;charset=UTF-8',
+    'content-length': Buffer.byteLength(text),
+  });
   res.end(text);
 }
 

@@ -13,7 +13,12 @@ function seenSignatures(server: CaptureServer): string[] {
   return server.requests.map((r) => r.query.signature ?? '').filter(Boolean);
 }
 
-function assertTransport(error: unknown, kind: TransportErrorKind, action: string, server: CaptureServer): asserts error is TransportError {
+function assertTransport(
+  error: unknown,
+  kind: TransportErrorKind,
+  action: string,
+  server: CaptureServer,
+): asserts error is TransportError {
   assertCleanError(error, action, `${server.baseUrl}/rest`, seenSignatures(server));
   assert.ok(error instanceof TransportError, `expected TransportError, got ${String(error)}`);
   assert.equal(error.kind, kind, error.message);
@@ -34,7 +39,8 @@ describe('PlatformClient errors', () => {
   });
 
   it('a non-zero code becomes an ApiError with the platform message and the explanation from the table', async () => {
-    server.respond = (_r, res) => sendJson(res, { code: 10013, message: 'sort_type_is_incorrect', success: false, result: null });
+    server.respond = (_r, res) =>
+      sendJson(res, { code: 10013, message: 'sort_type_is_incorrect', success: false, result: null });
     const error = await rejection(client.queryVideo({ start: 1, number: 10, sort: 'title', order: 'asc' }));
     assertCleanError(error, 'queryVideo', `${server.baseUrl}/rest`, seenSignatures(server));
     assert.ok(error instanceof ApiError);
@@ -47,7 +53,12 @@ describe('PlatformClient errors', () => {
 
   it('an ApiError never carries the signature or the secret, even when the server echoes them in "message"', async () => {
     server.respond = (r, res) =>
-      sendJson(res, { code: 10000, message: `bad request /rest?${r.rawQuery} (key ${SECRET_KEY})`, success: false, result: null });
+      sendJson(res, {
+        code: 10000,
+        message: `bad request /rest?${r.rawQuery} (key ${SECRET_KEY})`,
+        success: false,
+        result: null,
+      });
     const error = await rejection(client.getLogoGroupList());
     assertCleanError(error, 'getLogoGroupList', `${server.baseUrl}/rest`, seenSignatures(server));
     assert.ok(error instanceof ApiError);
@@ -114,7 +125,10 @@ describe('PlatformClient errors', () => {
     const error = await rejection(client.liveStartChannel('c1'));
     assertTransport(error, 'http-status', 'liveStartChannel', server);
     assert.equal(error.status, 301);
-    assert.match(error.message, /HTTP 301 Moved Permanently instead of 200: it redirects to https:\/\/platform\.example\/v2\/rest;/);
+    assert.match(
+      error.message,
+      /HTTP 301 Moved Permanently instead of 200: it redirects to https:\/\/platform\.example\/v2\/rest;/,
+    );
     assert.equal(server.requests.length, 1, 'the redirect is not followed');
   });
 
@@ -168,7 +182,10 @@ describe('PlatformClient errors', () => {
   });
 
   it('no response headers in time is a "timeout" in the headers phase, not retried', async () => {
-    const retrying = makeClient(server.baseUrl, { timeouts: { headersMs: 150 }, retry: { attempts: 3, baseDelayMs: 1 } });
+    const retrying = makeClient(server.baseUrl, {
+      timeouts: { headersMs: 150 },
+      retry: { attempts: 3, baseDelayMs: 1 },
+    });
     try {
       server.respond = () => undefined; // never answers
       const error = await rejection(retrying.liveGetChannelById('c1'));
@@ -200,7 +217,10 @@ describe('PlatformClient errors', () => {
   });
 
   it('an abort while waiting for the answer is "aborted", and a GET is not retried after it', async () => {
-    const patient = makeClient(server.baseUrl, { timeouts: { headersMs: 10_000 }, retry: { attempts: 3, baseDelayMs: 1 } });
+    const patient = makeClient(server.baseUrl, {
+      timeouts: { headersMs: 10_000 },
+      retry: { attempts: 3, baseDelayMs: 1 },
+    });
     try {
       const controller = new AbortController();
       server.respond = () => setTimeout(() => controller.abort(), 10);
@@ -240,7 +260,9 @@ describe('PlatformClient errors', () => {
   });
 
   it('an answer that is not HTTP at all is "network"', async () => {
-    const garbage: TcpServer = createTcpServer((socket) => socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n')));
+    const garbage: TcpServer = createTcpServer((socket) =>
+      socket.once('data', () => socket.end('SSH-2.0-OpenSSH_9.6\r\n\r\n')),
+    );
     await new Promise<void>((resolve) => garbage.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(garbage.address() as AddressInfo).port}`;
     const confused = makeClient(url, { retry: { attempts: 1 } });
@@ -263,7 +285,10 @@ describe('PlatformClient errors', () => {
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
     const attempts: number[] = [];
-    const strict = makeClient(url, { retry: { attempts: 3, baseDelayMs: 1 }, onRequest: (entry) => attempts.push(entry.attempt) });
+    const strict = makeClient(url, {
+      retry: { attempts: 3, baseDelayMs: 1 },
+      onRequest: (entry) => attempts.push(entry.attempt),
+    });
     try {
       const error = await rejection(strict.getLogoGroupList());
       assertCleanError(error, 'getLogoGroupList', `${url}/rest`);

@@ -37,7 +37,15 @@ describe('PlatformClient against the local platform', function () {
   });
 
   it('runs a channel through create, update, start, play addresses, stop and delete', async () => {
-    const template = await client.liveTemplateCreate({ displayName: 'IT', videoWidth: 1280, videoHeight: 720, videoBitrate: 2000, audioBitrate: 128, frameRate: 25, advancedArguments: { gopSize: 50 } });
+    const template = await client.liveTemplateCreate({
+      displayName: 'IT',
+      videoWidth: 1280,
+      videoHeight: 720,
+      videoBitrate: 2000,
+      audioBitrate: 128,
+      frameRate: 25,
+      advancedArguments: { gopSize: 50 },
+    });
     assert.match(template.id, /^[0-9a-f]{32}$/);
     const created = await client.liveCreateChannel({
       name: 'Client IT 频道',
@@ -51,7 +59,13 @@ describe('PlatformClient against the local platform', function () {
       id: created.id,
       name: 'Client IT renamed',
       signalType: '1',
-      outputGroupList: [{ id: created.outputGroupList[0]!.id, protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+      outputGroupList: [
+        {
+          id: created.outputGroupList[0]!.id,
+          protocolType: 1,
+          outputTemplateList: [{ templateId: template.id, isDefault: '1' }],
+        },
+      ],
     });
     assert.equal(renamed.name, 'Client IT renamed');
     assert.equal((await client.liveGetChannelById(created.id)).name, 'Client IT renamed');
@@ -93,7 +107,19 @@ describe('PlatformClient against the local platform', function () {
   });
 
   it('creates logo and template groups from JSON-text parameters', async () => {
-    const logos = [{ uri: 'logo/it.png', width: 120, height: 60, leftPos: 90, topPos: 5, opacity: 80, resize: 100, start: 0, end: 100 }];
+    const logos = [
+      {
+        uri: 'logo/it.png',
+        width: 120,
+        height: 60,
+        leftPos: 90,
+        topPos: 5,
+        opacity: 80,
+        resize: 100,
+        start: 0,
+        end: 100,
+      },
+    ];
     await client.logoGroup({ name: 'IT logos', logos });
     const logoGroup = (await client.getLogoGroupList()).find((g) => g.name === 'IT logos');
     assert.ok(logoGroup, 'the new logo group is listed');
@@ -105,7 +131,17 @@ describe('PlatformClient against the local platform', function () {
       trailorDuration: 0,
       logoGroupId: logoGroup.id,
       transcodeTemplates: [
-        { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2000, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1, advancedArguments: { gopSize: 50 } },
+        {
+          name: '720p',
+          videoWidth: 1280,
+          videoHeight: 720,
+          videoBitrate: 2000,
+          audioBitrate: 64000,
+          format: 0,
+          encryptType: 0,
+          defaultVideo: 1,
+          advancedArguments: { gopSize: 50 },
+        },
       ],
     });
     assert.ok(Number.isInteger(groupId));
@@ -115,8 +151,15 @@ describe('PlatformClient against the local platform', function () {
   it('returns per-video transcoding outcomes instead of throwing', async () => {
     const [known] = await client.queryVideo({ start: 1, number: 1, sort: 'uploadTime', order: 'desc' });
     const unknown = '00000000000000000000000000000000';
-    const results = await client.secondTranscodeV2({ videoIds: [known!.id, unknown], transcodeTemplateGroupId: 1, replace: false });
-    assert.deepEqual(results.map((r) => r.id), [known!.id, unknown]);
+    const results = await client.secondTranscodeV2({
+      videoIds: [known!.id, unknown],
+      transcodeTemplateGroupId: 1,
+      replace: false,
+    });
+    assert.deepEqual(
+      results.map((r) => r.id),
+      [known!.id, unknown],
+    );
     assert.equal(results[1]!.code, Codes.videoNotExists, 'the unknown video gets its own code');
     assert.equal(typeof results[0]!.code, 'number');
     // When none of the videos exists the whole call fails (10017), and that one is thrown.

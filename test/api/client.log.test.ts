@@ -15,14 +15,28 @@ describe('PlatformClient onRequest log', () => {
 
   it('reports each attempt with action, method, masked parameters, duration and code or error kind', async () => {
     const entries: RequestLogEntry[] = [];
-    const client = makeClient(server.baseUrl, { retry: { attempts: 2, baseDelayMs: 1 }, onRequest: (entry) => entries.push(entry) });
+    const client = makeClient(server.baseUrl, {
+      retry: { attempts: 2, baseDelayMs: 1 },
+      onRequest: (entry) => entries.push(entry),
+    });
     try {
       server.respond = (r, res) => {
-        if (r.query.action === 'queryVideo' && server.requests.filter((x) => x.query.action === 'queryVideo').length === 1) sendJson(res, ok(null), 503);
-        else if (r.query.action === 'liveStartChannel') sendJson(res, { code: 10907, message: 'channel_not_exists', success: false, result: null });
+        if (
+          r.query.action === 'queryVideo' &&
+          server.requests.filter((x) => x.query.action === 'queryVideo').length === 1
+        )
+          sendJson(res, ok(null), 503);
+        else if (r.query.action === 'liveStartChannel')
+          sendJson(res, { code: 10907, message: 'channel_not_exists', success: false, result: null });
         else sendJson(res, ok(r.query.action === 'liveCreateChannel' ? { id: 'c' } : []));
       };
-      await client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', keyword: `has ${SECRET_KEY} inside` });
+      await client.queryVideo({
+        start: 1,
+        number: 5,
+        sort: 'title',
+        order: 'asc',
+        keyword: `has ${SECRET_KEY} inside`,
+      });
       await rejection(client.liveStartChannel('c1'));
       await client.liveCreateChannel({ name: 'n', signalType: '1', outputGroupList: [] });
     } finally {
@@ -30,7 +44,12 @@ describe('PlatformClient onRequest log', () => {
     }
 
     assert.equal(entries.length, 4);
-    const [failed, retried, apiError, created] = entries as [RequestLogEntry, RequestLogEntry, RequestLogEntry, RequestLogEntry];
+    const [failed, retried, apiError, created] = entries as [
+      RequestLogEntry,
+      RequestLogEntry,
+      RequestLogEntry,
+      RequestLogEntry,
+    ];
     assert.equal(failed.action, 'queryVideo');
     assert.equal(failed.method, 'GET');
     assert.equal(failed.attempt, 1);
@@ -53,7 +72,8 @@ describe('PlatformClient onRequest log', () => {
 
     const text = JSON.stringify(entries);
     assert.ok(!text.includes(SECRET_KEY), 'the secret never reaches the log');
-    for (const request of server.requests) assert.ok(!text.includes(request.query.signature!), 'no signature in the log');
+    for (const request of server.requests)
+      assert.ok(!text.includes(request.query.signature!), 'no signature in the log');
   });
 
   it('a logger that throws does not break the call', async () => {

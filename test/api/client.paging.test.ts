@@ -40,14 +40,23 @@ describe('PlatformClient paging', () => {
     server.respond = pagedPlatform({ channels: 35, videos: 0 });
     const pages: ChannelPage[] = [];
     for await (const page of client.channelPages({ sort: 'name', order: 'asc' })) pages.push(page);
-    assert.deepEqual(pages.map((p) => p.channels.length), [15, 15, 5]);
-    assert.deepEqual(ids(pages.flatMap((p) => p.channels)), Array.from({ length: 35 }, (_, i) => `c${i + 1}`));
+    assert.deepEqual(
+      pages.map((p) => p.channels.length),
+      [15, 15, 5],
+    );
+    assert.deepEqual(
+      ids(pages.flatMap((p) => p.channels)),
+      Array.from({ length: 35 }, (_, i) => `c${i + 1}`),
+    );
     assert.ok(pages.every((p) => p.count === 35));
-    assert.deepEqual(server.requests.map((r) => [r.query.start, r.query.number, r.query.sort]), [
-      ['1', '15', 'name'],
-      ['2', '15', 'name'],
-      ['3', '15', 'name'],
-    ]);
+    assert.deepEqual(
+      server.requests.map((r) => [r.query.start, r.query.number, r.query.sort]),
+      [
+        ['1', '15', 'name'],
+        ['2', '15', 'name'],
+        ['3', '15', 'name'],
+      ],
+    );
   });
 
   it('channelPages asks for no extra page when count is an exact multiple, and none at all for an empty list', async () => {
@@ -79,9 +88,16 @@ describe('PlatformClient paging', () => {
   it('videoPages walks from page 1 and stops on a short page', async () => {
     server.respond = pagedPlatform({ channels: 0, videos: 23 });
     const pages: Video[][] = [];
-    for await (const page of client.videoPages({ number: 10, sort: 'uploadTime', order: 'desc', status: 2 })) pages.push(page);
-    assert.deepEqual(pages.map((p) => p.length), [10, 10, 3]);
-    assert.deepEqual(server.requests.map((r) => r.query.start), ['1', '2', '3']);
+    for await (const page of client.videoPages({ number: 10, sort: 'uploadTime', order: 'desc', status: 2 }))
+      pages.push(page);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [10, 10, 3],
+    );
+    assert.deepEqual(
+      server.requests.map((r) => r.query.start),
+      ['1', '2', '3'],
+    );
     assert.ok(server.requests.every((r) => r.query.status === '2' && r.query.number === '10'));
   });
 
@@ -89,7 +105,10 @@ describe('PlatformClient paging', () => {
     server.respond = pagedPlatform({ channels: 0, videos: 20 });
     const pages: Video[][] = [];
     for await (const page of client.videoPages({ number: 10, sort: 'title', order: 'asc' })) pages.push(page);
-    assert.deepEqual(pages.map((p) => p.length), [10, 10]);
+    assert.deepEqual(
+      pages.map((p) => p.length),
+      [10, 10],
+    );
     assert.equal(server.requests.length, 3);
   });
 
@@ -99,7 +118,10 @@ describe('PlatformClient paging', () => {
     const seen: Video[][] = [];
     const error = await rejection(
       (async () => {
-        for await (const page of client.videoPages({ number: 10, sort: 'title', order: 'asc' }, { signal: controller.signal })) {
+        for await (const page of client.videoPages(
+          { number: 10, sort: 'title', order: 'asc' },
+          { signal: controller.signal },
+        )) {
           seen.push(page);
           if (seen.length === 2) controller.abort();
         }
@@ -113,7 +135,10 @@ describe('PlatformClient paging', () => {
 
   it('an error on a later page surfaces from the iterator', async () => {
     const platform = pagedPlatform({ channels: 40, videos: 0 });
-    server.respond = (r, res) => (r.query.start === '2' ? sendJson(res, { code: 10000, message: 'exception', success: false, result: null }) : platform(r, res));
+    server.respond = (r, res) =>
+      r.query.start === '2'
+        ? sendJson(res, { code: 10000, message: 'exception', success: false, result: null })
+        : platform(r, res);
     const pages: ChannelPage[] = [];
     const error = await rejection(
       (async () => {

@@ -125,7 +125,10 @@ describe('PlatformClient proxies', () => {
     process.env.http_proxy = 'http://user:pw-s3cret@[bad';
     assert.throws(
       () => makeClient(server.baseUrl),
-      (error: unknown) => error instanceof TypeError && /http_proxy environment variable is not a proxy URL/.test(error.message) && !error.message.includes('pw-s3cret'),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        /http_proxy environment variable is not a proxy URL/.test(error.message) &&
+        !error.message.includes('pw-s3cret'),
     );
     assert.throws(() => makeClient(server.baseUrl, { noProxy: 5 as never }), /noProxy must be a string of hosts/);
   });
@@ -150,15 +153,28 @@ describe('PlatformClient proxies', () => {
       ['http://10.0.0.5', 'localhost 127.0.0.1', false],
       ['http://10.0.0.5', '', false],
     ];
-    for (const [origin, list, expected] of cases) assert.equal(bypassesProxy(new URL(origin), list), expected, `${origin} vs "${list}"`);
+    for (const [origin, list, expected] of cases)
+      assert.equal(bypassesProxy(new URL(origin), list), expected, `${origin} vs "${list}"`);
   });
 
   it('chooses the proxy per scheme, HTTPS falling back to HTTP_PROXY; an explicit proxy wins', () => {
     const vars = { HTTP_PROXY: 'http://h:1', https_proxy: 'http://s:2' };
-    assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, vars), { proxy: 'http://h:1', source: 'environment' });
-    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, vars), { proxy: 'http://s:2', source: 'environment' });
-    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, { HTTP_PROXY: 'http://h:1' }), { proxy: 'http://h:1', source: 'environment' });
-    assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, vars), { proxy: 'http://x:3', source: 'option' });
+    assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, vars), {
+      proxy: 'http://h:1',
+      source: 'environment',
+    });
+    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, vars), {
+      proxy: 'http://s:2',
+      source: 'environment',
+    });
+    assert.deepEqual(chooseProxy('https://p.example', undefined, undefined, { HTTP_PROXY: 'http://h:1' }), {
+      proxy: 'http://h:1',
+      source: 'environment',
+    });
+    assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, vars), {
+      proxy: 'http://x:3',
+      source: 'option',
+    });
     assert.deepEqual(chooseProxy('https://p.example', 'http://x:3', undefined, { ...vars, no_proxy: 'p.example' }), {});
     assert.deepEqual(chooseProxy('http://p.example', undefined, undefined, {}), {});
   });
@@ -170,11 +186,21 @@ describe('PlatformClient proxies', () => {
     await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
     const target = `127.0.0.1:${(tls.address() as AddressInfo).port}`;
     const tunnelling = await ForwardProxy.start({ tunnel: true });
-    const secure = makeClient(`https://${target}`, { proxy: `http://media:pr0xy-pass@127.0.0.1:${tunnelling.port}`, retry: { attempts: 1 } });
+    const secure = makeClient(`https://${target}`, {
+      proxy: `http://media:pr0xy-pass@127.0.0.1:${tunnelling.port}`,
+      retry: { attempts: 1 },
+    });
     try {
       const error = await rejection(secure.getLogoGroupList());
-      assert.deepEqual(tunnelling.seen.map((s) => [s.method, s.target]), [['CONNECT', target]], 'the proxy was asked for a tunnel');
-      assert.equal(tunnelling.seen[0]!.headers['proxy-authorization'], `Basic ${Buffer.from('media:pr0xy-pass').toString('base64')}`);
+      assert.deepEqual(
+        tunnelling.seen.map((s) => [s.method, s.target]),
+        [['CONNECT', target]],
+        'the proxy was asked for a tunnel',
+      );
+      assert.equal(
+        tunnelling.seen[0]!.headers['proxy-authorization'],
+        `Basic ${Buffer.from('media:pr0xy-pass').toString('base64')}`,
+      );
       // The certificate is self-signed, so TLS through the tunnel ends the call: proof it got there.
       assert.ok(error instanceof TransportError, String(error));
       assert.equal(error.kind, 'tls', error.message);
@@ -193,10 +219,13 @@ describe('PlatformClient proxies', () => {
     assert.ok(error instanceof TransportError, String(error));
     assert.equal(error.kind, 'network');
     assert.equal(proxy.seen[0]?.method, 'CONNECT');
-    assert.match(error.message, /getLogoGroupList: proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to https:\/\/platform\.example\/rest \(HTTP 405 Method Not Allowed\)/);
+    assert.match(
+      error.message,
+      /getLogoGroupList: proxy http:\/\/127\.0\.0\.1:\d+ refused to open a tunnel to https:\/\/platform\.example\/rest \(HTTP 405 Method Not Allowed\)/,
+    );
   });
 
-  it('a proxy that never answers CONNECT ends in the connect timeout, not undici\'s 300 s default', async () => {
+  it("a proxy that never answers CONNECT ends in the connect timeout, not undici's 300 s default", async () => {
     const held: Socket[] = [];
     const silent = createTcpServer((socket) => {
       held.push(socket);
@@ -214,7 +243,10 @@ describe('PlatformClient proxies', () => {
       assert.ok(error instanceof TransportError, String(error));
       assert.equal(error.kind, 'timeout', error.message);
       assert.equal(error.phase, 'connect');
-      assert.match(error.message, /could not connect to https:\/\/platform\.example\/rest through proxy http:\/\/127\.0\.0\.1:\d+ within 300 ms/);
+      assert.match(
+        error.message,
+        /could not connect to https:\/\/platform\.example\/rest through proxy http:\/\/127\.0\.0\.1:\d+ within 300 ms/,
+      );
       // undici's timers are coarse (about 1 s) above their fast path; far below 300 s all the same.
       assert.ok(performance.now() - started < 5_000, `took ${Math.round(performance.now() - started)} ms`);
     } finally {

@@ -37,7 +37,14 @@ describe('PlatformClient requests', () => {
 
   it('GET: every parameter in the query, signed, empty body', async () => {
     server.respond = (_r, res) => sendJson(res, ok([]));
-    const videos = await client.queryVideo({ start: 2, number: 20, sort: 'uploadTime', order: 'desc', keyword: undefined, status: 2 });
+    const videos = await client.queryVideo({
+      start: 2,
+      number: 20,
+      sort: 'uploadTime',
+      order: 'desc',
+      keyword: undefined,
+      status: 2,
+    });
     assert.deepEqual(videos, []);
     const request = server.last;
     assert.equal(request.method, 'GET');
@@ -71,7 +78,13 @@ describe('PlatformClient requests', () => {
     const definition = {
       name: 'Main 频道',
       signalType: '1' as const,
-      outputGroupList: [{ protocolType: 1 as const, isRecord: '1' as const, outputTemplateList: [{ templateId: 't1', isDefault: '1' as const }] }],
+      outputGroupList: [
+        {
+          protocolType: 1 as const,
+          isRecord: '1' as const,
+          outputTemplateList: [{ templateId: 't1', isDefault: '1' as const }],
+        },
+      ],
     };
     const channel = await client.liveCreateChannel(definition);
     assert.equal(channel.id, 'new');
@@ -100,9 +113,25 @@ describe('PlatformClient requests', () => {
     server.respond = (_r, res) => sendJson(res, ok(perVideo));
     const templates = {
       logoGroupId: 7,
-      templates: [{ name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1500, audioBitrate: 64000, hls: true, mp4: false, flv: false }],
+      templates: [
+        {
+          name: '720p',
+          videoWidth: 1280,
+          videoHeight: 720,
+          videoBitrate: 1500,
+          audioBitrate: 64000,
+          hls: true,
+          mp4: false,
+          flv: false,
+        },
+      ],
     };
-    const results = await client.secondTranscodeV2({ videoIds: ['v1', 'v2'], transcodeTemplates: templates, trailor: false, replace: true });
+    const results = await client.secondTranscodeV2({
+      videoIds: ['v1', 'v2'],
+      transcodeTemplates: templates,
+      trailor: false,
+      replace: true,
+    });
     assert.deepEqual(results, perVideo);
     const request = server.last;
     assert.equal(request.method, 'POST');
@@ -125,7 +154,17 @@ describe('PlatformClient requests', () => {
       trailorDuration: 0,
       logoGroupId: 3,
       transcodeTemplates: [
-        { name: 'sd', videoWidth: 640, videoHeight: 360, videoBitrate: 800, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1, advancedArguments: { gopSize: 50, rc: 'vbr' } },
+        {
+          name: 'sd',
+          videoWidth: 640,
+          videoHeight: 360,
+          videoBitrate: 800,
+          audioBitrate: 64000,
+          format: 0,
+          encryptType: 0,
+          defaultVideo: 1,
+          advancedArguments: { gopSize: 50, rc: 'vbr' },
+        },
       ],
     });
     assert.equal(id, 42);
@@ -140,22 +179,50 @@ describe('PlatformClient requests', () => {
   });
 
   it('templateGroup: items that are not objects travel as they are, for the platform to judge (no TypeError)', async () => {
-    server.respond = (_r, res) => sendJson(res, { code: 10061, message: 'transcode_template_is_not_correct', success: false, result: null });
+    server.respond = (_r, res) =>
+      sendJson(res, { code: 10061, message: 'transcode_template_is_not_correct', success: false, result: null });
     const odd = [null, 'sd'] as never;
-    const error = await rejection(client.templateGroup({ name: 'g', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: odd }));
+    const error = await rejection(
+      client.templateGroup({
+        name: 'g',
+        type: 0,
+        trailor: false,
+        trailorDuration: 0,
+        logoGroupId: 0,
+        transcodeTemplates: odd,
+      }),
+    );
     assert.equal((error as { code?: number }).code, 10061, String(error));
     assert.equal(server.last.query.transcodeTemplates, '[null,"sd"]');
   });
 
   it('liveTemplateUpdate and logoGroup: advancedArguments and logos as JSON text; logoGroup accepts result ""', async () => {
-    server.respond = (r, res) => sendJson(res, ok(r.query.action === 'logoGroup' ? '' : { id: 't1', displayName: 'HD' }));
-    const template = await client.liveTemplateUpdate({ id: 't1', displayName: 'HD', videoBitrate: 2000, advancedArguments: { bframe: 2 } });
+    server.respond = (r, res) =>
+      sendJson(res, ok(r.query.action === 'logoGroup' ? '' : { id: 't1', displayName: 'HD' }));
+    const template = await client.liveTemplateUpdate({
+      id: 't1',
+      displayName: 'HD',
+      videoBitrate: 2000,
+      advancedArguments: { bframe: 2 },
+    });
     assert.equal(template.displayName, 'HD');
     assertSigned(server.last, 'liveTemplateUpdate');
     assert.deepEqual(JSON.parse(server.last.query.advancedArguments!), { bframe: 2 });
     assert.equal(server.last.query.videoBitrate, '2000');
 
-    const logos = [{ uri: 'logo/a.png', width: 100, height: 50, leftPos: 90, topPos: 5, opacity: 80, resize: 100, start: 0, end: 100 }];
+    const logos = [
+      {
+        uri: 'logo/a.png',
+        width: 100,
+        height: 50,
+        leftPos: 90,
+        topPos: 5,
+        opacity: 80,
+        resize: 100,
+        start: 0,
+        end: 100,
+      },
+    ];
     assert.equal(await client.logoGroup({ id: 9, name: 'Brand', logos }), undefined);
     assertSigned(server.last, 'logoGroup');
     assert.deepEqual(JSON.parse(server.last.query.logos!), logos);
@@ -201,8 +268,27 @@ describe('PlatformClient requests', () => {
   it('every operation uses its method and carriage from the ACTIONS table', async () => {
     server.respond = (r, res) => {
       const action = r.query.action as ActionName;
-      const listy = ['liveGetChannelsPlayUrl', 'liveChannelTypeList', 'liveGetTemplates', 'liveLogoList', 'getLogoGroupList', 'templateGroupList', 'secondTranscodeV2', 'queryVideo', 'getTranscodedVideos'];
-      const result = action === 'templateGroup' ? 5 : action === 'logoGroup' ? '' : listy.includes(action) || action === 'liveGetChannelsByPage' ? [] : action === 'liveDelete' || action === 'deleteVideo' ? null : { id: 'x' };
+      const listy = [
+        'liveGetChannelsPlayUrl',
+        'liveChannelTypeList',
+        'liveGetTemplates',
+        'liveLogoList',
+        'getLogoGroupList',
+        'templateGroupList',
+        'secondTranscodeV2',
+        'queryVideo',
+        'getTranscodedVideos',
+      ];
+      const result =
+        action === 'templateGroup'
+          ? 5
+          : action === 'logoGroup'
+            ? ''
+            : listy.includes(action) || action === 'liveGetChannelsByPage'
+              ? []
+              : action === 'liveDelete' || action === 'deleteVideo'
+                ? null
+                : { id: 'x' };
       sendJson(res, ok(result, action === 'liveGetChannelsByPage' ? { count: 0 } : {}));
     };
     const def = { name: 'n', signalType: '1' as const, outputGroupList: [] };
@@ -220,13 +306,23 @@ describe('PlatformClient requests', () => {
       liveTemplateUpdate: () => client.liveTemplateUpdate({ id: 't', frameRate: 25 }),
       liveTemplateCreate: () => client.liveTemplateCreate({ displayName: 'HD', videoWidth: 1280 }),
       liveGetTemplates: () => client.liveGetTemplates({ transcodeType: 0 }),
-      liveLogoCreate: () => client.liveLogoCreate({ name: 'l', uri: 'a.png', width: 1, height: 1, offsetWidth: 0, offsetHeight: 0 }),
+      liveLogoCreate: () =>
+        client.liveLogoCreate({ name: 'l', uri: 'a.png', width: 1, height: 1, offsetWidth: 0, offsetHeight: 0 }),
       liveLogoList: () => client.liveLogoList({ name: 'l' }),
       logoGroup: () => client.logoGroup({ name: 'g', logos: [] }),
       getLogoGroupList: () => client.getLogoGroupList(),
-      templateGroup: () => client.templateGroup({ name: 'g', type: 0, trailor: true, trailorDuration: 10, logoGroupId: 1, transcodeTemplates: [] }),
+      templateGroup: () =>
+        client.templateGroup({
+          name: 'g',
+          type: 0,
+          trailor: true,
+          trailorDuration: 10,
+          logoGroupId: 1,
+          transcodeTemplates: [],
+        }),
       templateGroupList: () => client.templateGroupList({ type: 1 }),
-      secondTranscodeV2: () => client.secondTranscodeV2({ videoIds: ['v'], transcodeTemplateGroupId: 3, replace: false }),
+      secondTranscodeV2: () =>
+        client.secondTranscodeV2({ videoIds: ['v'], transcodeTemplateGroupId: 3, replace: false }),
       queryVideo: () => client.queryVideo({ start: 1, number: 10, sort: 'title', order: 'asc' }),
       getTranscodedVideos: () => client.getTranscodedVideos(['v', 'w']),
       getVideoInfo: () => client.getVideoInfo('v'),
@@ -265,13 +361,25 @@ describe('PlatformClient requests', () => {
       ['a page number of 0', (c) => c.queryVideo({ start: 0, number: 10, sort: 'title', order: 'asc' }), 'start'],
       ['a fractional page size', (c) => c.liveGetChannelsByPage({ number: 1.5 }), 'number'],
       ['a missing replace flag', (c) => c.secondTranscodeV2({ videoIds: ['v'] } as never), 'replace'],
-      ['a non-finite number', (c) => c.liveLogoCreate({ name: 'l', uri: 'u', width: Number.NaN, height: 1, offsetWidth: 0, offsetHeight: 0 }), 'width'],
-      ['JSON text that does not parse', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{oops' as never }), 'advancedArguments'],
+      [
+        'a non-finite number',
+        (c) => c.liveLogoCreate({ name: 'l', uri: 'u', width: Number.NaN, height: 1, offsetWidth: 0, offsetHeight: 0 }),
+        'width',
+      ],
+      [
+        'JSON text that does not parse',
+        (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{oops' as never }),
+        'advancedArguments',
+      ],
       ['an update without id', (c) => c.liveUpdate({ name: 'n', signalType: '1', outputGroupList: [] } as never), 'id'],
       ['list filters that are not an object', (c) => c.liveLogoList('corner' as never), 'query'],
       ['a video walk without a query', (c) => c.videoPages(null as never).next(), 'number'],
       ['an unpaired surrogate (half an emoji) in a text value', (c) => c.liveChannelTypeCreate('news \ud83c'), 'name'],
-      ['an unpaired surrogate in JSON text given as a string', (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{"rc":"\udfa5"}' as never }), 'advancedArguments'],
+      [
+        'an unpaired surrogate in JSON text given as a string',
+        (c) => c.liveTemplateUpdate({ id: 't', advancedArguments: '{"rc":"\udfa5"}' as never }),
+        'advancedArguments',
+      ],
     ];
     for (const [what, call, field] of cases) {
       it(`refuses ${what}, naming ${field}, and sends nothing`, async () => {
@@ -284,16 +392,23 @@ describe('PlatformClient requests', () => {
     }
 
     it('takes null list filters as no filters (JavaScript callers), with no TypeError', async () => {
-      server.respond = (r, res) => sendJson(res, ok([], r.query.action === 'liveGetChannelsByPage' ? { count: 0 } : {}));
+      server.respond = (r, res) =>
+        sendJson(res, ok([], r.query.action === 'liveGetChannelsByPage' ? { count: 0 } : {}));
       await client.liveGetChannelsByPage(null as never);
       await client.liveChannelTypeList(null as never);
       await client.liveGetTemplates(null as never);
       await client.liveLogoList(null as never);
       await client.templateGroupList(null as never);
-      for await (const page of client.channelPages(null as never)) assert.fail(`no page expected: ${JSON.stringify(page)}`);
+      for await (const page of client.channelPages(null as never))
+        assert.fail(`no page expected: ${JSON.stringify(page)}`);
       assert.equal(server.requests.length, 6);
-      for (const request of server.requests.slice(0, 5)) assert.deepEqual(Object.keys(request.query).sort(), COMMON, request.query.action);
-      assert.deepEqual([server.last.query.start, server.last.query.number], ['1', '15'], 'the walk starts at page 1 of 15');
+      for (const request of server.requests.slice(0, 5))
+        assert.deepEqual(Object.keys(request.query).sort(), COMMON, request.query.action);
+      assert.deepEqual(
+        [server.last.query.start, server.last.query.number],
+        ['1', '15'],
+        'the walk starts at page 1 of 15',
+      );
     });
 
     it('refuses bad options at construction, naming the option, never echoing the keys', () => {
@@ -312,7 +427,8 @@ describe('PlatformClient requests', () => {
       for (const [override, message] of bad) {
         assert.throws(
           () => makeClient(server.baseUrl, { ...base, ...override }),
-          (error: unknown) => error instanceof TypeError && message.test(error.message) && !error.message.includes(SECRET_KEY),
+          (error: unknown) =>
+            error instanceof TypeError && message.test(error.message) && !error.message.includes(SECRET_KEY),
           JSON.stringify(Object.keys(override)),
         );
       }

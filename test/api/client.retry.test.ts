@@ -17,12 +17,14 @@ describe('PlatformClient retry', () => {
   it('retries a GET on 5xx until it succeeds, re-signing each attempt with a fresh timestamp', async () => {
     const client = makeClient(server.baseUrl, { retry: { attempts: 4, baseDelayMs: 20, maxDelayMs: 40 } });
     try {
-      server.respond = (_r, res) => (server.requests.length < 3 ? sendJson(res, { oops: true }, 503) : sendJson(res, ok([{ id: 'g' }])));
+      server.respond = (_r, res) =>
+        server.requests.length < 3 ? sendJson(res, { oops: true }, 503) : sendJson(res, ok([{ id: 'g' }]));
       const groups = await client.getLogoGroupList();
       assert.deepEqual(groups, [{ id: 'g' }]);
       assert.equal(server.requests.length, 3, 'two failures, then success');
       const timestamps = server.requests.map((r) => Number(r.query.timestamp));
-      for (let i = 1; i < timestamps.length; i++) assert.ok(timestamps[i]! > timestamps[i - 1]!, `timestamps increase: ${timestamps.join(', ')}`);
+      for (let i = 1; i < timestamps.length; i++)
+        assert.ok(timestamps[i]! > timestamps[i - 1]!, `timestamps increase: ${timestamps.join(', ')}`);
       for (const request of server.requests) {
         const { expected, actual } = signatureOf(request, SECRET_KEY);
         assert.equal(actual, expected);
@@ -60,7 +62,8 @@ describe('PlatformClient retry', () => {
   it('retries a GET after a connection reset', async () => {
     const client = makeClient(server.baseUrl, { retry: { attempts: 3, baseDelayMs: 5 } });
     try {
-      server.respond = (_r, res, req) => (server.requests.length === 1 ? req.socket.destroy() : sendJson(res, ok({ id: 'v1' })));
+      server.respond = (_r, res, req) =>
+        server.requests.length === 1 ? req.socket.destroy() : sendJson(res, ok({ id: 'v1' }));
       const video = await client.getVideoInfo('v1');
       assert.equal(video.id, 'v1');
       assert.equal(server.requests.length, 2);
@@ -139,8 +142,14 @@ describe('PlatformClient retry', () => {
       const expectedCeilings = [100, 200, 400, 800, 1000, 1000];
       expectedCeilings.forEach((ceiling, index) => {
         const retry = index + 1;
-        assert.equal(retryDelayMs(retry, policy, () => 0), ceiling / 2);
-        assert.equal(retryDelayMs(retry, policy, () => 0.999999), ceiling);
+        assert.equal(
+          retryDelayMs(retry, policy, () => 0),
+          ceiling / 2,
+        );
+        assert.equal(
+          retryDelayMs(retry, policy, () => 0.999999),
+          ceiling,
+        );
         for (let i = 0; i < 200; i++) {
           const delay = retryDelayMs(retry, policy);
           assert.ok(delay >= ceiling / 2 && delay <= ceiling, `retry ${retry}: ${delay}`);
@@ -154,8 +163,10 @@ describe('PlatformClient retry', () => {
     });
 
     it('retries network failures, resets, cut-off bodies, connect timeouts and 5xx only', () => {
-      const error = (kind: TransportError['kind'], details: { status?: number; phase?: 'connect' | 'headers' | 'body' } = {}): TransportError =>
-        new TransportError(kind, 'x', 'queryVideo', 'http://127.0.0.1/rest', details);
+      const error = (
+        kind: TransportError['kind'],
+        details: { status?: number; phase?: 'connect' | 'headers' | 'body' } = {},
+      ): TransportError => new TransportError(kind, 'x', 'queryVideo', 'http://127.0.0.1/rest', details);
       assert.ok(isRetryable(error('network')));
       assert.ok(isRetryable(error('reset')));
       assert.ok(isRetryable(error('truncated')));

@@ -33,7 +33,10 @@ describe('known result codes', () => {
       const entry = knownCode(code);
       assert.ok(entry, `code ${code} is in the table`);
       assert.equal(entry.message, message, `message of ${code}`);
-      assert.ok(entry.explanation.length > 10 && !entry.explanation.includes('not documented'), `explanation of ${code}`);
+      assert.ok(
+        entry.explanation.length > 10 && !entry.explanation.includes('not documented'),
+        `explanation of ${code}`,
+      );
       assert.equal(explainCode(code), entry.explanation);
     }
   });
@@ -42,7 +45,15 @@ describe('known result codes', () => {
     const codes = KNOWN_CODES.map((entry) => entry.code);
     assert.equal(new Set(codes).size, codes.length, 'no code twice');
     const named = new Set<number>(Object.values(Codes));
-    assert.deepEqual(codes.filter((code) => !named.has(code)), [], 'table codes without a name in Codes');
-    assert.deepEqual([...named].filter((code) => !knownCode(code)), [], 'names in Codes without a table entry');
+    assert.deepEqual(
+      codes.filter((code) => !named.has(code)),
+      [],
+      'table codes without a name in Codes',
+    );
+    assert.deepEqual(
+      [...named].filter((code) => !knownCode(code)),
+      [],
+      'names in Codes without a table entry',
+    );
   });
 });

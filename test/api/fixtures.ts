@@ -25,7 +25,12 @@ export async function rejection(promise: Promise<unknown>): Promise<unknown> {
  * A PlatformError whose message names the action and the address, and where neither the message,
  * the stack, nor the full inspected error (cause included) holds the secret or any signature seen.
  */
-export function assertCleanError(error: unknown, action: string, restUrl: string, signatures: string[] = []): asserts error is PlatformError {
+export function assertCleanError(
+  error: unknown,
+  action: string,
+  restUrl: string,
+  signatures: string[] = [],
+): asserts error is PlatformError {
   assert.ok(error instanceof PlatformError, `expected a PlatformError, got ${inspect(error)}`);
   assert.equal(error.action, action);
   assert.equal(error.url, restUrl);

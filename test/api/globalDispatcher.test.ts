@@ -80,8 +80,16 @@ describe('loading the client leaves the global dispatcher alone', function () {
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  async function child(modulePath: string, preset: 'unset' | 'preset', execArgv: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Report> {
-    const { stdout } = await run(process.execPath, [...execArgv, childPath, modulePath, preset], { cwd: ROOT, env: { ...process.env, ...env } });
+  async function child(
+    modulePath: string,
+    preset: 'unset' | 'preset',
+    execArgv: string[] = [],
+    env: NodeJS.ProcessEnv = {},
+  ): Promise<Report> {
+    const { stdout } = await run(process.execPath, [...execArgv, childPath, modulePath, preset], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    });
     return JSON.parse(stdout) as Report;
   }
 
@@ -90,7 +98,10 @@ describe('loading the client leaves the global dispatcher alone', function () {
   it('source, symbol unset: still unset after loading and using the client', async () => {
     const report = await child(CLIENT_SOURCE, 'unset', tsx);
     assert.equal(report.called, 'TransportError:network', 'the client really made a call');
-    assert.deepEqual([report.before1, report.after1, report.before2, report.after2], ['undefined', 'undefined', 'undefined', 'undefined']);
+    assert.deepEqual(
+      [report.before1, report.after1, report.before2, report.after2],
+      ['undefined', 'undefined', 'undefined', 'undefined'],
+    );
   });
 
   it('source, symbol pre-set by the host: the same object afterwards', async () => {
@@ -114,7 +125,12 @@ describe('loading the client leaves the global dispatcher alone', function () {
   });
 
   it('esbuild bundle, through a proxy to an https:// platform: the same object afterwards', async () => {
-    const report = await child(bundlePath, 'preset', [], { HTTPS_PROXY: 'http://127.0.0.1:9', NO_PROXY: '', no_proxy: '', VPT_BASE_URL: 'https://platform.example' });
+    const report = await child(bundlePath, 'preset', [], {
+      HTTPS_PROXY: 'http://127.0.0.1:9',
+      NO_PROXY: '',
+      no_proxy: '',
+      VPT_BASE_URL: 'https://platform.example',
+    });
     assert.equal(report.called, 'TransportError:network:proxied', 'the call went to the (closed) proxy');
     assert.ok(report.sameObject1 && report.sameObject2);
   });

@@ -42,7 +42,47 @@ describe('signing', () => {
   it("agrees with Java's String.CASE_INSENSITIVE_ORDER, including chars whose upper case is several chars", () => {
     // Signs of String.CASE_INSENSITIVE_ORDER.compare(row, column), printed by OpenJDK 17 for these names.
     // "ß", "ŉ", "ǰ" and "ᾀ" have multi-char full upper cases in JavaScript; Java keeps them as they are.
-    const names = ['id', 'ID', 'Id', 'idx', 'IDX', '_a', 'a_', 'A', 'a', '[', '`', '{', 'ß', 'ss', 'SS', 'tb', 'İ', 'i', 'ı', 'I', '\u212A', 'k', 'ǅ', 'ǆ', 'Ǆ', 'ᾀ', 'ἀ', 'ᾈ', 'Σ', 'σ', 'ς', 'ŉ', 'ǰ', 'accessKey', 'AccessKey', 'action', 'timestamp', 'version', 'versionX'];
+    const names = [
+      'id',
+      'ID',
+      'Id',
+      'idx',
+      'IDX',
+      '_a',
+      'a_',
+      'A',
+      'a',
+      '[',
+      '`',
+      '{',
+      'ß',
+      'ss',
+      'SS',
+      'tb',
+      'İ',
+      'i',
+      'ı',
+      'I',
+      '\u212A',
+      'k',
+      'ǅ',
+      'ǆ',
+      'Ǆ',
+      'ᾀ',
+      'ἀ',
+      'ᾈ',
+      'Σ',
+      'σ',
+      'ς',
+      'ŉ',
+      'ǰ',
+      'accessKey',
+      'AccessKey',
+      'action',
+      'timestamp',
+      'version',
+      'versionX',
+    ];
     const javaSigns = [
       '000--++++++-----++++-------------+++---',
       '000--++++++-----++++-------------+++---',
@@ -94,8 +134,8 @@ describe('signing', () => {
     );
     assert.deepEqual(mismatches, []);
     // "ß" (U+00DF) sorts after "t", not as "s"; "ᾀ" (U+1F80) after "ἀx" (U+1F00), not tied with it.
-    assert.equal(stringToSign({ 'ßb': '1', tb: '2' }, ''), 'tb=2ßb=1');
-    assert.equal(stringToSign({ 'ᾀ': '1', 'ἀx': '2' }, ''), 'ἀx=2ᾀ=1');
+    assert.equal(stringToSign({ ßb: '1', tb: '2' }, ''), 'tb=2ßb=1');
+    assert.equal(stringToSign({ ᾀ: '1', ἀx: '2' }, ''), 'ἀx=2ᾀ=1');
   });
 
   it('signs empty values and raw UTF-8 text, not URL-encoded', () => {

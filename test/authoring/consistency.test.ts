@@ -18,7 +18,12 @@ function subschemas(node: unknown, where = '#'): Array<{ where: string; schema: 
   if (Array.isArray(node)) return node.flatMap((n, i) => subschemas(n, `${where}/${i}`));
   if (typeof node !== 'object' || node === null) return [];
   const record = node as Record<string, unknown>;
-  return [{ where, schema: record }, ...Object.entries(record).filter(([key]) => key !== 'defaultSnippets').flatMap(([key, child]) => subschemas(child, `${where}/${key}`))];
+  return [
+    { where, schema: record },
+    ...Object.entries(record)
+      .filter(([key]) => key !== 'defaultSnippets')
+      .flatMap(([key, child]) => subschemas(child, `${where}/${key}`)),
+  ];
 }
 
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- test documents are changed freely
@@ -44,7 +49,10 @@ describe('authoring consistency', () => {
       const { problems } = validateDocument('templategroup', textOf(doc));
       const missing = problems.filter((p) => p.code === 'schema.required');
       assert.equal(missing.length, 1, JSON.stringify(missing.map((p) => p.message)));
-      assert.match(missing[0].message, /transcodeTemplates\[0\] is missing the required field "defaultVideo" \(1 for the rendition/);
+      assert.match(
+        missing[0].message,
+        /transcodeTemplates\[0\] is missing the required field "defaultVideo" \(1 for the rendition/,
+      );
     });
 
     it('an empty ad-hoc template lists every missing field, beside "produces no format" at the same brace', () => {
@@ -52,7 +60,16 @@ describe('authoring consistency', () => {
       doc.transcodeTemplates[1] = {};
       const problems = validateDocument('transcode', textOf(doc)).problems;
       const missing = problems.filter((p) => p.code === 'schema.required').map((p) => /"(\w+)"/.exec(p.message)?.[1]);
-      assert.deepEqual(missing.sort(), ['audioBitrate', 'flv', 'hls', 'mp4', 'name', 'videoBitrate', 'videoHeight', 'videoWidth']);
+      assert.deepEqual(missing.sort(), [
+        'audioBitrate',
+        'flv',
+        'hls',
+        'mp4',
+        'name',
+        'videoBitrate',
+        'videoHeight',
+        'videoWidth',
+      ]);
       onlyProblem(problems, 'transcode.noFormat');
     });
 
@@ -81,7 +98,8 @@ describe('authoring consistency', () => {
     it('no message is left with an empty list of allowed values', () => {
       const doc = EXAMPLES.templategroup() as Json;
       for (const item of doc.transcodeTemplates) item.defaultVideo = 0;
-      for (const p of validateDocument('templategroup', textOf(doc)).problems) assert.doesNotMatch(p.message, /must be \.|: \s*\./, p.message);
+      for (const p of validateDocument('templategroup', textOf(doc)).problems)
+        assert.doesNotMatch(p.message, /must be \.|: \s*\./, p.message);
     });
   });
 
@@ -89,7 +107,9 @@ describe('authoring consistency', () => {
     const doc = EXAMPLES.transcode() as Json;
     doc.transcodeTemplates[1].mp4EncryptType = 6;
     const text = textOf(doc);
-    const there = validateDocument('transcode', text).problems.filter((p) => p.message.startsWith('transcodeTemplates[1].mp4EncryptType'));
+    const there = validateDocument('transcode', text).problems.filter((p) =>
+      p.message.startsWith('transcodeTemplates[1].mp4EncryptType'),
+    );
     assert.deepEqual(
       there.map((p) => p.code),
       ['schema.enum'],
@@ -100,7 +120,13 @@ describe('authoring consistency', () => {
 
   describe('reference checks', () => {
     const lists: ReferenceLists = {
-      liveTemplates: { complete: true, items: [{ id: HEX.t720, name: '720p' }, { id: HEX.t480, name: '480p' }] },
+      liveTemplates: {
+        complete: true,
+        items: [
+          { id: HEX.t720, name: '720p' },
+          { id: HEX.t480, name: '480p' },
+        ],
+      },
       liveLogos: { complete: true, items: [{ id: HEX.logo, name: 'Station' }] },
       categories: { complete: true, items: [{ id: HEX.category, name: 'News' }] },
     };
@@ -162,8 +188,10 @@ describe('authoring consistency', () => {
       it(`${kind}: an errorMessage never stands beside a type keyword, and every contains has a message`, () => {
         const wrong: string[] = [];
         for (const { where, schema } of subschemas(readJson(`schemas/${kind}.schema.json`))) {
-          if (typeof schema.errorMessage === 'string' && 'type' in schema) wrong.push(`${where}: errorMessage beside type`);
-          if ('contains' in schema && typeof schema.errorMessage !== 'string') wrong.push(`${where}: contains without errorMessage`);
+          if (typeof schema.errorMessage === 'string' && 'type' in schema)
+            wrong.push(`${where}: errorMessage beside type`);
+          if ('contains' in schema && typeof schema.errorMessage !== 'string')
+            wrong.push(`${where}: contains without errorMessage`);
         }
         assert.deepEqual(wrong, []);
       });
@@ -171,8 +199,33 @@ describe('authoring consistency', () => {
 
     it('schemas use only keywords VS Code checks or shows (so problems appear there too, not just in ajv)', () => {
       const KNOWN = new Set([
-        ...['$schema', '$ref', 'definitions', 'title', 'description', 'markdownDescription', 'enumDescriptions', 'defaultSnippets', 'errorMessage', 'patternErrorMessage'],
-        ...['type', 'enum', 'const', 'properties', 'additionalProperties', 'required', 'items', 'minItems', 'maxItems', 'uniqueItems', 'contains', 'minContains', 'maxContains'],
+        ...[
+          '$schema',
+          '$ref',
+          'definitions',
+          'title',
+          'description',
+          'markdownDescription',
+          'enumDescriptions',
+          'defaultSnippets',
+          'errorMessage',
+          'patternErrorMessage',
+        ],
+        ...[
+          'type',
+          'enum',
+          'const',
+          'properties',
+          'additionalProperties',
+          'required',
+          'items',
+          'minItems',
+          'maxItems',
+          'uniqueItems',
+          'contains',
+          'minContains',
+          'maxContains',
+        ],
         ...['minimum', 'maximum', 'minLength', 'maxLength', 'pattern', 'allOf', 'if', 'then', 'not'],
       ]);
       const unknown: string[] = [];
@@ -192,7 +245,9 @@ describe('authoring consistency', () => {
       doc.outputGroupList[1].isTimeShift = '1';
       const validate = validatorFor('channel');
       assert.equal(validate(doc), false);
-      const failures = (validate.errors ?? []).filter((e) => e.keyword !== 'if').map((e) => `${e.instancePath} ${e.keyword}`);
+      const failures = (validate.errors ?? [])
+        .filter((e) => e.keyword !== 'if')
+        .map((e) => `${e.instancePath} ${e.keyword}`);
       assert.deepEqual(failures, ['/outputGroupList/1/isTimeShift enum']);
     });
 
@@ -250,9 +305,15 @@ describe('authoring consistency', () => {
         assert.ok(problem, 'no enum problem');
         assert.ok(problem.message.startsWith(label), problem.message);
         const fixed = JSON.parse(applyFix(text, problem)) as Json;
-        const value = label.split(/[.[\]]+/).filter(Boolean).reduce<any>((o, k) => o[k], fixed); // eslint-disable-line @typescript-eslint/no-explicit-any -- walking a test document
+        const value = label
+          .split(/[.[\]]+/)
+          .filter(Boolean)
+          .reduce<any>((o, k) => o[k], fixed); // eslint-disable-line @typescript-eslint/no-explicit-any -- walking a test document
         assert.equal(value, want);
-        assert.deepEqual(validateDocument(kind, applyFix(text, problem)).problems.filter((p) => p.severity === 'error'), []);
+        assert.deepEqual(
+          validateDocument(kind, applyFix(text, problem)).problems.filter((p) => p.severity === 'error'),
+          [],
+        );
       });
     }
 
@@ -273,7 +334,12 @@ describe('authoring consistency', () => {
   });
 
   describe('template group names', () => {
-    const mp4Of720p = (): Json => ({ ...(EXAMPLES.templategroup() as Json).transcodeTemplates[1], format: 1, encryptType: 0, defaultVideo: 0 });
+    const mp4Of720p = (): Json => ({
+      ...(EXAMPLES.templategroup() as Json).transcodeTemplates[1],
+      format: 1,
+      encryptType: 0,
+      defaultVideo: 0,
+    });
 
     it('one rendition in HLS and in MP4 (same name and profile, two formats) is valid', () => {
       const doc = EXAMPLES.templategroup() as Json;
@@ -284,14 +350,23 @@ describe('authoring consistency', () => {
     it('a repeated name with the same format is an error naming both templates', () => {
       const doc = EXAMPLES.templategroup() as Json;
       doc.transcodeTemplates.push({ ...mp4Of720p(), format: 0 });
-      const problem = onlyProblem(validateDocument('templategroup', textOf(doc)).problems, 'templategroup.duplicateName');
-      assert.match(problem.message, /transcodeTemplates\[3\]\.name repeats the name "720p" of transcodeTemplates\[1\] with the same format/);
+      const problem = onlyProblem(
+        validateDocument('templategroup', textOf(doc)).problems,
+        'templategroup.duplicateName',
+      );
+      assert.match(
+        problem.message,
+        /transcodeTemplates\[3\]\.name repeats the name "720p" of transcodeTemplates\[1\] with the same format/,
+      );
     });
 
     it('a repeated name with another size is an error naming what differs', () => {
       const doc = EXAMPLES.templategroup() as Json;
       doc.transcodeTemplates.push({ ...mp4Of720p(), videoHeight: 540 });
-      const problem = onlyProblem(validateDocument('templategroup', textOf(doc)).problems, 'templategroup.duplicateName');
+      const problem = onlyProblem(
+        validateDocument('templategroup', textOf(doc)).problems,
+        'templategroup.duplicateName',
+      );
       assert.match(problem.message, /but not its videoHeight/);
     });
   });
@@ -362,26 +437,41 @@ describe('authoring consistency', () => {
   it('a trailing comma does not hide the other problems, and the document is still not taken as valid', () => {
     const doc = EXAMPLES.channel() as Json;
     doc.signalType = '2';
-    const text = textOf(doc).replace(/"name": "Morning news",/, '"name": "Morning news",\n  "tags": [],').replace(/(\n\s*\]\n\}\n)$/, ',$1');
+    const text = textOf(doc)
+      .replace(/"name": "Morning news",/, '"name": "Morning news",\n  "tags": [],')
+      .replace(/(\n\s*\]\n\}\n)$/, ',$1');
     const { value, problems } = validateDocument('channel', text);
     assert.equal(value, undefined);
-    assert.deepEqual(problems.map((p) => p.code).sort(), ['channel.pullStreamMissing', 'json.trailingComma', 'schema.additionalProperties']);
+    assert.deepEqual(problems.map((p) => p.code).sort(), [
+      'channel.pullStreamMissing',
+      'json.trailingComma',
+      'schema.additionalProperties',
+    ]);
   });
 
   it('advancedArguments is a flat object (the platform refuses nested values), in template groups and live templates', () => {
     const group = EXAMPLES.templategroup() as Json;
     group.transcodeTemplates[1].advancedArguments.extra = { deep: 1 };
     const inGroup = validateDocument('templategroup', textOf(group)).problems.filter((p) => p.severity === 'error');
-    assert.deepEqual(inGroup.map((p) => p.code), ['schema.type'], JSON.stringify(inGroup.map((p) => p.message)));
+    assert.deepEqual(
+      inGroup.map((p) => p.code),
+      ['schema.type'],
+      JSON.stringify(inGroup.map((p) => p.message)),
+    );
     assert.match(inGroup[0].message, /^transcodeTemplates\[1\]\.advancedArguments\.extra must be/);
 
     const live = EXAMPLES.livetemplate() as Json;
     live.advancedArguments.extra = [1];
     assert.deepEqual(
-      validateDocument('livetemplate', textOf(live)).problems.filter((p) => p.severity === 'error').map((p) => p.code),
+      validateDocument('livetemplate', textOf(live))
+        .problems.filter((p) => p.severity === 'error')
+        .map((p) => p.code),
       ['schema.type'],
     );
     live.advancedArguments.extra = 'passed on';
-    assert.deepEqual(validateDocument('livetemplate', textOf(live)).problems.filter((p) => p.severity === 'error'), []);
+    assert.deepEqual(
+      validateDocument('livetemplate', textOf(live)).problems.filter((p) => p.severity === 'error'),
+      [],
+    );
   });
 });

@@ -66,7 +66,12 @@ describe('authoring documents', () => {
       assert.deepEqual(group.outputTemplateList, [{ templateId: HEX.t720, isDefault: '1' }]);
       assert.equal(create.input.signalType, '1');
 
-      const update = toRequest('channel', { ...EXAMPLES.channel(), id: HEX.channel, signalType: 2, pullStream: 'rtmp://s.example/a' });
+      const update = toRequest('channel', {
+        ...EXAMPLES.channel(),
+        id: HEX.channel,
+        signalType: 2,
+        pullStream: 'rtmp://s.example/a',
+      });
       assert.equal(update.operation, 'liveUpdate');
       assert.equal(update.input.id, HEX.channel);
       assert.equal(update.input.signalType, '2');
@@ -95,7 +100,11 @@ describe('authoring documents', () => {
     it('live template: create without id, update with only the given fields', () => {
       assert.equal(toRequest('livetemplate', EXAMPLES.livetemplate()).operation, 'liveTemplateCreate');
       const update = toRequest('livetemplate', { id: HEX.t720, frameRate: 30 });
-      assert.deepEqual(update, { kind: 'livetemplate', operation: 'liveTemplateUpdate', input: { id: HEX.t720, frameRate: 30 } });
+      assert.deepEqual(update, {
+        kind: 'livetemplate',
+        operation: 'liveTemplateUpdate',
+        input: { id: HEX.t720, frameRate: 30 },
+      });
     });
 
     it('refuses an invalid document with the problems named, and a live logo with an id', () => {
@@ -104,7 +113,11 @@ describe('authoring documents', () => {
       broken.name = '';
       assert.throws(
         () => toRequest('channel', broken),
-        (e: unknown) => e instanceof DocumentInvalidError && /name must not be empty/.test(e.message) && /outputGroupList\[1\]\.isTimeShift/.test(e.message) && e.problems.length >= 2,
+        (e: unknown) =>
+          e instanceof DocumentInvalidError &&
+          /name must not be empty/.test(e.message) &&
+          /outputGroupList\[1\]\.isTimeShift/.test(e.message) &&
+          e.problems.length >= 2,
       );
       assert.throws(() => toRequest('livelogo', { ...EXAMPLES.livelogo(), id: HEX.logo }), /cannot be modified/);
     });
@@ -117,10 +130,16 @@ describe('authoring documents', () => {
       const doc = JSON.parse(after);
       assert.equal(Object.keys(doc)[0], 'id');
       assert.equal(doc.id, HEX.channel);
-      assert.deepEqual(doc.outputGroupList.map((g: { id: string }) => g.id), [HEX.group, HEX.t480]);
+      assert.deepEqual(
+        doc.outputGroupList.map((g: { id: string }) => g.id),
+        [HEX.group, HEX.t480],
+      );
       assert.equal(Object.keys(doc.outputGroupList[0])[0], 'id');
       assert.match(after, /\n {4}"id": "/);
-      assert.deepEqual({ ...doc, id: undefined, outputGroupList: undefined }, { ...EXAMPLES.channel(), id: undefined, outputGroupList: undefined });
+      assert.deepEqual(
+        { ...doc, id: undefined, outputGroupList: undefined },
+        { ...EXAMPLES.channel(), id: undefined, outputGroupList: undefined },
+      );
     });
 
     it('writes a numeric id as a number, and replaces an id already there', () => {
@@ -233,7 +252,13 @@ describe('authoring documents', () => {
 
   describe('references and completion (given lists)', () => {
     const lists: ReferenceLists = {
-      liveTemplates: { complete: true, items: [{ id: HEX.t720, name: '720p', detail: '1280x720' }, { id: HEX.t480, name: '480p' }] },
+      liveTemplates: {
+        complete: true,
+        items: [
+          { id: HEX.t720, name: '720p', detail: '1280x720' },
+          { id: HEX.t480, name: '480p' },
+        ],
+      },
       liveLogos: { complete: true, items: [{ id: HEX.logo, name: 'Station' }] },
       categories: { complete: true, items: [{ id: HEX.category, name: 'News' }] },
       channels: { complete: false, items: [] },
@@ -245,7 +270,13 @@ describe('authoring documents', () => {
       const doc = { ...EXAMPLES.channel(), id: HEX.channel };
       const problems = validateDocument('channel', textOf(doc), lists).problems;
       // Only the note that groups without id are replaced by the update.
-      assert.deepEqual(problems.map((p) => [p.code, p.severity]), [['channel.groupReplaced', 'info'], ['channel.groupReplaced', 'info']]);
+      assert.deepEqual(
+        problems.map((p) => [p.code, p.severity]),
+        [
+          ['channel.groupReplaced', 'info'],
+          ['channel.groupReplaced', 'info'],
+        ],
+      );
     });
 
     it('an unknown id is an error on that value; a name given for an id is fixed to the id', () => {
@@ -260,13 +291,20 @@ describe('authoring documents', () => {
       const byName = textOf({ ...EXAMPLES.templategroup(), logoGroupId: 5 });
       assert.ok(onlyProblem(validateDocument('templategroup', byName, lists).problems, 'reference.logoGroups'));
       const named = textOf({ ...EXAMPLES.templategroup(), id: 'Ladder' });
-      const wrong = validateDocument('templategroup', named, lists).problems.find((p) => p.code === 'reference.templateGroups');
+      const wrong = validateDocument('templategroup', named, lists).problems.find(
+        (p) => p.code === 'reference.templateGroups',
+      );
       assert.ok(wrong?.fix, 'a name where the id belongs');
       assert.equal(JSON.parse(applyFix(named, wrong)).id, 9);
     });
 
     it('logoGroupId 0 means none and is never checked', () => {
-      assert.deepEqual(validateDocument('templategroup', textOf(EXAMPLES.templategroup()), { logoGroups: { complete: true, items: [] } }).problems, []);
+      assert.deepEqual(
+        validateDocument('templategroup', textOf(EXAMPLES.templategroup()), {
+          logoGroups: { complete: true, items: [] },
+        }).problems,
+        [],
+      );
     });
 
     it('finds the site under the cursor and the range a candidate replaces', () => {
@@ -289,7 +327,12 @@ describe('authoring documents', () => {
     it('string ids are inserted quoted, with the name as the label', () => {
       const site = referenceSiteAt('livetemplate', '{ "id": "" }', 9);
       const candidates = completionCandidates(site!.site, lists.liveTemplates!.items);
-      assert.deepEqual(candidates[0], { label: '720p', description: `${HEX.t720} · 1280x720`, insertText: `"${HEX.t720}"`, filterText: `"720p ${HEX.t720}` });
+      assert.deepEqual(candidates[0], {
+        label: '720p',
+        description: `${HEX.t720} · 1280x720`,
+        insertText: `"${HEX.t720}"`,
+        filterText: `"720p ${HEX.t720}`,
+      });
     });
   });
 });
@@ -297,13 +340,31 @@ describe('authoring documents', () => {
 describe('authoring platform refusals', () => {
   it('point at the field the platform names, or at the document start', () => {
     const text = textOf(EXAMPLES.channel());
-    const named = platformProblem(text, { action: 'liveCreateChannel', code: 10910, platformMessage: `outputGroupList[0].logoId ${HEX.logo} is not a live logo of this account`, explanation: 'A referenced live logo does not exist in this account.' });
+    const named = platformProblem(text, {
+      action: 'liveCreateChannel',
+      code: 10910,
+      platformMessage: `outputGroupList[0].logoId ${HEX.logo} is not a live logo of this account`,
+      explanation: 'A referenced live logo does not exist in this account.',
+    });
     assert.equal(covered(text, named), `"${HEX.logo}"`);
     assert.equal(named.code, 'platform.10910');
-    assert.match(named.message, /refused liveCreateChannel \(code 10910\): outputGroupList\[0\]\.logoId .* does not exist/);
+    assert.match(
+      named.message,
+      /refused liveCreateChannel \(code 10910\): outputGroupList\[0\]\.logoId .* does not exist/,
+    );
 
-    const general = platformProblem(text, { action: 'liveUpdate', code: 10907, platformMessage: 'channel_not_exists', explanation: 'The channel does not exist in this account.' });
+    const general = platformProblem(text, {
+      action: 'liveUpdate',
+      code: 10907,
+      platformMessage: 'channel_not_exists',
+      explanation: 'The channel does not exist in this account.',
+    });
     assert.deepEqual(general.range, { offset: 0, length: 1 });
-    assert.deepEqual(parseFieldPath('transcodeTemplates[1].advancedArguments.gopSize'), ['transcodeTemplates', 1, 'advancedArguments', 'gopSize']);
+    assert.deepEqual(parseFieldPath('transcodeTemplates[1].advancedArguments.gopSize'), [
+      'transcodeTemplates',
+      1,
+      'advancedArguments',
+      'gopSize',
+    ]);
   });
 });

@@ -163,7 +163,12 @@ const CASES: FixCase[] = [
   {
     kind: 'transcode',
     title: 'remove videoType when a template group is used',
-    change: (d) => (delete d.transcodeTemplates, delete d.trailor, delete d.trailorDuration, (d.transcodeTemplateGroupId = 7)),
+    change: (d) => (
+      delete d.transcodeTemplates,
+      delete d.trailor,
+      delete d.trailorDuration,
+      (d.transcodeTemplateGroupId = 7)
+    ),
     code: 'transcode.onlyWithTemplates',
     want: (d) => delete d.videoType,
   },
@@ -240,7 +245,10 @@ const CASES: FixCase[] = [
   {
     kind: 'channel',
     title: 'a misspelt field is renamed',
-    change: (d) => ((d.outputGroupList[0].rotaton = d.outputGroupList[0].rotation), delete d.outputGroupList[0].rotation),
+    change: (d) => (
+      (d.outputGroupList[0].rotaton = d.outputGroupList[0].rotation),
+      delete d.outputGroupList[0].rotation
+    ),
     code: 'schema.additionalProperties',
     want: (d) => ((d.outputGroupList[0].rotation = d.outputGroupList[0].rotaton), delete d.outputGroupList[0].rotaton),
   },
@@ -270,7 +278,12 @@ describe('authoring quick fixes', () => {
         [],
         'the problem is gone after the fix',
       );
-      if (c.clean !== false) assert.deepEqual(result.problems.filter((p) => p.severity === 'error'), [], 'no error left');
+      if (c.clean !== false)
+        assert.deepEqual(
+          result.problems.filter((p) => p.severity === 'error'),
+          [],
+          'no error left',
+        );
 
       const expected = structuredClone(broken);
       c.want(expected);
@@ -278,7 +291,7 @@ describe('authoring quick fixes', () => {
     });
   }
 
-  it('keeps the file\'s tab indentation when inserting', () => {
+  it("keeps the file's tab indentation when inserting", () => {
     const doc = EXAMPLES.channel();
     delete (doc.outputGroupList as Json[])[0].timeShiftDuration;
     const text = JSON.stringify(doc, null, '\t');
@@ -307,6 +320,13 @@ describe('authoring quick fixes', () => {
   });
 
   it('applyTextEdits refuses overlapping edits', () => {
-    assert.throws(() => applyTextEdits('abcdef', [{ offset: 1, length: 3, newText: '' }, { offset: 2, length: 1, newText: 'x' }]), /overlapping/);
+    assert.throws(
+      () =>
+        applyTextEdits('abcdef', [
+          { offset: 1, length: 3, newText: '' },
+          { offset: 2, length: 1, newText: 'x' },
+        ]),
+      /overlapping/,
+    );
   });
 });

@@ -62,7 +62,16 @@ export const EXAMPLES: Readonly<Record<DocumentKind, () => Json>> = {
     trailorDuration: 30,
     logoGroupId: 0,
     transcodeTemplates: [
-      { name: '1080p', videoWidth: 1920, videoHeight: 1080, videoBitrate: 4500, audioBitrate: 128000, format: 0, encryptType: 6, defaultVideo: 0 },
+      {
+        name: '1080p',
+        videoWidth: 1920,
+        videoHeight: 1080,
+        videoBitrate: 4500,
+        audioBitrate: 128000,
+        format: 0,
+        encryptType: 6,
+        defaultVideo: 0,
+      },
       {
         name: '720p',
         videoWidth: 1280,
@@ -72,23 +81,84 @@ export const EXAMPLES: Readonly<Record<DocumentKind, () => Json>> = {
         format: 0,
         encryptType: 0,
         defaultVideo: 1,
-        advancedArguments: { rc: 'cbr', gopType: 1, gopSize: 2000, bFrame: 3, refFrame: 3, interlace: -1, smartBorder: 1 },
+        advancedArguments: {
+          rc: 'cbr',
+          gopType: 1,
+          gopSize: 2000,
+          bFrame: 3,
+          refFrame: 3,
+          interlace: -1,
+          smartBorder: 1,
+        },
       },
-      { name: '480p-mp4', videoWidth: 854, videoHeight: 480, videoBitrate: 1000, audioBitrate: 96000, format: 1, encryptType: 7, defaultVideo: 0 },
+      {
+        name: '480p-mp4',
+        videoWidth: 854,
+        videoHeight: 480,
+        videoBitrate: 1000,
+        audioBitrate: 96000,
+        format: 1,
+        encryptType: 7,
+        defaultVideo: 0,
+      },
     ],
   }),
   logogroup: () => ({
     name: 'Corner logos',
     logos: [
-      { uri: 'logos/corner.png', width: 120, height: 60, leftPos: 85, topPos: 5, opacity: 100, resize: 100, start: 0, end: 100 },
-      { uri: 'logos/end-card.png', width: 300, height: 100, leftPos: 40, topPos: 80, opacity: 60, resize: 50, start: 90, end: 100 },
+      {
+        uri: 'logos/corner.png',
+        width: 120,
+        height: 60,
+        leftPos: 85,
+        topPos: 5,
+        opacity: 100,
+        resize: 100,
+        start: 0,
+        end: 100,
+      },
+      {
+        uri: 'logos/end-card.png',
+        width: 300,
+        height: 100,
+        leftPos: 40,
+        topPos: 80,
+        opacity: 60,
+        resize: 50,
+        start: 90,
+        end: 100,
+      },
     ],
   }),
   transcode: () => ({
     videoIds: [HEX.video1, HEX.video2],
     transcodeTemplates: [
-      { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: true, flv: false, hlsEncryptType: 6, mp4EncryptType: 0, defaultVideo: 1 },
-      { name: '360p', videoWidth: 640, videoHeight: 360, videoBitrate: 600, audioBitrate: 64000, hls: false, mp4: false, flv: true, ts: true, tsEncryptType: 7, defaultVideo: 0 },
+      {
+        name: '720p',
+        videoWidth: 1280,
+        videoHeight: 720,
+        videoBitrate: 2500,
+        audioBitrate: 128000,
+        hls: true,
+        mp4: true,
+        flv: false,
+        hlsEncryptType: 6,
+        mp4EncryptType: 0,
+        defaultVideo: 1,
+      },
+      {
+        name: '360p',
+        videoWidth: 640,
+        videoHeight: 360,
+        videoBitrate: 600,
+        audioBitrate: 64000,
+        hls: false,
+        mp4: false,
+        flv: true,
+        ts: true,
+        tsEncryptType: 7,
+        defaultVideo: 0,
+      },
     ],
     videoType: 0,
     trailor: true,
@@ -106,7 +176,16 @@ export const EXAMPLES: Readonly<Record<DocumentKind, () => Json>> = {
     frameRate: 25,
     advancedArguments: { rc: 'cbr', gopSize: 50, bframe: 2, refFrame: 3, interlace: -1, gopType: 0, smartBorder: 0 },
   }),
-  livelogo: () => ({ name: 'Station logo', uri: 'logos/station.png', width: 160, height: 90, offsetWidth: 20, offsetHeight: 20, opacity: 80, resize: 100 }),
+  livelogo: () => ({
+    name: 'Station logo',
+    uri: 'logos/station.png',
+    width: 160,
+    height: 90,
+    offsetWidth: 20,
+    offsetHeight: 20,
+    opacity: 80,
+    resize: 100,
+  }),
 };
 
 export function textOf(value: unknown): string {
@@ -125,7 +204,11 @@ export function problemsOf(kind: DocumentKind, text: string): Problem[] {
 /** The one problem with this code (fails the test when there is none or several). */
 export function onlyProblem(problems: Problem[], code: string): Problem {
   const found = problems.filter((p) => p.code === code);
-  assert.equal(found.length, 1, `expected one ${code} problem, got ${found.length}: ${JSON.stringify(problems.map((p) => [p.code, p.message]))}`);
+  assert.equal(
+    found.length,
+    1,
+    `expected one ${code} problem, got ${found.length}: ${JSON.stringify(problems.map((p) => [p.code, p.message]))}`,
+  );
   return found[0];
 }
 

@@ -26,7 +26,11 @@ import { EXAMPLES, textOf } from './fixtures';
 const ACCOUNT = { accessKey: 'authoring-test-key', secretKey: 'authoring-Secret-5c4d3e' };
 
 /** What the command does with a document's text: validate, build the request, send, write back. */
-async function run(client: PlatformClient, kind: DocumentKind, text: string): Promise<{ request: DocumentRequest; outcome: SendOutcome; text: string }> {
+async function run(
+  client: PlatformClient,
+  kind: DocumentKind,
+  text: string,
+): Promise<{ request: DocumentRequest; outcome: SendOutcome; text: string }> {
   const { value, problems } = validateDocument(kind, text);
   assert.equal(hasErrors(problems), false, JSON.stringify(problems.map((p) => p.message)));
   const request = toRequest(kind, value);
@@ -35,7 +39,8 @@ async function run(client: PlatformClient, kind: DocumentKind, text: string): Pr
   return { request, outcome, text: after };
 }
 
-function edit(text: string, change: (doc: Record<string, any>) => void): string { // eslint-disable-line @typescript-eslint/no-explicit-any -- documents are edited freely
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are edited freely
+function edit(text: string, change: (doc: Record<string, any>) => void): string {
   const doc = JSON.parse(text) as Record<string, unknown>;
   change(doc);
   return textOf(doc);
@@ -48,8 +53,20 @@ describe('authoring round trip against the local platform', function () {
 
   before(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'authoring-test-'));
-    platform = await startLocalPlatform({ dataDir, accounts: [ACCOUNT], host: '127.0.0.1', port: 0, demo: true, clockSpeed: 1000 });
-    client = new PlatformClient({ baseUrl: platform.baseUrl, accessKey: ACCOUNT.accessKey, secretKey: ACCOUNT.secretKey, retry: { attempts: 1 } });
+    platform = await startLocalPlatform({
+      dataDir,
+      accounts: [ACCOUNT],
+      host: '127.0.0.1',
+      port: 0,
+      demo: true,
+      clockSpeed: 1000,
+    });
+    client = new PlatformClient({
+      baseUrl: platform.baseUrl,
+      accessKey: ACCOUNT.accessKey,
+      secretKey: ACCOUNT.secretKey,
+      retry: { attempts: 1 },
+    });
   });
 
   after(async () => {
@@ -71,7 +88,11 @@ describe('authoring round trip against the local platform', function () {
     assert.equal(JSON.parse(first.text).id, logoGroupId);
     assert.match(first.outcome.summary, /Created logo group "Corner logos"/);
 
-    const second = await run(client, 'logogroup', edit(first.text, (d) => (d.name = 'Corner logos v2')));
+    const second = await run(
+      client,
+      'logogroup',
+      edit(first.text, (d) => (d.name = 'Corner logos v2')),
+    );
     assert.equal(second.outcome.created, undefined);
     assert.match(second.outcome.summary, /Updated logo group "Corner logos v2"/);
     const listed = (await client.getLogoGroupList()).find((g) => g.id === logoGroupId);
@@ -85,12 +106,20 @@ describe('authoring round trip against the local platform', function () {
     assert.equal(first.request.operation, 'templateGroup');
     const input = (first.request as Extract<DocumentRequest, { operation: 'templateGroup' }>).input;
     assert.ok(Array.isArray(input.transcodeTemplates));
-    assert.equal(typeof input.transcodeTemplates[1].advancedArguments, 'object', 'the client serialises, not the document layer');
+    assert.equal(
+      typeof input.transcodeTemplates[1].advancedArguments,
+      'object',
+      'the client serialises, not the document layer',
+    );
     const groupId = Number(first.outcome.created?.id);
     assert.ok(groupId > 0);
     assert.equal(JSON.parse(first.text).id, groupId);
 
-    const second = await run(client, 'templategroup', edit(first.text, (d) => ((d.name = 'HLS ladder (edited)'), (d.trailorDuration = 45))));
+    const second = await run(
+      client,
+      'templategroup',
+      edit(first.text, (d) => ((d.name = 'HLS ladder (edited)'), (d.trailorDuration = 45))),
+    );
     assert.equal(second.outcome.created, undefined);
     const listed = (await client.templateGroupList()).find((g) => g.id === groupId);
     assert.equal(listed?.name, 'HLS ladder (edited)');
@@ -104,7 +133,11 @@ describe('authoring round trip against the local platform', function () {
     liveTemplateId = String(first.outcome.created?.id);
     assert.match(liveTemplateId, /^[0-9a-f]{32}$/);
 
-    const second = await run(client, 'livetemplate', edit(first.text, (d) => (d.videoBitrate = 1800)));
+    const second = await run(
+      client,
+      'livetemplate',
+      edit(first.text, (d) => (d.videoBitrate = 1800)),
+    );
     assert.equal(second.request.operation, 'liveTemplateUpdate');
     const stored = (await client.liveGetTemplates()).find((t) => t.id === liveTemplateId);
     assert.equal(stored?.videoBitrate, 1800);
@@ -116,7 +149,10 @@ describe('authoring round trip against the local platform', function () {
     liveLogoId = String(first.outcome.created?.id);
     assert.ok((await client.liveLogoList({ id: liveLogoId })).some((l) => l.name === 'Station logo'));
     const { value } = validateDocument('livelogo', first.text);
-    assert.throws(() => toRequest('livelogo', value), (e: unknown) => e instanceof DocumentInvalidError && /cannot be modified/.test(e.message));
+    assert.throws(
+      () => toRequest('livelogo', value),
+      (e: unknown) => e instanceof DocumentInvalidError && /cannot be modified/.test(e.message),
+    );
   });
 
   it('channel: create writes channel and group ids; the update keeps the groups and their play addresses', async () => {
@@ -142,7 +178,11 @@ describe('authoring round trip against the local platform', function () {
     assert.equal(created.outputGroupList[1].isRecord, '0', 'number flags went out as the platform expects');
     const playBefore = await client.liveGetChannelsPlayUrl(channelId);
 
-    const second = await run(client, 'channel', edit(first.text, (d) => ((d.name = 'Morning news (edited)'), (d.outputGroupList[0].timeShiftDuration = '6'))));
+    const second = await run(
+      client,
+      'channel',
+      edit(first.text, (d) => ((d.name = 'Morning news (edited)'), (d.outputGroupList[0].timeShiftDuration = '6'))),
+    );
     assert.equal(second.request.operation, 'liveUpdate');
     const updated = await client.liveGetChannelById(channelId);
     assert.equal(updated.name, 'Morning news (edited)');
@@ -152,7 +192,10 @@ describe('authoring round trip against the local platform', function () {
     // "Open as File" of the updated channel gives a document that validates and sends back unchanged.
     const opened = channelDocumentText(updated);
     const reopened = validateDocument('channel', opened);
-    assert.deepEqual(reopened.problems.filter((p) => p.severity !== 'info'), []);
+    assert.deepEqual(
+      reopened.problems.filter((p) => p.severity !== 'info'),
+      [],
+    );
     await run(client, 'channel', opened);
     assert.deepEqual(await client.liveGetChannelsPlayUrl(channelId), playBefore);
   });
@@ -163,10 +206,13 @@ describe('authoring round trip against the local platform', function () {
     const unknown = 'ffffffffffffffffffffffffffffffff';
     const doc = { ...EXAMPLES.transcode(), videoIds: [videos[0].id, unknown] };
     const { outcome } = await run(client, 'transcode', textOf(doc));
-    assert.deepEqual(outcome.videos?.map((v) => [v.id, v.code === 0]), [
-      [videos[0].id, true],
-      [unknown, false],
-    ]);
+    assert.deepEqual(
+      outcome.videos?.map((v) => [v.id, v.code === 0]),
+      [
+        [videos[0].id, true],
+        [unknown, false],
+      ],
+    );
     assert.equal(outcome.partial, true);
     assert.match(outcome.summary, /started for 1 of 2 videos/);
     assert.match(outcome.summary, new RegExp(`${unknown}: .*does not exist`));
@@ -184,24 +230,35 @@ describe('authoring round trip against the local platform', function () {
     });
     await assert.rejects(
       run(client, 'channel', text),
-      (e: unknown) => e instanceof ApiError && e.code === Codes.channelNotExists && e.message.includes('liveUpdate') && !e.message.includes(ACCOUNT.secretKey),
+      (e: unknown) =>
+        e instanceof ApiError &&
+        e.code === Codes.channelNotExists &&
+        e.message.includes('liveUpdate') &&
+        !e.message.includes(ACCOUNT.secretKey),
     );
   });
 
   it("reference checks and completion use the account's real lists", async () => {
     const lists: ReferenceLists = {};
-    for (const kind of ['liveTemplates', 'liveLogos', 'categories', 'channels'] as const) lists[kind] = await fetchReferenceList(client, kind);
+    for (const kind of ['liveTemplates', 'liveLogos', 'categories', 'channels'] as const)
+      lists[kind] = await fetchReferenceList(client, kind);
     assert.ok(lists.liveTemplates?.items.some((t) => t.id === liveTemplateId && t.name === '720p'));
 
     const doc = EXAMPLES.channel() as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- edited freely
     delete doc.type;
     doc.outputGroupList[0].logoId = liveLogoId;
-    doc.outputGroupList[0].outputTemplateList = [{ templateId: liveTemplateId, isDefault: '1' }, { templateId: 'abababababababababababababababab', isDefault: '0' }];
+    doc.outputGroupList[0].outputTemplateList = [
+      { templateId: liveTemplateId, isDefault: '1' },
+      { templateId: 'abababababababababababababababab', isDefault: '0' },
+    ];
     doc.outputGroupList[1].outputTemplateList = [{ templateId: liveTemplateId, isDefault: '1' }];
     const text = textOf(doc);
     const problems = validateDocument('channel', text, lists).problems.filter((p) => p.code?.startsWith('reference.'));
     assert.equal(problems.length, 1, JSON.stringify(problems));
-    assert.match(problems[0].message, /outputGroupList\[0\]\.outputTemplateList\[1\]\.templateId: this account has no live template with id "abab/);
+    assert.match(
+      problems[0].message,
+      /outputGroupList\[0\]\.outputTemplateList\[1\]\.templateId: this account has no live template with id "abab/,
+    );
 
     const cursor = text.indexOf('"abababab') + 3;
     const site = referenceSiteAt('channel', text, cursor);
@@ -211,6 +268,9 @@ describe('authoring round trip against the local platform', function () {
     assert.equal(mine?.label, '720p');
     assert.match(mine?.description ?? '', /1280x720, 1800 kbps/);
     const replaced = applyTextEdits(text, [{ ...site!.range, newText: mine!.insertText }]);
-    assert.deepEqual(validateDocument('channel', replaced, lists).problems.filter((p) => p.code?.startsWith('reference.')), []);
+    assert.deepEqual(
+      validateDocument('channel', replaced, lists).problems.filter((p) => p.code?.startsWith('reference.')),
+      [],
+    );
   });
 });

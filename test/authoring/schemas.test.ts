@@ -42,25 +42,77 @@ const VALID_VARIANTS: Array<{ kind: DocumentKind; title: string; doc: () => Json
   {
     kind: 'channel',
     title: 'a pull channel with numeric signalType and an update id',
-    doc: () => ({ id: HEX.channel, name: 'Pull', signalType: 2, pullStream: 'srt://source.example:9000', outputGroupList: [{ id: HEX.group, protocolType: 1, outputTemplateList: [{ templateId: HEX.t720, isDefault: '1' }] }] }),
+    doc: () => ({
+      id: HEX.channel,
+      name: 'Pull',
+      signalType: 2,
+      pullStream: 'srt://source.example:9000',
+      outputGroupList: [
+        { id: HEX.group, protocolType: 1, outputTemplateList: [{ templateId: HEX.t720, isDefault: '1' }] },
+      ],
+    }),
   },
-  { kind: 'templategroup', title: 'an update with a text id and no trial clip', doc: () => ({ ...EXAMPLES.templategroup(), id: '12', trailor: false, trailorDuration: 0 }) },
+  {
+    kind: 'templategroup',
+    title: 'an update with a text id and no trial clip',
+    doc: () => ({ ...EXAMPLES.templategroup(), id: '12', trailor: false, trailorDuration: 0 }),
+  },
   { kind: 'logogroup', title: 'an update with a numeric id', doc: () => ({ ...EXAMPLES.logogroup(), id: 5 }) },
-  { kind: 'transcode', title: 'a job with a template group and replace 1', doc: () => ({ videoIds: [HEX.video1], transcodeTemplateGroupId: 3, replace: 1 }) },
+  {
+    kind: 'transcode',
+    title: 'a job with a template group and replace 1',
+    doc: () => ({ videoIds: [HEX.video1], transcodeTemplateGroupId: 3, replace: 1 }),
+  },
   {
     kind: 'transcode',
     title: 'a job with {logoGroupId, templates}',
-    doc: () => ({ videoIds: [HEX.video1], transcodeTemplates: { logoGroupId: 4, templates: EXAMPLES.transcode().transcodeTemplates }, replace: true }),
+    doc: () => ({
+      videoIds: [HEX.video1],
+      transcodeTemplates: { logoGroupId: 4, templates: EXAMPLES.transcode().transcodeTemplates },
+      replace: true,
+    }),
   },
   { kind: 'livetemplate', title: 'an update of one field', doc: () => ({ id: HEX.t720, videoBitrate: 1800 }) },
 ];
 
 const VIOLATIONS: Violation[] = [
   // Channel
-  { kind: 'channel', title: 'no name', change: (d) => delete d.name, code: 'schema.required', words: ['"name"'], at: '{', schema: true },
-  { kind: 'channel', title: 'empty name', change: (d) => (d.name = ''), code: 'schema.minLength', words: ['name', 'empty'], at: '""', schema: true },
-  { kind: 'channel', title: 'signalType "push"', change: (d) => (d.signalType = 'push'), code: 'schema.enum', words: ['signalType', '"push"'], at: '"push"', schema: true },
-  { kind: 'channel', title: 'pull without pullStream', change: (d) => (d.signalType = '2'), code: 'channel.pullStreamMissing', words: ['signalType', 'pullStream'], at: '"2"', schema: true },
+  {
+    kind: 'channel',
+    title: 'no name',
+    change: (d) => delete d.name,
+    code: 'schema.required',
+    words: ['"name"'],
+    at: '{',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'empty name',
+    change: (d) => (d.name = ''),
+    code: 'schema.minLength',
+    words: ['name', 'empty'],
+    at: '""',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'signalType "push"',
+    change: (d) => (d.signalType = 'push'),
+    code: 'schema.enum',
+    words: ['signalType', '"push"'],
+    at: '"push"',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'pull without pullStream',
+    change: (d) => (d.signalType = '2'),
+    code: 'channel.pullStreamMissing',
+    words: ['signalType', 'pullStream'],
+    at: '"2"',
+    schema: true,
+  },
   {
     kind: 'channel',
     title: 'pull address without a scheme',
@@ -70,10 +122,42 @@ const VIOLATIONS: Violation[] = [
     at: '"source.example/live"',
     schema: true,
   },
-  { kind: 'channel', title: 'liveType 1', change: (d) => (d.liveType = 1), code: 'schema.enum', words: ['liveType', '4K'], at: '1', schema: true },
-  { kind: 'channel', title: 'category id not hex', change: (d) => (d.type = 'news'), code: 'schema.pattern', words: ['type', '32'], at: '"news"', schema: true },
-  { kind: 'channel', title: 'misspelt field', change: (d) => ((d.nmae = 'x'), delete d.name), code: 'schema.additionalProperties', words: ['"nmae"', 'Did you mean "name"'], at: '"nmae"', schema: true },
-  { kind: 'channel', title: 'no output group', change: (d) => (d.outputGroupList = []), code: 'schema.minItems', words: ['outputGroupList', 'at least 1'], at: '"outputGroupList"', schema: true },
+  {
+    kind: 'channel',
+    title: 'liveType 1',
+    change: (d) => (d.liveType = 1),
+    code: 'schema.enum',
+    words: ['liveType', '4K'],
+    at: '1',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'category id not hex',
+    change: (d) => (d.type = 'news'),
+    code: 'schema.pattern',
+    words: ['type', '32'],
+    at: '"news"',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'misspelt field',
+    change: (d) => ((d.nmae = 'x'), delete d.name),
+    code: 'schema.additionalProperties',
+    words: ['"nmae"', 'Did you mean "name"'],
+    at: '"nmae"',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'no output group',
+    change: (d) => (d.outputGroupList = []),
+    code: 'schema.minItems',
+    words: ['outputGroupList', 'at least 1'],
+    at: '"outputGroupList"',
+    schema: true,
+  },
   {
     kind: 'channel',
     title: 'eleven output groups',
@@ -83,9 +167,33 @@ const VIOLATIONS: Violation[] = [
     at: '"outputGroupList"',
     schema: true,
   },
-  { kind: 'channel', title: 'protocolType 3', change: (d) => (d.outputGroupList[0].protocolType = 3), code: 'schema.enum', words: ['outputGroupList[0].protocolType', 'RTMP'], at: '3', schema: true },
-  { kind: 'channel', title: 'rotation 45', change: (d) => (d.outputGroupList[0].rotation = '45'), code: 'schema.enum', words: ['outputGroupList[0].rotation', '"270"'], at: '"45"', schema: true },
-  { kind: 'channel', title: 'flag "yes"', change: (d) => (d.outputGroupList[0].isRecord = 'yes'), code: 'schema.enum', words: ['outputGroupList[0].isRecord', '"0"', '"1"'], at: '"yes"', schema: true },
+  {
+    kind: 'channel',
+    title: 'protocolType 3',
+    change: (d) => (d.outputGroupList[0].protocolType = 3),
+    code: 'schema.enum',
+    words: ['outputGroupList[0].protocolType', 'RTMP'],
+    at: '3',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'rotation 45',
+    change: (d) => (d.outputGroupList[0].rotation = '45'),
+    code: 'schema.enum',
+    words: ['outputGroupList[0].rotation', '"270"'],
+    at: '"45"',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'flag "yes"',
+    change: (d) => (d.outputGroupList[0].isRecord = 'yes'),
+    code: 'schema.enum',
+    words: ['outputGroupList[0].isRecord', '"0"', '"1"'],
+    at: '"yes"',
+    schema: true,
+  },
   {
     kind: 'channel',
     title: 'time shift on RTMP',
@@ -122,8 +230,24 @@ const VIOLATIONS: Violation[] = [
     at: '"1"',
     schema: true,
   },
-  { kind: 'channel', title: 'time shift of 0 hours', change: (d) => (d.outputGroupList[0].timeShiftDuration = '0'), code: 'schema.pattern', words: ['outputGroupList[0].timeShiftDuration', '720'], at: '"0"', schema: true },
-  { kind: 'channel', title: 'time shift of 721 hours', change: (d) => (d.outputGroupList[0].timeShiftDuration = '721'), code: 'schema.pattern', words: ['timeShiftDuration'], at: '"721"', schema: true },
+  {
+    kind: 'channel',
+    title: 'time shift of 0 hours',
+    change: (d) => (d.outputGroupList[0].timeShiftDuration = '0'),
+    code: 'schema.pattern',
+    words: ['outputGroupList[0].timeShiftDuration', '720'],
+    at: '"0"',
+    schema: true,
+  },
+  {
+    kind: 'channel',
+    title: 'time shift of 721 hours',
+    change: (d) => (d.outputGroupList[0].timeShiftDuration = '721'),
+    code: 'schema.pattern',
+    words: ['timeShiftDuration'],
+    at: '"721"',
+    schema: true,
+  },
   {
     kind: 'channel',
     title: 'time shift duration as a number',
@@ -170,13 +294,53 @@ const VIOLATIONS: Violation[] = [
     schema: true,
     count: 2,
   },
-  { kind: 'channel', title: 'description too long', change: (d) => (d.description = 'x'.repeat(2001)), code: 'schema.maxLength', words: ['description', '2000'], at: `"${'x'.repeat(2001)}"`, schema: true },
+  {
+    kind: 'channel',
+    title: 'description too long',
+    change: (d) => (d.description = 'x'.repeat(2001)),
+    code: 'schema.maxLength',
+    words: ['description', '2000'],
+    at: `"${'x'.repeat(2001)}"`,
+    schema: true,
+  },
 
   // Template group
-  { kind: 'templategroup', title: 'no logoGroupId', change: (d) => delete d.logoGroupId, code: 'schema.required', words: ['"logoGroupId"'], at: '{', schema: true },
-  { kind: 'templategroup', title: 'type 2', change: (d) => (d.type = 2), code: 'schema.enum', words: ['type', 'VR'], at: '2', schema: true },
-  { kind: 'templategroup', title: 'trailor "yes"', change: (d) => (d.trailor = 'yes'), code: 'schema.type', words: ['trailor', 'true or false'], at: '"yes"', schema: true },
-  { kind: 'templategroup', title: 'negative trailorDuration', change: (d) => ((d.trailor = false), (d.trailorDuration = -1)), code: 'schema.minimum', words: ['trailorDuration', 'between 0 and 86400'], at: '-1', schema: true },
+  {
+    kind: 'templategroup',
+    title: 'no logoGroupId',
+    change: (d) => delete d.logoGroupId,
+    code: 'schema.required',
+    words: ['"logoGroupId"'],
+    at: '{',
+    schema: true,
+  },
+  {
+    kind: 'templategroup',
+    title: 'type 2',
+    change: (d) => (d.type = 2),
+    code: 'schema.enum',
+    words: ['type', 'VR'],
+    at: '2',
+    schema: true,
+  },
+  {
+    kind: 'templategroup',
+    title: 'trailor "yes"',
+    change: (d) => (d.trailor = 'yes'),
+    code: 'schema.type',
+    words: ['trailor', 'true or false'],
+    at: '"yes"',
+    schema: true,
+  },
+  {
+    kind: 'templategroup',
+    title: 'negative trailorDuration',
+    change: (d) => ((d.trailor = false), (d.trailorDuration = -1)),
+    code: 'schema.minimum',
+    words: ['trailorDuration', 'between 0 and 86400'],
+    at: '-1',
+    schema: true,
+  },
   {
     kind: 'templategroup',
     title: 'trial clip of 0 seconds',
@@ -205,7 +369,15 @@ const VIOLATIONS: Violation[] = [
     at: '',
     schema: true,
   },
-  { kind: 'templategroup', title: 'no template', change: (d) => (d.transcodeTemplates = []), code: 'schema.minItems', words: ['transcodeTemplates'], at: '"transcodeTemplates"', schema: true },
+  {
+    kind: 'templategroup',
+    title: 'no template',
+    change: (d) => (d.transcodeTemplates = []),
+    code: 'schema.minItems',
+    words: ['transcodeTemplates'],
+    at: '"transcodeTemplates"',
+    schema: true,
+  },
   {
     kind: 'templategroup',
     title: 'no default template',
@@ -243,7 +415,15 @@ const VIOLATIONS: Violation[] = [
     at: '6',
     schema: true,
   },
-  { kind: 'templategroup', title: 'format 4', change: (d) => (d.transcodeTemplates[0].format = 4), code: 'schema.enum', words: ['transcodeTemplates[0].format', 'TS'], at: '4', schema: true },
+  {
+    kind: 'templategroup',
+    title: 'format 4',
+    change: (d) => (d.transcodeTemplates[0].format = 4),
+    code: 'schema.enum',
+    words: ['transcodeTemplates[0].format', 'TS'],
+    at: '4',
+    schema: true,
+  },
   {
     kind: 'templategroup',
     title: 'fractional width',
@@ -290,27 +470,164 @@ const VIOLATIONS: Violation[] = [
     schema: false,
     severity: 'warning',
   },
-  { kind: 'templategroup', title: 'id "12a"', change: (d) => (d.id = '12a'), code: 'schema.pattern', words: ['id', 'whole number'], at: '"12a"', schema: true },
-  { kind: 'templategroup', title: 'id 0', change: (d) => (d.id = 0), code: 'schema.minimum', words: ['id', 'between 1 and 2000000000'], at: '0', schema: true },
+  {
+    kind: 'templategroup',
+    title: 'id "12a"',
+    change: (d) => (d.id = '12a'),
+    code: 'schema.pattern',
+    words: ['id', 'whole number'],
+    at: '"12a"',
+    schema: true,
+  },
+  {
+    kind: 'templategroup',
+    title: 'id 0',
+    change: (d) => (d.id = 0),
+    code: 'schema.minimum',
+    words: ['id', 'between 1 and 2000000000'],
+    at: '0',
+    schema: true,
+  },
 
   // Logo group
-  { kind: 'logogroup', title: 'no logo', change: (d) => (d.logos = []), code: 'schema.minItems', words: ['logos', 'at least 1'], at: '"logos"', schema: true },
-  { kind: 'logogroup', title: 'eleven logos', change: (d) => (d.logos = Array.from({ length: 11 }, () => d.logos[0])), code: 'schema.maxItems', words: ['logos', 'at most 10'], at: '"logos"', schema: true },
-  { kind: 'logogroup', title: 'leftPos 120%', change: (d) => (d.logos[0].leftPos = 120), code: 'schema.maximum', words: ['logos[0].leftPos', 'between 0 and 100'], at: '120', schema: true },
-  { kind: 'logogroup', title: 'resize 0', change: (d) => (d.logos[0].resize = 0), code: 'schema.minimum', words: ['logos[0].resize', 'between 1 and 100'], at: '0', schema: true },
-  { kind: 'logogroup', title: 'image given as an address', change: (d) => (d.logos[0].uri = 'https://cdn.example/logo.png'), code: 'schema.pattern', words: ['logos[0].uri', 'relative path'], at: '"https://cdn.example/logo.png"', schema: true },
-  { kind: 'logogroup', title: 'image path with ..', change: (d) => (d.logos[0].uri = 'logos/../secret.png'), code: 'schema.pattern', words: ['logos[0].uri'], at: '"logos/../secret.png"', schema: true },
-  { kind: 'logogroup', title: 'logo ends before it starts', change: (d) => (d.logos[1].end = 50), code: 'logogroup.endBeforeStart', words: ['logos[1].end', 'start'], at: '50', schema: false },
-  { kind: 'logogroup', title: 'logo window of no length', change: (d) => (d.logos[1].end = 90), code: 'logogroup.emptyWindow', words: ['logos[1].end'], at: '90', schema: false, severity: 'warning' },
-  { kind: 'logogroup', title: 'logo without opacity', change: (d) => delete d.logos[0].opacity, code: 'schema.required', words: ['logos[0]', '"opacity"'], at: '{', schema: true },
+  {
+    kind: 'logogroup',
+    title: 'no logo',
+    change: (d) => (d.logos = []),
+    code: 'schema.minItems',
+    words: ['logos', 'at least 1'],
+    at: '"logos"',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'eleven logos',
+    change: (d) => (d.logos = Array.from({ length: 11 }, () => d.logos[0])),
+    code: 'schema.maxItems',
+    words: ['logos', 'at most 10'],
+    at: '"logos"',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'leftPos 120%',
+    change: (d) => (d.logos[0].leftPos = 120),
+    code: 'schema.maximum',
+    words: ['logos[0].leftPos', 'between 0 and 100'],
+    at: '120',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'resize 0',
+    change: (d) => (d.logos[0].resize = 0),
+    code: 'schema.minimum',
+    words: ['logos[0].resize', 'between 1 and 100'],
+    at: '0',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'image given as an address',
+    change: (d) => (d.logos[0].uri = 'https://cdn.example/logo.png'),
+    code: 'schema.pattern',
+    words: ['logos[0].uri', 'relative path'],
+    at: '"https://cdn.example/logo.png"',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'image path with ..',
+    change: (d) => (d.logos[0].uri = 'logos/../secret.png'),
+    code: 'schema.pattern',
+    words: ['logos[0].uri'],
+    at: '"logos/../secret.png"',
+    schema: true,
+  },
+  {
+    kind: 'logogroup',
+    title: 'logo ends before it starts',
+    change: (d) => (d.logos[1].end = 50),
+    code: 'logogroup.endBeforeStart',
+    words: ['logos[1].end', 'start'],
+    at: '50',
+    schema: false,
+  },
+  {
+    kind: 'logogroup',
+    title: 'logo window of no length',
+    change: (d) => (d.logos[1].end = 90),
+    code: 'logogroup.emptyWindow',
+    words: ['logos[1].end'],
+    at: '90',
+    schema: false,
+    severity: 'warning',
+  },
+  {
+    kind: 'logogroup',
+    title: 'logo without opacity',
+    change: (d) => delete d.logos[0].opacity,
+    code: 'schema.required',
+    words: ['logos[0]', '"opacity"'],
+    at: '{',
+    schema: true,
+  },
 
   // Transcode job
-  { kind: 'transcode', title: 'no video', change: (d) => (d.videoIds = []), code: 'schema.minItems', words: ['videoIds'], at: '"videoIds"', schema: true },
-  { kind: 'transcode', title: 'video ids as comma text', change: (d) => (d.videoIds = `${HEX.video1},${HEX.video2}`), code: 'schema.type', words: ['videoIds', 'a list'], at: `"${HEX.video1},${HEX.video2}"`, schema: true },
-  { kind: 'transcode', title: 'a video twice', change: (d) => (d.videoIds = [HEX.video1, HEX.video2, HEX.video1]), code: 'schema.uniqueItems', words: ['videoIds[2]', 'videoIds[0]'], at: `"${HEX.video1}"`, schema: true },
-  { kind: 'transcode', title: 'video id not hex', change: (d) => (d.videoIds = ['movie.mp4']), code: 'schema.pattern', words: ['videoIds[0]', 'video id'], at: '"movie.mp4"', schema: true },
-  { kind: 'transcode', title: 'no replace', change: (d) => delete d.replace, code: 'schema.required', words: ['"replace"'], at: '{', schema: true },
-  { kind: 'transcode', title: 'replace "yes"', change: (d) => (d.replace = 'yes'), code: 'schema.enum', words: ['replace', 'save as'], at: '"yes"', schema: true },
+  {
+    kind: 'transcode',
+    title: 'no video',
+    change: (d) => (d.videoIds = []),
+    code: 'schema.minItems',
+    words: ['videoIds'],
+    at: '"videoIds"',
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'video ids as comma text',
+    change: (d) => (d.videoIds = `${HEX.video1},${HEX.video2}`),
+    code: 'schema.type',
+    words: ['videoIds', 'a list'],
+    at: `"${HEX.video1},${HEX.video2}"`,
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'a video twice',
+    change: (d) => (d.videoIds = [HEX.video1, HEX.video2, HEX.video1]),
+    code: 'schema.uniqueItems',
+    words: ['videoIds[2]', 'videoIds[0]'],
+    at: `"${HEX.video1}"`,
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'video id not hex',
+    change: (d) => (d.videoIds = ['movie.mp4']),
+    code: 'schema.pattern',
+    words: ['videoIds[0]', 'video id'],
+    at: '"movie.mp4"',
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'no replace',
+    change: (d) => delete d.replace,
+    code: 'schema.required',
+    words: ['"replace"'],
+    at: '{',
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'replace "yes"',
+    change: (d) => (d.replace = 'yes'),
+    code: 'schema.enum',
+    words: ['replace', 'save as'],
+    at: '"yes"',
+    schema: true,
+  },
   {
     kind: 'transcode',
     title: 'templates and a group id',
@@ -334,15 +651,36 @@ const VIOLATIONS: Violation[] = [
   {
     kind: 'transcode',
     title: 'videoType with a template group',
-    change: (d) => (delete d.transcodeTemplates, delete d.trailor, delete d.trailorDuration, (d.transcodeTemplateGroupId = 2)),
+    change: (d) => (
+      delete d.transcodeTemplates,
+      delete d.trailor,
+      delete d.trailorDuration,
+      (d.transcodeTemplateGroupId = 2)
+    ),
     code: 'transcode.onlyWithTemplates',
     words: ['videoType', 'transcodeTemplates'],
     at: '0',
     schema: false,
     severity: 'warning',
   },
-  { kind: 'transcode', title: 'trial clip without duration', change: (d) => delete d.trailorDuration, code: 'transcode.trailorDurationMissing', words: ['trailorDuration'], at: 'true', schema: true },
-  { kind: 'transcode', title: 'trial clip of 0 seconds', change: (d) => (d.trailorDuration = 0), code: 'transcode.trailorDurationMissing', words: ['trailorDuration', 'at least 1'], at: '0', schema: true },
+  {
+    kind: 'transcode',
+    title: 'trial clip without duration',
+    change: (d) => delete d.trailorDuration,
+    code: 'transcode.trailorDurationMissing',
+    words: ['trailorDuration'],
+    at: 'true',
+    schema: true,
+  },
+  {
+    kind: 'transcode',
+    title: 'trial clip of 0 seconds',
+    change: (d) => (d.trailorDuration = 0),
+    code: 'transcode.trailorDurationMissing',
+    words: ['trailorDuration', 'at least 1'],
+    at: '0',
+    schema: true,
+  },
   {
     kind: 'transcode',
     title: 'trailorDuration without trailor',
@@ -362,7 +700,15 @@ const VIOLATIONS: Violation[] = [
     at: '{',
     schema: false,
   },
-  { kind: 'transcode', title: 'AES for MP4', change: (d) => (d.transcodeTemplates[0].mp4EncryptType = 6), code: 'schema.enum', words: ['transcodeTemplates[0].mp4EncryptType', 'HLS only'], at: '6', schema: true },
+  {
+    kind: 'transcode',
+    title: 'AES for MP4',
+    change: (d) => (d.transcodeTemplates[0].mp4EncryptType = 6),
+    code: 'schema.enum',
+    words: ['transcodeTemplates[0].mp4EncryptType', 'HLS only'],
+    at: '6',
+    schema: true,
+  },
   {
     kind: 'transcode',
     title: 'encryption of a format not produced',
@@ -392,7 +738,15 @@ const VIOLATIONS: Violation[] = [
     at: '"transcodeTemplates"',
     schema: true,
   },
-  { kind: 'transcode', title: 'templates as a number', change: (d) => (d.transcodeTemplates = 5), code: 'schema.type', words: ['transcodeTemplates', 'a list', 'an object'], at: '5', schema: true },
+  {
+    kind: 'transcode',
+    title: 'templates as a number',
+    change: (d) => (d.transcodeTemplates = 5),
+    code: 'schema.type',
+    words: ['transcodeTemplates', 'a list', 'an object'],
+    at: '5',
+    schema: true,
+  },
   {
     kind: 'transcode',
     title: 'audio bitrate in kbps',
@@ -402,7 +756,15 @@ const VIOLATIONS: Violation[] = [
     at: '64',
     schema: true,
   },
-  { kind: 'transcode', title: 'group id 0', change: (d) => (d.transcodeTemplateGroupId = 0, delete d.transcodeTemplates), code: 'schema.minimum', words: ['transcodeTemplateGroupId', 'at least 1'], at: '0', schema: true },
+  {
+    kind: 'transcode',
+    title: 'group id 0',
+    change: (d) => ((d.transcodeTemplateGroupId = 0), delete d.transcodeTemplates),
+    code: 'schema.minimum',
+    words: ['transcodeTemplateGroupId', 'at least 1'],
+    at: '0',
+    schema: true,
+  },
 
   // Live template
   {
@@ -414,22 +776,136 @@ const VIOLATIONS: Violation[] = [
     at: '{',
     schema: true,
   },
-  { kind: 'livetemplate', title: 'frame rate 0', change: (d) => (d.frameRate = 0), code: 'schema.minimum', words: ['frameRate', 'between 1 and 120'], at: '0', schema: true },
-  { kind: 'livetemplate', title: 'frame rate 121', change: (d) => (d.frameRate = 121), code: 'schema.maximum', words: ['frameRate', 'between 1 and 120'], at: '121', schema: true },
-  { kind: 'livetemplate', title: 'audio bitrate in bits per second', change: (d) => (d.audioBitrate = 128000), code: 'bitrate.audioUnit', words: ['audioBitrate', 'kilobits', '128'], at: '128000', schema: true },
-  { kind: 'livetemplate', title: 'transcodeType 1', change: (d) => (d.transcodeType = 1), code: 'schema.enum', words: ['transcodeType', 'VR'], at: '1', schema: true },
-  { kind: 'livetemplate', title: 'upper-case id', change: (d) => (d.id = HEX.t720.toUpperCase()), code: 'schema.pattern', words: ['id', 'lowercase hex'], at: `"${HEX.t720.toUpperCase()}"`, schema: true },
-  { kind: 'livetemplate', title: 'an update of nothing', change: (d) => (Object.keys(d).forEach((k) => delete d[k]), (d.id = HEX.t720)), code: 'livetemplate.nothingToUpdate', words: ['"id"', 'nothing'], at: `"${HEX.t720}"`, schema: false, severity: 'warning' },
-  { kind: 'livetemplate', title: 'gopType 2', change: (d) => (d.advancedArguments.gopType = 2), code: 'schema.enum', words: ['advancedArguments.gopType', 'milliseconds'], at: '2', schema: true },
-  { kind: 'livetemplate', title: 'advancedArguments as text', change: (d) => (d.advancedArguments = '{"gopSize": 50}'), code: 'schema.type', words: ['advancedArguments', 'an object'], at: '"{\\"gopSize\\": 50}"', schema: true },
+  {
+    kind: 'livetemplate',
+    title: 'frame rate 0',
+    change: (d) => (d.frameRate = 0),
+    code: 'schema.minimum',
+    words: ['frameRate', 'between 1 and 120'],
+    at: '0',
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'frame rate 121',
+    change: (d) => (d.frameRate = 121),
+    code: 'schema.maximum',
+    words: ['frameRate', 'between 1 and 120'],
+    at: '121',
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'audio bitrate in bits per second',
+    change: (d) => (d.audioBitrate = 128000),
+    code: 'bitrate.audioUnit',
+    words: ['audioBitrate', 'kilobits', '128'],
+    at: '128000',
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'transcodeType 1',
+    change: (d) => (d.transcodeType = 1),
+    code: 'schema.enum',
+    words: ['transcodeType', 'VR'],
+    at: '1',
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'upper-case id',
+    change: (d) => (d.id = HEX.t720.toUpperCase()),
+    code: 'schema.pattern',
+    words: ['id', 'lowercase hex'],
+    at: `"${HEX.t720.toUpperCase()}"`,
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'an update of nothing',
+    change: (d) => (Object.keys(d).forEach((k) => delete d[k]), (d.id = HEX.t720)),
+    code: 'livetemplate.nothingToUpdate',
+    words: ['"id"', 'nothing'],
+    at: `"${HEX.t720}"`,
+    schema: false,
+    severity: 'warning',
+  },
+  {
+    kind: 'livetemplate',
+    title: 'gopType 2',
+    change: (d) => (d.advancedArguments.gopType = 2),
+    code: 'schema.enum',
+    words: ['advancedArguments.gopType', 'milliseconds'],
+    at: '2',
+    schema: true,
+  },
+  {
+    kind: 'livetemplate',
+    title: 'advancedArguments as text',
+    change: (d) => (d.advancedArguments = '{"gopSize": 50}'),
+    code: 'schema.type',
+    words: ['advancedArguments', 'an object'],
+    at: '"{\\"gopSize\\": 50}"',
+    schema: true,
+  },
 
   // Live logo
-  { kind: 'livelogo', title: 'no image', change: (d) => delete d.uri, code: 'schema.required', words: ['"uri"', 'relative path'], at: '{', schema: true },
-  { kind: 'livelogo', title: 'opacity 101', change: (d) => (d.opacity = 101), code: 'schema.maximum', words: ['opacity', 'between 0 and 100'], at: '101', schema: true },
-  { kind: 'livelogo', title: 'resize 0', change: (d) => (d.resize = 0), code: 'schema.minimum', words: ['resize', 'between 1 and 100'], at: '0', schema: true },
-  { kind: 'livelogo', title: 'negative offset', change: (d) => (d.offsetWidth = -1), code: 'schema.minimum', words: ['offsetWidth'], at: '-1', schema: true },
-  { kind: 'livelogo', title: 'image given as an address', change: (d) => (d.uri = 'http://cdn.example/a.png'), code: 'schema.pattern', words: ['uri', 'relative path'], at: '"http://cdn.example/a.png"', schema: true },
-  { kind: 'livelogo', title: 'an id (logos cannot be updated)', change: (d) => (d.id = HEX.logo), code: 'livelogo.cannotUpdate', words: ['"id"', 'cannot be modified'], at: `"${HEX.logo}"`, schema: false, severity: 'info' },
+  {
+    kind: 'livelogo',
+    title: 'no image',
+    change: (d) => delete d.uri,
+    code: 'schema.required',
+    words: ['"uri"', 'relative path'],
+    at: '{',
+    schema: true,
+  },
+  {
+    kind: 'livelogo',
+    title: 'opacity 101',
+    change: (d) => (d.opacity = 101),
+    code: 'schema.maximum',
+    words: ['opacity', 'between 0 and 100'],
+    at: '101',
+    schema: true,
+  },
+  {
+    kind: 'livelogo',
+    title: 'resize 0',
+    change: (d) => (d.resize = 0),
+    code: 'schema.minimum',
+    words: ['resize', 'between 1 and 100'],
+    at: '0',
+    schema: true,
+  },
+  {
+    kind: 'livelogo',
+    title: 'negative offset',
+    change: (d) => (d.offsetWidth = -1),
+    code: 'schema.minimum',
+    words: ['offsetWidth'],
+    at: '-1',
+    schema: true,
+  },
+  {
+    kind: 'livelogo',
+    title: 'image given as an address',
+    change: (d) => (d.uri = 'http://cdn.example/a.png'),
+    code: 'schema.pattern',
+    words: ['uri', 'relative path'],
+    at: '"http://cdn.example/a.png"',
+    schema: true,
+  },
+  {
+    kind: 'livelogo',
+    title: 'an id (logos cannot be updated)',
+    change: (d) => (d.id = HEX.logo),
+    code: 'livelogo.cannotUpdate',
+    words: ['"id"', 'cannot be modified'],
+    at: `"${HEX.logo}"`,
+    schema: false,
+    severity: 'info',
+  },
 ];
 
 describe('authoring schemas and validateDocument', () => {
@@ -452,17 +928,30 @@ describe('authoring schemas and validateDocument', () => {
         const doc = EXAMPLES[v.kind]() as Json;
         v.change(doc);
         const validate = diskValidator(v.kind);
-        assert.equal(validate(doc), !v.schema, `schema file ${v.schema ? 'should reject' : 'cannot see'} this: ${JSON.stringify(validate.errors)}`);
+        assert.equal(
+          validate(doc),
+          !v.schema,
+          `schema file ${v.schema ? 'should reject' : 'cannot see'} this: ${JSON.stringify(validate.errors)}`,
+        );
 
         const text = textOf(doc);
         const { problems } = validateDocument(v.kind, text);
         const found = problems.filter((p) => p.code === v.code);
-        assert.equal(found.length, v.count ?? 1, `${v.code} expected; got ${JSON.stringify(problems.map((p) => [p.code, p.message]))}`);
+        assert.equal(
+          found.length,
+          v.count ?? 1,
+          `${v.code} expected; got ${JSON.stringify(problems.map((p) => [p.code, p.message]))}`,
+        );
         for (const problem of found) {
           assert.equal(problem.severity, v.severity ?? 'error', problem.message);
-          for (const word of v.words) assert.ok(problem.message.includes(word), `"${problem.message}" should mention ${word}`);
+          for (const word of v.words)
+            assert.ok(problem.message.includes(word), `"${problem.message}" should mention ${word}`);
           if (v.at !== '') assert.equal(covered(text, problem), v.at);
-          assert.doesNotMatch(problem.message, /must match "then"|must NOT have|instancePath|#\//, 'plain words, not raw ajv text');
+          assert.doesNotMatch(
+            problem.message,
+            /must match "then"|must NOT have|instancePath|#\//,
+            'plain words, not raw ajv text',
+          );
         }
       });
     }
@@ -474,10 +963,13 @@ describe('authoring schemas and validateDocument', () => {
       if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}[${i}]`));
       if (typeof node !== 'object' || node === null) return;
       const record = node as Record<string, unknown>;
-      for (const [name, child] of Object.entries((record.properties ?? {}) as Record<string, Record<string, unknown>>)) {
+      for (const [name, child] of Object.entries(
+        (record.properties ?? {}) as Record<string, Record<string, unknown>>,
+      )) {
         if (/\/(if|then|contains|not)\b/.test(where)) continue;
         if (typeof child.description !== 'string' && !child.$ref) missing.push(`${where}.${name}`);
-        if (typeof child.description === 'string' && typeof child.markdownDescription !== 'string') missing.push(`${where}.${name} (markdown)`);
+        if (typeof child.description === 'string' && typeof child.markdownDescription !== 'string')
+          missing.push(`${where}.${name} (markdown)`);
       }
       for (const [key, child] of Object.entries(record)) if (key !== 'defaultSnippets') walk(child, `${where}/${key}`);
     };
@@ -486,14 +978,19 @@ describe('authoring schemas and validateDocument', () => {
   });
 
   it('shared definitions (flags, advanced arguments, numeric ids) are the same in every schema', () => {
-    const definitions = DOCUMENT_KINDS.map((kind) => (readJson(`schemas/${kind}.schema.json`) as { definitions?: Record<string, unknown> }).definitions ?? {});
+    const definitions = DOCUMENT_KINDS.map(
+      (kind) =>
+        (readJson(`schemas/${kind}.schema.json`) as { definitions?: Record<string, unknown> }).definitions ?? {},
+    );
     for (const name of ['advancedArguments', 'numericId', 'flag', 'liveId']) {
       const copies = definitions.filter((d) => d[name] !== undefined).map((d) => JSON.stringify(d[name]));
       assert.ok(copies.length >= 1, name);
       if (name === 'advancedArguments') {
         // Same keys and rules; the words differ (each kind names its own B-frame spelling first).
         const strip = (text: string): string =>
-          JSON.stringify(JSON.parse(text), (key, value: unknown) => (['defaultSnippets', 'description', 'markdownDescription'].includes(key) ? undefined : value));
+          JSON.stringify(JSON.parse(text), (key, value: unknown) =>
+            ['defaultSnippets', 'description', 'markdownDescription'].includes(key) ? undefined : value,
+          );
         assert.equal(new Set(copies.map(strip)).size, 1, name);
       } else {
         assert.equal(new Set(copies).size, 1, name);
@@ -502,11 +999,18 @@ describe('authoring schemas and validateDocument', () => {
   });
 
   it('manifest associates each kind with its schema and contributes the snippets for json', () => {
-    const manifest = readJson('package.json') as { contributes: { jsonValidation: Array<{ fileMatch: string[]; url: string }>; snippets: Array<{ language: string; path: string }> } };
+    const manifest = readJson('package.json') as {
+      contributes: {
+        jsonValidation: Array<{ fileMatch: string[]; url: string }>;
+        snippets: Array<{ language: string; path: string }>;
+      };
+    };
     for (const kind of DOCUMENT_KINDS) {
       const entry = manifest.contributes.jsonValidation.find((e) => e.url === `./schemas/${kind}.schema.json`);
       assert.deepEqual(entry?.fileMatch, [`*.${kind}.json`]);
     }
-    assert.ok(manifest.contributes.snippets.some((s) => s.language === 'json' && s.path === './snippets/video-platform.json'));
+    assert.ok(
+      manifest.contributes.snippets.some((s) => s.language === 'json' && s.path === './snippets/video-platform.json'),
+    );
   });
 });

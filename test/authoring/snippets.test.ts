@@ -33,10 +33,22 @@ function choiceCount(text: string): number {
 }
 
 /** Snippets that are a piece of a document: where the piece goes in an example. */
-const FRAGMENTS: Record<string, { kind: DocumentKind; place: (doc: Record<string, any>, piece: unknown) => void }> = { // eslint-disable-line @typescript-eslint/no-explicit-any -- documents are edited freely
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- documents are edited freely
+const FRAGMENTS: Record<string, { kind: DocumentKind; place: (doc: Record<string, any>, piece: unknown) => void }> = {
   'vp-output-hls': { kind: 'channel', place: (d, piece) => (d.outputGroupList[0] = piece) },
   'vp-output-rtmp': { kind: 'channel', place: (d, piece) => (d.outputGroupList[1] = piece) },
-  'vp-template-720p-hls': { kind: 'templategroup', place: (d, piece) => (d.transcodeTemplates = [piece, { ...d.transcodeTemplates[1], name: 'other', defaultVideo: (piece as { defaultVideo: number }).defaultVideo === 1 ? 0 : 1 }]) },
+  'vp-template-720p-hls': {
+    kind: 'templategroup',
+    place: (d, piece) =>
+      (d.transcodeTemplates = [
+        piece,
+        {
+          ...d.transcodeTemplates[1],
+          name: 'other',
+          defaultVideo: (piece as { defaultVideo: number }).defaultVideo === 1 ? 0 : 1,
+        },
+      ]),
+  },
   'vp-logo': { kind: 'logogroup', place: (d, piece) => (d.logos[0] = piece) },
 };
 
@@ -54,7 +66,10 @@ const WHOLE: Record<string, DocumentKind> = {
 /** Allowed: an empty id the user fills in (templateId, videoIds[n]) and nothing else. */
 function onlyEmptyIds(text: string, problems: Problem[]): void {
   for (const p of problems) {
-    assert.ok(p.code === 'schema.pattern' && covered(text, p) === '""', `unexpected problem: ${p.code} ${p.message} at ${covered(text, p)}`);
+    assert.ok(
+      p.code === 'schema.pattern' && covered(text, p) === '""',
+      `unexpected problem: ${p.code} ${p.message} at ${covered(text, p)}`,
+    );
   }
 }
 
@@ -91,7 +106,14 @@ describe('authoring snippets', () => {
 
   it('snippets leave ids empty only where completion offers the real ones', () => {
     const withEmptyIds = snippets.filter((s) => /"\$\{\d+\}"/.test(s.body.join('\n'))).map((s) => s.prefix);
-    assert.deepEqual(withEmptyIds.sort(), ['vp-channel-hls', 'vp-channel-pull', 'vp-output-hls', 'vp-output-rtmp', 'vp-transcode-adhoc', 'vp-transcode-group']);
+    assert.deepEqual(withEmptyIds.sort(), [
+      'vp-channel-hls',
+      'vp-channel-pull',
+      'vp-output-hls',
+      'vp-output-rtmp',
+      'vp-transcode-adhoc',
+      'vp-transcode-group',
+    ]);
   });
 
   describe('schema defaultSnippets', () => {
@@ -103,8 +125,10 @@ describe('authoring snippets', () => {
           if (Array.isArray(node)) return node.forEach((n, i) => walk(n, `${where}/${i}`));
           if (typeof node !== 'object' || node === null) return;
           const record = node as Record<string, unknown>;
-          for (const s of (record.defaultSnippets ?? []) as Array<{ body: unknown }>) found.push({ where, schema: record, body: s.body });
-          for (const [key, child] of Object.entries(record)) if (key !== 'defaultSnippets') walk(child, `${where}/${key}`);
+          for (const s of (record.defaultSnippets ?? []) as Array<{ body: unknown }>)
+            found.push({ where, schema: record, body: s.body });
+          for (const [key, child] of Object.entries(record))
+            if (key !== 'defaultSnippets') walk(child, `${where}/${key}`);
         };
         walk(root, '#');
         assert.ok(found.length > 0);
@@ -112,7 +136,11 @@ describe('authoring snippets', () => {
           const text = expandSnippet(rawJson(body));
           const value = JSON.parse(text) as unknown;
           // The body is checked against the subschema it belongs to, with the file's definitions.
-          const validate = createAjv().compile({ ...schema, definitions: root.definitions, defaultSnippets: undefined });
+          const validate = createAjv().compile({
+            ...schema,
+            definitions: root.definitions,
+            defaultSnippets: undefined,
+          });
           validate(value);
           const unexpected = (validate.errors ?? []).filter((e) => !(e.keyword === 'pattern' && e.data === ''));
           assert.deepEqual(unexpected, [], `${where}: ${text}`);

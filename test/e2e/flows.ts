@@ -27,8 +27,26 @@ export function writeWorkspace(folder: string): void {
     trailorDuration: 0,
     logoGroupId: 0,
     transcodeTemplates: [
-      { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 1 },
-      { name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1800, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 0 },
+      {
+        name: '720p',
+        videoWidth: 1280,
+        videoHeight: 720,
+        videoBitrate: 2500,
+        audioBitrate: 128000,
+        format: 0,
+        encryptType: 0,
+        defaultVideo: 1,
+      },
+      {
+        name: '720p',
+        videoWidth: 1280,
+        videoHeight: 720,
+        videoBitrate: 1800,
+        audioBitrate: 128000,
+        format: 0,
+        encryptType: 0,
+        defaultVideo: 0,
+      },
     ],
   };
   writeFileSync(join(folder, TEMPLATE_GROUP_FILE), JSON.stringify(group, null, 2) + '\n');
@@ -63,7 +81,12 @@ async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
   return (await page.evaluate('navigator.clipboard.readText()')) as string;
 }
 
-async function expectRowText(row: ReturnType<FlowContext['wb']['treeRow']>, pattern: RegExp, what: string, timeoutMs = 20_000): Promise<string> {
+async function expectRowText(
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+  pattern: RegExp,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   let text = '';
   while (Date.now() < deadline) {
@@ -93,7 +116,11 @@ export const flows: Flow[] = [
     name: 'add the local platform as an account from the welcome view',
     async run(ctx) {
       const pane = await ctx.wb.expandPane('Live Channels');
-      await pane.locator('.welcome-view-content .monaco-button, .welcome-view-content a').filter({ hasText: 'Add Account' }).first().click();
+      await pane
+        .locator('.welcome-view-content .monaco-button, .welcome-view-content a')
+        .filter({ hasText: 'Add Account' })
+        .first()
+        .click();
       await ctx.wb.answerInput(/Account name/, ACCOUNT_NAME);
       // A wrong address is refused in the box itself, naming the rule, before anything is saved.
       await ctx.wb.answerInput(/Platform base URL/, 'not a url', { refused: true });
@@ -105,7 +132,11 @@ export const flows: Flow[] = [
       await widget.locator('input[type="password"]').waitFor({ state: 'visible', timeout: 15_000 });
       await widget.locator('input').first().fill(ctx.platform.secretKey);
       await ctx.shot('secret key typed, masked');
-      assert.equal((await widget.innerText()).includes(ctx.platform.secretKey), false, 'the secret key shows in clear text');
+      assert.equal(
+        (await widget.innerText()).includes(ctx.platform.secretKey),
+        false,
+        'the secret key shows in clear text',
+      );
       await ctx.wb.page.keyboard.press('Enter');
       await ctx.wb.notification(new RegExp(`Connected to "${ACCOUNT_NAME}"`));
       await ctx.shot('connected');
@@ -114,7 +145,8 @@ export const flows: Flow[] = [
   {
     name: 'see the demo channels and videos',
     async run(ctx) {
-      for (const name of [DEMO_NAMES.channels.live, DEMO_NAMES.channels.stopped, DEMO_NAMES.channels.fresh]) await channelRow(ctx, name);
+      for (const name of [DEMO_NAMES.channels.live, DEMO_NAMES.channels.stopped, DEMO_NAMES.channels.fresh])
+        await channelRow(ctx, name);
       await expectRowText(await channelRow(ctx, DEMO_NAMES.channels.live), /Live/, 'live demo channel');
       const videos = await ctx.wb.expandPane('Videos');
       for (const title of ['Welcome tour', 'Raw upload', 'Broken encode']) {
@@ -152,10 +184,16 @@ export const flows: Flow[] = [
       await ctx.shot('file open');
       // As soon as the file is open: VS Code's own check of the schema, and the extension's rule (source
       // "Video Platform"), each problem once.
-      const onOpen = (await ctx.wb.problems(/transcodeTemplates\[1\]\.name repeats the name "720p".*Video Platform/, 30_000)).replace(/\s+/g, ' ');
+      const onOpen = (
+        await ctx.wb.problems(/transcodeTemplates\[1\]\.name repeats the name "720p".*Video Platform/, 30_000)
+      ).replace(/\s+/g, ' ');
       ctx.log(`Problems panel on open: ${onOpen.slice(0, 400)}`);
       assert.match(onOpen, /0 \(normal\) or 1 \(VR\)/);
-      assert.equal(onOpen.match(/0 \(normal\) or 1 \(VR\)/g)?.length, 1, 'the schema problem is listed more than once while editing');
+      assert.equal(
+        onOpen.match(/0 \(normal\) or 1 \(VR\)/g)?.length,
+        1,
+        'the schema problem is listed more than once while editing',
+      );
       await ctx.shot('problems on open');
       await ctx.wb.runCommand('Video Platform: Validate Document');
       await ctx.wb.notification(/template group document has 2 errors/);
@@ -185,7 +223,7 @@ export const flows: Flow[] = [
     },
   },
   {
-    name: 'show a channel\'s playback addresses, grouped by output group, and copy one',
+    name: "show a channel's playback addresses, grouped by output group, and copy one",
     async run(ctx) {
       const page = ctx.wb.page;
       await ctx.wb.clearNotifications();
@@ -198,16 +236,29 @@ export const flows: Flow[] = [
       const hls = rows.findIndex((row) => row.includes('HLS output group'));
       const rtmp = rows.findIndex((row) => row.includes('RTMP output group'));
       assert.ok(hls >= 0 && rtmp > hls, `an HLS group then an RTMP group: ${rows.join(' | ')}`);
-      assert.match(rows[hls], /^Master playlist HLS · all renditions http:\/\/127\.0\.0\.1:\d+\/live\/hls\/\w+\/\w+\.m3u8 HLS output group$/);
+      assert.match(
+        rows[hls],
+        /^Master playlist HLS · all renditions http:\/\/127\.0\.0\.1:\d+\/live\/hls\/\w+\/\w+\.m3u8 HLS output group$/,
+      );
       const hlsRows = rows.slice(hls + 1, rtmp);
-      assert.deepEqual(hlsRows.map((row) => /^\S+ \d+ kbps( \(default\))?/.exec(row)?.[0]), ['1920x1080 4000 kbps (default)', '1280x720 2000 kbps', '854x480 800 kbps']);
-      for (const [n, row] of hlsRows.entries()) assert.match(row, new RegExp(`/live/hls/\\w+/\\w+-${n + 1}\\.m3u8( |$)`));
-      assert.match(rows[rtmp], /^Play address RTMP · all renditions rtmp:\/\/127\.0\.0\.1:1935\/live\/\S+ RTMP output group$/);
+      assert.deepEqual(
+        hlsRows.map((row) => /^\S+ \d+ kbps( \(default\))?/.exec(row)?.[0]),
+        ['1920x1080 4000 kbps (default)', '1280x720 2000 kbps', '854x480 800 kbps'],
+      );
+      for (const [n, row] of hlsRows.entries())
+        assert.match(row, new RegExp(`/live/hls/\\w+/\\w+-${n + 1}\\.m3u8( |$)`));
+      assert.match(
+        rows[rtmp],
+        /^Play address RTMP · all renditions rtmp:\/\/127\.0\.0\.1:1935\/live\/\S+ RTMP output group$/,
+      );
       await ctx.shot('addresses by output group');
       await ctx.wb.pick(/1280x720 2000 kbps\s*HLS/);
       await ctx.wb.waitForQuickInputText(/Open in browser/);
       await ctx.wb.pick(/Copy address/);
-      const toast = (await (await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/)).innerText()).replace(/\s+/g, ' ');
+      const toast = (await (await ctx.wb.notification(/Copied HLS 1280x720 2000 kbps address/)).innerText()).replace(
+        /\s+/g,
+        ' ',
+      );
       const copied = /(http:\/\/\S+\.m3u8)/.exec(toast)?.[1];
       assert.ok(copied, `the notification names no address: ${toast}`);
       assert.match(copied, /-2\.m3u8$/, 'the second rendition of the HLS group');
@@ -231,7 +282,7 @@ export const flows: Flow[] = [
     },
   },
   {
-    name: 'show a transcoded video\'s playback addresses, grouped by CDN and format, and copy one',
+    name: "show a transcoded video's playback addresses, grouped by CDN and format, and copy one",
     async run(ctx) {
       const page = ctx.wb.page;
       await ctx.wb.clearNotifications();
@@ -243,8 +294,10 @@ export const flows: Flow[] = [
       ctx.log(`video addresses: ${rows.join(' | ')}`);
       assert.equal(await ctx.wb.quickInputTitle(), 'Playback addresses of "Match highlights"');
       // The demo renditions: 1080p and 720p (the default), each as HLS and as MP4, under one separator per format.
-      assert.deepEqual(rows.map((text) => /^(HLS|MP4) \d+x\d+( \(default\))?/.exec(text)?.[0]),
-        ['HLS 1920x1080', 'HLS 1280x720 (default)', 'MP4 1920x1080', 'MP4 1280x720 (default)']);
+      assert.deepEqual(
+        rows.map((text) => /^(HLS|MP4) \d+x\d+( \(default\))?/.exec(text)?.[0]),
+        ['HLS 1920x1080', 'HLS 1280x720 (default)', 'MP4 1920x1080', 'MP4 1280x720 (default)'],
+      );
       assert.match(rows[0], /CDN local \(default\) · HLS$/);
       assert.match(rows[2], /CDN local \(default\) · MP4$/);
       assert.match(rows[3], /^MP4 1280x720 \(default\) 720p · \d+ MB http:\/\/127\.0\.0\.1:\d+\/vod\/\S+\.mp4$/);
@@ -252,7 +305,9 @@ export const flows: Flow[] = [
       await ctx.wb.pick(/MP4 1280x720 \(default\)/);
       await ctx.wb.waitForQuickInputText(/Open in browser/);
       await ctx.wb.pick(/Copy address/);
-      const toast = (await (await ctx.wb.notification(/Copied MP4 1280x720 address of "Match highlights"/)).innerText()).replace(/\s+/g, ' ');
+      const toast = (
+        await (await ctx.wb.notification(/Copied MP4 1280x720 address of "Match highlights"/)).innerText()
+      ).replace(/\s+/g, ' ');
       const copied = /(http:\/\/\S+\.mp4)/.exec(toast)?.[1];
       assert.ok(copied, `the notification names no address: ${toast}`);
       assert.equal(await readClipboard(page), copied);
@@ -274,18 +329,26 @@ export const flows: Flow[] = [
       // Away from the view its title bar shows the filter instead of the action icons.
       await ctx.wb.page.locator('.part.editor').click();
       await ctx.wb.page.mouse.move(900, 600);
-      await ctx.wb.until('the filter beside the view title', async () => ((await ctx.wb.paneDescription(pane)) === 'name ~ "stad"' ? true : undefined));
+      await ctx.wb.until('the filter beside the view title', async () =>
+        (await ctx.wb.paneDescription(pane)) === 'name ~ "stad"' ? true : undefined,
+      );
       await ctx.shot('filtered by name');
       await ctx.wb.viewTitleAction(pane, 'Clear Channel Filter');
-      await ctx.wb.until('every demo channel to be listed again', async () => ((await ctx.wb.rowTexts(pane)).length === 4 ? true : undefined));
+      await ctx.wb.until('every demo channel to be listed again', async () =>
+        (await ctx.wb.rowTexts(pane)).length === 4 ? true : undefined,
+      );
       assert.equal(await ctx.wb.paneDescription(pane), '', 'the description is gone with the filter');
       await ctx.wb.page.locator('.pane-header').filter({ hasText: 'Live Channels' }).hover();
-      assert.equal(await pane.locator('.pane-header .action-label[aria-label^="Clear Channel Filter"]').count(), 0, 'Clear Channel Filter stays offered without a filter');
+      assert.equal(
+        await pane.locator('.pane-header .action-label[aria-label^="Clear Channel Filter"]').count(),
+        0,
+        'Clear Channel Filter stays offered without a filter',
+      );
       await ctx.shot('filter cleared');
     },
   },
   {
-    name: 'create a channel category from the view\'s menu and see it when grouped by category',
+    name: "create a channel category from the view's menu and see it when grouped by category",
     async run(ctx) {
       const pane = await ctx.wb.expandPane('Live Channels');
       await ctx.wb.viewMenuAction(pane, /Create Channel Category/);
@@ -295,7 +358,12 @@ export const flows: Flow[] = [
       await ctx.wb.runCommand('Video Platform: Create Channel Category');
       await ctx.wb.answerInput(/Name of the new channel category/, CATEGORY_NAME);
       const refusal = await ctx.wb.notificationInCenter(/Create channel category failed/);
-      assert.match(refusal, new RegExp(`A channel category with this name already exists\\..*name ${CATEGORY_NAME} is already a channel category`));
+      assert.match(
+        refusal,
+        new RegExp(
+          `A channel category with this name already exists\\..*name ${CATEGORY_NAME} is already a channel category`,
+        ),
+      );
       await ctx.wb.showNotificationsCenter();
       await ctx.shot('duplicate category refused');
       await ctx.wb.closeNotificationsCenter();
@@ -305,9 +373,14 @@ export const flows: Flow[] = [
       const category = ctx.wb.treeRow(pane, CATEGORY_NAME);
       await category.waitFor({ state: 'visible', timeout: 20_000 });
       const folders = await ctx.wb.rowTexts(pane);
-      for (const name of [...DEMO_NAMES.categories, CATEGORY_NAME, 'No category']) assert.ok(folders.includes(name), `no "${name}" folder in ${folders.join(' | ')}`);
+      for (const name of [...DEMO_NAMES.categories, CATEGORY_NAME, 'No category'])
+        assert.ok(folders.includes(name), `no "${name}" folder in ${folders.join(' | ')}`);
       await ctx.wb.setExpanded(category, true);
-      await ctx.wb.until('the new category to open empty', async () => ((await ctx.wb.rowTexts(pane)).some((text) => /^No channels (yet|in this category)$/.test(text)) ? true : undefined));
+      await ctx.wb.until('the new category to open empty', async () =>
+        (await ctx.wb.rowTexts(pane)).some((text) => /^No channels (yet|in this category)$/.test(text))
+          ? true
+          : undefined,
+      );
       await ctx.shot('new category in the tree');
       await ctx.wb.viewTitleAction(pane, 'Filter Channels');
       await ctx.wb.pick(/Show as one list/);
@@ -337,22 +410,38 @@ export const flows: Flow[] = [
       // At the empty templateId: the account's live templates by name (Ctrl+Space).
       const templates = await wb.suggestions(/^\s*720p\s*[0-9a-f]{32}/);
       ctx.log(`templateId completions: ${templates.join(' | ')}`);
-      for (const name of DEMO_NAMES.liveTemplates) assert.ok(templates.some((text) => text.startsWith(`${name} `)), `no "${name}" among ${templates.join(' | ')}`);
-      assert.ok(templates.every((text) => /[0-9a-f]{32}/.test(text)), 'each template shows its id beside its name');
+      for (const name of DEMO_NAMES.liveTemplates)
+        assert.ok(
+          templates.some((text) => text.startsWith(`${name} `)),
+          `no "${name}" among ${templates.join(' | ')}`,
+        );
+      assert.ok(
+        templates.every((text) => /[0-9a-f]{32}/.test(text)),
+        'each template shows its id beside its name',
+      );
       await ctx.shot('template id completion');
       await wb.acceptSuggestion(/^\s*720p\s*[0-9a-f]{32}/);
       await page.keyboard.press('Escape');
       await page.keyboard.press('Control+S');
-      const written = await savedJson<{ name: string; outputGroupList: Array<{ outputTemplateList: Array<{ templateId: string }> }> }>(ctx, HAND_WRITTEN_FILE,
-        (doc) => doc.name === HAND_WRITTEN_CHANNEL);
-      assert.match(written.outputGroupList[0].outputTemplateList[0].templateId, /^[0-9a-f]{32}$/, 'the completion inserted the id');
+      const written = await savedJson<{
+        name: string;
+        outputGroupList: Array<{ outputTemplateList: Array<{ templateId: string }> }>;
+      }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.name === HAND_WRITTEN_CHANNEL);
+      assert.match(
+        written.outputGroupList[0].outputTemplateList[0].templateId,
+        /^[0-9a-f]{32}$/,
+        'the completion inserted the id',
+      );
       await wb.noProblems();
       await ctx.shot('snippet filled in, no problem');
 
       // A mistake only the extension's rules see with a fix: time shift on, without its duration.
       await wb.editorText().click();
       await wb.replaceInEditor('"isTimeShift": "0"', '"isTimeShift": "1"');
-      const problems = (await wb.problems(/time shift is on, so "timeShiftDuration".*Video Platform/)).replace(/\s+/g, ' ');
+      const problems = (await wb.problems(/time shift is on, so "timeShiftDuration".*Video Platform/)).replace(
+        /\s+/g,
+        ' ',
+      );
       ctx.log(`Problems panel: ${problems.slice(0, 300)}`);
       await ctx.shot('time shift without duration');
       await wb.editorText().click();
@@ -365,7 +454,11 @@ export const flows: Flow[] = [
       await wb.applyQuickFix(/Add "timeShiftDuration"/);
       await wb.noProblems();
       await page.keyboard.press('Control+S');
-      const fixed = await savedJson<{ outputGroupList: Array<Record<string, unknown>> }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.outputGroupList?.[0]?.timeShiftDuration !== undefined);
+      const fixed = await savedJson<{ outputGroupList: Array<Record<string, unknown>> }>(
+        ctx,
+        HAND_WRITTEN_FILE,
+        (doc) => doc.outputGroupList?.[0]?.timeShiftDuration !== undefined,
+      );
       assert.equal(fixed.outputGroupList[0].timeShiftDuration, '2');
       assert.equal(fixed.outputGroupList[0].isTimeShift, '1');
       await ctx.shot('fixed');
@@ -374,16 +467,26 @@ export const flows: Flow[] = [
       // tree shows it selected.
       await wb.clearNotifications();
       await wb.editorTitleAction('Create or Update on the Platform');
-      const created = (await (await wb.notification(new RegExp(`Created channel "${HAND_WRITTEN_CHANNEL}"`), 30_000)).innerText()).replace(/\s+/g, ' ');
+      const created = (
+        await (await wb.notification(new RegExp(`Created channel "${HAND_WRITTEN_CHANNEL}"`), 30_000)).innerText()
+      ).replace(/\s+/g, ' ');
       const id = /\(([0-9a-f]{32})\)/.exec(created)?.[1];
       assert.ok(id, `the notification names no channel id: ${created}`);
-      const saved = await savedJson<{ id?: string; name?: string }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.id !== undefined);
-      assert.equal(saved.id, id, 'the id written into the file is the created channel\'s');
+      const saved = await savedJson<{ id?: string; name?: string }>(
+        ctx,
+        HAND_WRITTEN_FILE,
+        (doc) => doc.id !== undefined,
+      );
+      assert.equal(saved.id, id, "the id written into the file is the created channel's");
       assert.equal(saved.name, HAND_WRITTEN_CHANNEL);
       const pane = await wb.expandPane('Live Channels');
       const row = wb.treeRow(pane, HAND_WRITTEN_CHANNEL);
       await expectRowText(row, /New \(never started\) · HLS/, 'the created channel in the tree');
-      await wb.until('the created channel to be selected in the tree', async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined), 10_000);
+      await wb.until(
+        'the created channel to be selected in the tree',
+        async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined),
+        10_000,
+      );
       await ctx.shot('created, selected in the tree, id in the file');
       // Its own id, now in the file, is a channel the checks know: no "no channel with id" problem.
       await wb.noProblems();
@@ -408,17 +511,33 @@ export const flows: Flow[] = [
       await wb.openActivity('Video Platform');
       const channels = await wb.expandPane('Live Channels');
       // Newest first: the last channel created opens the list; one page, then "Load more" with the total.
-      await expectRowText(channels.locator('.monaco-list-row').first(), new RegExp(bulkChannelName(large.channels)), 'the first channel of the large account');
+      await expectRowText(
+        channels.locator('.monaco-list-row').first(),
+        new RegExp(bulkChannelName(large.channels)),
+        'the first channel of the large account',
+      );
       assert.equal(await wb.topLevelCount(channels), 51, 'one page of 50 channels and a Load more row');
       let more = await wb.scrollToLastRow(channels);
       await expectRowText(more, new RegExp(`Load more \\(50 of ${large.channels}\\)`), 'the Load more row');
-      await expectRowText(channels.locator('.monaco-list-row').nth(-2), new RegExp(bulkChannelName(large.channels - 49)), 'the last channel of the first page');
+      await expectRowText(
+        channels.locator('.monaco-list-row').nth(-2),
+        new RegExp(bulkChannelName(large.channels - 49)),
+        'the last channel of the first page',
+      );
       await ctx.shot('first page and Load more');
       await more.click();
       await wb.until('the second page', async () => ((await wb.topLevelCount(channels)) === 101 ? true : undefined));
       more = await wb.scrollToLastRow(channels);
-      await expectRowText(more, new RegExp(`Load more \\(100 of ${large.channels}\\)`), 'Load more after the second page');
-      await expectRowText(channels.locator('.monaco-list-row').nth(-2), new RegExp(bulkChannelName(large.channels - 99)), 'the last channel of the second page');
+      await expectRowText(
+        more,
+        new RegExp(`Load more \\(100 of ${large.channels}\\)`),
+        'Load more after the second page',
+      );
+      await expectRowText(
+        channels.locator('.monaco-list-row').nth(-2),
+        new RegExp(bulkChannelName(large.channels - 99)),
+        'the last channel of the second page',
+      );
       await ctx.shot('second page loaded');
 
       // A channel far beyond the loaded pages: the search runs on the platform.
@@ -432,30 +551,45 @@ export const flows: Flow[] = [
       });
       await wb.page.locator('.part.editor').click();
       await wb.page.mouse.move(900, 600);
-      await wb.until('the search beside the view title', async () => ((await wb.paneDescription(channels)) === `name ~ "${far}"` ? true : undefined));
+      await wb.until('the search beside the view title', async () =>
+        (await wb.paneDescription(channels)) === `name ~ "${far}"` ? true : undefined,
+      );
       await ctx.shot('search beyond the loaded pages');
       await wb.viewTitleAction(channels, 'Clear Channel Filter');
-      await wb.until('the first page again', async () => ((await wb.topLevelCount(channels)) === 51 ? true : undefined));
+      await wb.until('the first page again', async () =>
+        (await wb.topLevelCount(channels)) === 51 ? true : undefined,
+      );
       await wb.scrollToFirstRow(channels);
 
       // Videos: no total from queryVideo, so Load more counts what is shown.
       const videos = await wb.expandPane('Videos');
-      await expectRowText(videos.locator('.monaco-list-row').first(), new RegExp(bulkVideoTitle(large.videos)), 'the newest video of the large account');
+      await expectRowText(
+        videos.locator('.monaco-list-row').first(),
+        new RegExp(bulkVideoTitle(large.videos)),
+        'the newest video of the large account',
+      );
       more = await wb.scrollToLastRow(videos);
-      await expectRowText(more, /Load more \(50 shown\)/, 'the videos\' Load more row');
+      await expectRowText(more, /Load more \(50 shown\)/, "the videos' Load more row");
       await more.click();
-      await wb.until('the second page of videos', async () => ((await wb.topLevelCount(videos)) === 101 ? true : undefined));
+      await wb.until('the second page of videos', async () =>
+        (await wb.topLevelCount(videos)) === 101 ? true : undefined,
+      );
       more = await wb.scrollToLastRow(videos);
-      await expectRowText(more, /Load more \(100 shown\)/, 'the videos\' Load more row after the second page');
+      await expectRowText(more, /Load more \(100 shown\)/, "the videos' Load more row after the second page");
       await ctx.shot('videos second page');
       await wb.scrollToFirstRow(videos);
 
       // Back to the demo account, from the status bar's account switcher.
       await wb.runCommand('Video Platform: Switch Account');
       await wb.pick(ACCOUNT_NAME);
-      await wb.until('the status bar to name the demo account again', async () => ((await wb.statusBarText()).includes(ACCOUNT_NAME) ? true : undefined));
+      await wb.until('the status bar to name the demo account again', async () =>
+        (await wb.statusBarText()).includes(ACCOUNT_NAME) ? true : undefined,
+      );
       await channelRow(ctx, DEMO_NAMES.channels.live);
-      assert.ok(!(await wb.rowTexts(channels)).some((text) => text.startsWith('Bulk channel')), 'channels of the large account are still listed');
+      assert.ok(
+        !(await wb.rowTexts(channels)).some((text) => text.startsWith('Bulk channel')),
+        'channels of the large account are still listed',
+      );
       await ctx.shot('back on the demo account');
     },
   },
@@ -472,7 +606,11 @@ export const flows: Flow[] = [
       // and the video transcoded there is still only uploaded here.
       await channelRow(ctx, DEMO_NAMES.channels.live);
       const videos = await ctx.wb.expandPane('Videos');
-      await expectRowText(ctx.wb.treeRow(videos, 'Raw upload'), /Uploaded/, 'the built-in platform\'s own copy of the demo video');
+      await expectRowText(
+        ctx.wb.treeRow(videos, 'Raw upload'),
+        /Uploaded/,
+        "the built-in platform's own copy of the demo video",
+      );
       await ctx.shot('built-in local platform');
     },
   },

@@ -4,7 +4,14 @@
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
 import { openAccount } from '../../src/localPlatform/accounts';
 import { stableId } from '../../src/localPlatform/ids';
-import { newChannelRecord, newOutputGroupRecord, newVideoRecord, type ChannelRec, type LiveTemplateRec, type VideoRec } from '../../src/localPlatform/records';
+import {
+  newChannelRecord,
+  newOutputGroupRecord,
+  newVideoRecord,
+  type ChannelRec,
+  type LiveTemplateRec,
+  type VideoRec,
+} from '../../src/localPlatform/records';
 import { Tx } from '../../src/localPlatform/store';
 import { renditionsFor } from '../../src/localPlatform/transcoder';
 
@@ -59,7 +66,9 @@ function video(n: number, at: number): VideoRec {
   const id = stableId(`bulk:video:${n}`);
   const done = n % 2 === 0;
   const duration = 60_000 + (n % 50) * 1000;
-  const slug = bulkVideoTitle(n).toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  const slug = bulkVideoTitle(n)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-');
   return newVideoRecord({
     id,
     fileName: `${slug}.mp4`,
@@ -69,14 +78,34 @@ function video(n: number, at: number): VideoRec {
     bitrate: 6000,
     audioBitrate: 192,
     duration,
-    size: Math.round((duration / 1000) * 6192 / 8),
+    size: Math.round(((duration / 1000) * 6192) / 8),
     status: done ? 2 : 0,
     uploadTime: at,
     streams: done
-      ? renditionsFor(stableId(`bulk:task:${n}`), [{
-        name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, hls: true, mp4: false, flv: false, ts: false,
-        hlsEncryptType: 0, mp4EncryptType: 0, flvEncryptType: 0, tsEncryptType: 0, defaultVideo: 1,
-      }], 0, id, duration)
+      ? renditionsFor(
+          stableId(`bulk:task:${n}`),
+          [
+            {
+              name: '720p',
+              videoWidth: 1280,
+              videoHeight: 720,
+              videoBitrate: 2500,
+              audioBitrate: 128000,
+              hls: true,
+              mp4: false,
+              flv: false,
+              ts: false,
+              hlsEncryptType: 0,
+              mp4EncryptType: 0,
+              flvEncryptType: 0,
+              tsEncryptType: 0,
+              defaultVideo: 1,
+            },
+          ],
+          0,
+          id,
+          duration,
+        )
       : [],
     uri: `/source/${id}/${slug}.mp4`,
   });
@@ -86,8 +115,18 @@ function video(n: number, at: number): VideoRec {
  * Writes the large account's records into `dataDir` (the folder the platform is then started on) unless it
  * already holds them. The account must then be listed in the platform's accounts.
  */
-export async function seedLargeAccount(dataDir: string, accessKey: string, counts: LargeAccountCounts = LARGE_COUNTS): Promise<void> {
-  const { account } = await openAccount(dataDir, { accessKey, secretKey: 'unused-here' }, new Set(), 1, () => undefined);
+export async function seedLargeAccount(
+  dataDir: string,
+  accessKey: string,
+  counts: LargeAccountCounts = LARGE_COUNTS,
+): Promise<void> {
+  const { account } = await openAccount(
+    dataDir,
+    { accessKey, secretKey: 'unused-here' },
+    new Set(),
+    1,
+    () => undefined,
+  );
   const store = account.store;
   try {
     if (store.size('channels') > 0) return;

@@ -46,7 +46,11 @@ export interface RunFlowsOptions {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60);
+  return text
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '')
+    .slice(0, 60);
 }
 
 export async function runFlows(options: RunFlowsOptions): Promise<FlowResult[]> {
@@ -63,7 +67,9 @@ export async function runFlows(options: RunFlowsOptions): Promise<FlowResult[]> 
   try {
     await wb.open(options.url);
   } catch (error) {
-    await page.screenshot({ path: join(options.screenshotsDir, '01-workbench-did-not-open.png') }).catch(() => undefined);
+    await page
+      .screenshot({ path: join(options.screenshotsDir, '01-workbench-did-not-open.png') })
+      .catch(() => undefined);
     return [{ name: 'workbench opens', ok: false, error: String(error), durationMs: 0 }];
   }
   for (const [index, flow] of options.flows.entries()) {
@@ -76,7 +82,12 @@ export async function runFlows(options: RunFlowsOptions): Promise<FlowResult[]> 
       log: options.log,
       shot: async (step) => {
         shotNumber++;
-        await page.screenshot({ path: join(options.screenshotsDir, `${prefix}-${String(shotNumber).padStart(2, '0')}-${slug(flow.name)}--${slug(step)}.png`) });
+        await page.screenshot({
+          path: join(
+            options.screenshotsDir,
+            `${prefix}-${String(shotNumber).padStart(2, '0')}-${slug(flow.name)}--${slug(step)}.png`,
+          ),
+        });
       },
     };
     options.log(`flow: ${flow.name}`);
@@ -91,8 +102,15 @@ export async function runFlows(options: RunFlowsOptions): Promise<FlowResult[]> 
       ]);
       results.push({ name: flow.name, ok: true, durationMs: Date.now() - started });
     } catch (error) {
-      await page.screenshot({ path: join(options.screenshotsDir, `${prefix}-${slug(flow.name)}--FAILED.png`) }).catch(() => undefined);
-      results.push({ name: flow.name, ok: false, error: error instanceof Error ? error.message : String(error), durationMs: Date.now() - started });
+      await page
+        .screenshot({ path: join(options.screenshotsDir, `${prefix}-${slug(flow.name)}--FAILED.png`) })
+        .catch(() => undefined);
+      results.push({
+        name: flow.name,
+        ok: false,
+        error: error instanceof Error ? error.message : String(error),
+        durationMs: Date.now() - started,
+      });
       // Leave the workbench in a neutral state for the next flow.
       await wb.dismissQuickInput().catch(() => undefined);
       await page.keyboard.press('Escape').catch(() => undefined);

@@ -26,8 +26,21 @@ export class Workbench {
     await row.waitFor({ state: 'visible', timeout: 15_000 });
     await row.click();
     // The palette closes (or gives way to the command's own input) before anything else is typed.
-    await this.until(`the palette to close after "${title}"`, async () =>
-      !(await input.first().isVisible().catch(() => false)) || (await input.first().inputValue().catch(() => '')) !== `>${title}` ? true : undefined, 10_000);
+    await this.until(
+      `the palette to close after "${title}"`,
+      async () =>
+        !(await input
+          .first()
+          .isVisible()
+          .catch(() => false)) ||
+        (await input
+          .first()
+          .inputValue()
+          .catch(() => '')) !== `>${title}`
+          ? true
+          : undefined,
+      10_000,
+    );
   }
 
   private quickPickRow(label: string | RegExp): Locator {
@@ -48,10 +61,16 @@ export class Workbench {
       // Only while the widget shows: a hidden one still holds the previous box's prompt (right after a palette
       // command was picked), and typing then would go to whatever has the focus next.
       const shown = (await widget.isVisible().catch(() => false)) && (await input.isVisible().catch(() => false));
-      const text = shown ? [await widget.innerText().catch(() => ''), await input.getAttribute('placeholder').catch(() => ''),
-        await input.getAttribute('aria-label').catch(() => '')].join(' ') : '';
+      const text = shown
+        ? [
+            await widget.innerText().catch(() => ''),
+            await input.getAttribute('placeholder').catch(() => ''),
+            await input.getAttribute('aria-label').catch(() => ''),
+          ].join(' ')
+        : '';
       if (shown && prompt.test(text) && !(await input.inputValue().catch(() => '')).startsWith('>')) break;
-      if (Date.now() > deadline) throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
+      if (Date.now() > deadline)
+        throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
       await this.page.waitForTimeout(100);
     }
     await input.fill(value);
@@ -67,17 +86,24 @@ export class Workbench {
     const widget = this.page.locator(QUICK_INPUT);
     const input = widget.locator('input').first();
     const box = widget.locator('.monaco-inputbox').first();
-    const checked = async (): Promise<boolean> => !/\berror\b/.test((await box.getAttribute('class').catch(() => '')) ?? '');
+    const checked = async (): Promise<boolean> =>
+      !/\berror\b/.test((await box.getAttribute('class').catch(() => '')) ?? '');
     for (let i = 0; i < 20 && !(await checked()); i++) await this.page.waitForTimeout(100);
     await this.page.keyboard.press('Enter');
     if (refused) return;
-    await this.until(`the input box to take "${value}"`, async () => {
-      const open = (await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value;
-      if (!open) return true;
-      await this.page.waitForTimeout(500);
-      if ((await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value) await this.page.keyboard.press('Enter');
-      return undefined;
-    }, 10_000);
+    await this.until(
+      `the input box to take "${value}"`,
+      async () => {
+        const open =
+          (await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value;
+        if (!open) return true;
+        await this.page.waitForTimeout(500);
+        if ((await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value)
+          await this.page.keyboard.press('Enter');
+        return undefined;
+      },
+      10_000,
+    );
   }
 
   /** Replaces the text of the input box that is open now (after a refusal, whose message hides the prompt). */
@@ -100,7 +126,10 @@ export class Workbench {
     const deadline = Date.now() + timeoutMs;
     let text = '';
     while (Date.now() < deadline) {
-      text = await this.page.locator(QUICK_INPUT).innerText().catch(() => '');
+      text = await this.page
+        .locator(QUICK_INPUT)
+        .innerText()
+        .catch(() => '');
       if (pattern.test(text)) return text;
       await this.page.waitForTimeout(100);
     }
@@ -111,13 +140,20 @@ export class Workbench {
   async quickPickRows(match: RegExp, timeoutMs = 15_000): Promise<string[]> {
     const rows = this.page.locator(`${QUICK_INPUT} .quick-input-list .monaco-list-row`);
     await rows.filter({ hasText: match }).first().waitFor({ state: 'visible', timeout: timeoutMs });
-    return (await rows.evaluateAll((elements) => elements.map((element) => {
-      // Label, description, detail and separator are separate elements: keep them apart.
-      // Rows are reused: an element hidden in this one may still hold an earlier row's text.
-      const parts = [...element.querySelectorAll('.label-name, .label-description, .quick-input-list-detail, .quick-input-list-separator')]
-        .filter((part) => part.getClientRects().length > 0);
-      return parts.map((part) => part.textContent ?? '').join(' ');
-    }))).map((text) => text.replace(/\s+/g, ' ').trim());
+    return (
+      await rows.evaluateAll((elements) =>
+        elements.map((element) => {
+          // Label, description, detail and separator are separate elements: keep them apart.
+          // Rows are reused: an element hidden in this one may still hold an earlier row's text.
+          const parts = [
+            ...element.querySelectorAll(
+              '.label-name, .label-description, .quick-input-list-detail, .quick-input-list-separator',
+            ),
+          ].filter((part) => part.getClientRects().length > 0);
+          return parts.map((part) => part.textContent ?? '').join(' ');
+        }),
+      )
+    ).map((text) => text.replace(/\s+/g, ' ').trim());
   }
 
   /** The title of the open quick input. */
@@ -136,7 +172,8 @@ export class Workbench {
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
     // It slides in: let that end, so a screenshot taken next shows it readable.
     const opaque = '(el) => [el, el.parentElement].every((node) => !node || getComputedStyle(node).opacity === "1")';
-    for (let i = 0; i < 20 && !(await toast.evaluate(opaque).catch(() => true)); i++) await this.page.waitForTimeout(100);
+    for (let i = 0; i < 20 && !(await toast.evaluate(opaque).catch(() => true)); i++)
+      await this.page.waitForTimeout(100);
     return toast;
   }
 
@@ -172,7 +209,10 @@ export class Workbench {
     const toasts = this.page.locator('.notification-toast');
     for (let i = (await toasts.count()) - 1; i >= 0; i--) {
       const close = toasts.nth(i).locator('.codicon-notifications-clear');
-      await toasts.nth(i).hover().catch(() => undefined);
+      await toasts
+        .nth(i)
+        .hover()
+        .catch(() => undefined);
       if (await close.isVisible().catch(() => false)) await close.click().catch(() => undefined);
     }
   }
@@ -191,17 +231,23 @@ export class Workbench {
 
   /** Clicks the activity bar entry with this title (e.g. "Video Platform"). */
   async openActivity(title: string): Promise<void> {
-    const item = this.page.locator(`.activitybar .action-item a[aria-label^="${title}"], .activitybar .action-item[aria-label^="${title}"]`).first();
+    const item = this.page
+      .locator(`.activitybar .action-item a[aria-label^="${title}"], .activitybar .action-item[aria-label^="${title}"]`)
+      .first();
     await item.waitFor({ state: 'visible', timeout: 30_000 });
     const container = item.locator('xpath=ancestor-or-self::li[contains(@class,"action-item")]').first();
-    const checked = (await container.getAttribute('aria-checked').catch(() => null)) === 'true'
-      || /\bchecked\b/.test((await container.getAttribute('class').catch(() => '')) ?? '');
+    const checked =
+      (await container.getAttribute('aria-checked').catch(() => null)) === 'true' ||
+      /\bchecked\b/.test((await container.getAttribute('class').catch(() => '')) ?? '');
     if (!checked) await item.click();
   }
 
   /** The side bar pane (a view) with this title. */
   pane(title: string): Locator {
-    return this.page.locator('.sidebar .pane').filter({ has: this.page.locator('.pane-header', { hasText: title }) }).first();
+    return this.page
+      .locator('.sidebar .pane')
+      .filter({ has: this.page.locator('.pane-header', { hasText: title }) })
+      .first();
   }
 
   /** Expands a collapsed view pane. */
@@ -221,12 +267,16 @@ export class Workbench {
   /** Opens (or closes) a tree row by its twistie, again if a click lands while the view redraws. */
   async setExpanded(row: Locator, expanded: boolean): Promise<void> {
     const want = String(expanded);
-    await this.until(`the row to be ${expanded ? 'expanded' : 'collapsed'}`, async () => {
-      if ((await row.getAttribute('aria-expanded')) === want) return true;
-      await row.locator('.monaco-tl-twistie').click();
-      await this.page.waitForTimeout(300);
-      return (await row.getAttribute('aria-expanded')) === want ? true : undefined;
-    }, 10_000);
+    await this.until(
+      `the row to be ${expanded ? 'expanded' : 'collapsed'}`,
+      async () => {
+        if ((await row.getAttribute('aria-expanded')) === want) return true;
+        await row.locator('.monaco-tl-twistie').click();
+        await this.page.waitForTimeout(300);
+        return (await row.getAttribute('aria-expanded')) === want ? true : undefined;
+      },
+      10_000,
+    );
   }
 
   /** Runs an inline action (icon button on hover) of a tree row by its title. */
@@ -293,7 +343,9 @@ export class Workbench {
   async menuEntries(): Promise<string[]> {
     const menu = this.page.locator('.monaco-menu').first();
     await menu.waitFor({ state: 'visible', timeout: 10_000 });
-    return (await menu.locator('.action-item .action-label').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
+    return (await menu.locator('.action-item .action-label').allInnerTexts())
+      .map((text) => text.trim())
+      .filter(Boolean);
   }
 
   private async runMenuEntry(label: string | RegExp): Promise<void> {
@@ -333,7 +385,9 @@ export class Workbench {
       await this.page.keyboard.press('End');
       const last = rows.last();
       const [position, size] = [await last.getAttribute('aria-posinset'), await last.getAttribute('aria-setsize')];
-      return position !== null && position === size && (await last.getAttribute('aria-level')) === '1' ? last : undefined;
+      return position !== null && position === size && (await last.getAttribute('aria-level')) === '1'
+        ? last
+        : undefined;
     });
   }
 
@@ -343,7 +397,10 @@ export class Workbench {
     await pane.locator('.monaco-list').first().focus();
     await this.until('the view to show its first row', async () => {
       await this.page.keyboard.press('Home');
-      return (await rows.first().getAttribute('aria-posinset')) === '1' && (await rows.first().getAttribute('aria-level')) === '1' ? true : undefined;
+      return (await rows.first().getAttribute('aria-posinset')) === '1' &&
+        (await rows.first().getAttribute('aria-level')) === '1'
+        ? true
+        : undefined;
     });
   }
 
@@ -352,7 +409,9 @@ export class Workbench {
   /** Creates a file in the workspace folder from the Explorer (File: New File...) and waits for its editor. */
   async newFile(name: string): Promise<void> {
     await this.runCommand('File: New File...');
-    const box = this.page.locator('.explorer-folders-view .monaco-inputbox input, .explorer-folders-view input.input').first();
+    const box = this.page
+      .locator('.explorer-folders-view .monaco-inputbox input, .explorer-folders-view input.input')
+      .first();
     await box.waitFor({ state: 'visible', timeout: 10_000 });
     await box.fill(name);
     await this.page.keyboard.press('Enter');
@@ -369,26 +428,40 @@ export class Workbench {
   async suggestions(match: RegExp, timeoutMs = 15_000): Promise<string[]> {
     const widget = this.page.locator('.editor-widget.suggest-widget').first();
     const row = widget.locator('.monaco-list-row').filter({ hasText: match }).first();
-    await this.until(`the suggestion ${match}`, async () => {
-      if (!(await widget.isVisible().catch(() => false))) await this.page.keyboard.press('Control+Space');
-      await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
-      if (await row.isVisible().catch(() => false)) return true;
-      // Open with other suggestions only (typing opened it early): close it, ask again.
-      if (await widget.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
-      return undefined;
-    }, timeoutMs);
+    await this.until(
+      `the suggestion ${match}`,
+      async () => {
+        if (!(await widget.isVisible().catch(() => false))) await this.page.keyboard.press('Control+Space');
+        await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+        if (await row.isVisible().catch(() => false)) return true;
+        // Open with other suggestions only (typing opened it early): close it, ask again.
+        if (await widget.isVisible().catch(() => false)) await this.page.keyboard.press('Escape');
+        return undefined;
+      },
+      timeoutMs,
+    );
     return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.replace(/\s+/g, ' ').trim());
   }
 
   /** Accepts the suggestion whose label matches, with the keyboard (as a user moving down the list). */
   async acceptSuggestion(match: RegExp): Promise<void> {
     const widget = this.page.locator('.editor-widget.suggest-widget').first();
-    await this.until(`the suggestion ${match} to be the focused one`, async () => {
-      const focused = (await widget.locator('.monaco-list-row.focused').first().innerText().catch(() => '')).replace(/\s+/g, ' ');
-      if (match.test(focused)) return true;
-      await this.page.keyboard.press('ArrowDown');
-      return undefined;
-    }, 10_000);
+    await this.until(
+      `the suggestion ${match} to be the focused one`,
+      async () => {
+        const focused = (
+          await widget
+            .locator('.monaco-list-row.focused')
+            .first()
+            .innerText()
+            .catch(() => '')
+        ).replace(/\s+/g, ' ');
+        if (match.test(focused)) return true;
+        await this.page.keyboard.press('ArrowDown');
+        return undefined;
+      },
+      10_000,
+    );
     await this.page.keyboard.press('Enter');
     await widget.waitFor({ state: 'hidden', timeout: 10_000 });
   }
@@ -396,46 +469,83 @@ export class Workbench {
   /** Replaces text in the active editor with its Find and Replace widget (Replace All). */
   async replaceInEditor(find: string, replacement: string): Promise<void> {
     const widget = this.page.locator('.editor-group-container.active .find-widget').first();
-    await this.until('the Find and Replace widget', async () => {
-      if (!(await this.page.locator('.editor-group-container.active .find-widget.visible.replaceToggled').isVisible().catch(() => false))) {
-        await this.page.keyboard.press('Control+H');
-      }
-      await this.page.waitForTimeout(300);
-      return (await this.page.locator('.editor-group-container.active .find-widget.visible.replaceToggled').isVisible().catch(() => false)) ? true : undefined;
-    }, 10_000);
+    await this.until(
+      'the Find and Replace widget',
+      async () => {
+        if (
+          !(await this.page
+            .locator('.editor-group-container.active .find-widget.visible.replaceToggled')
+            .isVisible()
+            .catch(() => false))
+        ) {
+          await this.page.keyboard.press('Control+H');
+        }
+        await this.page.waitForTimeout(300);
+        return (await this.page
+          .locator('.editor-group-container.active .find-widget.visible.replaceToggled')
+          .isVisible()
+          .catch(() => false))
+          ? true
+          : undefined;
+      },
+      10_000,
+    );
     await widget.locator('.find-part textarea').first().fill(find);
     await widget.locator('.replace-part textarea').first().fill(replacement);
-    await this.until(`"${find}" to be found`, async () => (/(^|\D)1 of 1/.test(await widget.innerText()) ? true : undefined), 10_000);
+    await this.until(
+      `"${find}" to be found`,
+      async () => (/(^|\D)1 of 1/.test(await widget.innerText()) ? true : undefined),
+      10_000,
+    );
     await this.page.keyboard.press('Control+Alt+Enter');
-    await this.until(`"${find}" to be replaced`, async () => ((await widget.getAttribute('class'))?.includes('no-results') ? true : undefined), 10_000);
+    await this.until(
+      `"${find}" to be replaced`,
+      async () => ((await widget.getAttribute('class'))?.includes('no-results') ? true : undefined),
+      10_000,
+    );
     await this.page.keyboard.press('Escape');
     // The widget slides away rather than disappearing: it loses its "visible" class.
-    await this.page.locator('.editor-group-container.active .find-widget.visible').waitFor({ state: 'detached', timeout: 10_000 });
+    await this.page
+      .locator('.editor-group-container.active .find-widget.visible')
+      .waitFor({ state: 'detached', timeout: 10_000 });
   }
 
   /** Opens the quick fixes at the cursor (Ctrl+.) and returns their titles once one matches. */
   async quickFixes(match: RegExp): Promise<string[]> {
-    const widget = this.page.locator('.action-widget').filter({ has: this.page.locator('.monaco-list-row') }).first();
+    const widget = this.page
+      .locator('.action-widget')
+      .filter({ has: this.page.locator('.monaco-list-row') })
+      .first();
     const row = widget.locator('.monaco-list-row').filter({ hasText: match }).first();
     // Asked again when the list does not come (a keypress can land while the editor is still busy).
-    await this.until(`the quick fix ${match}`, async () => {
-      if (!(await row.isVisible().catch(() => false))) await this.page.keyboard.press('Control+.');
-      await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
-      return (await row.isVisible().catch(() => false)) ? true : undefined;
-    }, 15_000);
+    await this.until(
+      `the quick fix ${match}`,
+      async () => {
+        if (!(await row.isVisible().catch(() => false))) await this.page.keyboard.press('Control+.');
+        await row.waitFor({ state: 'visible', timeout: 3_000 }).catch(() => undefined);
+        return (await row.isVisible().catch(() => false)) ? true : undefined;
+      },
+      15_000,
+    );
     return (await widget.locator('.monaco-list-row').allInnerTexts()).map((text) => text.trim()).filter(Boolean);
   }
 
   /** Applies the quick fix whose title matches, from the open list. */
   async applyQuickFix(match: RegExp): Promise<void> {
-    const widget = this.page.locator('.action-widget').filter({ has: this.page.locator('.monaco-list-row') }).first();
+    const widget = this.page
+      .locator('.action-widget')
+      .filter({ has: this.page.locator('.monaco-list-row') })
+      .first();
     await widget.locator('.monaco-list-row').filter({ hasText: match }).first().click();
     await widget.waitFor({ state: 'hidden', timeout: 10_000 });
   }
 
   /** Runs an action of the editor title bar (the icons right of the tabs) by its title. */
   async editorTitleAction(title: string): Promise<void> {
-    await this.page.locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${title}"]`).first().click();
+    await this.page
+      .locator(`.editor-group-container.active .editor-actions .action-label[aria-label^="${title}"]`)
+      .first()
+      .click();
   }
 
   /** The Problems panel's text when it says there is no problem; waits for that. */
@@ -443,9 +553,13 @@ export class Workbench {
     await this.runCommand('View: Focus Problems');
     const panel = this.page.locator('.markers-panel');
     await panel.waitFor({ state: 'visible', timeout: 10_000 });
-    return this.until('the Problems panel to show no problem', async () => {
-      const text = await panel.innerText();
-      return /No problems have been detected/.test(text) ? text : undefined;
-    }, timeoutMs);
+    return this.until(
+      'the Problems panel to show no problem',
+      async () => {
+        const text = await panel.innerText();
+        return /No problems have been detected/.test(text) ? text : undefined;
+      },
+      timeoutMs,
+    );
   }
 }

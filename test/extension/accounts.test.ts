@@ -3,7 +3,13 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
-import { addAccount, connectLocalPlatform, editAccount, removeAccount, switchAccount } from '../../src/extension/accounts/accountCommands';
+import {
+  addAccount,
+  connectLocalPlatform,
+  editAccount,
+  removeAccount,
+  switchAccount,
+} from '../../src/extension/accounts/accountCommands';
 import { accountContextKeys, accountStatus } from '../../src/extension/accounts/accountContext';
 import { AccountStore } from '../../src/extension/accounts/accountStore';
 import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/extension/accounts/connection';
@@ -28,7 +34,10 @@ describe('Accounts and connection', () => {
       const state = new MemoryState();
       const secrets = new MemorySecrets();
       const store = new AccountStore(state, secrets);
-      const profile = await store.add({ name: 'Prod', baseUrl: 'https://api.example.com', accessKey: 'ak' }, 'very-secret');
+      const profile = await store.add(
+        { name: 'Prod', baseUrl: 'https://api.example.com', accessKey: 'ak' },
+        'very-secret',
+      );
       assert.ok(!JSON.stringify([...state.values]).includes('very-secret'));
       assert.equal(await store.secretKey(profile.id), 'very-secret');
       await store.remove(profile.id);
@@ -39,13 +48,28 @@ describe('Accounts and connection', () => {
     it('refuses bad fields with the field and the rule, changing nothing', async () => {
       const state = new MemoryState();
       const store = new AccountStore(state, new MemorySecrets());
-      await assert.rejects(store.add({ name: 'X', baseUrl: 'ftp://host', accessKey: 'ak' }, 's'), /Base URL must start with http:\/\/ or https:\/\//);
-      await assert.rejects(store.add({ name: 'X', baseUrl: 'https://h?x=1', accessKey: 'ak' }, 's'), /Base URL must not contain a query string/);
-      await assert.rejects(store.add({ name: ' ', baseUrl: 'https://h', accessKey: 'ak' }, 's'), /Account name must not be empty/);
-      await assert.rejects(store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'a k' }, 's'), /Access key must not contain spaces/);
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'ftp://host', accessKey: 'ak' }, 's'),
+        /Base URL must start with http:\/\/ or https:\/\//,
+      );
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'https://h?x=1', accessKey: 'ak' }, 's'),
+        /Base URL must not contain a query string/,
+      );
+      await assert.rejects(
+        store.add({ name: ' ', baseUrl: 'https://h', accessKey: 'ak' }, 's'),
+        /Account name must not be empty/,
+      );
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'a k' }, 's'),
+        /Access key must not contain spaces/,
+      );
       assert.equal(state.values.size, 0);
       const first = await store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'ak' }, 's');
-      await assert.rejects(store.add({ name: 'x', baseUrl: 'https://h', accessKey: 'ak' }, 's'), /An account named "x" already exists/);
+      await assert.rejects(
+        store.add({ name: 'x', baseUrl: 'https://h', accessKey: 'ak' }, 's'),
+        /An account named "x" already exists/,
+      );
       await assert.rejects(store.update(first.id, { baseUrl: 'nope' }), /Base URL must be an absolute address/);
       assert.equal(store.get(first.id)?.baseUrl, 'https://h');
     });
@@ -61,9 +85,16 @@ describe('Accounts and connection', () => {
         });
       });
       const store = new AccountStore(new MemoryState(), new MemorySecrets());
-      const connection = new Connection({ store, log: new MemoryLog(), clientOptions: () => ({ retry: { attempts: 1 }, proxy: `http://127.0.0.1:${deadProxyPort}` }) });
+      const connection = new Connection({
+        store,
+        log: new MemoryLog(),
+        clientOptions: () => ({ retry: { attempts: 1 }, proxy: `http://127.0.0.1:${deadProxyPort}` }),
+      });
       try {
-        const local = await store.add({ name: 'Local', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+        const local = await store.add(
+          { name: 'Local', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+          SECRET_KEY,
+        );
         await connection.switchTo(local.id);
         const categories = await (await connection.activeClient()).liveChannelTypeList();
         assert.ok(Array.isArray(categories));
@@ -84,7 +115,9 @@ describe('Accounts and connection', () => {
     });
 
     it('logs every request (action, parameters, duration, code) and never the secret', async () => {
-      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      });
       await harness.channels.getChildren();
       const line = harness.log.lines.find((entry) => entry.includes('liveGetChannelsByPage'));
       assert.ok(line, harness.log.text());
@@ -93,7 +126,9 @@ describe('Accounts and connection', () => {
     });
 
     it('switching accounts bumps the epoch, closes the old client and clears the views', async () => {
-      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      });
       const before = await harness.connection.activeClient();
       const loaded = await harness.channels.getChildren();
       assert.ok(loaded.some((node) => node instanceof ChannelNode));
@@ -125,7 +160,10 @@ describe('Accounts and connection', () => {
       const profile = await addAccount(harness.deps);
       assert.ok(profile);
       assert.equal(harness.ui.errors.length, 1);
-      assert.match(harness.ui.errors[0]!, /The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\. \(liveChannelTypeList: code 10903/);
+      assert.match(
+        harness.ui.errors[0]!,
+        /The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\. \(liveChannelTypeList: code 10903/,
+      );
       assert.equal(harness.ui.showLogCount, 1, 'Show Log opens the log');
       assert.ok(!harness.ui.everythingShown().includes('not-the-secret'));
     });
@@ -141,8 +179,13 @@ describe('Accounts and connection', () => {
     });
 
     it('switches, edits and removes accounts', async () => {
-      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' } });
-      const two = await harness.store.add({ name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
+      const two = await harness.store.add(
+        { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        SECRET_KEY,
+      );
       harness.ui.script(choose('Two'));
       await switchAccount(harness.deps);
       assert.equal(harness.store.activeId(), two.id);
@@ -165,19 +208,28 @@ describe('Accounts and connection', () => {
     });
 
     it('keeps "has any account" current apart from "has an active account", so Switch, Edit and Remove stay offered without an active one', async () => {
-      harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' } });
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
       const seen: Array<Record<string, boolean>> = [];
       harness.store.onDidChange(() => seen.push(accountContextKeys(harness.store)));
       const keys = (): Record<string, boolean> => accountContextKeys(harness.store);
       assert.deepEqual(keys(), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
 
-      const two = await harness.store.add({ name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+      const two = await harness.store.add(
+        { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        SECRET_KEY,
+      );
       assert.equal(seen.length, 1, 'adding a profile that does not become active is a change too');
       // Removing the active account leaves "Two" without any active account.
       harness.ui.script(choose('One'), accept());
       await removeAccount(harness.deps);
       assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': true });
-      assert.equal(accountStatus(harness.store).command, 'videoPlatform.switchAccount', 'the status bar offers to choose one');
+      assert.equal(
+        accountStatus(harness.store).command,
+        'videoPlatform.switchAccount',
+        'the status bar offers to choose one',
+      );
       assert.match(accountStatus(harness.store).text, /no active account/);
 
       // Edit works on the inactive account, and Switch makes it active.
@@ -213,11 +265,19 @@ describe('Accounts and connection', () => {
     it('npm start: adds, then updates, the account from the environment', async () => {
       const store = new AccountStore(new MemoryState(), new MemorySecrets());
       const log = new MemoryLog();
-      const env = { VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:1111', VIDEO_PLATFORM_DEV_ACCESS_KEY: 'dev-ak', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk' };
+      const env = {
+        VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:1111',
+        VIDEO_PLATFORM_DEV_ACCESS_KEY: 'dev-ak',
+        VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk',
+      };
       const id = await applyDevEnvironment(env, store, log);
       assert.ok(id);
       assert.equal(store.get(id)?.name, DEV_ACCOUNT_NAME);
-      const again = await applyDevEnvironment({ ...env, VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:2222', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk2' }, store, log);
+      const again = await applyDevEnvironment(
+        { ...env, VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:2222', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk2' },
+        store,
+        log,
+      );
       assert.equal(again, id);
       assert.equal(store.list().length, 1);
       assert.equal(store.get(id)?.baseUrl, 'http://127.0.0.1:2222');

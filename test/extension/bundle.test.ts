@@ -29,7 +29,10 @@ interface ProbeResult {
 }
 
 async function probeBundle(storageDir: string, flags: string[], env: NodeJS.ProcessEnv = {}): Promise<ProbeResult> {
-  const { stdout } = await run(process.execPath, [probe, bundle, storageDir, ...flags], { env: { ...process.env, ...env }, timeout: 30_000 });
+  const { stdout } = await run(process.execPath, [probe, bundle, storageDir, ...flags], {
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
   const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ProbeResult;
   assert.equal(result.error, undefined, result.error);
   return result;
@@ -42,7 +45,8 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
 
   before(async () => {
     // `npm test` builds first; build here too when the suite runs alone.
-    if (!existsSync(bundle)) await run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--only', 'extension'], { cwd: root });
+    if (!existsSync(bundle))
+      await run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--only', 'extension'], { cwd: root });
     storageDir = await mkdtemp(join(tmpdir(), 'vp-bundle-'));
     platform = await startTestPlatform();
   });
@@ -74,7 +78,9 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
     assert.equal(result.hasAccount, true);
     assert.equal(result.requestLogged, true);
     assert.equal(result.secretInLog, false);
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { commands: Array<{ command: string }> } };
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      contributes: { commands: Array<{ command: string }> };
+    };
     const registered = new Set(result.commands);
     const missing = pkg.contributes.commands.map((entry) => entry.command).filter((id) => !registered.has(id));
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
@@ -83,7 +89,11 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
   });
 
   it('without an account shows the welcome view (no items) and the "no account" status', async () => {
-    const result = await probeBundle(storageDir, ['activate'], { VIDEO_PLATFORM_DEV_BASE_URL: '', VIDEO_PLATFORM_DEV_ACCESS_KEY: '', VIDEO_PLATFORM_DEV_SECRET_KEY: '' });
+    const result = await probeBundle(storageDir, ['activate'], {
+      VIDEO_PLATFORM_DEV_BASE_URL: '',
+      VIDEO_PLATFORM_DEV_ACCESS_KEY: '',
+      VIDEO_PLATFORM_DEV_SECRET_KEY: '',
+    });
     assert.deepEqual(result.channels, []);
     assert.deepEqual(result.status, ['$(plug) Video Platform: no account']);
     assert.equal(result.hasAccount, false);

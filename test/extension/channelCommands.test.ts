@@ -18,16 +18,25 @@ describe('Channel commands against the local platform', () => {
   let harness: Harness;
   let client: PlatformClient;
 
-  const channelNamed = async (name: string): Promise<Channel> => (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find((channel) => channel.name === name)!;
+  const channelNamed = async (name: string): Promise<Channel> =>
+    (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find(
+      (channel) => channel.name === name,
+    )!;
   const nodeNamed = async (name: string): Promise<ChannelNode> => {
     harness.channels.setFilter({ searchType: 'name', keyword: name });
-    const node = (await harness.channels.getChildren()).find((candidate): candidate is ChannelNode => candidate instanceof ChannelNode && candidate.channel.name === name);
+    const node = (await harness.channels.getChildren()).find(
+      (candidate): candidate is ChannelNode => candidate instanceof ChannelNode && candidate.channel.name === name,
+    );
     assert.ok(node, `no node for ${name}`);
     return node;
   };
   const newChannel = async (name: string): Promise<Channel> => {
     const [template] = await client.liveGetTemplates();
-    return client.liveCreateChannel({ name, signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }] });
+    return client.liveCreateChannel({
+      name,
+      signalType: '1',
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
+    });
   };
 
   before(async () => {
@@ -39,17 +48,24 @@ describe('Channel commands against the local platform', () => {
     await platform.close();
   });
   beforeEach(async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
   });
   afterEach(async () => harness.dispose());
 
   it('refreshes every selected item, each channel once, and names the one that could not be read', async () => {
     const [a, b, c] = [await newChannel('Refresh A'), await newChannel('Refresh B'), await newChannel('Refresh C')];
     harness.channels.setFilter({ searchType: 'name', keyword: 'Refresh ' });
-    const nodes = (await harness.channels.getChildren()).filter((node): node is ChannelNode => node instanceof ChannelNode);
+    const nodes = (await harness.channels.getChildren()).filter(
+      (node): node is ChannelNode => node instanceof ChannelNode,
+    );
     const byId = (id: string): ChannelNode => nodes.find((node) => node.channel.id === id)!;
     const [na, nb, nc] = [byId(a.id), byId(b.id), byId(c.id)];
-    const outputOfA = new OutputNode(new OutputGroupNode(na, na.channel.outputGroupList[0]!), na.channel.outputGroupList[0]!.liveOutputs[0]!);
+    const outputOfA = new OutputNode(
+      new OutputGroupNode(na, na.channel.outputGroupList[0]!),
+      na.channel.outputGroupList[0]!.liveOutputs[0]!,
+    );
     // Changed elsewhere (another client): two started, one deleted.
     await client.liveStartChannel(a.id);
     await client.liveStartChannel(b.id);
@@ -64,8 +80,14 @@ describe('Channel commands against the local platform', () => {
       assert.equal(reads() - before, 3, 'a channel and its output selected together are read once');
       assert.equal(harness.ui.errors.length, 1);
       assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: The channel does not exist in this account\./);
-      const after = (await harness.channels.getChildren()).filter((node): node is ChannelNode => node instanceof ChannelNode);
-      assert.deepEqual(after.map((node) => node.channel.name).sort(), ['Refresh A', 'Refresh B'], 'the channel deleted elsewhere leaves the view');
+      const after = (await harness.channels.getChildren()).filter(
+        (node): node is ChannelNode => node instanceof ChannelNode,
+      );
+      assert.deepEqual(
+        after.map((node) => node.channel.name).sort(),
+        ['Refresh A', 'Refresh B'],
+        'the channel deleted elsewhere leaves the view',
+      );
       assert.ok(harness.polled.channels > 0);
     } finally {
       await client.liveStopChannel(a.id);
@@ -110,7 +132,9 @@ describe('Channel commands against the local platform', () => {
     const a = await newChannel('Multi A');
     const b = await newChannel('Multi B');
     harness.channels.setFilter({ searchType: 'name', keyword: 'Multi' });
-    const nodes = (await harness.channels.getChildren()).filter((node): node is ChannelNode => node instanceof ChannelNode);
+    const nodes = (await harness.channels.getChildren()).filter(
+      (node): node is ChannelNode => node instanceof ChannelNode,
+    );
     const live = await nodeNamed('Newsroom 24/7');
     const outcome = await startChannels(harness.deps, nodes[0], [...nodes, live]);
     assert.deepEqual(outcome?.done.map(({ item }) => item.name).sort(), ['Multi A', 'Multi B']);
@@ -135,7 +159,10 @@ describe('Channel commands against the local platform', () => {
     const outcome = await startChannels(harness.deps, stale);
     assert.equal(outcome?.failed.length, 1);
     assert.equal(harness.ui.errors.length, 1);
-    assert.match(harness.ui.errors[0]!, /^Start channel "Conflict" failed: The channel is not in a state that allows this .*code 10908/);
+    assert.match(
+      harness.ui.errors[0]!,
+      /^Start channel "Conflict" failed: The channel is not in a state that allows this .*code 10908/,
+    );
     assert.equal(harness.ui.showLogCount, 1);
   });
 
@@ -147,7 +174,11 @@ describe('Channel commands against the local platform', () => {
     assert.deepEqual(ids, [channel.id]);
     assert.match(harness.ui.asked[0]!.title, /^Delete "To delete"\?$/);
     await assert.rejects(client.liveGetChannelById(channel.id), /10907/);
-    assert.ok(!(await harness.channels.getChildren()).some((candidate) => candidate instanceof ChannelNode && candidate.channel.id === channel.id));
+    assert.ok(
+      !(await harness.channels.getChildren()).some(
+        (candidate) => candidate instanceof ChannelNode && candidate.channel.id === channel.id,
+      ),
+    );
   });
 
   it('shows playback addresses grouped by output group; choosing one copies or opens it', async () => {
@@ -158,7 +189,10 @@ describe('Channel commands against the local platform', () => {
     assert.match(harness.ui.copied[0]!, /^http:\/\/127\.0\.0\.1:\d+\/live\/hls\/[0-9a-f]{32}\/[0-9a-f]{32}\.m3u8$/);
     const items = harness.ui.asked[0]!.items!;
     const separators = items.filter((item) => item.separator).map((item) => item.label);
-    assert.deepEqual(separators.map((label) => label.replace(/ .*output group$/, '')), ['HLS', 'RTMP']);
+    assert.deepEqual(
+      separators.map((label) => label.replace(/ .*output group$/, '')),
+      ['HLS', 'RTMP'],
+    );
     assert.ok(items.filter((item) => !item.separator).length >= 5, 'master and child streams');
 
     harness.ui.script(choose('1920x1080'), choose('Open in browser'));
@@ -167,7 +201,10 @@ describe('Channel commands against the local platform', () => {
     assert.equal(harness.ui.opened.length, 1);
 
     // RTMP addresses cannot open in a browser: they are copied straight away.
-    harness.ui.script({ kind: 'pick', answer: (rows) => rows.find((row) => !row.separator && (row.detail ?? '').startsWith('rtmp://'))?.value });
+    harness.ui.script({
+      kind: 'pick',
+      answer: (rows) => rows.find((row) => !row.separator && (row.detail ?? '').startsWith('rtmp://'))?.value,
+    });
     const rtmp = await showChannelPlayAddresses(harness.deps, node);
     assert.equal(rtmp?.action, 'copy');
     assert.match(harness.ui.copied.at(-1)!, /^rtmp:\/\//);
@@ -222,7 +259,10 @@ describe('Channel commands against the local platform', () => {
     assert.equal(stored.signalType, '2');
     assert.equal(stored.pullStream, 'rtmp://198.51.100.7/live/feed');
     assert.equal(stored.typeName, 'News');
-    assert.deepEqual(stored.outputGroupList.map((group) => group.protocolType), [1, 2]);
+    assert.deepEqual(
+      stored.outputGroupList.map((group) => group.protocolType),
+      [1, 2],
+    );
     assert.equal(stored.outputGroupList[0]!.isTimeShift, '1');
     assert.equal(stored.outputGroupList[0]!.timeShiftDuration, '3');
     assert.equal(stored.outputGroupList[0]!.liveOutputs.length, 2);
@@ -250,6 +290,9 @@ describe('Channel commands against the local platform', () => {
     assert.ok((await client.liveChannelTypeList()).some((candidate) => candidate.name === 'Weather'));
     harness.ui.script(type('Weather'));
     assert.equal(await createCategory(harness.deps), undefined);
-    assert.match(harness.ui.errors[0]!, /A channel category with this name already exists\. \(liveChannelTypeCreate: code 10915/);
+    assert.match(
+      harness.ui.errors[0]!,
+      /A channel category with this name already exists\. \(liveChannelTypeCreate: code 10915/,
+    );
   });
 });

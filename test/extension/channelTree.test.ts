@@ -1,13 +1,23 @@
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
-import { CategoryNode, ChannelNode, ErrorNode, LoadMoreNode, MessageNode, OutputGroupNode, OutputNode, type TreeNode } from '../../src/extension/tree/nodes';
+import {
+  CategoryNode,
+  ChannelNode,
+  ErrorNode,
+  LoadMoreNode,
+  MessageNode,
+  OutputGroupNode,
+  OutputNode,
+  type TreeNode,
+} from '../../src/extension/tree/nodes';
 import { createHarness, type Harness } from './helpers/harness';
 import { startFaultyServer, type FaultyServer } from './helpers/faultyServer';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { waitFor } from './helpers/wait';
 
 const labels = (nodes: TreeNode[]): string[] => nodes.map((node) => node.view().label);
-const channelsOf = (nodes: TreeNode[]): ChannelNode[] => nodes.filter((node): node is ChannelNode => node instanceof ChannelNode);
+const channelsOf = (nodes: TreeNode[]): ChannelNode[] =>
+  nodes.filter((node): node is ChannelNode => node instanceof ChannelNode);
 
 describe('Live channels view (tree model against the local platform)', () => {
   let platform: TestPlatform;
@@ -39,7 +49,10 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('pages with "Load more", keeping loaded pages until refresh', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 4 });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 4,
+    });
     const first = await harness.channels.getChildren();
     assert.equal(channelsOf(first).length, 4);
     const more = first.at(-1);
@@ -68,7 +81,10 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('redraws at once on "Load more", the view waiting for the page (its progress bar) rather than nothing happening', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 4 });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 4,
+    });
     const first = await harness.channels.getChildren();
     const pages = (): number => harness.log.lines.filter((line) => line.includes('liveGetChannelsByPage')).length;
     let answer: Promise<TreeNode[]> | undefined;
@@ -85,7 +101,9 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('builds output groups and outputs under a channel, with their flags', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     harness.channels.setFilter({ searchType: 'name', keyword: 'Newsroom' });
     const [newsroom] = channelsOf(await harness.channels.getChildren());
     assert.ok(newsroom);
@@ -98,17 +116,29 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.match(groups[0]!.view().description ?? '', /3 outputs · recording \(MP4\) · time shift 2 h · logo/);
     const outputs = (await harness.channels.getChildren(groups[0])) as OutputNode[];
     assert.equal(outputs.length, 3);
-    assert.ok(outputs.every((output) => output instanceof OutputNode && /^output\+hls/.test(output.view().contextValue)));
+    assert.ok(
+      outputs.every((output) => output instanceof OutputNode && /^output\+hls/.test(output.view().contextValue)),
+    );
     assert.match(outputs[0]!.view().description ?? '', /^http:\/\/127\.0\.0\.1:\d+\/.*\.m3u8$/);
     assert.equal(harness.channels.getParent(outputs[0]!), groups[0]);
     assert.equal(harness.channels.getParent(groups[0]!), newsroom);
   });
 
   it('filters and sorts through the list operation, and says when nothing matches', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     harness.channels.setFilter({ searchType: 'name', keyword: 'paging', sort: 'name', order: 'desc' });
     assert.equal(harness.channels.filterText, 'name ~ "paging" · by name desc');
-    assert.deepEqual(labels(await harness.channels.getChildren()), ['Paging 7', 'Paging 6', 'Paging 5', 'Paging 4', 'Paging 3', 'Paging 2', 'Paging 1']);
+    assert.deepEqual(labels(await harness.channels.getChildren()), [
+      'Paging 7',
+      'Paging 6',
+      'Paging 5',
+      'Paging 4',
+      'Paging 3',
+      'Paging 2',
+      'Paging 1',
+    ]);
     harness.channels.setFilter({ searchType: 'name', keyword: 'no such channel' });
     const empty = await harness.channels.getChildren();
     assert.equal(empty.length, 1);
@@ -117,7 +147,9 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('groups by category (liveChannelTypeList) and filters to one category', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     harness.channels.setGrouping(true);
     const roots = await harness.channels.getChildren();
     assert.deepEqual(labels(roots), ['News', 'Sports', 'Events', 'No category']);
@@ -133,13 +165,19 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('does not show the count of all channels as the size of a category list (filtered on our side)', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 2,
+    });
     harness.channels.setGrouping(true);
     const none = (await harness.channels.getChildren()).find((node) => node.view().label === 'No category')!;
     const children = await harness.channels.getChildren(none);
     const more = children.at(-1);
     assert.ok(more instanceof LoadMoreNode);
-    assert.match(more.view().label, new RegExp(`^Load more \\(${channelsOf(children).length} shown, 2 of \\d+ searched\\)$`));
+    assert.match(
+      more.view().label,
+      new RegExp(`^Load more \\(${channelsOf(children).length} shown, 2 of \\d+ searched\\)$`),
+    );
     // The flat list is counted by the platform: there the total is right.
     harness.channels.setGrouping(false);
     assert.match((await harness.channels.getChildren()).at(-1)!.view().label, /^Load more \(2 of \d+\)$/);
@@ -148,24 +186,57 @@ describe('Live channels view (tree model against the local platform)', () => {
   it('searches a category list by the filter as the flat list does, page after page, with an honest count', async () => {
     // Its own platform: a category whose newest channels do not match the name filter.
     const own = await startTestPlatform({ demo: false });
-    const ownClient = new PlatformClient({ baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+    const ownClient = new PlatformClient({
+      baseUrl: own.platform.baseUrl,
+      accessKey: ACCESS_KEY,
+      secretKey: SECRET_KEY,
+    });
     try {
       const category = await ownClient.liveChannelTypeCreate('Studio');
-      const template = await ownClient.liveTemplateCreate({ displayName: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 1500, audioBitrate: 128, frameRate: 25 });
+      const template = await ownClient.liveTemplateCreate({
+        displayName: '720p',
+        videoWidth: 1280,
+        videoHeight: 720,
+        videoBitrate: 1500,
+        audioBitrate: 128,
+        frameRate: 25,
+      });
       // Oldest first: the list is newest first, so "Special" comes on the last page.
       const names = ['Special', 'Dawn', 'Morning', 'Noon', 'Evening', 'Dusk', 'Night'];
       for (const name of names) {
-        await ownClient.liveCreateChannel({ name, signalType: '1', type: category.id, typeName: category.name, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }] });
+        await ownClient.liveCreateChannel({
+          name,
+          signalType: '1',
+          type: category.id,
+          typeName: category.name,
+          outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+        });
       }
-      harness = await createHarness({ account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 1 });
+      harness = await createHarness({
+        account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+        pageSize: 1,
+      });
       harness.channels.setGrouping(true);
       const studio = (): Promise<CategoryNode> =>
-        harness.channels.getChildren().then((roots) => roots.find((node): node is CategoryNode => node instanceof CategoryNode && node.category?.id === category.id)!);
+        harness.channels
+          .getChildren()
+          .then((roots) =>
+            roots.find(
+              (node): node is CategoryNode => node instanceof CategoryNode && node.category?.id === category.id,
+            )!,
+          );
       /** Clicks "Load more" until the list ends; the channel names. */
       const loadAll = async (parent: () => Promise<TreeNode | undefined>): Promise<string[]> => {
-        for (let children = await harness.channels.getChildren(await parent()); ; children = await harness.channels.getChildren(await parent())) {
+        for (
+          let children = await harness.channels.getChildren(await parent());
+          ;
+          children = await harness.channels.getChildren(await parent())
+        ) {
           const more = children.at(-1);
-          if (!(more instanceof LoadMoreNode)) return channelsOf(children).map((node) => node.channel.name).sort();
+          if (!(more instanceof LoadMoreNode))
+            return channelsOf(children)
+              .map((node) => node.channel.name)
+              .sort();
           await more.load();
         }
       };
@@ -192,9 +263,14 @@ describe('Live channels view (tree model against the local platform)', () => {
       harness.channels.setGrouping(true);
       for (const filter of [{}, { sort: 'name', order: 'asc' }] as const) {
         harness.channels.setFilter(filter);
-        const none = async (): Promise<TreeNode | undefined> => (await harness.channels.getChildren()).find((node) => node.view().label === 'No category');
+        const none = async (): Promise<TreeNode | undefined> =>
+          (await harness.channels.getChildren()).find((node) => node.view().label === 'No category');
         assert.deepEqual(await loadAll(none), []);
-        assert.deepEqual(labels(await harness.channels.getChildren(await none())), ['No channels without a category'], JSON.stringify(filter));
+        assert.deepEqual(
+          labels(await harness.channels.getChildren(await none())),
+          ['No channels without a category'],
+          JSON.stringify(filter),
+        );
       }
     } finally {
       await ownClient.close();
@@ -205,7 +281,9 @@ describe('Live channels view (tree model against the local platform)', () => {
   it('shows a loading error as one item with Retry, which loads again', async () => {
     const faulty = await startFaultyServer(platform.platform.baseUrl);
     try {
-      harness = await createHarness({ account: { baseUrl: faulty.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+      harness = await createHarness({
+        account: { baseUrl: faulty.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      });
       faulty.failNext = 1;
       const failed = await harness.channels.getChildren();
       assert.equal(failed.length, 1);
@@ -224,15 +302,23 @@ describe('Live channels view (tree model against the local platform)', () => {
   it('drops answers for the previous account after a switch', async () => {
     const slow: FaultyServer = await startFaultyServer(platform.platform.baseUrl);
     try {
-      harness = await createHarness({ account: { baseUrl: slow.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'Slow' } });
+      harness = await createHarness({
+        account: { baseUrl: slow.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'Slow' },
+      });
       slow.hang.add('liveGetChannelsByPage');
       const oldEpoch = harness.connection.epoch;
       const pending = harness.channels.getChildren();
       await waitFor(() => slow.seen.includes('liveGetChannelsByPage'));
-      const fast = await harness.store.add({ name: 'Fast', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+      const fast = await harness.store.add(
+        { name: 'Fast', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        SECRET_KEY,
+      );
       await harness.connection.switchTo(fast.id);
       // The hung request of the old account is abandoned (its client closes); whatever comes, it shows nothing.
-      const stale = await Promise.race([pending, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 300))]);
+      const stale = await Promise.race([
+        pending,
+        new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), 300)),
+      ]);
       assert.ok(stale === 'hung' || (Array.isArray(stale) && stale.length === 0));
       const fresh = channelsOf(await harness.channels.getChildren());
       assert.ok(fresh.length > 0);
@@ -246,15 +332,24 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('drops a category restriction of the old account on a switch, keeping the rest of the filter', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'First' } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'First' },
+    });
     const [sports] = (await client.liveChannelTypeList()).filter((category) => category.name === 'Sports');
     harness.channels.setFilter({ category: { id: sports!.id, name: sports!.name }, sort: 'name', order: 'desc' });
     harness.videos.setFilter({ categoryId: 2, keyword: 'match' });
     harness.connection.restart();
-    assert.equal(harness.channels.filterText, 'category "Sports" · by name desc', 'the same account (edited, or a setting changed): kept');
+    assert.equal(
+      harness.channels.filterText,
+      'category "Sports" · by name desc',
+      'the same account (edited, or a setting changed): kept',
+    );
     assert.equal(harness.videos.filter.categoryId, 2);
 
-    const second = await harness.store.add({ name: 'Second', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY }, SECRET_KEY);
+    const second = await harness.store.add(
+      { name: 'Second', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+      SECRET_KEY,
+    );
     await harness.connection.switchTo(second.id);
     assert.equal(harness.channels.filterText, 'by name desc', 'a category id means nothing in another account');
     assert.deepEqual(harness.videos.filter, { keyword: 'match' });
@@ -262,7 +357,10 @@ describe('Live channels view (tree model against the local platform)', () => {
   });
 
   it('finds a channel further down the pages for reveal', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 2 });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 2,
+    });
     harness.channels.setFilter({ sort: 'name', order: 'asc' });
     const target = (await client.liveGetChannelsByPage({ searchType: 'name', keyword: 'Town hall' })).channels[0]!;
     const node = await harness.channels.locateChannel(target.id);

@@ -39,34 +39,100 @@ interface Scenario {
 }
 
 const SCENARIOS: Scenario[] = [
-  { command: 'startChannel', action: 'liveStartChannel', cancellable: true, run: (h, f) => startChannels(h.deps, f.fresh) },
-  { command: 'stopChannel', action: 'liveStopChannel', cancellable: true, run: (h, f) => (h.ui.script(accept()), stopChannels(h.deps, f.live)) },
-  { command: 'deleteChannel', action: 'liveDelete', cancellable: true, run: (h, f) => (h.ui.script(accept()), deleteChannels(h.deps, f.fresh)) },
-  { command: 'showChannelPlayUrls', action: 'liveGetChannelsPlayUrl', cancellable: true, run: (h, f) => showChannelPlayAddresses(h.deps, f.live) },
-  { command: 'copyPushUrl (palette)', action: 'liveGetChannelsByPage', cancellable: false, run: (h) => copyPushAddress(h.deps) },
-  { command: 'copyPlayUrl (palette)', action: 'liveGetChannelsByPage', cancellable: false, run: (h) => copyPlayAddress(h.deps) },
-  { command: 'createCategory', action: 'liveChannelTypeCreate', cancellable: true, run: (h) => (h.ui.script(type(`Category ${Date.now()}`)), createCategory(h.deps)) },
+  {
+    command: 'startChannel',
+    action: 'liveStartChannel',
+    cancellable: true,
+    run: (h, f) => startChannels(h.deps, f.fresh),
+  },
+  {
+    command: 'stopChannel',
+    action: 'liveStopChannel',
+    cancellable: true,
+    run: (h, f) => (h.ui.script(accept()), stopChannels(h.deps, f.live)),
+  },
+  {
+    command: 'deleteChannel',
+    action: 'liveDelete',
+    cancellable: true,
+    run: (h, f) => (h.ui.script(accept()), deleteChannels(h.deps, f.fresh)),
+  },
+  {
+    command: 'showChannelPlayUrls',
+    action: 'liveGetChannelsPlayUrl',
+    cancellable: true,
+    run: (h, f) => showChannelPlayAddresses(h.deps, f.live),
+  },
+  {
+    command: 'copyPushUrl (palette)',
+    action: 'liveGetChannelsByPage',
+    cancellable: false,
+    run: (h) => copyPushAddress(h.deps),
+  },
+  {
+    command: 'copyPlayUrl (palette)',
+    action: 'liveGetChannelsByPage',
+    cancellable: false,
+    run: (h) => copyPlayAddress(h.deps),
+  },
+  {
+    command: 'createCategory',
+    action: 'liveChannelTypeCreate',
+    cancellable: true,
+    run: (h) => (h.ui.script(type(`Category ${Date.now()}`)), createCategory(h.deps)),
+  },
   {
     command: 'updateLiveTemplate',
     action: 'liveTemplateUpdate',
     cancellable: true,
-    run: (h) => (h.ui.script(choose('1080p'), type('1080p changed'), keep(), keep(), keep(), keep(), keep()), updateLiveTemplate(h.deps)),
+    run: (h) => (
+      h.ui.script(choose('1080p'), type('1080p changed'), keep(), keep(), keep(), keep(), keep()),
+      updateLiveTemplate(h.deps)
+    ),
   },
   {
     command: 'createLiveLogo',
     action: 'liveLogoCreate',
     cancellable: true,
-    run: (h) => (h.ui.script(type('Logo'), type('logo.png'), type('10'), type('10'), keep(), keep(), keep(), keep()), createLiveLogo(h.deps)),
+    run: (h) => (
+      h.ui.script(type('Logo'), type('logo.png'), type('10'), type('10'), keep(), keep(), keep(), keep()),
+      createLiveLogo(h.deps)
+    ),
   },
   {
     command: 'createChannel',
     action: 'liveCreateChannel',
     cancellable: true,
-    run: (h) => (h.ui.script(type('Failing'), choose('Push'), choose('No category'), chooseMany('HLS'), chooseMany('720p'), chooseMany()), createChannel(h.deps)),
+    run: (h) => (
+      h.ui.script(
+        type('Failing'),
+        choose('Push'),
+        choose('No category'),
+        chooseMany('HLS'),
+        chooseMany('720p'),
+        chooseMany(),
+      ),
+      createChannel(h.deps)
+    ),
   },
-  { command: 'showVideoPlayUrls', action: 'getTranscodedVideos', cancellable: true, run: (h, f) => showVideoPlayAddresses(h.deps, f.video) },
-  { command: 'transcodeVideos', action: 'secondTranscodeV2', cancellable: true, run: (h, f) => (h.ui.script(choose('Mobile HLS'), choose('Save as')), transcodeVideos(h.deps, f.video)) },
-  { command: 'filterChannels (category)', action: 'liveChannelTypeList', cancellable: false, run: (h) => (h.ui.script(choose('Only one category')), filterChannels(h.deps)) },
+  {
+    command: 'showVideoPlayUrls',
+    action: 'getTranscodedVideos',
+    cancellable: true,
+    run: (h, f) => showVideoPlayAddresses(h.deps, f.video),
+  },
+  {
+    command: 'transcodeVideos',
+    action: 'secondTranscodeV2',
+    cancellable: true,
+    run: (h, f) => (h.ui.script(choose('Mobile HLS'), choose('Save as')), transcodeVideos(h.deps, f.video)),
+  },
+  {
+    command: 'filterChannels (category)',
+    action: 'liveChannelTypeList',
+    cancellable: false,
+    run: (h) => (h.ui.script(choose('Only one category')), filterChannels(h.deps)),
+  },
   {
     command: 'refreshItem',
     action: 'liveGetChannelById',
@@ -78,7 +144,10 @@ const SCENARIOS: Scenario[] = [
     action: 'liveChannelTypeList',
     cancellable: true,
     noAccount: true,
-    run: (h, _f, target) => (h.ui.script(type('New'), type(target.baseUrl), type(ACCESS_KEY), type(target.secretKey)), addAccount(h.deps)),
+    run: (h, _f, target) => (
+      h.ui.script(type('New'), type(target.baseUrl), type(ACCESS_KEY), type(target.secretKey)),
+      addAccount(h.deps)
+    ),
   },
 ];
 
@@ -94,9 +163,22 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
     faulty = await startFaultyServer(platform.platform.baseUrl);
     client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
     const [template] = await client.liveGetTemplates();
-    const fresh = await client.liveCreateChannel({ name: 'Never started', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }] });
+    const fresh = await client.liveCreateChannel({
+      name: 'Never started',
+      signalType: '1',
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
+    });
     const live = (await client.liveGetChannelsByPage({ searchType: 'name', keyword: 'Newsroom' })).channels[0]!;
-    const video = (await client.queryVideo({ start: 1, number: 20, sort: 'title', order: 'asc', searchType: 'title', keyword: 'Match highlights' }))[0]!;
+    const video = (
+      await client.queryVideo({
+        start: 1,
+        number: 20,
+        sort: 'title',
+        order: 'asc',
+        searchType: 'title',
+        keyword: 'Match highlights',
+      })
+    )[0]!;
     fixtures = { fresh, live, video };
   });
   after(async () => {
@@ -111,7 +193,10 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
   });
 
   const setUp = async (scenario: Scenario, baseUrl: string, secretKey: string, timeoutMs: number): Promise<Harness> => {
-    harness = await createHarness({ account: scenario.noAccount ? undefined : { baseUrl, accessKey: ACCESS_KEY, secretKey }, timeoutMs });
+    harness = await createHarness({
+      account: scenario.noAccount ? undefined : { baseUrl, accessKey: ACCESS_KEY, secretKey },
+      timeoutMs,
+    });
     return harness;
   };
 
@@ -121,9 +206,15 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
         const h = await setUp(scenario, platform.platform.baseUrl, 'wrong-secret', 10_000);
         await scenario.run(h, fixtures, { baseUrl: platform.platform.baseUrl, secretKey: 'wrong-secret' });
         assert.equal(h.ui.errors.length, 1, `errors: ${h.ui.errors.join(' | ')}`);
-        assert.match(h.ui.errors[0]!, /failed: The request signature does not match: check the secret key\. \(\w+: code 10903, signature_is_incorrect[^)]*\)$/);
+        assert.match(
+          h.ui.errors[0]!,
+          /failed: The request signature does not match: check the secret key\. \(\w+: code 10903, signature_is_incorrect[^)]*\)$/,
+        );
         assert.deepEqual(h.ui.errorActions[0], ['Show Log']);
-        assert.ok(!h.ui.everythingShown().includes('wrong-secret') && !h.log.text().includes('wrong-secret'), 'the secret is never shown or logged');
+        assert.ok(
+          !h.ui.everythingShown().includes('wrong-secret') && !h.log.text().includes('wrong-secret'),
+          'the secret is never shown or logged',
+        );
         assert.match(h.log.text(), /^error .*code 10903/m);
       });
 
@@ -132,7 +223,12 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
         const h = await setUp(scenario, faulty.baseUrl, SECRET_KEY, 300);
         await scenario.run(h, fixtures, { baseUrl: faulty.baseUrl, secretKey: SECRET_KEY });
         assert.equal(h.ui.errors.length, 1, `errors: ${h.ui.errors.join(' | ')}`);
-        assert.match(h.ui.errors[0]!, new RegExp(`failed: ${scenario.action}: http://127\\.0\\.0\\.1:\\d+/rest did not answer within 300 ms \\(headers timeout\\)`));
+        assert.match(
+          h.ui.errors[0]!,
+          new RegExp(
+            `failed: ${scenario.action}: http://127\\.0\\.0\\.1:\\d+/rest did not answer within 300 ms \\(headers timeout\\)`,
+          ),
+        );
         assert.deepEqual(h.ui.errorActions[0], ['Show Log']);
       });
 

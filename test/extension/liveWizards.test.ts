@@ -22,7 +22,9 @@ describe('Live template, live logo and filter wizards against the local platform
     await platform.close();
   });
   beforeEach(async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
   });
   afterEach(async () => harness.dispose());
 
@@ -47,14 +49,29 @@ describe('Live template, live logo and filter wizards against the local platform
     harness.ui.script(choose('720p'), keep(), type('wide'));
     assert.equal(await updateLiveTemplate(harness.deps), undefined);
     assert.match(harness.ui.errors[0]!, /Update live template failed: Video width must be a whole number/);
-    assert.deepEqual((await client.liveGetTemplates()).find((template) => template.id === before.id), before);
+    assert.deepEqual(
+      (await client.liveGetTemplates()).find((template) => template.id === before.id),
+      before,
+    );
   });
 
   it('creates a live logo with the wizard', async () => {
-    harness.ui.script(type('Corner bug'), type('logos/corner.png'), type('120'), type('60'), keep(), keep(), type('70'), keep());
+    harness.ui.script(
+      type('Corner bug'),
+      type('logos/corner.png'),
+      type('120'),
+      type('60'),
+      keep(),
+      keep(),
+      type('70'),
+      keep(),
+    );
     const logo = await createLiveLogo(harness.deps);
     assert.ok(logo, harness.ui.errors.join('\n'));
-    assert.deepEqual([logo.name, logo.width, logo.height, logo.offsetWidth, logo.opacity, logo.resize], ['Corner bug', 120, 60, 0, 70, 100]);
+    assert.deepEqual(
+      [logo.name, logo.width, logo.height, logo.offsetWidth, logo.opacity, logo.resize],
+      ['Corner bug', 120, 60, 0, 70, 100],
+    );
     assert.ok((await client.liveLogoList({ name: 'Corner bug' })).some((candidate) => candidate.id === logo.id));
   });
 
@@ -74,7 +91,10 @@ describe('Live template, live logo and filter wizards against the local platform
     harness.ui.script(choose('Search by name...'), type('stadium'));
     await filterChannels(harness.deps);
     assert.equal(harness.channels.filterText, 'name ~ "stadium"');
-    assert.deepEqual((await harness.channels.getChildren()).map((node) => node.view().label), ['Stadium feed']);
+    assert.deepEqual(
+      (await harness.channels.getChildren()).map((node) => node.view().label),
+      ['Stadium feed'],
+    );
 
     // The pick says which search is in force, for either kind.
     harness.ui.script(choose('Search by name or category'), type('sports'), dismissPick());
@@ -86,7 +106,10 @@ describe('Live template, live logo and filter wizards against the local platform
 
     harness.ui.script(choose('Only one category'), choose('Events'));
     await filterChannels(harness.deps);
-    assert.deepEqual((await harness.channels.getChildren()).map((node) => node.view().label), ['Town hall']);
+    assert.deepEqual(
+      (await harness.channels.getChildren()).map((node) => node.view().label),
+      ['Town hall'],
+    );
 
     harness.ui.script(choose('Sort'), choose('Name, Z to A'));
     await filterChannels(harness.deps);

@@ -30,7 +30,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   };
 };
 const table = readFileSync(join(root, 'src/extension/commands/registerCommands.ts'), 'utf8');
-const tableIds = [...table.matchAll(/\{ id: '(videoPlatform\.\w+)'/g)].map((match) => match[1]!);
+const tableIds = [...table.matchAll(/\{\s*id: '(videoPlatform\.\w+)'/g)].map((match) => match[1]!);
 
 /** The viewItem regular expression of a menu entry. */
 function viewItemPattern(entry: MenuEntry): RegExp | undefined {
@@ -40,8 +40,9 @@ function viewItemPattern(entry: MenuEntry): RegExp | undefined {
 
 /** Commands whose context menu entries match this contextValue (when clauses with viewItem =~). */
 function menuCommandsFor(contextValue: string, view: string): string[] {
-  return pkg.contributes.menus['view/item/context']!
-    .filter((entry) => (entry.when ?? '').includes(`view == ${view}`) || (entry.when ?? '').includes('view =~ /^videoPlatform'))
+  return pkg.contributes.menus['view/item/context']!.filter(
+    (entry) => (entry.when ?? '').includes(`view == ${view}`) || (entry.when ?? '').includes('view =~ /^videoPlatform'),
+  )
     .filter((entry) => {
       const pattern = viewItemPattern(entry);
       if (pattern) return pattern.test(contextValue);
@@ -92,14 +93,19 @@ describe('package.json contributions match the code', () => {
     const [container] = pkg.contributes.viewsContainers.activitybar;
     assert.equal(container?.id, 'videoPlatform');
     assert.ok(existsSync(join(root, container!.icon)));
-    assert.deepEqual(pkg.contributes.views.videoPlatform!.map((view) => view.id), ['videoPlatform.channels', 'videoPlatform.videos']);
+    assert.deepEqual(
+      pkg.contributes.views.videoPlatform!.map((view) => view.id),
+      ['videoPlatform.channels', 'videoPlatform.videos'],
+    );
     for (const view of ['videoPlatform.channels', 'videoPlatform.videos']) {
       const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
       // No account at all: both ways in. Accounts but none active: switch first.
       const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
       assert.match(none?.contents ?? '', /command:videoPlatform\.addAccount/, view);
       assert.match(none?.contents ?? '', /command:videoPlatform\.connectLocalPlatform/, view);
-      const inactive = welcomes.find((entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount');
+      const inactive = welcomes.find(
+        (entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount',
+      );
       assert.match(inactive?.contents ?? '', /command:videoPlatform\.switchAccount/, view);
       assert.equal(welcomes.length, 2, view);
     }
@@ -123,34 +129,64 @@ describe('package.json contributions match the code', () => {
 
   it('offers Delete only on stopped or new channels (the platform refuses to delete a running one), never while busy', () => {
     const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
-    for (const status of [0, 1] as const) assert.ok(menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'), `status ${status}`);
-    for (const status of [2, 3, 5] as const) assert.ok(!menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'), `status ${status}`);
+    for (const status of [0, 1] as const)
+      assert.ok(
+        menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'),
+        `status ${status}`,
+      );
+    for (const status of [2, 3, 5] as const)
+      assert.ok(
+        !menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'),
+        `status ${status}`,
+      );
     assert.ok(!menuCommandsFor(flags({ status: 1 }, true), 'videoPlatform.channels').includes('deleteChannel'), 'busy');
   });
 
   it('shows view title actions that need an account only with one, and hides tree-item-only commands from the palette', () => {
-    const always = new Set(['videoPlatform.switchAccount', 'videoPlatform.addAccount', 'videoPlatform.connectLocalPlatform', 'videoPlatform.showLog']);
+    const always = new Set([
+      'videoPlatform.switchAccount',
+      'videoPlatform.addAccount',
+      'videoPlatform.connectLocalPlatform',
+      'videoPlatform.showLog',
+    ]);
     for (const entry of pkg.contributes.menus['view/title']!) {
       if (!always.has(entry.command)) assert.match(entry.when ?? '', /videoPlatform\.hasAccount/, entry.command);
     }
     const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
-    for (const id of ['videoPlatform.loadMore', 'videoPlatform.retry', 'videoPlatform.refreshItem']) assert.equal(palette.get(id), 'false', id);
+    for (const id of ['videoPlatform.loadMore', 'videoPlatform.retry', 'videoPlatform.refreshItem'])
+      assert.equal(palette.get(id), 'false', id);
     // Every command that talks to the platform shows in the palette only with an account.
     const needAccount = pkg.contributes.commands
       .map((entry) => entry.command)
-      .filter((id) => !always.has(id) && !['videoPlatform.validateDocument', 'videoPlatform.createOrUpdateFromDocument', 'videoPlatform.refreshAuthoringReferences', 'videoPlatform.editAccount', 'videoPlatform.removeAccount'].includes(id))
+      .filter(
+        (id) =>
+          !always.has(id) &&
+          ![
+            'videoPlatform.validateDocument',
+            'videoPlatform.createOrUpdateFromDocument',
+            'videoPlatform.refreshAuthoringReferences',
+            'videoPlatform.editAccount',
+            'videoPlatform.removeAccount',
+          ].includes(id),
+      )
       .filter((id) => palette.get(id) !== 'false');
-    for (const id of needAccount) assert.match(palette.get(id) ?? '', /videoPlatform\.(hasAccount|channelsFiltered|videosFiltered)/, id);
+    for (const id of needAccount)
+      assert.match(palette.get(id) ?? '', /videoPlatform\.(hasAccount|channelsFiltered|videosFiltered)/, id);
   });
 
   it('offers Switch, Edit and Remove Account whenever any account exists, active or not, and sets every context key it tests', () => {
     const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
-    for (const id of ['videoPlatform.switchAccount', 'videoPlatform.editAccount', 'videoPlatform.removeAccount']) assert.equal(palette.get(id), 'videoPlatform.hasAnyAccount', id);
+    for (const id of ['videoPlatform.switchAccount', 'videoPlatform.editAccount', 'videoPlatform.removeAccount'])
+      assert.equal(palette.get(id), 'videoPlatform.hasAnyAccount', id);
     const title = pkg.contributes.menus['view/title']!.find((entry) => entry.command === 'videoPlatform.switchAccount');
     assert.match(title?.when ?? '', /videoPlatform\.hasAnyAccount/);
     // A context key that nothing sets is always false: every one a when clause tests is set by the code.
-    const code = ['src/extension/runtime.ts', 'src/extension/accounts/accountContext.ts'].map((file) => readFileSync(join(root, file), 'utf8')).join('\n');
-    const used = new Set(JSON.stringify(pkg.contributes.menus).match(/videoPlatform\.(?:has|channels|videos)\w*(?=[\s)"&|]|$)/g) ?? []);
+    const code = ['src/extension/runtime.ts', 'src/extension/accounts/accountContext.ts']
+      .map((file) => readFileSync(join(root, file), 'utf8'))
+      .join('\n');
+    const used = new Set(
+      JSON.stringify(pkg.contributes.menus).match(/videoPlatform\.(?:has|channels|videos)\w*(?=[\s)"&|]|$)/g) ?? [],
+    );
     used.delete('videoPlatform.channels');
     used.delete('videoPlatform.videos');
     assert.ok(used.has('videoPlatform.hasAnyAccount'));
@@ -158,12 +194,28 @@ describe('package.json contributions match the code', () => {
   });
 
   it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
-    const output = outputView({ id: 'o', protocolType: 1, isDefault: '1', videoWidth: 1, videoHeight: 1, videoBitrate: 1, audioBitrate: 1, publicOutputUrl: 'http://x' } as LiveOutput);
+    const output = outputView({
+      id: 'o',
+      protocolType: 1,
+      isDefault: '1',
+      videoWidth: 1,
+      videoHeight: 1,
+      videoBitrate: 1,
+      audioBitrate: 1,
+      publicOutputUrl: 'http://x',
+    } as LiveOutput);
     assert.ok(menuCommandsFor(output.contextValue, 'videoPlatform.channels').includes('copyPlayUrl'));
-    const group = outputGroupView({ id: 'g', protocolType: 1, isRecord: '1', liveOutputs: [], outputTemplateList: [] } as unknown as OutputGroup);
+    const group = outputGroupView({
+      id: 'g',
+      protocolType: 1,
+      isRecord: '1',
+      liveOutputs: [],
+      outputTemplateList: [],
+    } as unknown as OutputGroup);
     assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), []);
     assert.deepEqual(menuCommandsFor('error', 'videoPlatform.videos'), ['retry']);
-    const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] => menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');
+    const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] =>
+      menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');
     assert.ok(video(2).includes('showVideoPlayUrls') && video(2).includes('transcodeVideos'));
     assert.ok(video(2, 1).includes('transcodeVideos'), 'VR videos too');
     for (const status of [1, 6, 7] as const) assert.ok(!video(status).includes('transcodeVideos'), `status ${status}`);
@@ -176,8 +228,16 @@ describe('package.json contributions match the code', () => {
 
   it('offers playback addresses on every video with renditions (also queued or transcoded again), as the command decides', () => {
     const stream = [{ idx: 0, name: '720p' }] as unknown as Video['transcodedVideoList'];
-    const menu = (status: Video['status'], transcodedVideoList: Video['transcodedVideoList'], videoType: 0 | 1 = 0, busy = false): string[] =>
-      menuCommandsFor(videoContextValue({ status, videoType, transcodedVideoList } as Video, busy), 'videoPlatform.videos');
+    const menu = (
+      status: Video['status'],
+      transcodedVideoList: Video['transcodedVideoList'],
+      videoType: 0 | 1 = 0,
+      busy = false,
+    ): string[] =>
+      menuCommandsFor(
+        videoContextValue({ status, videoType, transcodedVideoList } as Video, busy),
+        'videoPlatform.videos',
+      );
     for (const status of [6, 7] as const) {
       assert.ok(menu(status, stream).includes('showVideoPlayUrls'), `status ${status} with renditions`);
       assert.ok(!menu(status, []).includes('showVideoPlayUrls'), `status ${status} without`);
@@ -188,8 +248,16 @@ describe('package.json contributions match the code', () => {
         for (const videoType of [0, 1] as const) {
           const offered = menu(status, list, videoType);
           const record = { status, videoType, transcodedVideoList: list } as unknown as Video;
-          assert.equal(offered.includes('showVideoPlayUrls'), hasRenditions(record), `addresses: status ${status}, ${list.length} renditions, type ${videoType}`);
-          assert.equal(offered.includes('transcodeVideos'), canTranscode(record), `transcode: status ${status}, ${list.length} renditions, type ${videoType}`);
+          assert.equal(
+            offered.includes('showVideoPlayUrls'),
+            hasRenditions(record),
+            `addresses: status ${status}, ${list.length} renditions, type ${videoType}`,
+          );
+          assert.equal(
+            offered.includes('transcodeVideos'),
+            canTranscode(record),
+            `transcode: status ${status}, ${list.length} renditions, type ${videoType}`,
+          );
         }
       }
     }

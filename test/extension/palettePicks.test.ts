@@ -14,7 +14,8 @@ import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { accept, choose, chooseMany, type } from './helpers/scriptedUi';
 
-const rows = (items: readonly PickItem<unknown>[] | undefined): string[] => (items ?? []).filter((item) => !item.separator).map((item) => item.label);
+const rows = (items: readonly PickItem<unknown>[] | undefined): string[] =>
+  (items ?? []).filter((item) => !item.separator).map((item) => item.label);
 
 /**
  * Commands run from the palette on an account with more records than one pick lists (100): the
@@ -25,8 +26,15 @@ describe('Palette picks on accounts with more records than one pick lists', () =
   let platform: TestPlatform;
   let harness: Harness;
   let client: PlatformClient;
-  const account = (): { baseUrl: string; accessKey: string; secretKey: string } => ({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  const channelNamed = async (name: string): Promise<Channel> => (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find((channel) => channel.name === name)!;
+  const account = (): { baseUrl: string; accessKey: string; secretKey: string } => ({
+    baseUrl: platform.platform.baseUrl,
+    accessKey: ACCESS_KEY,
+    secretKey: SECRET_KEY,
+  });
+  const channelNamed = async (name: string): Promise<Channel> =>
+    (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find(
+      (channel) => channel.name === name,
+    )!;
 
   before(async () => {
     platform = await startTestPlatform();
@@ -34,7 +42,11 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     // More new channels than a pick lists, all named before the demo ones.
     const [template] = await client.liveGetTemplates();
     for (let i = 0; i < PICK_LIMIT + 1; i++) {
-      await client.liveCreateChannel({ name: `Bulk ${String(i).padStart(3, '0')}`, signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }] });
+      await client.liveCreateChannel({
+        name: `Bulk ${String(i).padStart(3, '0')}`,
+        signalType: '1',
+        outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
+      });
     }
   });
   after(async () => {
@@ -48,8 +60,14 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     harness = await createHarness({ account: account() });
     harness.ui.script(chooseMany('Newsroom 24/7'), accept());
     const outcome = await stopChannels(harness.deps);
-    assert.deepEqual(harness.ui.infos.filter((text) => /no channel to choose from/.test(text)), []);
-    assert.deepEqual(outcome?.done.map(({ result }) => result.name), ['Newsroom 24/7']);
+    assert.deepEqual(
+      harness.ui.infos.filter((text) => /no channel to choose from/.test(text)),
+      [],
+    );
+    assert.deepEqual(
+      outcome?.done.map(({ result }) => result.name),
+      ['Newsroom 24/7'],
+    );
     assert.equal((await channelNamed('Newsroom 24/7')).status, 1);
     await client.liveStartChannel((await channelNamed('Newsroom 24/7')).id);
   });
@@ -61,14 +79,19 @@ describe('Palette picks on accounts with more records than one pick lists', () =
       kind: 'pickMany',
       answer: (items) => {
         second = items;
-        return items.filter((item) => !item.separator && (item.picked || item.label === 'Town hall')).map((item) => item.value);
+        return items
+          .filter((item) => !item.separator && (item.picked || item.label === 'Town hall'))
+          .map((item) => item.value);
       },
     });
     const outcome = await startChannels(harness.deps);
     const first = harness.ui.asked[0]!;
     assert.equal(rows(first.items).length, PICK_LIMIT + 1, 'a page of channels and the search row');
     assert.ok(!rows(first.items).includes('Town hall'), 'Town hall is beyond the first page by name');
-    assert.match(first.items!.find((item) => item.label.includes('Search'))!.description ?? '', /105 channels in all; the first 100 are listed/);
+    assert.match(
+      first.items!.find((item) => item.label.includes('Search'))!.description ?? '',
+      /105 channels in all; the first 100 are listed/,
+    );
     assert.equal(harness.ui.asked[1]!.kind, 'input');
     assert.ok(rows(second).includes('Town hall'));
     assert.equal(second.find((item) => item.label === 'Bulk 000')?.picked, true, 'the earlier pick stays picked');
@@ -78,7 +101,13 @@ describe('Palette picks on accounts with more records than one pick lists', () =
 
   it('searches videos by title when the first page is full', async () => {
     harness = await createHarness({ account: account(), pickLimit: 3 });
-    harness.ui.script(chooseMany('Search videos by title'), type('match'), chooseMany('Match highlights'), choose('HLS'), choose('Copy address'));
+    harness.ui.script(
+      chooseMany('Search videos by title'),
+      type('match'),
+      chooseMany('Match highlights'),
+      choose('HLS'),
+      choose('Copy address'),
+    );
     const used = await showVideoPlayAddresses(harness.deps);
     assert.equal(used?.action, 'copy');
     assert.match(used?.address.what ?? '', /"Match highlights"/);
@@ -90,14 +119,20 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     const live = await channelNamed('Newsroom 24/7');
     assert.equal(await deleteChannels(harness.deps, live), undefined);
     assert.equal(harness.ui.asked.length, 0, 'no confirmation asked');
-    assert.match(harness.ui.infos[0] ?? '', /^Delete channel: "Newsroom 24\/7" is live, source present; nothing to do \(stop a running channel before deleting it\)\.$/);
+    assert.match(
+      harness.ui.infos[0] ?? '',
+      /^Delete channel: "Newsroom 24\/7" is live, source present; nothing to do \(stop a running channel before deleting it\)\.$/,
+    );
     assert.equal((await channelNamed('Newsroom 24/7')).status, 2);
 
     // A multi-selection mixing states: the others go on, and the message names the one left out.
     const idle = await channelNamed('Bulk 100');
     harness.ui.script(accept());
     assert.deepEqual(await deleteChannels(harness.deps, idle, [idle, live]), [idle.id]);
-    assert.match(harness.ui.infos.at(-1) ?? '', /^Delete channel: skipped "Newsroom 24\/7" is live, source present \(stop a running channel before deleting it\)\.$/);
+    assert.match(
+      harness.ui.infos.at(-1) ?? '',
+      /^Delete channel: skipped "Newsroom 24\/7" is live, source present \(stop a running channel before deleting it\)\.$/,
+    );
     assert.equal(harness.ui.asked[0]!.title, 'Delete "Bulk 100"?');
 
     harness.ui.script({ kind: 'pickMany', answer: () => undefined });
@@ -111,14 +146,20 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     await transcodeVideos(harness.deps);
     await showVideoPlayAddresses(harness.deps);
     const transcodable = rows(harness.ui.asked[0]!.items);
-    for (const title of ['Interrupted upload', 'Meeting notes', 'Keynote', 'Product demo', 'Queued interview']) assert.ok(!transcodable.includes(title), title);
-    for (const title of ['Raw upload', 'Broken encode', 'Match highlights']) assert.ok(transcodable.includes(title), title);
+    for (const title of ['Interrupted upload', 'Meeting notes', 'Keynote', 'Product demo', 'Queued interview'])
+      assert.ok(!transcodable.includes(title), title);
+    for (const title of ['Raw upload', 'Broken encode', 'Match highlights'])
+      assert.ok(transcodable.includes(title), title);
     const playable = rows(harness.ui.asked[1]!.items);
-    for (const title of ['Raw upload', 'Interrupted upload', 'Meeting notes', 'Queued interview', 'Broken encode']) assert.ok(!playable.includes(title), title);
+    for (const title of ['Raw upload', 'Interrupted upload', 'Meeting notes', 'Queued interview', 'Broken encode'])
+      assert.ok(!playable.includes(title), title);
     assert.ok(playable.includes('Match highlights'));
     // VR videos are listed by queryVideo only when asked for: the palette asks for both kinds.
     assert.ok(transcodable.includes('VR walkthrough') && playable.includes('VR walkthrough'));
-    assert.equal(harness.ui.asked[0]!.items!.find((item) => item.label === 'VR walkthrough')?.description, 'Transcoded · VR');
+    assert.equal(
+      harness.ui.asked[0]!.items!.find((item) => item.label === 'VR walkthrough')?.description,
+      'Transcoded · VR',
+    );
   });
 
   it('asks with a quick pick whenever a command made for tree items runs from the palette (or hides it there)', async () => {
@@ -134,16 +175,25 @@ describe('Palette picks on accounts with more records than one pick lists', () =
     };
     const root = join(__dirname, '..', '..');
     const table = readFileSync(join(root, 'src/extension/commands/registerCommands.ts'), 'utf8');
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } } };
-    const hidden = new Set(pkg.contributes.menus.commandPalette.filter((entry) => entry.when === 'false').map((entry) => entry.command));
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      contributes: { menus: { commandPalette: Array<{ command: string; when?: string }> } };
+    };
+    const hidden = new Set(
+      pkg.contributes.menus.commandPalette.filter((entry) => entry.when === 'false').map((entry) => entry.command),
+    );
     // Rows whose handler takes VS Code's arguments (a tree item and the selection).
-    const itemCommands = [...table.matchAll(/\{ id: '(videoPlatform\.\w+)', run: \(s, (?:node|\.\.\.args)\)/g)].map((match) => match[1]!);
+    const itemCommands = [...table.matchAll(/\{ id: '(videoPlatform\.\w+)', run: \(s, (?:node|\.\.\.args)\)/g)].map(
+      (match) => match[1]!,
+    );
     assert.ok(itemCommands.length >= 12, itemCommands.join(', '));
     for (const id of itemCommands) {
       if (hidden.has(id)) continue;
       if (id === 'videoPlatform.openChannelAsFile') {
         // The authoring helper's own pick (it needs the vscode API, so it is checked here by its source).
-        assert.match(readFileSync(join(root, 'src/extension/authoring/commands.ts'), 'utf8'), /channelOf\(arg\) \?\? \(await pickChannel\(services\)\)/);
+        assert.match(
+          readFileSync(join(root, 'src/extension/authoring/commands.ts'), 'utf8'),
+          /channelOf\(arg\) \?\? \(await pickChannel\(services\)\)/,
+        );
         continue;
       }
       const run = fromPalette[id];
@@ -151,11 +201,20 @@ describe('Palette picks on accounts with more records than one pick lists', () =
       harness = await createHarness({ account: account() });
       try {
         // Whatever it asks first is a pick of records (dismissed here), never nothing at all.
-        harness.ui.pick = async (items, options) => (harness.ui.asked.push({ kind: 'pick', title: options.title, items }), undefined);
-        harness.ui.pickMany = async (items, options) => (harness.ui.asked.push({ kind: 'pickMany', title: options.title, items }), undefined);
+        harness.ui.pick = async (items, options) => (
+          harness.ui.asked.push({ kind: 'pick', title: options.title, items }),
+          undefined
+        );
+        harness.ui.pickMany = async (items, options) => (
+          harness.ui.asked.push({ kind: 'pickMany', title: options.title, items }),
+          undefined
+        );
         assert.equal(await run(harness.deps), undefined, id);
         const first = harness.ui.asked[0];
-        assert.ok(first && (first.kind === 'pick' || first.kind === 'pickMany'), `${id} asked nothing: ${harness.ui.infos.join(' | ')}`);
+        assert.ok(
+          first && (first.kind === 'pick' || first.kind === 'pickMany'),
+          `${id} asked nothing: ${harness.ui.infos.join(' | ')}`,
+        );
         assert.ok(rows(first.items).length > 0, `${id}: an empty pick`);
         assert.deepEqual(harness.ui.errors, [], id);
       } finally {

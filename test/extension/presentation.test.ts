@@ -12,7 +12,8 @@ import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './
 describe('Labels, icons and tooltips of platform records', () => {
   let platform: TestPlatform;
   let client: PlatformClient;
-  const byName = async (name: string): Promise<Channel> => (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels[0]!;
+  const byName = async (name: string): Promise<Channel> =>
+    (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels[0]!;
 
   before(async () => {
     platform = await startTestPlatform();
@@ -30,7 +31,10 @@ describe('Labels, icons and tooltips of platform records', () => {
     assert.equal(view.description, 'Live, source present · HLS+RTMP · News');
     assert.match(view.tooltip!, /^\*\*Newsroom 24\/7\*\*/);
     assert.match(view.tooltip!, /- Source: push to `rtmp:\/\/[^`]+`/);
-    assert.match(view.tooltip!, /- HLS: 1920x1080 \d+ kbps, 1280x720 \d+ kbps, 854x480 \d+ kbps \(recording \(MP4\), time shift 2 h, logo\)/);
+    assert.match(
+      view.tooltip!,
+      /- HLS: 1920x1080 \d+ kbps, 1280x720 \d+ kbps, 854x480 \d+ kbps \(recording \(MP4\), time shift 2 h, logo\)/,
+    );
     assert.match(view.tooltip!, /- RTMP: 1280x720/);
     assert.equal(view.collapsible, 'collapsed');
   });
@@ -47,7 +51,11 @@ describe('Labels, icons and tooltips of platform records', () => {
     assert.equal(busy.description, 'Starting...');
     assert.equal(busy.icon?.id, 'loading~spin');
     assert.equal(busy.contextValue, 'channel+new+rtmp+push+busy');
-    assert.deepEqual(channelView({ ...town, status: 2, streamStatus: 2 }).icon, { id: 'broadcast', color: 'charts.orange' }, 'live without a source');
+    assert.deepEqual(
+      channelView({ ...town, status: 2, streamStatus: 2 }).icon,
+      { id: 'broadcast', color: 'charts.orange' },
+      'live without a source',
+    );
   });
 
   it('escapes Markdown in names from the platform', () => {
@@ -63,7 +71,14 @@ describe('Labels, icons and tooltips of platform records', () => {
   });
 
   it('describes a video with status, duration and category', async () => {
-    const [video] = await client.queryVideo({ start: 1, number: 1, sort: 'title', order: 'asc', searchType: 'title', keyword: 'Match highlights' });
+    const [video] = await client.queryVideo({
+      start: 1,
+      number: 1,
+      sort: 'title',
+      order: 'asc',
+      searchType: 'title',
+      keyword: 'Match highlights',
+    });
     const view = videoView(video!);
     assert.equal(view.description, 'Transcoded · 8:17 · Highlights');
     assert.match(view.tooltip!, /- Renditions: \d+/);
@@ -146,13 +161,18 @@ describe('Polling of settling items', () => {
   });
 
   it('re-reads transcoding videos while the view is visible, and stops when hidden', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     await harness.videos.getChildren();
     const settling = harness.videos.settlingIds();
     assert.equal(settling.length, 3, 'Keynote (1), Product demo (6), Queued interview (7)');
 
     const scheduled: Array<() => void> = [];
-    const timers: PollTimers = { setTimeout: (callback) => scheduled.push(callback), clearTimeout: () => scheduled.splice(0) };
+    const timers: PollTimers = {
+      setTimeout: (callback) => scheduled.push(callback),
+      clearTimeout: () => scheduled.splice(0),
+    };
     const log = new MemoryLog();
     const poller = new Poller(harness.videos, () => 1000, log, timers);
     const reads = (): number => harness.log.lines.filter((line) => line.includes('getVideoInfo')).length;
@@ -177,15 +197,23 @@ describe('Polling of settling items', () => {
   });
 
   it('starts following settling items as soon as the view loads them, with no other event', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     const scheduled: Array<() => void> = [];
-    const timers: PollTimers = { setTimeout: (callback) => scheduled.push(callback), clearTimeout: () => scheduled.splice(0) };
+    const timers: PollTimers = {
+      setTimeout: (callback) => scheduled.push(callback),
+      clearTimeout: () => scheduled.splice(0),
+    };
     const poller = new Poller(harness.videos, () => 1000, new MemoryLog(), timers);
     poller.setVisible(true);
     assert.equal(scheduled.length, 0, 'nothing loaded yet, nothing to follow');
     // VS Code asks for the view's children: the demo's transcoding videos arrive.
     const nodes = await harness.videos.getChildren();
-    assert.ok(nodes.some((node) => /\.\.\.$/.test(node.view().description ?? '')), 'a transient "Transcoding..." description');
+    assert.ok(
+      nodes.some((node) => /\.\.\.$/.test(node.view().description ?? '')),
+      'a transient "Transcoding..." description',
+    );
     assert.equal(scheduled.length, 1, 'the first page holds transcoding videos: a round is scheduled');
     poller.setVisible(false);
     await harness.videos.getChildren();
@@ -197,7 +225,9 @@ describe('Polling of settling items', () => {
   });
 
   it('re-reads a starting channel until it settles', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     const nodes = await harness.channels.getChildren();
     assert.deepEqual(harness.channels.settlingIds(), [], 'demo channels are settled');
     const first = nodes[0]!;
@@ -212,10 +242,16 @@ describe('Polling of settling items', () => {
   });
 
   it('stops polling a starting channel that the platform no longer has', async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     const client = await harness.connection.activeClient();
     const [template] = await client.liveGetTemplates();
-    const doomed = await client.liveCreateChannel({ name: 'Deleted elsewhere', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }] });
+    const doomed = await client.liveCreateChannel({
+      name: 'Deleted elsewhere',
+      signalType: '1',
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
+    });
     await harness.channels.getChildren();
     harness.channels.applyChannel({ ...doomed, status: 5 }, harness.connection.epoch);
     assert.deepEqual(harness.channels.settlingIds(), [doomed.id]);
@@ -224,6 +260,9 @@ describe('Polling of settling items', () => {
     assert.equal(failures.length, 1);
     assert.deepEqual(harness.channels.settlingIds(), [], 'not asked again every round');
     harness.channels.refresh();
-    assert.equal((await harness.channels.getChildren()).some((node) => node.view().label === 'Deleted elsewhere'), false);
+    assert.equal(
+      (await harness.channels.getChildren()).some((node) => node.view().label === 'Deleted elsewhere'),
+      false,
+    );
   });
 });

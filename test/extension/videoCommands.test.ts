@@ -12,7 +12,8 @@ import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './
 import { choose, type } from './helpers/scriptedUi';
 import { waitFor } from './helpers/wait';
 
-const videoNodes = (nodes: TreeNode[]): VideoNode[] => nodes.filter((node): node is VideoNode => node instanceof VideoNode);
+const videoNodes = (nodes: TreeNode[]): VideoNode[] =>
+  nodes.filter((node): node is VideoNode => node instanceof VideoNode);
 
 const AD_HOC = `{
   // a comment is fine: the file is JSONC
@@ -27,7 +28,17 @@ describe('Videos view and video commands against the local platform', () => {
   let platform: TestPlatform;
   let harness: Harness;
   let client: PlatformClient;
-  const videoTitled = async (title: string): Promise<Video> => (await client.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc', searchType: 'title', keyword: title })).find((video) => video.title === title)!;
+  const videoTitled = async (title: string): Promise<Video> =>
+    (
+      await client.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: title,
+      })
+    ).find((video) => video.title === title)!;
   const nodeTitled = async (title: string): Promise<VideoNode> => {
     harness.videos.setFilter({ searchType: 'title', keyword: title });
     const node = videoNodes(await harness.videos.getChildren()).find((candidate) => candidate.video.title === title);
@@ -44,7 +55,9 @@ describe('Videos view and video commands against the local platform', () => {
     await platform.close();
   });
   beforeEach(async () => {
-    harness = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
   });
   afterEach(async () => harness.dispose());
 
@@ -64,12 +77,22 @@ describe('Videos view and video commands against the local platform', () => {
     assert.equal(flags.get('Product demo')?.contextValue, 'video+transcoding+second');
     assert.equal(flags.get('Queued interview')?.contextValue, 'video+queued');
     assert.equal(flags.get('Welcome tour')?.contextValue, 'video+done+renditions');
-    assert.equal(new Set(nodes.map((node) => node.view().icon?.id + String(node.view().icon?.color))).size, 8, 'one look per state');
+    assert.equal(
+      new Set(nodes.map((node) => node.view().icon?.id + String(node.view().icon?.color))).size,
+      8,
+      'one look per state',
+    );
     const uploadTimes = nodes.map((node) => node.video.uploadTime);
-    assert.deepEqual(uploadTimes, [...uploadTimes].sort((a, b) => b - a));
+    assert.deepEqual(
+      uploadTimes,
+      [...uploadTimes].sort((a, b) => b - a),
+    );
 
     harness.videos.refresh();
-    const small = await createHarness({ account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY }, pageSize: 5 });
+    const small = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 5,
+    });
     try {
       const first = await small.videos.getChildren();
       assert.equal(videoNodes(first).length, 5);
@@ -92,7 +115,10 @@ describe('Videos view and video commands against the local platform', () => {
     harness.ui.script(choose('Only one status'), choose('Transcoding failed'));
     await filterVideos(harness.deps);
     assert.equal(harness.videos.filterText, 'transcoding failed');
-    assert.deepEqual(videoNodes(await harness.videos.getChildren()).map((node) => node.video.title), ['Broken encode']);
+    assert.deepEqual(
+      videoNodes(await harness.videos.getChildren()).map((node) => node.video.title),
+      ['Broken encode'],
+    );
 
     harness.ui.script(choose('Clear filter'));
     await filterVideos(harness.deps);
@@ -101,14 +127,19 @@ describe('Videos view and video commands against the local platform', () => {
     harness.ui.script(choose('Only one category'), choose('Archive'));
     await filterVideos(harness.deps);
     assert.equal(harness.videos.filter.categoryId, archive.categoryId);
-    assert.ok(videoNodes(await harness.videos.getChildren()).every((node) => node.video.categoryId === archive.categoryId));
+    assert.ok(
+      videoNodes(await harness.videos.getChildren()).every((node) => node.video.categoryId === archive.categoryId),
+    );
 
     harness.ui.script(choose('Clear filter'), choose('Show VR videos'));
     await filterVideos(harness.deps);
     await filterVideos(harness.deps);
     assert.equal(harness.videos.filterText, 'VR');
     const vr = videoNodes(await harness.videos.getChildren());
-    assert.deepEqual(vr.map((node) => [node.video.title, node.view().contextValue]), [['VR walkthrough', 'video+done+vr+renditions']]);
+    assert.deepEqual(
+      vr.map((node) => [node.video.title, node.view().contextValue]),
+      [['VR walkthrough', 'video+done+vr+renditions']],
+    );
 
     harness.ui.script(choose('Only one category'), choose('Enter a category id'), type('twelve'));
     await filterVideos(harness.deps);
@@ -122,23 +153,48 @@ describe('Videos view and video commands against the local platform', () => {
     assert.equal(used?.action, 'copy');
     assert.match(harness.ui.copied[0]!, /^https?:\/\/.*\.mp4$/);
     const separators = harness.ui.asked[0]!.items!.filter((item) => item.separator).map((item) => item.label);
-    assert.ok(separators.some((label) => /^CDN .* · HLS$/.test(label)) && separators.some((label) => /^CDN .* · MP4$/.test(label)), separators.join(' | '));
+    assert.ok(
+      separators.some((label) => /^CDN .* · HLS$/.test(label)) &&
+        separators.some((label) => /^CDN .* · MP4$/.test(label)),
+      separators.join(' | '),
+    );
 
     const raw = await nodeTitled('Raw upload');
     await showVideoPlayAddresses(harness.deps, raw);
-    assert.match(harness.ui.infos.at(-1)!, /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/);
+    assert.match(
+      harness.ui.infos.at(-1)!,
+      /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/,
+    );
   });
 
   it('offers the playback addresses of a video queued and transcoded again, which keeps its earlier renditions meanwhile', async () => {
     // A real-time clock: the second transcoding stays queued (7) for 2 s, then runs (6) for 8 s.
     const slow = await startTestPlatform({ clockSpeed: 1 });
-    const own = await createHarness({ account: { baseUrl: slow.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY } });
+    const own = await createHarness({
+      account: { baseUrl: slow.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
     try {
       const slowClient = await own.connection.activeClient();
-      const [video] = (await slowClient.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc', searchType: 'title', keyword: 'Match highlights' }));
+      const [video] = await slowClient.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: 'Match highlights',
+      });
       assert.ok(video && video.status === 2 && video.transcodedVideoList.length > 0);
       const [group] = await slowClient.templateGroupList();
-      assert.equal((await slowClient.secondTranscodeV2({ videoIds: [video.id], replace: true, transcodeTemplateGroupId: group!.id }))[0]?.code, 0);
+      assert.equal(
+        (
+          await slowClient.secondTranscodeV2({
+            videoIds: [video.id],
+            replace: true,
+            transcodeTemplateGroupId: group!.id,
+          })
+        )[0]?.code,
+        0,
+      );
       own.videos.setFilter({ searchType: 'title', keyword: 'Match highlights' });
       const node = videoNodes(await own.videos.getChildren()).find((candidate) => candidate.video.id === video.id)!;
       assert.equal(node.view().contextValue, 'video+queued+renditions');
@@ -166,9 +222,15 @@ describe('Videos view and video commands against the local platform', () => {
     assert.ok(outcome);
     assert.equal(outcome.job.replace, true);
     assert.ok(outcome.job.transcodeTemplateGroupId);
-    assert.deepEqual(outcome.results.map((result) => result.code), [0, 10033]);
+    assert.deepEqual(
+      outcome.results.map((result) => result.code),
+      [0, 10033],
+    );
     assert.equal(harness.ui.warnings.length, 1);
-    assert.match(harness.ui.warnings[0]!, /1 of 2 videos accepted\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\. \(code 10033\)/);
+    assert.match(
+      harness.ui.warnings[0]!,
+      /1 of 2 videos accepted\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\. \(code 10033\)/,
+    );
     assert.ok(harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
 
     const finished: Video[] = [];
@@ -188,7 +250,10 @@ describe('Videos view and video commands against the local platform', () => {
 
   it('transcodes with the ad-hoc templates of an open *.transcode.json', async () => {
     const video = await videoTitled('Welcome tour');
-    harness.ui.documents = [{ fileName: '/work/jobs/mobile.transcode.json', text: AD_HOC }, { fileName: '/work/notes.json', text: '{}' }];
+    harness.ui.documents = [
+      { fileName: '/work/jobs/mobile.transcode.json', text: AD_HOC },
+      { fileName: '/work/notes.json', text: '{}' },
+    ];
     harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
     const outcome = await transcodeVideos(harness.deps, video);
     assert.ok(outcome, harness.ui.errors.join('\n'));
@@ -196,7 +261,11 @@ describe('Videos view and video commands against the local platform', () => {
     assert.deepEqual(outcome.job.videoIds, [video.id], 'the selected videos, not the ids in the file');
     assert.equal((outcome.job.transcodeTemplates as Array<{ name: string }>)[0]!.name, '360p');
     assert.equal(outcome.results[0]!.code, 0);
-    assert.equal(harness.ui.asked[0]!.items!.filter((item) => !item.separator && item.label.includes('notes.json')).length, 0, 'only transcode files are offered');
+    assert.equal(
+      harness.ui.asked[0]!.items!.filter((item) => !item.separator && item.label.includes('notes.json')).length,
+      0,
+      'only transcode files are offered',
+    );
     // The file said replace: true, so Replace was offered first.
     assert.match(harness.ui.asked[1]!.items![0]!.label, /Replace/);
     assert.ok(harness.videos.settlingIds().includes(video.id), 'followed until done');
@@ -211,7 +280,10 @@ describe('Videos view and video commands against the local platform', () => {
     const reads = (): number => harness.log.lines.filter((line) => / GET getVideoInfo /.test(line)).length;
     await refreshItem(harness.deps, upload, [upload, notes]);
     assert.equal(reads(), 2, 'both selected videos are read');
-    assert.match(harness.ui.errors[0] ?? '', /^Refresh "Meeting notes" failed: The video does not exist in this account\./);
+    assert.match(
+      harness.ui.errors[0] ?? '',
+      /^Refresh "Meeting notes" failed: The video does not exist in this account\./,
+    );
     const titles = videoNodes(await harness.videos.getChildren()).map((node) => node.video.title);
     assert.ok(titles.includes('Interrupted upload') && !titles.includes('Meeting notes'), titles.join(', '));
   });
@@ -222,8 +294,14 @@ describe('Videos view and video commands against the local platform', () => {
     harness.ui.documents = [{ fileName: 'bad.transcode.json', text: broken }];
     harness.ui.script(choose('bad.transcode.json'));
     assert.equal(await transcodeVideos(harness.deps, video), undefined);
-    assert.match(harness.ui.errors[0]!, /^Use bad\.transcode\.json failed: bad\.transcode\.json, line 6: transcodeTemplates\[0\] produces no format/);
+    assert.match(
+      harness.ui.errors[0]!,
+      /^Use bad\.transcode\.json failed: bad\.transcode\.json, line 6: transcodeTemplates\[0\] produces no format/,
+    );
     assert.equal((await client.getVideoInfo(video.id)).status, 0);
-    assert.throws(() => readAdHocSource({ fileName: 'x.transcode.json', text: '{"a": }' }), /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/);
+    assert.throws(
+      () => readAdHocSource({ fileName: 'x.transcode.json', text: '{"a": }' }),
+      /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/,
+    );
   });
 });

@@ -30,19 +30,34 @@ describe('local platform: authentication and carriage', () => {
   });
 
   it('refuses a wrong signature with 10903 and changes nothing', async () => {
-    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'Tampered' }, { method: 'POST', tamper: (q) => (q.name = 'Other') });
+    const answer = await raw(
+      p,
+      'liveChannelTypeCreate',
+      { name: 'Tampered' },
+      { method: 'POST', tamper: (q) => (q.name = 'Other') },
+    );
     assertFault(answer, Codes.signatureIncorrect, 'signature');
     assert.ok(!(await categoryNames()).includes('Other'));
     assert.ok(!(await categoryNames()).includes('Tampered'));
   });
 
   it('refuses a signature made with another secret', async () => {
-    const answer = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = signParams({ ...q, signature: '' }, 'wrong-secret')) });
+    const answer = await raw(
+      p,
+      'liveChannelTypeList',
+      {},
+      { tamper: (q) => (q.signature = signParams({ ...q, signature: '' }, 'wrong-secret')) },
+    );
     assertFault(answer, Codes.signatureIncorrect);
   });
 
   it('accepts the signature in upper-case hex', async () => {
-    const answer = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = q.signature.toUpperCase()) });
+    const answer = await raw(
+      p,
+      'liveChannelTypeList',
+      {},
+      { tamper: (q) => (q.signature = q.signature.toUpperCase()) },
+    );
     assert.equal(answer.json.code, 0, answer.text);
   });
 
@@ -105,7 +120,12 @@ describe('local platform: authentication and carriage', () => {
   });
 
   it('accepts a literal null body and an empty body on POST', async () => {
-    const nul = await raw(p, 'liveChannelTypeCreate', { name: 'Null body' }, { body: 'null', contentType: 'application/json' });
+    const nul = await raw(
+      p,
+      'liveChannelTypeCreate',
+      { name: 'Null body' },
+      { body: 'null', contentType: 'application/json' },
+    );
     assert.equal(nul.json.code, 0, nul.text);
     const empty = await raw(p, 'liveChannelTypeCreate', { name: 'Empty body' }, { body: '' });
     assert.equal(empty.json.code, 0, empty.text);
@@ -124,14 +144,24 @@ describe('local platform: authentication and carriage', () => {
   it('signs empty values too, and accepts clients that leave them out of the signature', async () => {
     const withEmpty = await raw(p, 'liveChannelTypeList', { name: '' });
     assert.equal(withEmpty.json.code, 0, withEmpty.text);
-    const base: Record<string, string> = { accessKey: ACCOUNT.accessKey, action: 'liveChannelTypeList', version: '2.0', timestamp: String(Date.now()) };
+    const base: Record<string, string> = {
+      accessKey: ACCOUNT.accessKey,
+      action: 'liveChannelTypeList',
+      version: '2.0',
+      timestamp: String(Date.now()),
+    };
     const signature = signParams(base, ACCOUNT.secretKey);
     const sentWithEmpty = await raw(p, '', { ...base, name: '', signature }, { bare: true });
     assert.equal(sentWithEmpty.json.code, 0, sentWithEmpty.text);
   });
 
   it('refuses a parameter given twice with different values', async () => {
-    const answer = await raw(p, 'liveChannelTypeCreate', { name: 'A' }, { body: 'name=B', contentType: 'application/x-www-form-urlencoded' });
+    const answer = await raw(
+      p,
+      'liveChannelTypeCreate',
+      { name: 'A' },
+      { body: 'name=B', contentType: 'application/x-www-form-urlencoded' },
+    );
     assertFault(answer, Codes.parameterInvalid, 'name is given more than once');
   });
 
@@ -144,7 +174,12 @@ describe('local platform: authentication and carriage', () => {
   it('refuses malformed JSON with 10914 and a multipart body without its boundary', async () => {
     const bad = await raw(p, 'liveCreateChannel', {}, { body: '{"name": ', contentType: 'application/json' });
     assertFault(bad, Codes.bodyMalformed, 'not valid JSON');
-    const mp = await raw(p, 'liveChannelTypeCreate', {}, { body: multipartBody({ name: 'x' }, 'b1'), contentType: 'multipart/form-data' });
+    const mp = await raw(
+      p,
+      'liveChannelTypeCreate',
+      {},
+      { body: multipartBody({ name: 'x' }, 'b1'), contentType: 'multipart/form-data' },
+    );
     assertFault(mp, Codes.bodyMalformed, 'multipart');
   });
 
@@ -155,11 +190,14 @@ describe('local platform: authentication and carriage', () => {
       await raw(logged, 'liveChannelTypeList');
       await raw(logged, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = '0'.repeat(64)) });
       await raw(logged, 'evil\nline');
-      assert.deepEqual(entries.map((e) => [e.action, e.code]), [
-        ['liveChannelTypeList', 0],
-        ['liveChannelTypeList', Codes.signatureIncorrect],
-        ['evil?line', Codes.apiNotExists],
-      ]);
+      assert.deepEqual(
+        entries.map((e) => [e.action, e.code]),
+        [
+          ['liveChannelTypeList', 0],
+          ['liveChannelTypeList', Codes.signatureIncorrect],
+          ['evil?line', Codes.apiNotExists],
+        ],
+      );
       assert.ok(entries.every((e) => e.durationMs >= 0));
       assert.ok(!JSON.stringify(entries).includes(ACCOUNT.secretKey));
     } finally {

@@ -28,7 +28,16 @@ describe('local platform: live channels', () => {
     client = p.client();
     hd = await client.liveTemplateCreate({ displayName: 'HD', videoWidth: 1280, videoHeight: 720, videoBitrate: 2000 });
     sd = await client.liveTemplateCreate({ displayName: 'SD', videoWidth: 640, videoHeight: 360, videoBitrate: 600 });
-    logoId = (await client.liveLogoCreate({ name: 'Bug', uri: 'img/bug.png', width: 100, height: 40, offsetWidth: 10, offsetHeight: 10 })).id;
+    logoId = (
+      await client.liveLogoCreate({
+        name: 'Bug',
+        uri: 'img/bug.png',
+        width: 100,
+        height: 40,
+        offsetWidth: 10,
+        offsetHeight: 10,
+      })
+    ).id;
     categoryId = (await client.liveChannelTypeCreate('Shows')).id;
   });
   after(async () => {
@@ -98,7 +107,10 @@ describe('local platform: live channels', () => {
     assert.equal(rtmp.liveLogo?.name, 'Bug');
     assert.equal(hls.liveLogo, null);
     assert.match(ch.pushUrl, /^rtmp:\/\/127\.0\.0\.1:\d+\/live\//);
-    assert.match(hls.liveOutputs[0].publicOutputUrl, new RegExp(`^${p.platform.baseUrl}/live/hls/${ch.id}/${hls.id}-1\\.m3u8$`));
+    assert.match(
+      hls.liveOutputs[0].publicOutputUrl,
+      new RegExp(`^${p.platform.baseUrl}/live/hls/${ch.id}/${hls.id}-1\\.m3u8$`),
+    );
     assert.deepEqual(await client.liveGetChannelById(ch.id), ch);
   });
 
@@ -107,7 +119,14 @@ describe('local platform: live channels', () => {
       name: 'By name',
       signalType: 1,
       typeName: 'shows',
-      outputGroupList: [{ protocolType: 1, isRecord: 1, isLiveEncrypt: true, outputTemplateList: [{ templateId: hd.id, isDefault: 1 }] }],
+      outputGroupList: [
+        {
+          protocolType: 1,
+          isRecord: 1,
+          isLiveEncrypt: true,
+          outputTemplateList: [{ templateId: hd.id, isDefault: 1 }],
+        },
+      ],
       fillInfo: { anything: true },
       isFastEdit: 0,
     } as unknown as ChannelDefinition);
@@ -120,8 +139,18 @@ describe('local platform: live channels', () => {
   });
 
   it('follows the first template type for liveType when it is omitted', async () => {
-    const vr = await client.liveTemplateCreate({ displayName: 'VR', videoWidth: 3840, videoHeight: 1920, videoBitrate: 9000, transcodeType: 2 });
-    const ch = await client.liveCreateChannel({ name: 'VR show', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: vr.id, isDefault: '1' }] }] });
+    const vr = await client.liveTemplateCreate({
+      displayName: 'VR',
+      videoWidth: 3840,
+      videoHeight: 1920,
+      videoBitrate: 9000,
+      transcodeType: 2,
+    });
+    const ch = await client.liveCreateChannel({
+      name: 'VR show',
+      signalType: '1',
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: vr.id, isDefault: '1' }] }],
+    });
     assert.equal(ch.liveType, 2);
     const given = await client.liveCreateChannel({ ...definition(), liveType: 3 });
     assert.equal(given.liveType, 3);
@@ -132,27 +161,133 @@ describe('local platform: live channels', () => {
     ['signalType missing', (d) => ({ ...d, signalType: undefined }), Codes.parameterMissing, 'signalType is required'],
     ['signalType 3', (d) => ({ ...d, signalType: '3' }), Codes.parameterInvalid, 'signalType must be one of 1, 2'],
     ['pull without pullStream', (d) => ({ ...d, signalType: '2' }), Codes.parameterMissing, 'pullStream is required'],
-    ['pullStream not an address', (d) => ({ ...d, signalType: '2', pullStream: 'camera one' }), Codes.parameterInvalid, 'pullStream must be a stream address'],
+    [
+      'pullStream not an address',
+      (d) => ({ ...d, signalType: '2', pullStream: 'camera one' }),
+      Codes.parameterInvalid,
+      'pullStream must be a stream address',
+    ],
     ['liveType 1', (d) => ({ ...d, liveType: 1 }), Codes.parameterInvalid, 'liveType must be one of 0, 2, 3, 4'],
-    ['no output groups', (d) => ({ ...d, outputGroupList: [] }), Codes.parameterInvalid, 'outputGroupList must hold at least one'],
-    ['outputGroupList missing', (d) => ({ ...d, outputGroupList: undefined }), Codes.parameterMissing, 'outputGroupList is required'],
-    ['protocolType 3', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], protocolType: 3 }] }), Codes.parameterInvalid, 'outputGroupList[0].protocolType must be one of 1, 2'],
-    ['rotation 45', (d) => ({ ...d, outputGroupList: [d.outputGroupList[0], { ...d.outputGroupList[1], rotation: '45' }] }), Codes.parameterInvalid, 'outputGroupList[1].rotation must be one of 0, 90, 270'],
-    ['time shift on RTMP', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], isTimeShift: '1', timeShiftDuration: '2' }] }), Codes.parameterInvalid, 'outputGroupList[0].isTimeShift can be 1 on HLS groups'],
-    ['encryption on RTMP', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], isLiveEncrypt: '1' }] }), Codes.parameterInvalid, 'outputGroupList[0].isLiveEncrypt can be 1 on HLS groups'],
-    ['time shift without duration', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], timeShiftDuration: undefined }] }), Codes.parameterInvalid, 'outputGroupList[0].timeShiftDuration is required when isTimeShift is 1'],
-    ['duration not a number', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], timeShiftDuration: 'two' }] }), Codes.parameterInvalid, 'outputGroupList[0].timeShiftDuration must be an integer'],
-    ['flag 2', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], isRecord: '2' }] }), Codes.parameterInvalid, 'outputGroupList[0].isRecord must be 0 or 1'],
-    ['no templates', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [] }] }), Codes.parameterInvalid, 'outputGroupList[0].outputTemplateList must hold at least one'],
-    ['templateId missing', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ isDefault: '1' }] }] }), Codes.parameterMissing, 'outputGroupList[0].outputTemplateList[0].templateId is required'],
-    ['isDefault missing', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ templateId: hd.id }] }] }), Codes.parameterMissing, 'outputGroupList[0].outputTemplateList[0].isDefault is required'],
-    ['two defaults', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ templateId: hd.id, isDefault: '1' }, { templateId: sd.id, isDefault: '1' }] }] }), Codes.parameterInvalid, 'at most one template with isDefault 1'],
-    ['unknown template', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ templateId: 'f'.repeat(32), isDefault: '1' }] }] }), Codes.liveTemplateNotExists, 'outputGroupList[0].outputTemplateList[0].templateId'],
-    ['unknown logo', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], logoId: 'e'.repeat(32) }] }), Codes.liveLogoNotExists, 'outputGroupList[0].logoId'],
+    [
+      'no output groups',
+      (d) => ({ ...d, outputGroupList: [] }),
+      Codes.parameterInvalid,
+      'outputGroupList must hold at least one',
+    ],
+    [
+      'outputGroupList missing',
+      (d) => ({ ...d, outputGroupList: undefined }),
+      Codes.parameterMissing,
+      'outputGroupList is required',
+    ],
+    [
+      'protocolType 3',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], protocolType: 3 }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].protocolType must be one of 1, 2',
+    ],
+    [
+      'rotation 45',
+      (d) => ({ ...d, outputGroupList: [d.outputGroupList[0], { ...d.outputGroupList[1], rotation: '45' }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[1].rotation must be one of 0, 90, 270',
+    ],
+    [
+      'time shift on RTMP',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], isTimeShift: '1', timeShiftDuration: '2' }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].isTimeShift can be 1 on HLS groups',
+    ],
+    [
+      'encryption on RTMP',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], isLiveEncrypt: '1' }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].isLiveEncrypt can be 1 on HLS groups',
+    ],
+    [
+      'time shift without duration',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], timeShiftDuration: undefined }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].timeShiftDuration is required when isTimeShift is 1',
+    ],
+    [
+      'duration not a number',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], timeShiftDuration: 'two' }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].timeShiftDuration must be an integer',
+    ],
+    [
+      'flag 2',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], isRecord: '2' }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].isRecord must be 0 or 1',
+    ],
+    [
+      'no templates',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [] }] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0].outputTemplateList must hold at least one',
+    ],
+    [
+      'templateId missing',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ isDefault: '1' }] }] }),
+      Codes.parameterMissing,
+      'outputGroupList[0].outputTemplateList[0].templateId is required',
+    ],
+    [
+      'isDefault missing',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], outputTemplateList: [{ templateId: hd.id }] }] }),
+      Codes.parameterMissing,
+      'outputGroupList[0].outputTemplateList[0].isDefault is required',
+    ],
+    [
+      'two defaults',
+      (d) => ({
+        ...d,
+        outputGroupList: [
+          {
+            ...d.outputGroupList[0],
+            outputTemplateList: [
+              { templateId: hd.id, isDefault: '1' },
+              { templateId: sd.id, isDefault: '1' },
+            ],
+          },
+        ],
+      }),
+      Codes.parameterInvalid,
+      'at most one template with isDefault 1',
+    ],
+    [
+      'unknown template',
+      (d) => ({
+        ...d,
+        outputGroupList: [
+          { ...d.outputGroupList[0], outputTemplateList: [{ templateId: 'f'.repeat(32), isDefault: '1' }] },
+        ],
+      }),
+      Codes.liveTemplateNotExists,
+      'outputGroupList[0].outputTemplateList[0].templateId',
+    ],
+    [
+      'unknown logo',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[1], logoId: 'e'.repeat(32) }] }),
+      Codes.liveLogoNotExists,
+      'outputGroupList[0].logoId',
+    ],
     ['unknown category', (d) => ({ ...d, type: 'd'.repeat(32) }), Codes.channelCategoryNotExists, 'type'],
     ['unknown category name', (d) => ({ ...d, typeName: 'Nope' }), Codes.channelCategoryNotExists, 'typeName Nope'],
-    ['third-party URL on HLS', (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], rtmpThirdPartyOutputUrl: 'rtmp://x/y' }] }), Codes.parameterInvalid, 'rtmpThirdPartyOutputUrl applies to RTMP groups'],
-    ['group not an object', (d) => ({ ...d, outputGroupList: ['hls'] }), Codes.parameterInvalid, 'outputGroupList[0] must be an object'],
+    [
+      'third-party URL on HLS',
+      (d) => ({ ...d, outputGroupList: [{ ...d.outputGroupList[0], rtmpThirdPartyOutputUrl: 'rtmp://x/y' }] }),
+      Codes.parameterInvalid,
+      'rtmpThirdPartyOutputUrl applies to RTMP groups',
+    ],
+    [
+      'group not an object',
+      (d) => ({ ...d, outputGroupList: ['hls'] }),
+      Codes.parameterInvalid,
+      'outputGroupList[0] must be an object',
+    ],
     ['name a number array', (d) => ({ ...d, name: ['x'] }), Codes.parameterInvalid, 'name must be text'],
   ];
   for (const [what, change, code, message] of rules) {
@@ -164,7 +299,12 @@ describe('local platform: live channels', () => {
   }
 
   it('refuses a missing or non-object JSON body', async () => {
-    const none = await raw(p, 'liveCreateChannel', {}, { method: 'POST', body: 'null', contentType: 'application/json' });
+    const none = await raw(
+      p,
+      'liveCreateChannel',
+      {},
+      { method: 'POST', body: 'null', contentType: 'application/json' },
+    );
     assert.equal(none.json.code, Codes.parameterMissing);
     assert.match(none.json.message, /channel definition/);
     const list = await raw(p, 'liveCreateChannel', {}, { body: '[1,2]', contentType: 'application/json' });
@@ -197,7 +337,11 @@ describe('local platform: live channels', () => {
       assert.equal(g.timeShiftTaskId, '');
     }
     await apiError(client.liveStopChannel(created.id), Codes.channelStateConflict, 'not live');
-    await apiError(client.liveStopChannel((await client.liveCreateChannel(definition())).id), Codes.channelStateConflict, 'status 0');
+    await apiError(
+      client.liveStopChannel((await client.liveCreateChannel(definition())).id),
+      Codes.channelStateConflict,
+      'status 0',
+    );
 
     const again = await client.liveStartChannel(created.id);
     assert.equal(again.status, 2);
@@ -226,11 +370,21 @@ describe('local platform: live channels', () => {
       hls.playUrlList.map((i) => i.url),
       [1, 2].map((n) => `${p.platform.baseUrl}/live/hls/${a.id}/${hls.channelGroupId}-${n}.m3u8`),
     );
-    assert.deepEqual(hls.playUrlList.map((i) => [i.width, i.height, i.videoBitrate, i.defaultVideo]), [[1280, 720, 2000, '1'], [640, 360, 600, '0']]);
+    assert.deepEqual(
+      hls.playUrlList.map((i) => [i.width, i.height, i.videoBitrate, i.defaultVideo]),
+      [
+        [1280, 720, 2000, '1'],
+        [640, 360, 600, '0'],
+      ],
+    );
     assert.equal(rtmpA.channelGroupType, 2);
     assert.match(rtmpA.playUrl, /^rtmp:\/\//);
     assert.equal(rtmpB.channelId, b.id);
-    await apiError(client.liveGetChannelsPlayUrl([a.id, 'f'.repeat(32)]), Codes.channelNotExists, 'channelId lists ffff');
+    await apiError(
+      client.liveGetChannelsPlayUrl([a.id, 'f'.repeat(32)]),
+      Codes.channelNotExists,
+      'channelId lists ffff',
+    );
   });
 
   it('updates a channel: groups with an id keep id and addresses, groups without are replaced', async () => {
@@ -261,7 +415,11 @@ describe('local platform: live channels', () => {
     assert.equal(updated.createTime, ch.createTime);
     assert.ok(updated.updateTime);
     await apiError(
-      client.liveUpdate({ ...definition(), id: ch.id, outputGroupList: [{ ...definition().outputGroupList[0], id: 'a'.repeat(32) }] }),
+      client.liveUpdate({
+        ...definition(),
+        id: ch.id,
+        outputGroupList: [{ ...definition().outputGroupList[0], id: 'a'.repeat(32) }],
+      }),
       Codes.parameterInvalid,
       'outputGroupList[0].id',
     );
@@ -285,9 +443,13 @@ describe('local platform: live channels', () => {
 
   it('keeps a valid state under parallel starts and stops of one channel', async () => {
     const ch = await client.liveCreateChannel(definition());
-    const calls = Array.from({ length: 40 }, (_, i) => (i % 2 === 0 ? client.liveStartChannel(ch.id) : client.liveStopChannel(ch.id)));
+    const calls = Array.from({ length: 40 }, (_, i) =>
+      i % 2 === 0 ? client.liveStartChannel(ch.id) : client.liveStopChannel(ch.id),
+    );
     const outcomes = await Promise.allSettled(calls);
-    const ok = outcomes.filter((o): o is PromiseFulfilledResult<Channel> => o.status === 'fulfilled').map((o) => o.value);
+    const ok = outcomes
+      .filter((o): o is PromiseFulfilledResult<Channel> => o.status === 'fulfilled')
+      .map((o) => o.value);
     for (const o of outcomes) {
       if (o.status === 'rejected') assert.equal((o.reason as { code?: number }).code, Codes.channelStateConflict);
     }

@@ -25,7 +25,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess 
   let err = '';
   child.stdout!.setEncoding('utf8').on('data', (c: string) => (out += c));
   child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
-  const exited = new Promise<number | string>((resolve) => child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  const exited = new Promise<number | string>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal ?? -1)),
+  );
   const ready = new Promise<string>((resolve, reject) => {
     const check = (): void => {
       const m = /^listening (\S+)\n/.exec(out);

@@ -20,7 +20,19 @@ describe('local platform: command line', () => {
   it('prints exactly one line "listening http://127.0.0.1:PORT/rest", serves, and stops on SIGTERM', async function () {
     this.timeout(30_000);
     dir = await tempDir();
-    cli = runCli(['--port', '0', '--data', dir, '--access-key', 'cli-key', '--secret-key', 'cli-Secret-77', '--demo', '--clock-speed', '100']);
+    cli = runCli([
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--access-key',
+      'cli-key',
+      '--secret-key',
+      'cli-Secret-77',
+      '--demo',
+      '--clock-speed',
+      '100',
+    ]);
     const url = await cli.ready;
     assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/rest$/);
     const client = new PlatformClient({ baseUrl: url, accessKey: 'cli-key', secretKey: 'cli-Secret-77' });
@@ -37,7 +49,10 @@ describe('local platform: command line', () => {
     this.timeout(30_000);
     dir = await tempDir();
     const file = join(dir, 'accounts.json');
-    await writeFile(file, JSON.stringify([{ accessKey: 'file-key', secretKey: 'file:secret:with:colons', userId: 4242 }]));
+    await writeFile(
+      file,
+      JSON.stringify([{ accessKey: 'file-key', secretKey: 'file:secret:with:colons', userId: 4242 }]),
+    );
     await chmod(file, 0o600);
     cli = runCli(['--port', '0', '--data', join(dir, 'data'), '--account', 'a-key:a:secret', '--accounts-file', file]);
     const url = await cli.ready;
@@ -47,7 +62,10 @@ describe('local platform: command line', () => {
     const cf = await f.liveChannelTypeCreate('F');
     assert.equal(cf.userId, 4242);
     assert.notEqual(ca.userId, cf.userId);
-    assert.deepEqual((await f.liveChannelTypeList()).map((c) => c.name), ['F']);
+    assert.deepEqual(
+      (await f.liveChannelTypeList()).map((c) => c.name),
+      ['F'],
+    );
     await Promise.all([a.close(), f.close()]);
     cli.child.kill('SIGINT');
     assert.equal(await cli.exited, 0);
@@ -79,9 +97,26 @@ describe('local platform: command line', () => {
 
   describe('options', () => {
     it('reads the flags, --flag=value forms and the secret from the environment', () => {
-      const o = parseArgs(['--data=/d', '--port', '0', '--host', '0.0.0.0', '--access-key', 'k', '--demo', '--clock-speed=50', '--timestamp-window-ms', '1000', '--max-body-bytes', '2048'], {
-        LOCAL_PLATFORM_SECRET_KEY: 'env-secret',
-      });
+      const o = parseArgs(
+        [
+          '--data=/d',
+          '--port',
+          '0',
+          '--host',
+          '0.0.0.0',
+          '--access-key',
+          'k',
+          '--demo',
+          '--clock-speed=50',
+          '--timestamp-window-ms',
+          '1000',
+          '--max-body-bytes',
+          '2048',
+        ],
+        {
+          LOCAL_PLATFORM_SECRET_KEY: 'env-secret',
+        },
+      );
       assert.equal(o.dataDir, '/d');
       assert.equal(o.port, 0);
       assert.equal(o.host, '0.0.0.0');

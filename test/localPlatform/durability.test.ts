@@ -22,10 +22,38 @@ describe('local platform: durability', () => {
     let p = await TestPlatform.start({ demo: true }, dir);
     let c = p.client();
     const category = await c.liveChannelTypeCreate('Persisted');
-    const template = await c.liveTemplateCreate({ displayName: 'P', videoWidth: 640, videoHeight: 360, videoBitrate: 500 });
-    const ch = await c.liveCreateChannel({ name: 'Survivor', signalType: '1', type: category.id, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }] });
+    const template = await c.liveTemplateCreate({
+      displayName: 'P',
+      videoWidth: 640,
+      videoHeight: 360,
+      videoBitrate: 500,
+    });
+    const ch = await c.liveCreateChannel({
+      name: 'Survivor',
+      signalType: '1',
+      type: category.id,
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+    });
     await c.liveStartChannel(ch.id);
-    const groupId = await c.templateGroup({ name: 'G', type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0, transcodeTemplates: [{ name: 'a', videoWidth: 640, videoHeight: 360, videoBitrate: 500, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1 }] });
+    const groupId = await c.templateGroup({
+      name: 'G',
+      type: 0,
+      trailor: false,
+      trailorDuration: 0,
+      logoGroupId: 0,
+      transcodeTemplates: [
+        {
+          name: 'a',
+          videoWidth: 640,
+          videoHeight: 360,
+          videoBitrate: 500,
+          audioBitrate: 64000,
+          format: 0,
+          encryptType: 0,
+          defaultVideo: 1,
+        },
+      ],
+    });
     const snapshot = async (client: PlatformClient, base: string): Promise<string> =>
       JSON.stringify({
         channels: await client.liveGetChannelsByPage({ number: 100 }),
@@ -34,7 +62,9 @@ describe('local platform: durability', () => {
         logos: await client.getLogoGroupList(),
         templates: await client.liveGetTemplates(),
         categories: await client.liveChannelTypeList(),
-      }).split(base).join('BASE');
+      })
+        .split(base)
+        .join('BASE');
     const before = await snapshot(c, p.platform.baseUrl);
     const oldPort = p.platform.port;
     await p.close();
@@ -59,18 +89,35 @@ describe('local platform: durability', () => {
     // Clock speed 10: queued 0.2 s, running 0.8 s, deadlines stored with the job.
     let p = await TestPlatform.start({ demo: true, clockSpeed: 10 }, dir);
     let c = p.client();
-    const [source] = await c.queryVideo({ start: 1, number: 1, sort: 'title', order: 'asc', searchType: 'title', keyword: 'Raw upload' });
+    const [source] = await c.queryVideo({
+      start: 1,
+      number: 1,
+      sort: 'title',
+      order: 'asc',
+      searchType: 'title',
+      keyword: 'Raw upload',
+    });
     const [r] = await c.secondTranscodeV2({ videoIds: [source.id], replace: true, transcodeTemplateGroupId: 2 });
     assert.equal(r.code, 0);
     await p.close();
     p = await TestPlatform.start({ demo: true, clockSpeed: 10 }, dir);
     c = p.client();
     try {
-      const done = await eventually(async () => {
-        const v = await c.getVideoInfo(source.id);
-        return v.status === 2 ? v : undefined;
-      }, 10_000, 'the resumed transcoding to complete');
-      assert.deepEqual(done.transcodedVideoList.map((s) => [s.name, !!s.mp4Url, s.hlsUrl]), [['720p', true, null], ['360p', true, null]]);
+      const done = await eventually(
+        async () => {
+          const v = await c.getVideoInfo(source.id);
+          return v.status === 2 ? v : undefined;
+        },
+        10_000,
+        'the resumed transcoding to complete',
+      );
+      assert.deepEqual(
+        done.transcodedVideoList.map((s) => [s.name, !!s.mp4Url, s.hlsUrl]),
+        [
+          ['720p', true, null],
+          ['360p', true, null],
+        ],
+      );
     } finally {
       await p.close();
     }
@@ -88,13 +135,20 @@ describe('local platform: durability', () => {
       const withData = await p.client(ACCOUNT).liveGetChannelsByPage();
       assert.equal(withData.count, 0, 'an account with data of its own gets no demo data');
       const other = p.client(OTHER);
-      assert.ok((await other.liveGetChannelsByPage()).count >= 4, 'the account holding only its meta record got the demo data');
+      assert.ok(
+        (await other.liveGetChannelsByPage()).count >= 4,
+        'the account holding only its meta record got the demo data',
+      );
     } finally {
       await p.close();
     }
     p = await TestPlatform.start({ accounts: [OTHER], demo: true }, dir);
     try {
-      assert.equal((await p.client(OTHER).liveGetChannelsByPage({ searchType: 'name', keyword: 'Newsroom' })).count, 1, 'seeded once');
+      assert.equal(
+        (await p.client(OTHER).liveGetChannelsByPage({ searchType: 'name', keyword: 'Newsroom' })).count,
+        1,
+        'seeded once',
+      );
     } finally {
       await p.close();
     }
@@ -116,7 +170,10 @@ describe('local platform: durability', () => {
     assert.ok(files.filter((f) => f.startsWith('journal.')).length <= 2, files.join(','));
     const again = await AccountStore.open(dir);
     try {
-      assert.deepEqual([...again.values('videoCategories')].sort((a, b) => a.id - b.id), expected.sort((a, b) => a.id - b.id));
+      assert.deepEqual(
+        [...again.values('videoCategories')].sort((a, b) => a.id - b.id),
+        expected.sort((a, b) => a.id - b.id),
+      );
     } finally {
       await again.close();
     }
@@ -151,10 +208,22 @@ describe('local platform: durability', () => {
   it('keeps every acknowledged write through kill -9 in the middle of a burst', async function () {
     this.timeout(60_000);
     dir = await tempDir();
-    let cli: CliProcess | undefined = runCli(['--port', '0', '--data', dir, '--account', `${ACCOUNT.accessKey}:${ACCOUNT.secretKey}`]);
+    let cli: CliProcess | undefined = runCli([
+      '--port',
+      '0',
+      '--data',
+      dir,
+      '--account',
+      `${ACCOUNT.accessKey}:${ACCOUNT.secretKey}`,
+    ]);
     try {
       const url = await cli.ready;
-      const client = new PlatformClient({ baseUrl: url, accessKey: ACCOUNT.accessKey, secretKey: ACCOUNT.secretKey, retry: { attempts: 1 } });
+      const client = new PlatformClient({
+        baseUrl: url,
+        accessKey: ACCOUNT.accessKey,
+        secretKey: ACCOUNT.secretKey,
+        retry: { attempts: 1 },
+      });
       const acknowledged: string[] = [];
       let killed = false;
       const worker = async (w: number): Promise<void> => {
@@ -162,7 +231,15 @@ describe('local platform: durability', () => {
           const name = `w${w}-${i}`;
           try {
             if (i % 2 === 0) await client.liveChannelTypeCreate(name);
-            else await client.liveLogoCreate({ name, uri: `l/${name}.png`, width: 10, height: 10, offsetWidth: 0, offsetHeight: 0 });
+            else
+              await client.liveLogoCreate({
+                name,
+                uri: `l/${name}.png`,
+                width: 10,
+                height: 10,
+                offsetWidth: 0,
+                offsetHeight: 0,
+              });
             if (!killed) acknowledged.push(name);
           } catch {
             return; // the server is gone
@@ -180,7 +257,10 @@ describe('local platform: durability', () => {
       const p = await TestPlatform.start({ accounts: [ACCOUNT] }, dir);
       try {
         const c = p.client();
-        const names = new Set([...(await c.liveChannelTypeList()).map((x) => x.name), ...(await c.liveLogoList()).map((x) => x.name)]);
+        const names = new Set([
+          ...(await c.liveChannelTypeList()).map((x) => x.name),
+          ...(await c.liveLogoList()).map((x) => x.name),
+        ]);
         const lost = acknowledged.filter((n) => !names.has(n));
         assert.deepEqual(lost, [], `${lost.length} of ${acknowledged.length} acknowledged writes were lost`);
         assert.ok(acknowledged.length >= 150);
@@ -227,7 +307,10 @@ describe('local platform: durability', () => {
       await mkdir(accountDir(dir, ACCOUNT.accessKey), { recursive: true });
       // The live process is the owner recorded in the lock: refused.
       await writeFile(lock, `${pid} ${start}`);
-      await assert.rejects(TestPlatform.start({ accounts: [ACCOUNT] }, dir), new RegExp(`in use by another local platform \\(process ${pid}\\)`));
+      await assert.rejects(
+        TestPlatform.start({ accounts: [ACCOUNT] }, dir),
+        new RegExp(`in use by another local platform \\(process ${pid}\\)`),
+      );
       // The lock names the same pid with another start time: a dead owner whose pid was reused.
       await writeFile(lock, `${pid} ${Number(start) + 1}`);
       const p = await TestPlatform.start({ accounts: [ACCOUNT] }, dir);
@@ -247,10 +330,21 @@ describe('local platform: durability', () => {
       const ca = await a.liveChannelTypeCreate('Only A');
       const cb = await b.liveChannelTypeCreate('Only B');
       assert.notEqual(ca.userId, cb.userId);
-      assert.deepEqual((await a.liveChannelTypeList()).map((c) => c.name), ['Only A']);
-      assert.deepEqual((await b.liveChannelTypeList()).map((c) => c.name), ['Only B']);
+      assert.deepEqual(
+        (await a.liveChannelTypeList()).map((c) => c.name),
+        ['Only A'],
+      );
+      assert.deepEqual(
+        (await b.liveChannelTypeList()).map((c) => c.name),
+        ['Only B'],
+      );
       const folders = await readdir(join(dir, 'accounts'));
-      assert.deepEqual(folders.sort(), [accountDir(dir, ACCOUNT.accessKey), accountDir(dir, OTHER.accessKey)].map((d) => d.split(/[\\/]/).at(-1)!).sort());
+      assert.deepEqual(
+        folders.sort(),
+        [accountDir(dir, ACCOUNT.accessKey), accountDir(dir, OTHER.accessKey)]
+          .map((d) => d.split(/[\\/]/).at(-1)!)
+          .sort(),
+      );
       for (const f of folders) assert.match(f, /^[0-9a-f]{32}$/, 'folder names are hashes, never raw keys');
     } finally {
       await p.close();

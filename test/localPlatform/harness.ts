@@ -12,7 +12,12 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { ApiError } from '../../src/api/errors';
 import { signParams } from '../../src/api/signing';
-import { startLocalPlatform, type LocalPlatform, type LocalPlatformOptions, type PlatformAccount } from '../../src/localPlatform/server';
+import {
+  startLocalPlatform,
+  type LocalPlatform,
+  type LocalPlatformOptions,
+  type PlatformAccount,
+} from '../../src/localPlatform/server';
 
 export const ACCOUNT: PlatformAccount = { accessKey: 'lp-test-key-1', secretKey: 'lp-Secret-One-9f8e7d' };
 export const OTHER: PlatformAccount = { accessKey: 'lp-test-key-2', secretKey: 'lp-Secret-Two-1a2b3c' };
@@ -49,7 +54,12 @@ export class TestPlatform {
   }
 
   client(account: PlatformAccount = ACCOUNT): PlatformClient {
-    const client = new PlatformClient({ baseUrl: this.platform.baseUrl, accessKey: account.accessKey, secretKey: account.secretKey, retry: { attempts: 1 } });
+    const client = new PlatformClient({
+      baseUrl: this.platform.baseUrl,
+      accessKey: account.accessKey,
+      secretKey: account.secretKey,
+      retry: { attempts: 1 },
+    });
     this.clients.push(client);
     return client;
   }
@@ -85,8 +95,18 @@ export interface RawAnswer {
   json: { code: number; message: string; result: unknown; success: boolean; count?: number };
 }
 
-export function signed(action: string, params: Record<string, string>, account: PlatformAccount = ACCOUNT): Record<string, string> {
-  const all: Record<string, string> = { accessKey: account.accessKey, action, version: '2.0', timestamp: String(Date.now()), ...params };
+export function signed(
+  action: string,
+  params: Record<string, string>,
+  account: PlatformAccount = ACCOUNT,
+): Record<string, string> {
+  const all: Record<string, string> = {
+    accessKey: account.accessKey,
+    action,
+    version: '2.0',
+    timestamp: String(Date.now()),
+    ...params,
+  };
   all.signature = signParams(all, account.secretKey);
   return all;
 }
@@ -99,7 +119,12 @@ export function multipartBody(fields: Record<string, string>, boundary: string):
 }
 
 /** A signed request over plain node:http. */
-export function raw(p: TestPlatform, action: string, params: Record<string, string> = {}, o: RawOptions = {}): Promise<RawAnswer> {
+export function raw(
+  p: TestPlatform,
+  action: string,
+  params: Record<string, string> = {},
+  o: RawOptions = {},
+): Promise<RawAnswer> {
   const all = o.bare ? { ...params } : signed(action, { ...params, ...(o.formExtra ?? {}) }, o.account);
   o.tamper?.(all);
   let query = all;
@@ -125,7 +150,13 @@ export function raw(p: TestPlatform, action: string, params: Record<string, stri
   return send(p.platform.port, o.method ?? (body !== undefined ? 'POST' : 'GET'), path, body, contentType);
 }
 
-export function send(port: number, method: string, path: string, body?: string | Buffer, contentType?: string): Promise<RawAnswer> {
+export function send(
+  port: number,
+  method: string,
+  path: string,
+  body?: string | Buffer,
+  contentType?: string,
+): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const headers: Record<string, string | number> = {};
     if (contentType) headers['content-type'] = contentType;
@@ -179,9 +210,13 @@ export async function apiError(promise: Promise<unknown>, code: number, ...parts
   } catch (e) {
     error = e;
   }
-  assert.ok(error instanceof ApiError, `expected an ApiError ${code}, got ${error === undefined ? 'success' : String(error)}`);
+  assert.ok(
+    error instanceof ApiError,
+    `expected an ApiError ${code}, got ${error === undefined ? 'success' : String(error)}`,
+  );
   assert.equal(error.code, code, `code of: ${error.platformMessage}`);
-  for (const part of parts) assert.ok(error.platformMessage.includes(part), `"${error.platformMessage}" should mention "${part}"`);
+  for (const part of parts)
+    assert.ok(error.platformMessage.includes(part), `"${error.platformMessage}" should mention "${part}"`);
   return error;
 }
 
@@ -191,7 +226,8 @@ export function assertFault(answer: RawAnswer, code: number, ...parts: string[])
   assert.equal(answer.json.code, code, answer.text);
   assert.equal(answer.json.success, false);
   assert.equal(answer.json.result, null);
-  for (const part of parts) assert.ok(answer.json.message.includes(part), `"${answer.json.message}" should mention "${part}"`);
+  for (const part of parts)
+    assert.ok(answer.json.message.includes(part), `"${answer.json.message}" should mention "${part}"`);
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -199,7 +235,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** Polls `check` until it returns a value (or fails after `timeoutMs`). */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 5000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 5000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();

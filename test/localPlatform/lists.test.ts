@@ -57,7 +57,12 @@ describe('local platform: channel and video lists', () => {
     const tx = new Tx();
     for (const ch of channels) tx.put('channels', ch);
     for (const v of videos) tx.put('videos', v);
-    for (const [id, name] of [[1, 'Tutorials'], [2, 'Highlights'], [3, 'Archive']] as const) tx.put('videoCategories', { id, name });
+    for (const [id, name] of [
+      [1, 'Tutorials'],
+      [2, 'Highlights'],
+      [3, 'Archive'],
+    ] as const)
+      tx.put('videoCategories', { id, name });
     await store.commit(tx);
     await store.close();
     p = await TestPlatform.start({}, dir);
@@ -74,7 +79,13 @@ describe('local platform: channel and video lists', () => {
     assert.equal(page.channels.length, 15);
     assert.equal(page.channels[0].name, 'Channel 40 sports');
     const third = await client.liveGetChannelsByPage({ start: 3 });
-    assert.deepEqual(third.channels.map((c) => c.name), Array.from({ length: 10 }, (_, i) => `Channel ${String(10 - i).padStart(2, '0')}${(10 - i) % 5 === 0 ? ' sports' : ''}`));
+    assert.deepEqual(
+      third.channels.map((c) => c.name),
+      Array.from(
+        { length: 10 },
+        (_, i) => `Channel ${String(10 - i).padStart(2, '0')}${(10 - i) % 5 === 0 ? ' sports' : ''}`,
+      ),
+    );
     const beyond = await client.liveGetChannelsByPage({ start: 9 });
     assert.deepEqual(beyond.channels, []);
     assert.equal(beyond.count, 40);
@@ -88,14 +99,23 @@ describe('local platform: channel and video lists', () => {
 
   it('sorts channels by name, status, streamStatus, type and createTime, both orders', async () => {
     const byName = await client.liveGetChannelsByPage({ sort: 'name', order: 'asc', number: 3 });
-    assert.deepEqual(byName.channels.map((c) => c.name), ['Channel 01', 'Channel 02', 'Channel 03']);
+    assert.deepEqual(
+      byName.channels.map((c) => c.name),
+      ['Channel 01', 'Channel 02', 'Channel 03'],
+    );
     const byNameDesc = await client.liveGetChannelsByPage({ sort: 'name', order: 'desc', number: 1 });
     assert.equal(byNameDesc.channels[0].name, 'Channel 40 sports');
     const byStatus = await client.liveGetChannelsByPage({ sort: 'status', order: 'desc', number: 40 });
     const statuses = byStatus.channels.map((c) => c.status);
-    assert.deepEqual(statuses, [...statuses].sort((a, b) => b - a));
+    assert.deepEqual(
+      statuses,
+      [...statuses].sort((a, b) => b - a),
+    );
     const byStream = await client.liveGetChannelsByPage({ sort: 'streamStatus', order: 'asc', number: 40 });
-    assert.deepEqual(byStream.channels.map((c) => c.streamStatus), [...Array(20).fill(1), ...Array(20).fill(2)]);
+    assert.deepEqual(
+      byStream.channels.map((c) => c.streamStatus),
+      [...Array(20).fill(1), ...Array(20).fill(2)],
+    );
     const byType = await client.liveGetChannelsByPage({ sort: 'type', order: 'asc', number: 13 });
     assert.ok(byType.channels.every((c) => c.typeName === 'Concerts'));
     const oldest = await client.liveGetChannelsByPage({ sort: 'createTime', order: 'asc', number: 1 });
@@ -116,17 +136,36 @@ describe('local platform: channel and video lists', () => {
   });
 
   it('refuses bad channel list parameters naming the field', async () => {
-    await apiError(client.liveGetChannelsByPage({ sort: 'size' as never }), Codes.sortTypeIncorrect, 'sort must be one of name, type, status, streamStatus, createTime');
-    await apiError(client.liveGetChannelsByPage({ order: 'up' as never }), Codes.parameterInvalid, 'order must be one of asc, desc');
-    await apiError(client.liveGetChannelsByPage({ searchType: 'tag' as never, keyword: 'x' }), Codes.searchTypeIncorrect, 'searchType must be one of name, type, all');
-    await apiError(client.liveGetChannelsByPage({ searchType: 'name' }), Codes.parameterMissing, 'keyword is required when searchType is given');
+    await apiError(
+      client.liveGetChannelsByPage({ sort: 'size' as never }),
+      Codes.sortTypeIncorrect,
+      'sort must be one of name, type, status, streamStatus, createTime',
+    );
+    await apiError(
+      client.liveGetChannelsByPage({ order: 'up' as never }),
+      Codes.parameterInvalid,
+      'order must be one of asc, desc',
+    );
+    await apiError(
+      client.liveGetChannelsByPage({ searchType: 'tag' as never, keyword: 'x' }),
+      Codes.searchTypeIncorrect,
+      'searchType must be one of name, type, all',
+    );
+    await apiError(
+      client.liveGetChannelsByPage({ searchType: 'name' }),
+      Codes.parameterMissing,
+      'keyword is required when searchType is given',
+    );
     const negative = await raw(p, 'liveGetChannelsByPage', { start: '-1' });
     assert.equal(negative.json.code, Codes.parameterInvalid);
     assert.match(negative.json.message, /start must be between 0 and/);
     // 0 is "not given" for these optional integers: page 1 of 15.
     const zero = await raw(p, 'liveGetChannelsByPage', { start: '0', number: '0' });
     const defaults = await client.liveGetChannelsByPage();
-    assert.deepEqual((zero.json.result as Array<{ id: string }>).map((c) => c.id), defaults.channels.map((c) => c.id));
+    assert.deepEqual(
+      (zero.json.result as Array<{ id: string }>).map((c) => c.id),
+      defaults.channels.map((c) => c.id),
+    );
     assert.equal((zero.json.result as unknown[]).length, 15);
     const huge = await raw(p, 'liveGetChannelsByPage', { number: '5000' });
     assert.match(huge.json.message, /number must be between 0 and 1000/);
@@ -136,33 +175,76 @@ describe('local platform: channel and video lists', () => {
 
   it('pages videos from 1, sorted by every key, in both orders', async () => {
     const first = await client.queryVideo({ start: 1, number: 5, sort: 'uploadTime', order: 'desc' });
-    assert.deepEqual(first.map((v) => v.title), ['Video 60 goal', 'Video 58', 'Video 57', 'Video 56 goal', 'Video 55']);
+    assert.deepEqual(
+      first.map((v) => v.title),
+      ['Video 60 goal', 'Video 58', 'Video 57', 'Video 56 goal', 'Video 55'],
+    );
     const second = await client.queryVideo({ start: 2, number: 5, sort: 'uploadTime', order: 'desc' });
     assert.equal(second[0].title, 'Video 54');
     for (const sort of ['title', 'size', 'category', 'uploadTime', 'status', 'tag'] as const) {
       const asc = await client.queryVideo({ start: 1, number: 100, sort, order: 'asc' });
       const desc = await client.queryVideo({ start: 1, number: 100, sort, order: 'desc' });
       assert.equal(asc.length, 54, 'videoType defaults to 0 (normal videos only)');
-      assert.deepEqual(desc.map((v) => v.id), asc.map((v) => v.id).reverse(), `desc is asc reversed for ${sort}`);
+      assert.deepEqual(
+        desc.map((v) => v.id),
+        asc.map((v) => v.id).reverse(),
+        `desc is asc reversed for ${sort}`,
+      );
       const key = (v: (typeof asc)[number]): string | number =>
-        sort === 'category' ? (v.category ?? '') : sort === 'tag' ? (v.tag ?? '\uffff') : sort === 'title' ? v.title.toLowerCase() : v[sort];
+        sort === 'category'
+          ? (v.category ?? '')
+          : sort === 'tag'
+            ? (v.tag ?? '\uffff')
+            : sort === 'title'
+              ? v.title.toLowerCase()
+              : v[sort];
       for (let i = 1; i < asc.length; i++) assert.ok(key(asc[i - 1]) <= key(asc[i]), `${sort} ascending at ${i}`);
     }
   });
 
   it('searches videos by title, tag or both, and filters by category, type and status', async () => {
-    const byTitle = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', searchType: 'title', keyword: 'GOAL' });
+    const byTitle = await client.queryVideo({
+      start: 1,
+      number: 100,
+      sort: 'title',
+      order: 'asc',
+      searchType: 'title',
+      keyword: 'GOAL',
+    });
     assert.ok(byTitle.length > 0 && byTitle.every((v) => v.title.includes('goal')));
-    const byTag = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', searchType: 'tag', keyword: 'goal' });
+    const byTag = await client.queryVideo({
+      start: 1,
+      number: 100,
+      sort: 'title',
+      order: 'asc',
+      searchType: 'tag',
+      keyword: 'goal',
+    });
     assert.ok(byTag.length > 0 && byTag.every((v) => v.tag?.includes('goal')));
-    const all = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', searchType: 'all', keyword: 'goal' });
+    const all = await client.queryVideo({
+      start: 1,
+      number: 100,
+      sort: 'title',
+      order: 'asc',
+      searchType: 'all',
+      keyword: 'goal',
+    });
     assert.equal(all.length, new Set([...byTitle, ...byTag].map((v) => v.id)).size);
     const cat = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', categoryId: 2 });
     assert.ok(cat.length > 0 && cat.every((v) => v.categoryId === 2 && v.category === 'Highlights'));
     // Category ids start at 1; 0 (an integer field left at its default) lists every category.
-    const zero = await raw(p, 'queryVideo', { start: '1', number: '100', sort: 'title', order: 'asc', categoryId: '0' });
+    const zero = await raw(p, 'queryVideo', {
+      start: '1',
+      number: '100',
+      sort: 'title',
+      order: 'asc',
+      categoryId: '0',
+    });
     const unfiltered = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' });
-    assert.deepEqual((zero.json.result as Array<{ id: string }>).map((v) => v.id), unfiltered.map((v) => v.id));
+    assert.deepEqual(
+      (zero.json.result as Array<{ id: string }>).map((v) => v.id),
+      unfiltered.map((v) => v.id),
+    );
     const vr = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', videoType: 1 });
     assert.equal(vr.length, 6);
     const queued = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc', status: 7 });
@@ -170,10 +252,33 @@ describe('local platform: channel and video lists', () => {
   });
 
   it('refuses bad video queries: 10013 sort, 10018 searchType, 10901 missing, 10902 out of range', async () => {
-    await apiError(client.queryVideo({ start: 1, number: 5, sort: 'name' as never, order: 'asc' }), Codes.sortTypeIncorrect, 'sort must be one of title, size, category, uploadTime, status, tag');
-    await apiError(client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', searchType: 'name' as never, keyword: 'x' }), Codes.searchTypeIncorrect, 'searchType must be one of title, tag, all');
-    await apiError(client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', searchType: 'title' }), Codes.parameterMissing, 'keyword is required');
-    await apiError(client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', status: 9 as never }), Codes.parameterInvalid, 'status must be one of 0, 1, 2, 3, 4, 5, 6, 7');
+    await apiError(
+      client.queryVideo({ start: 1, number: 5, sort: 'name' as never, order: 'asc' }),
+      Codes.sortTypeIncorrect,
+      'sort must be one of title, size, category, uploadTime, status, tag',
+    );
+    await apiError(
+      client.queryVideo({
+        start: 1,
+        number: 5,
+        sort: 'title',
+        order: 'asc',
+        searchType: 'name' as never,
+        keyword: 'x',
+      }),
+      Codes.searchTypeIncorrect,
+      'searchType must be one of title, tag, all',
+    );
+    await apiError(
+      client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', searchType: 'title' }),
+      Codes.parameterMissing,
+      'keyword is required',
+    );
+    await apiError(
+      client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc', status: 9 as never }),
+      Codes.parameterInvalid,
+      'status must be one of 0, 1, 2, 3, 4, 5, 6, 7',
+    );
     for (const name of ['start', 'number', 'sort', 'order']) {
       const params: Record<string, string> = { start: '1', number: '5', sort: 'title', order: 'asc' };
       delete params[name];
@@ -197,7 +302,13 @@ describe('local platform: channel and video lists', () => {
     try {
       const c = fresh.client();
       const t = await c.liveTemplateCreate({ displayName: 'T', videoWidth: 640, videoHeight: 360, videoBitrate: 500 });
-      const def = (name: string) => ({ name, signalType: '1' as const, outputGroupList: [{ protocolType: 1 as const, outputTemplateList: [{ templateId: t.id, isDefault: '1' as const }] }] });
+      const def = (name: string) => ({
+        name,
+        signalType: '1' as const,
+        outputGroupList: [
+          { protocolType: 1 as const, outputTemplateList: [{ templateId: t.id, isDefault: '1' as const }] },
+        ],
+      });
       const model = new Map<string, { id: string; name: string; status: number }>();
       let seed = 99;
       const rand = (n: number): number => {
@@ -233,14 +344,34 @@ describe('local platform: channel and video lists', () => {
         }
         if (step % 6 === 5) {
           const listed = await c.liveGetChannelsByPage({ sort: 'name', order: 'asc', number: 1000 });
-          assert.deepEqual(listed.channels.map((x) => x.id), [...model.values()].sort(byName).map((x) => x.id), `name order after step ${step}`);
+          assert.deepEqual(
+            listed.channels.map((x) => x.id),
+            [...model.values()].sort(byName).map((x) => x.id),
+            `name order after step ${step}`,
+          );
           const word = words[rand(6)].toLowerCase();
-          const found = await c.liveGetChannelsByPage({ sort: 'name', order: 'desc', number: 1000, searchType: 'name', keyword: word });
-          const expected = [...model.values()].filter((x) => x.name.toLowerCase().includes(word)).sort(byName).reverse();
-          assert.deepEqual(found.channels.map((x) => x.id), expected.map((x) => x.id), `search ${word} after step ${step}`);
+          const found = await c.liveGetChannelsByPage({
+            sort: 'name',
+            order: 'desc',
+            number: 1000,
+            searchType: 'name',
+            keyword: word,
+          });
+          const expected = [...model.values()]
+            .filter((x) => x.name.toLowerCase().includes(word))
+            .sort(byName)
+            .reverse();
+          assert.deepEqual(
+            found.channels.map((x) => x.id),
+            expected.map((x) => x.id),
+            `search ${word} after step ${step}`,
+          );
           assert.equal(found.count, expected.length);
           const live = await c.liveGetChannelsByPage({ sort: 'status', order: 'desc', number: 1000 });
-          assert.deepEqual(live.channels.map((x) => x.status), [...model.values()].map((x) => x.status).sort((a, b) => b - a));
+          assert.deepEqual(
+            live.channels.map((x) => x.status),
+            [...model.values()].map((x) => x.status).sort((a, b) => b - a),
+          );
         }
       }
     } finally {

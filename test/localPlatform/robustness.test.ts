@@ -53,9 +53,19 @@ describe('local platform: robustness', () => {
     const body = JSON.stringify({ name: 'x', signalType: '1', outputGroupList: { protocolType: 1 } });
     const answer = await raw(p, 'liveCreateChannel', {}, { body, contentType: 'application/json' });
     assertFault(answer, Codes.parameterInvalid, 'outputGroupList must be a JSON array');
-    const bytes = await raw(p, 'liveCreateChannel', {}, { body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), contentType: 'application/json' });
+    const bytes = await raw(
+      p,
+      'liveCreateChannel',
+      {},
+      { body: Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), contentType: 'application/json' },
+    );
     assertFault(bytes, Codes.bodyMalformed, 'UTF-8');
-    const proto = await raw(p, 'liveCreateChannel', {}, { body: '{"__proto__":{"name":"x"},"constructor":{"prototype":{}}}', contentType: 'application/json' });
+    const proto = await raw(
+      p,
+      'liveCreateChannel',
+      {},
+      { body: '{"__proto__":{"name":"x"},"constructor":{"prototype":{}}}', contentType: 'application/json' },
+    );
     assertFault(proto, Codes.parameterMissing, 'name is required');
   });
 
@@ -64,10 +74,68 @@ describe('local platform: robustness', () => {
     const random = prng(20260101);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
     const actions = [...Object.keys(ACTIONS), 'unknown', '', '../../etc/passwd'];
-    const junk = ['', 'null', '{', '[]', '{"a":1}', '"str"', '1e309', '%%%', 'a=b&c', '\u0000\u0001', '{"name":{"$gt":""}}', '../'.repeat(20)];
-    const values = ['', '0', '-1', '1.5', 'NaN', '99999999999999999999', 'true', '[]', '{}', 'null', 'x'.repeat(3000), '../../x', '%00', '\u202e', '1,2,,3', ','];
-    const fields = ['id', 'ids', 'name', 'start', 'number', 'sort', 'order', 'searchType', 'keyword', 'videoIds', 'replace', 'transcodeTemplates', 'logos', 'type', 'opacity', 'channelId', 'videoId', 'advancedArguments', '__proto__', 'constructor'];
-    const contentTypes = [undefined, 'application/json', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=zz', 'text/plain', 'application/octet-stream'];
+    const junk = [
+      '',
+      'null',
+      '{',
+      '[]',
+      '{"a":1}',
+      '"str"',
+      '1e309',
+      '%%%',
+      'a=b&c',
+      '\u0000\u0001',
+      '{"name":{"$gt":""}}',
+      '../'.repeat(20),
+    ];
+    const values = [
+      '',
+      '0',
+      '-1',
+      '1.5',
+      'NaN',
+      '99999999999999999999',
+      'true',
+      '[]',
+      '{}',
+      'null',
+      'x'.repeat(3000),
+      '../../x',
+      '%00',
+      '\u202e',
+      '1,2,,3',
+      ',',
+    ];
+    const fields = [
+      'id',
+      'ids',
+      'name',
+      'start',
+      'number',
+      'sort',
+      'order',
+      'searchType',
+      'keyword',
+      'videoIds',
+      'replace',
+      'transcodeTemplates',
+      'logos',
+      'type',
+      'opacity',
+      'channelId',
+      'videoId',
+      'advancedArguments',
+      '__proto__',
+      'constructor',
+    ];
+    const contentTypes = [
+      undefined,
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=zz',
+      'text/plain',
+      'application/octet-stream',
+    ];
     let answered = 0;
     for (let i = 0; i < 400; i++) {
       const params: Record<string, string> = {};
@@ -77,7 +145,11 @@ describe('local platform: robustness', () => {
       let answer;
       if (mode === 0) {
         // Signed, valid envelope parameters, nonsense operation parameters.
-        answer = await raw(p, action, params, { method: random() < 0.5 ? 'GET' : 'POST', body: random() < 0.5 ? pick(junk) : undefined, contentType: pick(contentTypes) });
+        answer = await raw(p, action, params, {
+          method: random() < 0.5 ? 'GET' : 'POST',
+          body: random() < 0.5 ? pick(junk) : undefined,
+          contentType: pick(contentTypes),
+        });
       } else if (mode === 1) {
         // Unsigned garbage.
         answer = await raw(p, action, params, { bare: true, body: pick(junk), contentType: pick(contentTypes) });
@@ -85,11 +157,21 @@ describe('local platform: robustness', () => {
         // Signed, then tampered.
         answer = await raw(p, action, params, { tamper: (q) => (q[pick(fields)] = pick(values)) });
       } else {
-        answer = await send(p.platform.port, pick(['GET', 'POST', 'DELETE', 'OPTIONS']), pick(['/rest', '/rest?', '/rest?&&&=', '/%2e%2e/rest', '/rest?action=%ff', '//rest']), pick(junk), pick(contentTypes));
+        answer = await send(
+          p.platform.port,
+          pick(['GET', 'POST', 'DELETE', 'OPTIONS']),
+          pick(['/rest', '/rest?', '/rest?&&&=', '/%2e%2e/rest', '/rest?action=%ff', '//rest']),
+          pick(junk),
+          pick(contentTypes),
+        );
       }
       assert.ok([200, 404, 405].includes(answer.status), `request ${i}: HTTP ${answer.status}`);
       assert.equal(typeof answer.json.code, 'number', `request ${i}: ${answer.text.slice(0, 200)}`);
-      assert.notEqual(answer.json.code, Codes.exception, `request ${i} (${action} ${JSON.stringify(params).slice(0, 200)}) hit an unexpected failure`);
+      assert.notEqual(
+        answer.json.code,
+        Codes.exception,
+        `request ${i} (${action} ${JSON.stringify(params).slice(0, 200)}) hit an unexpected failure`,
+      );
       answered++;
     }
     assert.equal(answered, 400);
@@ -105,11 +187,34 @@ describe('local platform: robustness', () => {
     this.timeout(60_000);
     const random = prng(7);
     const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
-    const leaf = (): unknown => pick([null, true, false, 0, -1, 1.5, 1e300, '', '0', '1', 'x', '90', [], {}, '2', 'rtmp://h/a']);
+    const leaf = (): unknown =>
+      pick([null, true, false, 0, -1, 1.5, 1e300, '', '0', '1', 'x', '90', [], {}, '2', 'rtmp://h/a']);
     const value = (depth: number): unknown => {
       if (depth <= 0 || random() < 0.4) return leaf();
       if (random() < 0.5) return Array.from({ length: Math.floor(random() * 3) }, () => value(depth - 1));
-      const keys = ['name', 'signalType', 'pullStream', 'protocolType', 'outputGroupList', 'outputTemplateList', 'templateId', 'isDefault', 'id', 'isTimeShift', 'timeShiftDuration', 'logoId', 'templates', 'logoGroupId', 'hls', 'videoWidth', 'format', 'defaultVideo', 'uri', 'start', 'end'];
+      const keys = [
+        'name',
+        'signalType',
+        'pullStream',
+        'protocolType',
+        'outputGroupList',
+        'outputTemplateList',
+        'templateId',
+        'isDefault',
+        'id',
+        'isTimeShift',
+        'timeShiftDuration',
+        'logoId',
+        'templates',
+        'logoGroupId',
+        'hls',
+        'videoWidth',
+        'format',
+        'defaultVideo',
+        'uri',
+        'start',
+        'end',
+      ];
       const o: Record<string, unknown> = {};
       for (let k = 0; k < 1 + Math.floor(random() * 5); k++) o[pick(keys)] = value(depth - 1);
       return o;
@@ -121,21 +226,62 @@ describe('local platform: robustness', () => {
       let answer;
       if (kind === 0 || kind === 1) {
         // A channel definition that is right at the top and wrong somewhere inside.
-        const body = { name: 'Fuzz', signalType: '1', outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }] } as Record<string, unknown>;
+        const body = {
+          name: 'Fuzz',
+          signalType: '1',
+          outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }],
+        } as Record<string, unknown>;
         const groups = body.outputGroupList as Array<Record<string, unknown>>;
         const target = pick([body, groups[0], (groups[0].outputTemplateList as Array<Record<string, unknown>>)[0]]);
         target[pick(Object.keys(target))] = value(3);
-        answer = await raw(p, kind === 0 ? 'liveCreateChannel' : 'liveUpdate', {}, { body: JSON.stringify(kind === 1 ? { ...body, id: 'x' } : body), contentType: 'application/json' });
+        answer = await raw(
+          p,
+          kind === 0 ? 'liveCreateChannel' : 'liveUpdate',
+          {},
+          { body: JSON.stringify(kind === 1 ? { ...body, id: 'x' } : body), contentType: 'application/json' },
+        );
       } else if (kind === 2) {
-        answer = await raw(p, 'secondTranscodeV2', { videoIds: videos.map((v) => v.id).join(','), replace: pick(['true', '1', 'false']), transcodeTemplates: JSON.stringify(value(4)) }, { placement: 'form' });
+        answer = await raw(
+          p,
+          'secondTranscodeV2',
+          {
+            videoIds: videos.map((v) => v.id).join(','),
+            replace: pick(['true', '1', 'false']),
+            transcodeTemplates: JSON.stringify(value(4)),
+          },
+          { placement: 'form' },
+        );
       } else if (kind === 3) {
-        answer = await raw(p, 'templateGroup', { name: 'F', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify(value(4)) }, { method: 'POST' });
+        answer = await raw(
+          p,
+          'templateGroup',
+          {
+            name: 'F',
+            type: '0',
+            trailor: 'false',
+            trailorDuration: '0',
+            logoGroupId: '0',
+            transcodeTemplates: JSON.stringify(value(4)),
+          },
+          { method: 'POST' },
+        );
       } else {
-        answer = await raw(p, pick(['logoGroup', 'liveTemplateUpdate']), { id: templates[0].id, name: 'F', logos: JSON.stringify(value(3)), advancedArguments: JSON.stringify(value(3)) }, { method: 'POST' });
+        answer = await raw(
+          p,
+          pick(['logoGroup', 'liveTemplateUpdate']),
+          {
+            id: templates[0].id,
+            name: 'F',
+            logos: JSON.stringify(value(3)),
+            advancedArguments: JSON.stringify(value(3)),
+          },
+          { method: 'POST' },
+        );
       }
       assert.equal(answer.status, 200);
       assert.notEqual(answer.json.code, Codes.exception, `case ${i}: ${answer.text.slice(0, 300)}`);
-      if (answer.json.code !== 0) assert.match(answer.json.message, /^[a-z_]+: .+/, `case ${i}: a message that names the field and rule`);
+      if (answer.json.code !== 0)
+        assert.match(answer.json.message, /^[a-z_]+: .+/, `case ${i}: a message that names the field and rule`);
     }
   });
 
@@ -148,18 +294,78 @@ describe('local platform: robustness', () => {
     try {
       const deep = (n: number): string => `${'{"a":['.repeat(n)}1${']}'.repeat(n)}`;
       const nested = deep(20_000);
-      const item = { name: 'a', videoWidth: 640, videoHeight: 360, videoBitrate: 500, audioBitrate: 64000, format: 0, encryptType: 0, defaultVideo: 1 };
+      const item = {
+        name: 'a',
+        videoWidth: 640,
+        videoHeight: 360,
+        videoBitrate: 500,
+        audioBitrate: 64000,
+        format: 0,
+        encryptType: 0,
+        defaultVideo: 1,
+      };
       const videos = await client.queryVideo({ start: 1, number: 1, sort: 'title', order: 'asc' });
       const groupsBefore = (await client.templateGroupList()).length;
       const answers = [
         await raw(p, 'liveCreateChannel', {}, { body: nested, contentType: 'application/json' }),
-        await raw(p, 'liveCreateChannel', {}, { body: '['.repeat(200_000) + ']'.repeat(200_000), contentType: 'application/json' }),
-        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: nested }]) }, { placement: 'form' }),
-        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: JSON.parse(deep(50)) as unknown }]) }, { placement: 'form' }),
-        await raw(p, 'templateGroup', { name: 'Deep', type: '0', trailor: 'false', trailorDuration: '0', logoGroupId: '0', transcodeTemplates: nested }, { placement: 'form' }),
-        await raw(p, 'secondTranscodeV2', { videoIds: videos[0].id, replace: 'true', transcodeTemplates: nested }, { placement: 'form' }),
+        await raw(
+          p,
+          'liveCreateChannel',
+          {},
+          { body: '['.repeat(200_000) + ']'.repeat(200_000), contentType: 'application/json' },
+        ),
+        await raw(
+          p,
+          'templateGroup',
+          {
+            name: 'Deep',
+            type: '0',
+            trailor: 'false',
+            trailorDuration: '0',
+            logoGroupId: '0',
+            transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: nested }]),
+          },
+          { placement: 'form' },
+        ),
+        await raw(
+          p,
+          'templateGroup',
+          {
+            name: 'Deep',
+            type: '0',
+            trailor: 'false',
+            trailorDuration: '0',
+            logoGroupId: '0',
+            transcodeTemplates: JSON.stringify([{ ...item, advancedArguments: JSON.parse(deep(50)) as unknown }]),
+          },
+          { placement: 'form' },
+        ),
+        await raw(
+          p,
+          'templateGroup',
+          {
+            name: 'Deep',
+            type: '0',
+            trailor: 'false',
+            trailorDuration: '0',
+            logoGroupId: '0',
+            transcodeTemplates: nested,
+          },
+          { placement: 'form' },
+        ),
+        await raw(
+          p,
+          'secondTranscodeV2',
+          { videoIds: videos[0].id, replace: 'true', transcodeTemplates: nested },
+          { placement: 'form' },
+        ),
         await raw(p, 'logoGroup', { name: 'Deep', logos: nested }, { placement: 'form' }),
-        await raw(p, 'liveTemplateUpdate', { id: (await client.liveGetTemplates())[0].id, advancedArguments: `{"gopSize":${nested}}` }, { placement: 'form' }),
+        await raw(
+          p,
+          'liveTemplateUpdate',
+          { id: (await client.liveGetTemplates())[0].id, advancedArguments: `{"gopSize":${nested}}` },
+          { placement: 'form' },
+        ),
       ];
       for (const [i, answer] of answers.entries()) {
         assert.equal(answer.status, 200);
@@ -176,7 +382,10 @@ describe('local platform: robustness', () => {
   it('answers a broken HTTP request line with 400, an unreadable address with 404, and keeps serving', async () => {
     const text = await rawSocket(p.platform.port, 'GARBAGE\r\n\r\n');
     assert.match(text, /^HTTP\/1\.1 400/);
-    const odd = await rawSocket(p.platform.port, 'GET http://%zz/rest?action=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    const odd = await rawSocket(
+      p.platform.port,
+      'GET http://%zz/rest?action=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+    );
     assert.match(odd, /^HTTP\/1\.1 (400|404)/);
     assert.doesNotMatch(odd, /"code":10000/);
     assert.equal((await raw(p, 'liveChannelTypeList')).json.code, 0);

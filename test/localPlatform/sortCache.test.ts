@@ -35,9 +35,20 @@ describe('local platform: sorted views', () => {
       const view = sortedView(s, 'videoCategories', 'name', byName);
       assert.equal(view, first, 'the same view, patched');
       const fresh = [...s.values('videoCategories')].sort(byName);
-      assert.deepEqual(view.rows.map((r) => r.id), fresh.map((r) => r.id), `round ${round}`);
-      assert.deepEqual(view.lower('name', (r) => r.name), fresh.map((r) => r.name.toLowerCase()));
-      assert.equal(view.lower('name', (r) => r.name), names, 'the search column is patched too');
+      assert.deepEqual(
+        view.rows.map((r) => r.id),
+        fresh.map((r) => r.id),
+        `round ${round}`,
+      );
+      assert.deepEqual(
+        view.lower('name', (r) => r.name),
+        fresh.map((r) => r.name.toLowerCase()),
+      );
+      assert.equal(
+        view.lower('name', (r) => r.name),
+        names,
+        'the search column is patched too',
+      );
     }
   });
 

@@ -9,7 +9,10 @@ import { removeDir, tempDir } from './harness';
 
 const REPO = join(__dirname, '..', '..');
 
-function runStart(home: string, binDir: string): { done: Promise<number | null>; output: () => string; kill: () => void } {
+function runStart(
+  home: string,
+  binDir: string,
+): { done: Promise<number | null>; output: () => string; kill: () => void } {
   const child = spawn(process.execPath, [join(REPO, 'scripts', 'start.mjs')], {
     cwd: REPO,
     env: { ...process.env, LOCAL_PLATFORM_HOME: home, LOCAL_PLATFORM_PORT: '0', PATH: binDir },
@@ -57,12 +60,20 @@ describe('local platform: npm start', function () {
 
     const first = runStart(home, bin);
     await waitFor(() => first.output().includes('Serving until Ctrl+C.'), 'the first start');
-    const [account] = JSON.parse(await readFile(join(home, 'account.json'), 'utf8')) as Array<{ accessKey: string; secretKey: string }>;
+    const [account] = JSON.parse(await readFile(join(home, 'account.json'), 'utf8')) as Array<{
+      accessKey: string;
+      secretKey: string;
+    }>;
     assert.equal((await stat(join(home, 'account.json'))).mode & 0o777, 0o600);
     assert.ok(!first.output().includes(account.secretKey), 'the secret is never printed');
     assert.match(first.output(), new RegExp(`access key: ${account.accessKey}`));
     await waitFor(() => existsSync(seen), 'the code launcher');
-    const call = JSON.parse(await readFile(seen, 'utf8')) as { args: string[]; base: string; key: string; secret: string };
+    const call = JSON.parse(await readFile(seen, 'utf8')) as {
+      args: string[];
+      base: string;
+      key: string;
+      secret: string;
+    };
     assert.deepEqual(call.args, ['--new-window', `--extensionDevelopmentPath=${REPO}`]);
     assert.equal(call.key, account.accessKey);
     assert.equal(call.secret, account.secretKey);

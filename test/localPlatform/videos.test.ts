@@ -21,8 +21,28 @@ describe('local platform: demo data, videos and transcoding', () => {
   let videos: Video[];
 
   const adHoc: AdHocTemplate[] = [
-    { name: 'small', videoWidth: 640, videoHeight: 360, videoBitrate: 600, audioBitrate: 64000, hls: true, mp4: true, flv: false, defaultVideo: 1 },
-    { name: 'tiny', videoWidth: 320, videoHeight: 180, videoBitrate: 200, audioBitrate: 32000, hls: false, mp4: false, flv: true, ts: true },
+    {
+      name: 'small',
+      videoWidth: 640,
+      videoHeight: 360,
+      videoBitrate: 600,
+      audioBitrate: 64000,
+      hls: true,
+      mp4: true,
+      flv: false,
+      defaultVideo: 1,
+    },
+    {
+      name: 'tiny',
+      videoWidth: 320,
+      videoHeight: 180,
+      videoBitrate: 200,
+      audioBitrate: 32000,
+      hls: false,
+      mp4: false,
+      flv: true,
+      ts: true,
+    },
   ];
 
   async function all(): Promise<Video[]> {
@@ -72,18 +92,38 @@ describe('local platform: demo data, videos and transcoding', () => {
     const named = (name: string) => channels.find((c) => c.name === name)!;
     const live = named(DEMO_NAMES.channels.live);
     assert.deepEqual([live.status, live.streamStatus], [2, 1]);
-    assert.ok(live.outputGroupList.some((g) => g.protocolType === 1 && g.isRecord === '1' && g.isTimeShift === '1' && g.recordTaskId && g.timeShiftTaskId));
+    assert.ok(
+      live.outputGroupList.some(
+        (g) =>
+          g.protocolType === 1 && g.isRecord === '1' && g.isTimeShift === '1' && g.recordTaskId && g.timeShiftTaskId,
+      ),
+    );
     assert.ok(live.outputGroupList.some((g) => g.protocolType === 2));
     const stopped = named(DEMO_NAMES.channels.stopped);
     assert.deepEqual([stopped.status, stopped.streamStatus, stopped.signalType], [1, 1, '2']);
     assert.ok(stopped.endTime && stopped.pullStream);
     const fresh = named(DEMO_NAMES.channels.fresh);
     assert.deepEqual([fresh.status, fresh.streamStatus, fresh.startTime], [0, 2, null]);
-    assert.deepEqual((await client.liveChannelTypeList()).map((c) => c.name), [...DEMO_NAMES.categories]);
-    assert.deepEqual((await client.liveGetTemplates()).map((t) => t.displayName), [...DEMO_NAMES.liveTemplates]);
-    assert.deepEqual((await client.liveLogoList()).map((l) => l.name), [...DEMO_NAMES.liveLogos]);
-    assert.deepEqual((await client.getLogoGroupList()).map((g) => g.name), [...DEMO_NAMES.logoGroups]);
-    assert.equal((await client.templateGroupList()).find((g) => g.defaultGroup === 1)?.name, DEMO_NAMES.templateGroups.standard);
+    assert.deepEqual(
+      (await client.liveChannelTypeList()).map((c) => c.name),
+      [...DEMO_NAMES.categories],
+    );
+    assert.deepEqual(
+      (await client.liveGetTemplates()).map((t) => t.displayName),
+      [...DEMO_NAMES.liveTemplates],
+    );
+    assert.deepEqual(
+      (await client.liveLogoList()).map((l) => l.name),
+      [...DEMO_NAMES.liveLogos],
+    );
+    assert.deepEqual(
+      (await client.getLogoGroupList()).map((g) => g.name),
+      [...DEMO_NAMES.logoGroups],
+    );
+    assert.equal(
+      (await client.templateGroupList()).find((g) => g.defaultGroup === 1)?.name,
+      DEMO_NAMES.templateGroups.standard,
+    );
   });
 
   it('gives playback addresses per format for transcoded videos, nulls for unknown ids', async () => {
@@ -101,7 +141,10 @@ describe('local platform: demo data, videos and transcoding', () => {
     assert.equal(cdn.mp4?.list.length, 2);
     assert.equal(cdn.flv, null);
     for (const s of cdn.hls!.list) assertFields(s, PLAYBACK_STREAM_FIELDS, 'playback stream');
-    assert.deepEqual(cdn.hls!.list.map((s) => s.url), done.transcodedVideoList.map((s) => s.hlsUrl));
+    assert.deepEqual(
+      cdn.hls!.list.map((s) => s.url),
+      done.transcodedVideoList.map((s) => s.hlsUrl),
+    );
     assert.deepEqual(none, { id: unknown, videoType: null, cdns: null, comments: null });
   });
 
@@ -110,13 +153,27 @@ describe('local platform: demo data, videos and transcoding', () => {
     const [result] = await client.secondTranscodeV2({ videoIds: [raw0.id], replace: true });
     assert.deepEqual(result, { id: raw0.id, code: 0, message: 'success' });
     assert.equal((await client.getVideoInfo(raw0.id)).status, 7);
-    await eventually(async () => ((await client.getVideoInfo(raw0.id)).status === 6 ? true : undefined), 3000, 'status 6');
-    const done = await eventually(async () => {
-      const v = await client.getVideoInfo(raw0.id);
-      return v.status === 2 ? v : undefined;
-    }, 3000, 'status 2');
+    await eventually(
+      async () => ((await client.getVideoInfo(raw0.id)).status === 6 ? true : undefined),
+      3000,
+      'status 6',
+    );
+    const done = await eventually(
+      async () => {
+        const v = await client.getVideoInfo(raw0.id);
+        return v.status === 2 ? v : undefined;
+      },
+      3000,
+      'status 2',
+    );
     // The demo default group: 1080p HLS, 720p HLS + MP4 (merged into one rendition per profile).
-    assert.deepEqual(done.transcodedVideoList.map((s) => [s.name, !!s.hlsUrl, !!s.mp4Url]), [['1080p', true, false], ['720p', true, true]]);
+    assert.deepEqual(
+      done.transcodedVideoList.map((s) => [s.name, !!s.hlsUrl, !!s.mp4Url]),
+      [
+        ['1080p', true, false],
+        ['720p', true, true],
+      ],
+    );
     assert.equal(done.transcodedVideoList.find((s) => s.defaultVideo === 1)?.name, '720p');
     assert.equal(done.logoGroupId, (await client.getLogoGroupList())[0].id, 'the group logo group is recorded');
     const expected = Math.round((((4500 * 1000 + 128000) * done.duration) / 8000) * 1.04);
@@ -126,15 +183,30 @@ describe('local platform: demo data, videos and transcoding', () => {
   it('replace=true swaps the renditions for the new ones; ad-hoc templates win over a group id', async () => {
     const source = byTitle('Welcome tour');
     const oldTask = source.transcodedVideoList[0].taskId;
-    const [r] = await client.secondTranscodeV2({ videoIds: [source.id], replace: true, transcodeTemplates: adHoc, transcodeTemplateGroupId: 999999 });
+    const [r] = await client.secondTranscodeV2({
+      videoIds: [source.id],
+      replace: true,
+      transcodeTemplates: adHoc,
+      transcodeTemplateGroupId: 999999,
+    });
     assert.equal(r.code, 0);
-    const done = await eventually(async () => {
-      const v = await client.getVideoInfo(source.id);
-      return v.status === 2 && v.transcodedVideoList[0]?.taskId !== oldTask ? v : undefined;
-    }, 3000, 'replaced renditions');
-    assert.deepEqual(done.transcodedVideoList.map((s) => s.name), ['small', 'tiny']);
+    const done = await eventually(
+      async () => {
+        const v = await client.getVideoInfo(source.id);
+        return v.status === 2 && v.transcodedVideoList[0]?.taskId !== oldTask ? v : undefined;
+      },
+      3000,
+      'replaced renditions',
+    );
+    assert.deepEqual(
+      done.transcodedVideoList.map((s) => s.name),
+      ['small', 'tiny'],
+    );
     const tiny = done.transcodedVideoList[1];
-    assert.deepEqual([tiny.hlsUrl, tiny.mp4Url, !!tiny.flvUrl, !!tiny.tsUrl, tiny.audioBitrate], [null, null, true, true, 32000]);
+    assert.deepEqual(
+      [tiny.hlsUrl, tiny.mp4Url, !!tiny.flvUrl, !!tiny.tsUrl, tiny.audioBitrate],
+      [null, null, true, true, 32000],
+    );
   });
 
   it('replace=false adds a new video item (parentId = source) and leaves the source renditions', async () => {
@@ -148,17 +220,31 @@ describe('local platform: demo data, videos and transcoding', () => {
       trailorDuration: 10,
     });
     assert.equal(r.code, 0);
-    const child = await eventually(async () => (await all()).find((v) => v.parentId === source.id), 3000, 'the new video item');
+    const child = await eventually(
+      async () => (await all()).find((v) => v.parentId === source.id),
+      3000,
+      'the new video item',
+    );
     assert.equal(child.status, 2);
     assert.equal(child.title, source.title);
-    assert.deepEqual(child.transcodedVideoList.map((s) => [s.name, s.type]), [['small', 0], ['small', 1]], 'a preview clip too');
+    assert.deepEqual(
+      child.transcodedVideoList.map((s) => [s.name, s.type]),
+      [
+        ['small', 0],
+        ['small', 1],
+      ],
+      'a preview clip too',
+    );
     assert.ok(child.transcodedVideoList[1].mp4Size < child.transcodedVideoList[0].mp4Size);
     assert.equal(child.logoGroupId, (await client.getLogoGroupList())[1].id);
     const after = await eventually(async () => {
       const v = await client.getVideoInfo(source.id);
       return v.status === 2 ? v : undefined;
     });
-    assert.deepEqual(after.transcodedVideoList.map((s) => s.hlsUrl), before);
+    assert.deepEqual(
+      after.transcodedVideoList.map((s) => s.hlsUrl),
+      before,
+    );
   });
 
   it('answers per video: 10033 running, 10067 queued, 10012 unknown, 0 for the rest', async () => {
@@ -167,14 +253,21 @@ describe('local platform: demo data, videos and transcoding', () => {
     const queued = byTitle('Queued interview');
     const failed = byTitle('Broken encode');
     const unknown = '0'.repeat(32);
-    const results = await client.secondTranscodeV2({ videoIds: [running.id, second.id, queued.id, unknown, failed.id], replace: true, transcodeTemplateGroupId: 1 });
-    assert.deepEqual(results.map((r) => [r.id, r.code]), [
-      [running.id, Codes.transcodeRunning],
-      [second.id, Codes.transcodeRunning],
-      [queued.id, Codes.videoInWaitingList],
-      [unknown, Codes.videoNotExists],
-      [failed.id, 0],
-    ]);
+    const results = await client.secondTranscodeV2({
+      videoIds: [running.id, second.id, queued.id, unknown, failed.id],
+      replace: true,
+      transcodeTemplateGroupId: 1,
+    });
+    assert.deepEqual(
+      results.map((r) => [r.id, r.code]),
+      [
+        [running.id, Codes.transcodeRunning],
+        [second.id, Codes.transcodeRunning],
+        [queued.id, Codes.videoInWaitingList],
+        [unknown, Codes.videoNotExists],
+        [failed.id, 0],
+      ],
+    );
     assert.match(results[2].message, /^video_is_in_transcode_waitting_list/);
     const again = await client.secondTranscodeV2({ videoIds: [failed.id], replace: true, transcodeTemplateGroupId: 1 });
     assert.ok([Codes.videoInWaitingList, Codes.transcodeRunning].includes(again[0].code as never));
@@ -182,16 +275,62 @@ describe('local platform: demo data, videos and transcoding', () => {
 
   it('refuses the whole call: 10017 no video exists, 10081 unknown group, 10061 bad templates, 10901 no replace', async () => {
     const id = byTitle('Meeting notes').id;
-    await apiError(client.secondTranscodeV2({ videoIds: ['1'.repeat(32)], replace: true, transcodeTemplateGroupId: 1 }), Codes.noVideoExists, 'none of videoIds');
-    await apiError(client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplateGroupId: 4242 }), Codes.templateGroupNotExist, 'transcodeTemplateGroupId 4242');
-    await apiError(client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [{ ...adHoc[0], hls: false, mp4: false }] }), Codes.transcodeTemplateNotCorrect, 'transcodeTemplates[0].hls or mp4, flv or ts must be true');
-    await apiError(client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [{ ...adHoc[0], hlsEncryptType: 5 as never }] }), Codes.transcodeTemplateNotCorrect, 'transcodeTemplates[0].hlsEncryptType must be one of 0, 6, 7');
-    await apiError(client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [adHoc[0], adHoc[0]] }), Codes.transcodeTemplateNotCorrect, 'at most one template with defaultVideo 1');
-    await apiError(client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: { logoGroupId: 0, templates: [{ ...adHoc[0], videoWidth: undefined as never }] } }), Codes.transcodeTemplateNotCorrect, 'transcodeTemplates.templates[0].videoWidth is required');
-    const noReplace = await raw(p, 'secondTranscodeV2', { videoIds: id, transcodeTemplateGroupId: '1' }, { method: 'POST' });
+    await apiError(
+      client.secondTranscodeV2({ videoIds: ['1'.repeat(32)], replace: true, transcodeTemplateGroupId: 1 }),
+      Codes.noVideoExists,
+      'none of videoIds',
+    );
+    await apiError(
+      client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplateGroupId: 4242 }),
+      Codes.templateGroupNotExist,
+      'transcodeTemplateGroupId 4242',
+    );
+    await apiError(
+      client.secondTranscodeV2({
+        videoIds: [id],
+        replace: true,
+        transcodeTemplates: [{ ...adHoc[0], hls: false, mp4: false }],
+      }),
+      Codes.transcodeTemplateNotCorrect,
+      'transcodeTemplates[0].hls or mp4, flv or ts must be true',
+    );
+    await apiError(
+      client.secondTranscodeV2({
+        videoIds: [id],
+        replace: true,
+        transcodeTemplates: [{ ...adHoc[0], hlsEncryptType: 5 as never }],
+      }),
+      Codes.transcodeTemplateNotCorrect,
+      'transcodeTemplates[0].hlsEncryptType must be one of 0, 6, 7',
+    );
+    await apiError(
+      client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [adHoc[0], adHoc[0]] }),
+      Codes.transcodeTemplateNotCorrect,
+      'at most one template with defaultVideo 1',
+    );
+    await apiError(
+      client.secondTranscodeV2({
+        videoIds: [id],
+        replace: true,
+        transcodeTemplates: { logoGroupId: 0, templates: [{ ...adHoc[0], videoWidth: undefined as never }] },
+      }),
+      Codes.transcodeTemplateNotCorrect,
+      'transcodeTemplates.templates[0].videoWidth is required',
+    );
+    const noReplace = await raw(
+      p,
+      'secondTranscodeV2',
+      { videoIds: id, transcodeTemplateGroupId: '1' },
+      { method: 'POST' },
+    );
     assert.equal(noReplace.json.code, Codes.parameterMissing);
     assert.match(noReplace.json.message, /replace is required/);
-    const oneZero = await raw(p, 'secondTranscodeV2', { videoIds: id, transcodeTemplateGroupId: '1', replace: 'maybe' }, { method: 'POST' });
+    const oneZero = await raw(
+      p,
+      'secondTranscodeV2',
+      { videoIds: id, transcodeTemplateGroupId: '1', replace: 'maybe' },
+      { method: 'POST' },
+    );
     assert.match(oneZero.json.message, /replace must be true or false/);
     // Meeting notes is an unknown file type: no task can be created for it.
     const [r] = await client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplateGroupId: 1 });
@@ -203,7 +342,11 @@ describe('local platform: demo data, videos and transcoding', () => {
     const bare = await TestPlatform.start();
     try {
       const c = bare.client();
-      await apiError(c.secondTranscodeV2({ videoIds: ['a'.repeat(32)], replace: true }), Codes.noUserTranscodeTemplate, 'no default template group');
+      await apiError(
+        c.secondTranscodeV2({ videoIds: ['a'.repeat(32)], replace: true }),
+        Codes.noUserTranscodeTemplate,
+        'no default template group',
+      );
     } finally {
       await bare.close();
     }
@@ -211,8 +354,17 @@ describe('local platform: demo data, videos and transcoding', () => {
 
   it('accepts replace as 1/0 and booleans as text', async () => {
     const v = byTitle('Broken encode');
-    await eventually(async () => ((await client.getVideoInfo(v.id)).status === 2 ? true : undefined), 3000, 'previous run done');
-    const answer = await raw(p, 'secondTranscodeV2', { videoIds: v.id, replace: '0', transcodeTemplateGroupId: '2' }, { placement: 'form' });
+    await eventually(
+      async () => ((await client.getVideoInfo(v.id)).status === 2 ? true : undefined),
+      3000,
+      'previous run done',
+    );
+    const answer = await raw(
+      p,
+      'secondTranscodeV2',
+      { videoIds: v.id, replace: '0', transcodeTemplateGroupId: '2' },
+      { placement: 'form' },
+    );
     assert.equal(answer.json.code, 0, answer.text);
     assert.deepEqual(answer.json.result, [{ id: v.id, code: 0, message: 'success' }]);
   });

@@ -13,8 +13,19 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 const BUNDLE_BUDGET_BYTES = 800_000; // dist/extension.js minified: undici ~300 KiB, ajv ~100 KiB, our code, the local platform
 const VSIX_BUDGET_BYTES = 300_000;
 
-const INPUTS = ['src', 'schemas', 'snippets', 'media', 'package.json', 'package-lock.json', 'README.md',
-  'CHANGELOG.md', 'LICENSE', '.vscodeignore', 'scripts/build.mjs'];
+const INPUTS = [
+  'src',
+  'schemas',
+  'snippets',
+  'media',
+  'package.json',
+  'package-lock.json',
+  'README.md',
+  'CHANGELOG.md',
+  'LICENSE',
+  '.vscodeignore',
+  'scripts/build.mjs',
+];
 
 function newestMtime(path: string): number {
   if (!existsSync(path)) return 0;
@@ -70,15 +81,25 @@ describe('packaging: production bundle and VSIX', function () {
   it('is a minified bundle that carries undici, ajv and jsonc-parser inside instead of requiring them', () => {
     const source = readZipEntry(zip, entry('extension/dist/extension.js')).toString('utf8');
     for (const dependency of ['undici', 'ajv', 'jsonc-parser']) {
-      assert.ok(!new RegExp(`require\\(["']${dependency}["']\\)`).test(source), `bundle requires ${dependency} at run time`);
+      assert.ok(
+        !new RegExp(`require\\(["']${dependency}["']\\)`).test(source),
+        `bundle requires ${dependency} at run time`,
+      );
     }
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
     assert.ok(source.split('\n').length < 200, 'bundle does not look minified');
   });
 
   it('holds the manifest, bundle, schemas, snippets, media, README, CHANGELOG and LICENSE', () => {
-    for (const name of ['extension/package.json', 'extension/dist/extension.js', 'extension/readme.md',
-      'extension/changelog.md', 'extension/LICENSE.txt', 'extension/media/icon.png', 'extension/media/activitybar.svg']) {
+    for (const name of [
+      'extension/package.json',
+      'extension/dist/extension.js',
+      'extension/readme.md',
+      'extension/changelog.md',
+      'extension/LICENSE.txt',
+      'extension/media/icon.png',
+      'extension/media/activitybar.svg',
+    ]) {
       entry(name);
     }
     for (const folder of ['schemas', 'snippets']) {
@@ -92,9 +113,21 @@ describe('packaging: production bundle and VSIX', function () {
   });
 
   it('leaves out sources, tests, scripts, node_modules, source maps and dev files', () => {
-    const forbidden = [/^extension\/src\//, /^extension\/test\//, /^extension\/scripts\//, /^extension\/bench\//,
-      /node_modules\//, /\.map$/, /\.ts$/, /^extension\/\.[^/]+/, /^extension\/tsconfig\.json$/,
-      /^extension\/package-lock\.json$/, /^extension\/media\/make-icon\.mjs$/, /\.vsix$/, /^extension\/docs\//];
+    const forbidden = [
+      /^extension\/src\//,
+      /^extension\/test\//,
+      /^extension\/scripts\//,
+      /^extension\/bench\//,
+      /node_modules\//,
+      /\.map$/,
+      /\.ts$/,
+      /^extension\/\.[^/]+/,
+      /^extension\/tsconfig\.json$/,
+      /^extension\/package-lock\.json$/,
+      /^extension\/media\/make-icon\.mjs$/,
+      /\.vsix$/,
+      /^extension\/docs\//,
+    ];
     const leaked = names.filter((name) => forbidden.some((pattern) => pattern.test(name)));
     assert.deepEqual(leaked, [], `files that must not ship: ${leaked.join(', ')}`);
   });

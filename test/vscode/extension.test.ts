@@ -19,8 +19,23 @@ const dispatcher = (): unknown => (globalThis as Record<symbol, unknown>)[DISPAT
 
 function templateGroup(name: string): Record<string, unknown> {
   return {
-    name, type: 0, trailor: false, trailorDuration: 0, logoGroupId: 0,
-    transcodeTemplates: [{ name: '720p', videoWidth: 1280, videoHeight: 720, videoBitrate: 2500, audioBitrate: 128000, format: 0, encryptType: 0, defaultVideo: 1 }],
+    name,
+    type: 0,
+    trailor: false,
+    trailorDuration: 0,
+    logoGroupId: 0,
+    transcodeTemplates: [
+      {
+        name: '720p',
+        videoWidth: 1280,
+        videoHeight: 720,
+        videoBitrate: 2500,
+        audioBitrate: 128000,
+        format: 0,
+        encryptType: 0,
+        defaultVideo: 1,
+      },
+    ],
   };
 }
 
@@ -37,7 +52,11 @@ describe('Video Platform Tools in the extension host', function () {
     dataDir = mkdtempSync(join(tmpdir(), 'vpt-host-suite-'));
     const account = { accessKey: 'host-suite-access', secretKey: randomBytes(16).toString('hex') };
     platform = await startLocalPlatform({
-      dataDir, accounts: [account], demo: true, port: 0, clockSpeed: 50,
+      dataDir,
+      accounts: [account],
+      demo: true,
+      port: 0,
+      clockSpeed: 50,
       onRequest: (entry) => requests.push({ action: entry.action, code: entry.code }),
     });
     credentials = { baseUrl: platform.baseUrl, ...account };
@@ -49,7 +68,11 @@ describe('Video Platform Tools in the extension host', function () {
   });
 
   async function channelNamed(name: string): Promise<Channel> {
-    const page = await platformCall<Channel[]>(credentials, 'liveGetChannelsByPage', 'GET', { start: '1', number: '100', name });
+    const page = await platformCall<Channel[]>(credentials, 'liveGetChannelsByPage', 'GET', {
+      start: '1',
+      number: '100',
+      name,
+    });
     const channel = page.find((c) => c.name === name);
     assert.ok(channel, `demo channel "${name}" not found on the local platform`);
     return channel;
@@ -61,10 +84,13 @@ describe('Video Platform Tools in the extension host', function () {
     extension = found;
     assert.equal(extension.isActive, false, 'the extension activated before anything asked for it');
     const events = (extension.packageJSON as { activationEvents?: string[] }).activationEvents ?? [];
-    assert.ok(!events.includes('*') && !events.includes('onStartupFinished'), `eager activation events: ${events.join(', ')}`);
+    assert.ok(
+      !events.includes('*') && !events.includes('onStartupFinished'),
+      `eager activation events: ${events.join(', ')}`,
+    );
   });
 
-  it('activates with the account from VIDEO_PLATFORM_DEV_* and leaves undici\'s global dispatcher alone', async () => {
+  it("activates with the account from VIDEO_PLATFORM_DEV_* and leaves undici's global dispatcher alone", async () => {
     // What `npm start` does: the extension reads these on activation and makes that account active.
     process.env.VIDEO_PLATFORM_DEV_BASE_URL = credentials.baseUrl;
     process.env.VIDEO_PLATFORM_DEV_ACCESS_KEY = credentials.accessKey;
@@ -76,12 +102,21 @@ describe('Video Platform Tools in the extension host', function () {
   });
 
   it('registers every command its manifest contributes', async () => {
-    const contributed = ((extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }).contributes.commands).map((c) => c.command);
+    const contributed = (
+      extension.packageJSON as { contributes: { commands: Array<{ command: string }> } }
+    ).contributes.commands.map((c) => c.command);
     const registered = new Set(await vscode.commands.getCommands(true));
     const missing = contributed.filter((id) => !registered.has(id));
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
-    for (const id of ['videoPlatform.addAccount', 'videoPlatform.connectLocalPlatform', 'videoPlatform.startChannel', 'videoPlatform.stopChannel',
-      'videoPlatform.transcodeVideos', 'videoPlatform.refreshChannels', 'videoPlatform.refreshVideos']) {
+    for (const id of [
+      'videoPlatform.addAccount',
+      'videoPlatform.connectLocalPlatform',
+      'videoPlatform.startChannel',
+      'videoPlatform.stopChannel',
+      'videoPlatform.transcodeVideos',
+      'videoPlatform.refreshChannels',
+      'videoPlatform.refreshVideos',
+    ]) {
       assert.ok(contributed.includes(id), `${id} is not contributed`);
     }
   });
@@ -91,10 +126,14 @@ describe('Video Platform Tools in the extension host', function () {
     await vscode.commands.executeCommand('workbench.view.extension.videoPlatform');
     await vscode.commands.executeCommand('videoPlatform.refreshChannels');
     await vscode.commands.executeCommand('videoPlatform.refreshVideos');
-    await eventually('a successful channel list request', async () => requests.find((r) => r.action === 'liveGetChannelsByPage' && r.code === 0));
-    await eventually('a successful video list request', async () => requests.find((r) => r.action === 'queryVideo' && r.code === 0));
+    await eventually('a successful channel list request', async () =>
+      requests.find((r) => r.action === 'liveGetChannelsByPage' && r.code === 0),
+    );
+    await eventually('a successful video list request', async () =>
+      requests.find((r) => r.action === 'queryVideo' && r.code === 0),
+    );
     const refused = requests.filter((r) => r.code !== 0);
-    assert.deepEqual(refused, [], 'the platform refused some of the extension\'s requests');
+    assert.deepEqual(refused, [], "the platform refused some of the extension's requests");
   });
 
   it('starts a stopped channel given by id, and the platform shows it live', async () => {
@@ -112,7 +151,9 @@ describe('Video Platform Tools in the extension host', function () {
     // VS Code refuses to show modal dialogs to extension tests, so the confirmation is never given.
     const channel = await channelNamed(DEMO_NAMES.channels.stopped);
     assert.equal(channel.status, 2);
-    await Promise.resolve(vscode.commands.executeCommand('videoPlatform.stopChannel', channel.id)).catch(() => undefined);
+    await Promise.resolve(vscode.commands.executeCommand('videoPlatform.stopChannel', channel.id)).catch(
+      () => undefined,
+    );
     await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await platformCall<Channel>(credentials, 'liveGetChannelById', 'GET', { id: channel.id });
     assert.equal(after.status, 2, 'the channel was stopped without confirmation');
@@ -130,19 +171,31 @@ describe('Video Platform Tools in the extension host', function () {
     writeFileSync(file, JSON.stringify(group, null, 2));
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const ours = (): vscode.Diagnostic[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform');
-    const live = await eventually('Video Platform problems on the file', async () => (ours().length > 0 ? ours() : undefined));
+    const ours = (): vscode.Diagnostic[] =>
+      vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform');
+    const live = await eventually('Video Platform problems on the file', async () =>
+      ours().length > 0 ? ours() : undefined,
+    );
     const repeated = live.find((d) => /repeats the name "720p"/.test(d.message));
-    assert.ok(repeated, `no problem about the repeated template name; problems: ${live.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`);
+    assert.ok(
+      repeated,
+      `no problem about the repeated template name; problems: ${live.map((d) => `${d.range.start.line + 1}: ${d.message}`).join(' | ')}`,
+    );
     assert.match(repeated.message, /transcodeTemplates/);
     // VS Code's JSON check reports the schema problem from the same schema file; the extension does not repeat it while editing.
-    assert.ok(!live.some((d) => d.range.start.line === 2), `the schema problem is listed twice: ${live.map((d) => d.message).join(' | ')}`);
+    assert.ok(
+      !live.some((d) => d.range.start.line === 2),
+      `the schema problem is listed twice: ${live.map((d) => d.message).join(' | ')}`,
+    );
     await eventually('VS Code\'s own schema problem on the "type" line', async () =>
-      vscode.languages.getDiagnostics(uri).find((d) => d.source !== 'Video Platform' && d.range.start.line === 2));
+      vscode.languages.getDiagnostics(uri).find((d) => d.source !== 'Video Platform' && d.range.start.line === 2),
+    );
 
     // Not awaited: the command resolves only when its notification is dismissed.
     void Promise.resolve(vscode.commands.executeCommand('videoPlatform.validateDocument', uri)).catch(() => undefined);
-    const full = await eventually('the schema problem from Validate', async () => ours().find((d) => d.range.start.line === 2));
+    const full = await eventually('the schema problem from Validate', async () =>
+      ours().find((d) => d.range.start.line === 2),
+    );
     assert.match(full.message, /type|0 \(normal\) or 1 \(VR\)/i);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
@@ -169,11 +222,20 @@ describe('Video Platform Tools in the extension host', function () {
     const templates = await platformCall<Array<{ id: string }>>(credentials, 'liveGetTemplates', 'GET');
     const name = `Host suite channel ${randomBytes(3).toString('hex')}`;
     const file = join(dataDir, 'hand.channel.json');
-    const definition = { name, signalType: '1', liveType: 0, outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }] };
+    const definition = {
+      name,
+      signalType: '1',
+      liveType: 0,
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: templates[0].id, isDefault: '1' }] }],
+    };
     writeFileSync(file, JSON.stringify(definition, null, 2) + '\n');
     const uri = vscode.Uri.file(file);
     await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
-    const ours = (): string[] => vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'Video Platform').map((d) => d.message);
+    const ours = (): string[] =>
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.source === 'Video Platform')
+        .map((d) => d.message);
     // Checked once before it exists: the account's channel list is fetched for the reference checks then.
     await vscode.commands.executeCommand('videoPlatform.validateDocument', uri);
     assert.deepEqual(ours(), []);

@@ -14,7 +14,9 @@ interface TestOutcome {
 
 export async function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', timeout: 60_000, color: false, reporter: 'spec' });
-  for (const file of readdirSync(__dirname).filter((name) => name.endsWith('.test.js')).sort()) {
+  for (const file of readdirSync(__dirname)
+    .filter((name) => name.endsWith('.test.js'))
+    .sort()) {
     mocha.addFile(join(__dirname, file));
   }
   const tests: TestOutcome[] = [];
@@ -23,7 +25,9 @@ export async function run(): Promise<void> {
     await new Promise<void>((resolve) => {
       const runner = mocha.run(() => resolve());
       runner.on('pass', (test) => tests.push({ title: test.fullTitle(), state: 'passed', durationMs: test.duration }));
-      runner.on('fail', (test, err: Error) => tests.push({ title: test.fullTitle(), state: 'failed', error: err.stack ?? String(err) }));
+      runner.on('fail', (test, err: Error) =>
+        tests.push({ title: test.fullTitle(), state: 'failed', error: err.stack ?? String(err) }),
+      );
     });
   } catch (caught) {
     error = caught instanceof Error ? caught.stack : String(caught);

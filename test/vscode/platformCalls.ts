@@ -10,8 +10,19 @@ export interface Credentials {
   secretKey: string;
 }
 
-export function platformCall<T>(credentials: Credentials, action: string, method: 'GET' | 'POST', params: Record<string, string> = {}): Promise<T> {
-  const signed: Record<string, string> = { ...params, accessKey: credentials.accessKey, action, version: '2.0', timestamp: String(Date.now()) };
+export function platformCall<T>(
+  credentials: Credentials,
+  action: string,
+  method: 'GET' | 'POST',
+  params: Record<string, string> = {},
+): Promise<T> {
+  const signed: Record<string, string> = {
+    ...params,
+    accessKey: credentials.accessKey,
+    action,
+    version: '2.0',
+    timestamp: String(Date.now()),
+  };
   signed.signature = signParams(signed, credentials.secretKey);
   const url = new URL('/rest', credentials.baseUrl);
   for (const [name, value] of Object.entries(signed)) url.searchParams.set(name, value);
@@ -21,7 +32,11 @@ export function platformCall<T>(credentials: Credentials, action: string, method
       res.on('data', (chunk: Buffer) => chunks.push(chunk));
       res.on('end', () => {
         try {
-          const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { code: number; message: string; result: T };
+          const envelope = JSON.parse(Buffer.concat(chunks).toString('utf8')) as {
+            code: number;
+            message: string;
+            result: T;
+          };
           if (envelope.code !== 0) reject(new Error(`${action}: ${envelope.code} ${envelope.message}`));
           else resolve(envelope.result);
         } catch (error) {

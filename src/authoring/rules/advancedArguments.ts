@@ -6,7 +6,17 @@ import { closest } from '../schemaProblems';
 import { has, isObject, type ProblemSink } from './ruleKit';
 import type { JsonPath } from '../jsonDocument';
 
-export const ADVANCED_ARGUMENT_KEYS = ['rc', 'gopSize', 'bFrame', 'bframe', 'refFrame', 'qualityLevel', 'interlace', 'gopType', 'smartBorder'] as const;
+export const ADVANCED_ARGUMENT_KEYS = [
+  'rc',
+  'gopSize',
+  'bFrame',
+  'bframe',
+  'refFrame',
+  'qualityLevel',
+  'interlace',
+  'gopType',
+  'smartBorder',
+] as const;
 
 export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value: unknown): void {
   if (!isObject(value)) return;
@@ -20,11 +30,20 @@ export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value:
       'advancedArguments.unknownKey',
       keyPath,
       `"${key}" is not an advanced argument the platform knows, so it has no effect.${guess ? ` Did you mean "${guess}"?` : ` Known keys: ${known.join(', ')}.`}`,
-      guess && !has(value, guess) ? sink.doc.fix(`Rename to "${guess}"`, (d) => d.renameKey(keyPath, guess)) : undefined,
+      guess && !has(value, guess)
+        ? sink.doc.fix(`Rename to "${guess}"`, (d) => d.renameKey(keyPath, guess))
+        : undefined,
       true,
     );
   }
   if (has(value, 'bFrame') && has(value, 'bframe')) {
-    sink.add('warning', 'advancedArguments.bothBFrameSpellings', [...path, 'bframe'], 'Both "bFrame" and "bframe" are given; keep one spelling so it is clear which B-frame count applies.', undefined, true);
+    sink.add(
+      'warning',
+      'advancedArguments.bothBFrameSpellings',
+      [...path, 'bframe'],
+      'Both "bFrame" and "bframe" are given; keep one spelling so it is clear which B-frame count applies.',
+      undefined,
+      true,
+    );
   }
 }

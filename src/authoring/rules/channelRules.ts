@@ -3,14 +3,29 @@
  * and encryption on HLS only, the time shift duration), one default output per group, repeated
  * templates, and what liveUpdate will do to groups without an id.
  */
-import { has, isObject, isOn, objectItems, offLike, onLike, reportSeveralDefaults, type JsonObject, type ProblemSink } from './ruleKit';
+import {
+  has,
+  isObject,
+  isOn,
+  objectItems,
+  offLike,
+  onLike,
+  reportSeveralDefaults,
+  type JsonObject,
+  type ProblemSink,
+} from './ruleKit';
 
 export function channelRules(sink: ProblemSink, value: unknown): void {
   if (!isObject(value)) return;
   const pull = value.signalType === '2' || value.signalType === 2;
   const push = value.signalType === '1' || value.signalType === 1;
   if (pull && !has(value, 'pullStream')) {
-    sink.add('error', 'channel.pullStreamMissing', ['signalType'], 'A pull channel (signalType "2") needs "pullStream": the address the platform pulls the source from.');
+    sink.add(
+      'error',
+      'channel.pullStreamMissing',
+      ['signalType'],
+      'A pull channel (signalType "2") needs "pullStream": the address the platform pulls the source from.',
+    );
   }
   if (push && has(value, 'pullStream')) {
     sink.add(
@@ -59,7 +74,9 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'channel.thirdPartyUrlOnHls',
       [...at, 'rtmpThirdPartyOutputUrl'],
       `${sink.label([...at, 'rtmpThirdPartyOutputUrl'])}: a third-party RTMP ingest address applies to RTMP groups (protocolType 2) only; this is an HLS group.`,
-      sink.doc.fix('Remove rtmpThirdPartyOutputUrl from this HLS group', (d) => d.remove([...at, 'rtmpThirdPartyOutputUrl'])),
+      sink.doc.fix('Remove rtmpThirdPartyOutputUrl from this HLS group', (d) =>
+        d.remove([...at, 'rtmpThirdPartyOutputUrl']),
+      ),
     );
   }
   if (timeShift && !rtmp && !has(group, 'timeShiftDuration')) {
@@ -121,7 +138,16 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, list: unkn
       sink.doc.fix(`Remove ${sink.label([...at, index])}`, (d) => d.remove([...at, index])),
     );
   }
-  reportSeveralDefaults(sink, 'channel.severalDefaults', at, items, 'isDefault', isOn, offLike, 'output template of a group');
+  reportSeveralDefaults(
+    sink,
+    'channel.severalDefaults',
+    at,
+    items,
+    'isDefault',
+    isOn,
+    offLike,
+    'output template of a group',
+  );
   if (items.length > 0 && !items.some(([, item]) => isOn(item.isDefault))) {
     const [firstIndex, first] = items[0];
     sink.add(
@@ -129,7 +155,9 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, list: unkn
       'channel.noDefault',
       at,
       `${sink.label(at)}: no template is marked as the default (isDefault "1"), so players get no preferred output.`,
-      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) => d.set([...at, firstIndex, 'isDefault'], onLike(first.isDefault))),
+      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) =>
+        d.set([...at, firstIndex, 'isDefault'], onLike(first.isDefault)),
+      ),
       true,
     );
   }

@@ -25,7 +25,12 @@ export function liveTemplateRules(sink: ProblemSink, value: unknown): void {
   }
   const changes = Object.keys(value).filter((key) => key !== 'id' && key !== '$schema');
   if (typeof value.id === 'string' && changes.length === 0) {
-    sink.add('warning', 'livetemplate.nothingToUpdate', ['id'], 'Only "id" is given, so liveTemplateUpdate would change nothing; add the fields to change.');
+    sink.add(
+      'warning',
+      'livetemplate.nothingToUpdate',
+      ['id'],
+      'Only "id" is given, so liveTemplateUpdate would change nothing; add the fields to change.',
+    );
   }
 }
 

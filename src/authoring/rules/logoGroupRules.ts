@@ -8,9 +8,19 @@ export function logoGroupRules(sink: ProblemSink, value: unknown): void {
     if (!isPercent(logo.start) || !isPercent(logo.end)) continue;
     const path = ['logos', index, 'end'];
     if (logo.end < logo.start) {
-      sink.add('error', 'logogroup.endBeforeStart', path, `${sink.label(path)} (${logo.end}%) must not be before start (${logo.start}%).`);
+      sink.add(
+        'error',
+        'logogroup.endBeforeStart',
+        path,
+        `${sink.label(path)} (${logo.end}%) must not be before start (${logo.start}%).`,
+      );
     } else if (logo.end === logo.start) {
-      sink.add('warning', 'logogroup.emptyWindow', path, `${sink.label(path)} equals start (${logo.start}%), so the logo shows for no time at all.`);
+      sink.add(
+        'warning',
+        'logogroup.emptyWindow',
+        path,
+        `${sink.label(path)} equals start (${logo.start}%), so the logo shows for no time at all.`,
+      );
     }
   }
 }

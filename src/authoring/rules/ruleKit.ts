@@ -99,7 +99,8 @@ export function checkAudioBitsPerSecond(sink: ProblemSink, path: JsonPath, value
 /** Audio bitrate that looks like bits per second where kbps are expected (128000 instead of 128). */
 export function checkAudioKbps(sink: ProblemSink, path: JsonPath, value: unknown): void {
   // Up to 1024 kbps (the schema's maximum) in bits per second; beyond, it is no unit slip.
-  if (typeof value !== 'number' || !Number.isInteger(value) || value < 8000 || value > 1_024_000 || value % 1000 !== 0) return;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 8000 || value > 1_024_000 || value % 1000 !== 0)
+    return;
   const kbps = value / 1000;
   sink.add(
     'warning',
@@ -124,13 +125,24 @@ export function checkVideoKbps(sink: ProblemSink, path: JsonPath, value: unknown
 }
 
 /** Template names repeated in one list (renditions must be told apart). */
-export function checkDuplicateNames(sink: ProblemSink, code: string, listPath: JsonPath, items: Array<[number, JsonObject]>): void {
+export function checkDuplicateNames(
+  sink: ProblemSink,
+  code: string,
+  listPath: JsonPath,
+  items: Array<[number, JsonObject]>,
+): void {
   const seen = new Map<string, number>();
   for (const [index, item] of items) {
     if (typeof item.name !== 'string') continue;
     const first = seen.get(item.name);
     const path = [...listPath, index, 'name'];
     if (first === undefined) seen.set(item.name, index);
-    else sink.add('error', code, path, `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...listPath, first])}; each template needs its own name.`);
+    else
+      sink.add(
+        'error',
+        code,
+        path,
+        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...listPath, first])}; each template needs its own name.`,
+      );
   }
 }

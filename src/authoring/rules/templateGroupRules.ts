@@ -22,7 +22,16 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
   const at = ['transcodeTemplates'];
   const items = objectItems(value.transcodeTemplates);
 
-  reportSeveralDefaults(sink, 'templategroup.severalDefaults', at, items, 'defaultVideo', (v) => v === 1, () => 0, 'template of the group');
+  reportSeveralDefaults(
+    sink,
+    'templategroup.severalDefaults',
+    at,
+    items,
+    'defaultVideo',
+    (v) => v === 1,
+    () => 0,
+    'template of the group',
+  );
   if (items.length > 0 && !items.some(([, item]) => item.defaultVideo === 1)) {
     const [firstIndex] = items[0];
     sink.add(
@@ -30,7 +39,9 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       'templategroup.noDefault',
       at,
       'transcodeTemplates: exactly one template must have defaultVideo 1 (the rendition players start with); none has.',
-      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) => d.set([...at, firstIndex, 'defaultVideo'], 1)),
+      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) =>
+        d.set([...at, firstIndex, 'defaultVideo'], 1),
+      ),
       true,
     );
   }
@@ -53,7 +64,12 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
   }
 
   if (value.trailor === true && typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
-    sink.add('error', 'templategroup.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
+    sink.add(
+      'error',
+      'templategroup.trailorDurationMissing',
+      ['trailorDuration'],
+      'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.',
+    );
   }
   if (value.trailor === false && typeof value.trailorDuration === 'number' && value.trailorDuration > 0) {
     sink.add(

@@ -29,7 +29,14 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
     );
   }
   if (!adHoc && !has(value, 'transcodeTemplateGroupId')) {
-    sink.add('info', 'transcode.defaultGroup', [], "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.", undefined, true);
+    sink.add(
+      'info',
+      'transcode.defaultGroup',
+      [],
+      "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.",
+      undefined,
+      true,
+    );
   }
   const unusedWithoutTemplates: string[] = [];
   if (!adHoc) {
@@ -47,11 +54,25 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
   }
   if (value.trailor === true) {
     if (!has(value, 'trailorDuration')) {
-      sink.add('error', 'transcode.trailorDurationMissing', ['trailor'], 'A trial clip is on (trailor true), so "trailorDuration" (seconds, at least 1) is required.');
+      sink.add(
+        'error',
+        'transcode.trailorDurationMissing',
+        ['trailor'],
+        'A trial clip is on (trailor true), so "trailorDuration" (seconds, at least 1) is required.',
+      );
     } else if (typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
-      sink.add('error', 'transcode.trailorDurationMissing', ['trailorDuration'], 'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.');
+      sink.add(
+        'error',
+        'transcode.trailorDurationMissing',
+        ['trailorDuration'],
+        'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.',
+      );
     }
-  } else if (typeof value.trailorDuration === 'number' && value.trailorDuration > 0 && !unusedWithoutTemplates.includes('trailorDuration')) {
+  } else if (
+    typeof value.trailorDuration === 'number' &&
+    value.trailorDuration > 0 &&
+    !unusedWithoutTemplates.includes('trailorDuration')
+  ) {
     sink.add(
       'warning',
       'transcode.trailorDurationUnused',
@@ -66,7 +87,16 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
   const list = Array.isArray(templates) ? templates : isObject(templates) ? templates.templates : undefined;
   const items = objectItems(list);
   for (const [index, item] of items) templateRules(sink, [...at, index], item);
-  reportSeveralDefaults(sink, 'transcode.severalDefaults', at, items, 'defaultVideo', (v) => v === 1, () => 0, 'template of the run');
+  reportSeveralDefaults(
+    sink,
+    'transcode.severalDefaults',
+    at,
+    items,
+    'defaultVideo',
+    (v) => v === 1,
+    () => 0,
+    'template of the run',
+  );
   checkDuplicateNames(sink, 'transcode.duplicateName', at, items);
 }
 

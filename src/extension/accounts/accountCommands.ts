@@ -3,7 +3,13 @@ import { answered, Dismissed } from '../commands/inputs';
 import { reportFailure } from '../failures';
 import { checkBaseUrl, checkKey, checkName, type AccountProfile } from './accountStore';
 
-async function askField(deps: CommandDeps, title: string, prompt: string, rule: (value: string) => string | undefined, options: { value?: string; placeHolder?: string; password?: boolean } = {}): Promise<string> {
+async function askField(
+  deps: CommandDeps,
+  title: string,
+  prompt: string,
+  rule: (value: string) => string | undefined,
+  options: { value?: string; placeHolder?: string; password?: boolean } = {},
+): Promise<string> {
   const value = answered(await deps.ui.input({ title, prompt, ...options, validate: rule }));
   const problem = rule(value);
   if (problem) throw new Error(problem);
@@ -14,7 +20,9 @@ async function askField(deps: CommandDeps, title: string, prompt: string, rule: 
 async function check(deps: CommandDeps, profile: AccountProfile): Promise<void> {
   try {
     const client = await deps.connection.activeClient();
-    await deps.ui.withProgress({ title: `Checking account "${profile.name}"`, cancellable: true }, ({ signal }) => client.liveChannelTypeList(undefined, { signal }));
+    await deps.ui.withProgress({ title: `Checking account "${profile.name}"`, cancellable: true }, ({ signal }) =>
+      client.liveChannelTypeList(undefined, { signal }),
+    );
     void deps.ui.info(`Connected to "${profile.name}" (${profile.baseUrl}).`);
   } catch (error) {
     await reportFailure(deps.ui, deps.log, `The account "${profile.name}" was saved, but checking it`, error);
@@ -26,10 +34,20 @@ export async function addAccount(deps: CommandDeps): Promise<AccountProfile | un
   const title = 'Add Video Platform account';
   try {
     const others = deps.accounts.list();
-    const name = await askField(deps, title, 'Account name (for you)', (value) => checkName(value, others), { placeHolder: 'Production' });
-    const baseUrl = await askField(deps, title, 'Platform base URL', checkBaseUrl, { placeHolder: 'https://api.example.com' });
+    const name = await askField(deps, title, 'Account name (for you)', (value) => checkName(value, others), {
+      placeHolder: 'Production',
+    });
+    const baseUrl = await askField(deps, title, 'Platform base URL', checkBaseUrl, {
+      placeHolder: 'https://api.example.com',
+    });
     const accessKey = await askField(deps, title, 'Access key', (value) => checkKey('Access key', value));
-    const secretKey = await askField(deps, title, 'Secret key (kept in the secret storage of this machine)', (value) => checkKey('Secret key', value), { password: true });
+    const secretKey = await askField(
+      deps,
+      title,
+      'Secret key (kept in the secret storage of this machine)',
+      (value) => checkKey('Secret key', value),
+      { password: true },
+    );
     const profile = await deps.accounts.add({ name, baseUrl, accessKey }, secretKey);
     deps.log.info(`Added account "${profile.name}" (${profile.baseUrl})`);
     await deps.connection.switchTo(profile.id);
@@ -47,7 +65,11 @@ async function pickAccount(deps: CommandDeps, title: string, placeHolder: string
     // Run from a keybinding or another extension (the palette hides it then): say why and offer the ways in.
     const add = 'Add Account';
     const local = 'Connect to Local Platform';
-    const choice = await deps.ui.info(`${title}: there is no Video Platform account yet. Add one, or connect to the local platform.`, add, local);
+    const choice = await deps.ui.info(
+      `${title}: there is no Video Platform account yet. Add one, or connect to the local platform.`,
+      add,
+      local,
+    );
     if (choice === add) await addAccount(deps);
     else if (choice === local) await connectLocalPlatform(deps);
     return undefined;
@@ -57,7 +79,8 @@ async function pickAccount(deps: CommandDeps, title: string, placeHolder: string
     accounts.map((account) => ({
       label: `${account.id === activeId ? '$(check) ' : ''}${account.name}`,
       description: account.baseUrl,
-      detail: account.origin === 'local' ? 'runs inside VS Code' : account.origin === 'dev' ? 'from npm start' : undefined,
+      detail:
+        account.origin === 'local' ? 'runs inside VS Code' : account.origin === 'dev' ? 'from npm start' : undefined,
       value: account,
     })),
     { title, placeHolder, matchOnDescription: true },
@@ -95,16 +118,30 @@ export async function editAccount(deps: CommandDeps): Promise<AccountProfile | u
     let updated: AccountProfile;
     switch (field) {
       case 'name':
-        updated = await deps.accounts.update(account.id, { name: await askField(deps, title, 'Account name', (value) => checkName(value, others), { value: account.name }) });
+        updated = await deps.accounts.update(account.id, {
+          name: await askField(deps, title, 'Account name', (value) => checkName(value, others), {
+            value: account.name,
+          }),
+        });
         break;
       case 'baseUrl':
-        updated = await deps.accounts.update(account.id, { baseUrl: await askField(deps, title, 'Platform base URL', checkBaseUrl, { value: account.baseUrl }) });
+        updated = await deps.accounts.update(account.id, {
+          baseUrl: await askField(deps, title, 'Platform base URL', checkBaseUrl, { value: account.baseUrl }),
+        });
         break;
       case 'accessKey':
-        updated = await deps.accounts.update(account.id, { accessKey: await askField(deps, title, 'Access key', (value) => checkKey('Access key', value), { value: account.accessKey }) });
+        updated = await deps.accounts.update(account.id, {
+          accessKey: await askField(deps, title, 'Access key', (value) => checkKey('Access key', value), {
+            value: account.accessKey,
+          }),
+        });
         break;
       case 'secretKey':
-        updated = await deps.accounts.update(account.id, {}, await askField(deps, title, 'New secret key', (value) => checkKey('Secret key', value), { password: true }));
+        updated = await deps.accounts.update(
+          account.id,
+          {},
+          await askField(deps, title, 'New secret key', (value) => checkKey('Secret key', value), { password: true }),
+        );
         break;
     }
     deps.log.info(`Edited the ${field === 'secretKey' ? 'secret key' : field} of account "${updated.name}"`);
@@ -137,7 +174,10 @@ export async function removeAccount(deps: CommandDeps): Promise<AccountProfile |
 export async function connectLocalPlatform(deps: CommandDeps): Promise<string | undefined> {
   const title = 'Connect to the local platform';
   try {
-    const { accountId, baseUrl } = await deps.ui.withProgress({ title: 'Starting the local platform', cancellable: false }, () => deps.localPlatform.connect());
+    const { accountId, baseUrl } = await deps.ui.withProgress(
+      { title: 'Starting the local platform', cancellable: false },
+      () => deps.localPlatform.connect(),
+    );
     await deps.connection.switchTo(accountId);
     void deps.ui.info(`Connected to the local platform at ${baseUrl} (demo data on first use).`);
     return accountId;

@@ -7,7 +7,9 @@ export const HAS_ACCOUNT_KEY = 'videoPlatform.hasAccount';
 export const HAS_ANY_ACCOUNT_KEY = 'videoPlatform.hasAnyAccount';
 
 /** The `setContext` keys that menus' `when` clauses test, from the store as it is now. */
-export function accountContextKeys(store: Pick<AccountStore, 'activeId' | 'list'>): Record<typeof HAS_ACCOUNT_KEY | typeof HAS_ANY_ACCOUNT_KEY, boolean> {
+export function accountContextKeys(
+  store: Pick<AccountStore, 'activeId' | 'list'>,
+): Record<typeof HAS_ACCOUNT_KEY | typeof HAS_ANY_ACCOUNT_KEY, boolean> {
   return {
     [HAS_ACCOUNT_KEY]: store.activeId() !== undefined,
     [HAS_ANY_ACCOUNT_KEY]: store.list().length > 0,
@@ -45,5 +47,10 @@ export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>): Acc
       command: 'videoPlatform.switchAccount',
     };
   }
-  return { text: '$(plug) Video Platform: no account', tooltip: 'Click to add a Video Platform account', markdown: false, command: 'videoPlatform.addAccount' };
+  return {
+    text: '$(plug) Video Platform: no account',
+    tooltip: 'Click to add a Video Platform account',
+    markdown: false,
+    command: 'videoPlatform.addAccount',
+  };
 }

@@ -46,7 +46,8 @@ export function checkBaseUrl(value: string): string | undefined {
 
 export function checkName(value: string, others: readonly AccountProfile[]): string | undefined {
   if (!value.trim()) return 'Account name must not be empty';
-  if (others.some((account) => account.name.toLowerCase() === value.trim().toLowerCase())) return `An account named "${value.trim()}" already exists`;
+  if (others.some((account) => account.name.toLowerCase() === value.trim().toLowerCase()))
+    return `An account named "${value.trim()}" already exists`;
   return undefined;
 }
 
@@ -104,9 +105,18 @@ export class AccountStore {
   /** Adds a profile; the secret goes to secret storage only. Refuses bad fields, changing nothing. */
   async add(fields: Omit<AccountProfile, 'id'>, secretKey: string): Promise<AccountProfile> {
     const problem =
-      checkName(fields.name, this.list()) ?? checkBaseUrl(fields.baseUrl) ?? checkKey('Access key', fields.accessKey) ?? checkKey('Secret key', secretKey);
+      checkName(fields.name, this.list()) ??
+      checkBaseUrl(fields.baseUrl) ??
+      checkKey('Access key', fields.accessKey) ??
+      checkKey('Secret key', secretKey);
     if (problem) throw new Error(problem);
-    const profile: AccountProfile = { ...fields, id: randomUUID(), name: fields.name.trim(), baseUrl: fields.baseUrl.trim(), accessKey: fields.accessKey.trim() };
+    const profile: AccountProfile = {
+      ...fields,
+      id: randomUUID(),
+      name: fields.name.trim(),
+      baseUrl: fields.baseUrl.trim(),
+      accessKey: fields.accessKey.trim(),
+    };
     await this.secrets.store(secretKeyOf(profile.id), secretKey.trim());
     await this.state.update(ACCOUNTS_KEY, [...this.list(), profile]);
     this.changed();
@@ -120,13 +130,21 @@ export class AccountStore {
     if (index < 0) throw new Error(`The account no longer exists`);
     const next: AccountProfile = { ...accounts[index]!, ...changes, id };
     const problem =
-      checkName(next.name, accounts.filter((account) => account.id !== id)) ??
+      checkName(
+        next.name,
+        accounts.filter((account) => account.id !== id),
+      ) ??
       checkBaseUrl(next.baseUrl) ??
       checkKey('Access key', next.accessKey) ??
       (secretKey !== undefined ? checkKey('Secret key', secretKey) : undefined);
     if (problem) throw new Error(problem);
     if (secretKey !== undefined) await this.secrets.store(secretKeyOf(id), secretKey.trim());
-    accounts[index] = { ...next, name: next.name.trim(), baseUrl: next.baseUrl.trim(), accessKey: next.accessKey.trim() };
+    accounts[index] = {
+      ...next,
+      name: next.name.trim(),
+      baseUrl: next.baseUrl.trim(),
+      accessKey: next.accessKey.trim(),
+    };
     await this.state.update(ACCOUNTS_KEY, accounts);
     this.changed();
     return accounts[index]!;

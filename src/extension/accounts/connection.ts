@@ -63,7 +63,9 @@ export class Connection implements ClientSource {
     if (profile.origin === 'local' && this.options.ensureLocal) profile = await this.options.ensureLocal(profile);
     const secretKey = await this.options.store.secretKey(profile.id);
     if (!secretKey) {
-      throw new Error(`The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`);
+      throw new Error(
+        `The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`,
+      );
     }
     const log = this.options.log;
     return new PlatformClient({

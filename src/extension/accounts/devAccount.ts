@@ -3,7 +3,11 @@ import type { AccountStore } from './accountStore';
 
 export const DEV_ACCOUNT_NAME = 'Local platform (npm start)';
 
-const VARIABLES = ['VIDEO_PLATFORM_DEV_BASE_URL', 'VIDEO_PLATFORM_DEV_ACCESS_KEY', 'VIDEO_PLATFORM_DEV_SECRET_KEY'] as const;
+const VARIABLES = [
+  'VIDEO_PLATFORM_DEV_BASE_URL',
+  'VIDEO_PLATFORM_DEV_ACCESS_KEY',
+  'VIDEO_PLATFORM_DEV_SECRET_KEY',
+] as const;
 
 /**
  * `npm start` passes the local platform it started through the environment. When all three
@@ -11,7 +15,11 @@ const VARIABLES = ['VIDEO_PLATFORM_DEV_BASE_URL', 'VIDEO_PLATFORM_DEV_ACCESS_KEY
  * secret into secret storage) and its id returned, to be made active. Partial settings are
  * reported, not guessed.
  */
-export async function applyDevEnvironment(env: NodeJS.ProcessEnv, store: AccountStore, log: LogSink): Promise<string | undefined> {
+export async function applyDevEnvironment(
+  env: NodeJS.ProcessEnv,
+  store: AccountStore,
+  log: LogSink,
+): Promise<string | undefined> {
   const present = VARIABLES.filter((name) => env[name]);
   if (present.length === 0) return undefined;
   if (present.length < VARIABLES.length) {

@@ -3,7 +3,11 @@ import type { AccountStatus } from './accountContext';
 
 /** The active account in the status bar; a click switches (or adds one when there is none). */
 export class AccountStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('videoPlatform.account', vscode.StatusBarAlignment.Left, 10);
+  private readonly item = vscode.window.createStatusBarItem(
+    'videoPlatform.account',
+    vscode.StatusBarAlignment.Left,
+    10,
+  );
 
   constructor() {
     this.item.name = 'Video Platform Account';

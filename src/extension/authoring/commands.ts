@@ -31,7 +31,8 @@ async function targetDocument(arg: unknown): Promise<vscode.TextDocument | undef
 
 function kindOf(document: vscode.TextDocument | undefined): ReturnType<typeof documentKind> {
   const kind = document ? documentKind(document.fileName) : undefined;
-  if (!kind) void vscode.window.showErrorMessage(`Open a Video Platform document first: this works on ${SUFFIXES} files.`);
+  if (!kind)
+    void vscode.window.showErrorMessage(`Open a Video Platform document first: this works on ${SUFFIXES} files.`);
   return kind;
 }
 
@@ -52,10 +53,15 @@ export async function validateDocumentCommand(session: AuthoringSession, arg?: u
   }
   const text = `This ${KIND_LABELS[kind]} document has ${countWords(errors, 'error')} and ${countWords(warnings, 'warning')}; see the Problems panel.`;
   const show = errors > 0 ? vscode.window.showErrorMessage : vscode.window.showWarningMessage;
-  if ((await show(text, 'Show Problems')) === 'Show Problems') await vscode.commands.executeCommand('workbench.actions.view.problems');
+  if ((await show(text, 'Show Problems')) === 'Show Problems')
+    await vscode.commands.executeCommand('workbench.actions.view.problems');
 }
 
-export async function createOrUpdateCommand(session: AuthoringSession, services: ExtensionServices, arg?: unknown): Promise<void> {
+export async function createOrUpdateCommand(
+  session: AuthoringSession,
+  services: ExtensionServices,
+  arg?: unknown,
+): Promise<void> {
   const document = await targetDocument(arg);
   const kind = kindOf(document);
   if (!document || !kind) return;
@@ -100,7 +106,11 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
   const wasDirty = document.isDirty;
   try {
     const outcome = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Sending the ${label} to the platform (${request.operation})`, cancellable: true },
+      {
+        location: vscode.ProgressLocation.Notification,
+        title: `Sending the ${label} to the platform (${request.operation})`,
+        cancellable: true,
+      },
       (_progress, token) => {
         const abort = new AbortController();
         token.onCancellationRequested(() => abort.abort());
@@ -112,7 +122,13 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
 
     if (outcome.created) {
       const edits = idWriteBackEdits(document.getText(), outcome.created);
-      if (edits.length > 0 && (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits))) && !wasDirty && !document.isUntitled) await document.save();
+      if (
+        edits.length > 0 &&
+        (await vscode.workspace.applyEdit(toWorkspaceEdit(document, edits))) &&
+        !wasDirty &&
+        !document.isUntitled
+      )
+        await document.save();
     }
     // What was created is an id documents may now name (this document's own id included): the lists behind the
     // reference checks are fetched again and the open documents checked again, or the new id would show as
@@ -123,7 +139,9 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
     } else {
       session.diagnostics.validate(document);
     }
-    services.refreshViews(outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all');
+    services.refreshViews(
+      outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all',
+    );
     if (outcome.reveal?.view === 'channel') await services.revealChannel(outcome.reveal.id).catch(() => undefined);
     if (outcome.reveal?.view === 'video') await services.revealVideo(outcome.reveal.id).catch(() => undefined);
 
@@ -144,7 +162,8 @@ export async function createOrUpdateCommand(session: AuthoringSession, services:
 /** A failed command: logged, shown with "Show Log" (the shared wording), a cancellation only logged. */
 function reportCommandFailure(services: ExtensionServices, what: string, error: unknown): Promise<void> {
   const ui = {
-    error: (message: string, ...actions: string[]) => Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
+    error: (message: string, ...actions: string[]) =>
+      Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
     showLog: () => services.log.show(),
   };
   return reportFailure(ui, services.log, what, error);
@@ -152,7 +171,9 @@ function reportCommandFailure(services: ExtensionServices, what: string, error: 
 
 function channelOf(arg: unknown): Channel | undefined {
   const candidate = (arg as { channel?: unknown } | undefined)?.channel;
-  return typeof candidate === 'object' && candidate !== null && typeof (candidate as Channel).id === 'string' ? (candidate as Channel) : undefined;
+  return typeof candidate === 'object' && candidate !== null && typeof (candidate as Channel).id === 'string'
+    ? (candidate as Channel)
+    : undefined;
 }
 
 async function pickChannel(services: ExtensionServices): Promise<Channel | undefined> {
@@ -160,7 +181,11 @@ async function pickChannel(services: ExtensionServices): Promise<Channel | undef
   const page = await client.liveGetChannelsByPage({ start: 1, number: 100, sort: 'createTime', order: 'desc' });
   const picked = await vscode.window.showQuickPick(
     page.channels.map((channel) => ({ label: channel.name, description: channel.id, channel })),
-    { title: 'Open a channel as a file', placeHolder: page.count > page.channels.length ? `The newest ${page.channels.length} of ${page.count} channels` : 'Channel' },
+    {
+      title: 'Open a channel as a file',
+      placeHolder:
+        page.count > page.channels.length ? `The newest ${page.channels.length} of ${page.count} channels` : 'Channel',
+    },
   );
   return picked?.channel;
 }

@@ -21,7 +21,11 @@ function severityOf(severity: Severity): vscode.DiagnosticSeverity {
 }
 
 export function toDiagnostic(document: vscode.TextDocument, problem: Problem): vscode.Diagnostic {
-  const diagnostic = new vscode.Diagnostic(toRange(document, problem.range), problem.message, severityOf(problem.severity));
+  const diagnostic = new vscode.Diagnostic(
+    toRange(document, problem.range),
+    problem.message,
+    severityOf(problem.severity),
+  );
   diagnostic.source = DIAGNOSTIC_SOURCE;
   if (problem.code) diagnostic.code = problem.code;
   return diagnostic;

@@ -34,7 +34,12 @@ interface Entry {
 /** Problems that VS Code's JSON language features report themselves from the same schema. */
 function reportedByJsonService(problem: Problem): boolean {
   const code = problem.code ?? '';
-  return code.startsWith('schema.') || code === 'json.syntax' || code === 'json.trailingComma' || code === 'json.duplicateKey';
+  return (
+    code.startsWith('schema.') ||
+    code === 'json.syntax' ||
+    code === 'json.trailingComma' ||
+    code === 'json.duplicateKey'
+  );
 }
 
 export class DocumentDiagnostics implements vscode.Disposable {
@@ -50,7 +55,8 @@ export class DocumentDiagnostics implements vscode.Disposable {
       vscode.workspace.onDidChangeTextDocument((e) => this.schedule(e.document)),
       vscode.workspace.onDidCloseTextDocument((d) => this.forget(d.uri)),
       vscode.workspace.onDidChangeConfiguration((e) => {
-        if (e.affectsConfiguration('json.validate')) for (const document of vscode.workspace.textDocuments) this.publish(document);
+        if (e.affectsConfiguration('json.validate'))
+          for (const document of vscode.workspace.textDocuments) this.publish(document);
       }),
     );
     for (const document of vscode.workspace.textDocuments) this.validate(document);
@@ -122,7 +128,10 @@ export class DocumentDiagnostics implements vscode.Disposable {
   private publish(document: vscode.TextDocument): void {
     const entry = this.entries.get(document.uri.toString());
     if (!entry) return;
-    const shown = entry.full || !jsonValidationOn() ? entry.result.problems : entry.result.problems.filter((p) => !reportedByJsonService(p));
+    const shown =
+      entry.full || !jsonValidationOn()
+        ? entry.result.problems
+        : entry.result.problems.filter((p) => !reportedByJsonService(p));
     this.collection.set(
       document.uri,
       [...shown, ...entry.platform].map((p) => toDiagnostic(document, p)),

@@ -8,7 +8,14 @@ import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from './referenceCache';
 
 /** The documents the providers serve: JSON files of the six kinds (untitled ones too). */
-export const AUTHORING_SELECTOR: vscode.DocumentSelector = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'].flatMap((kind) => [
+export const AUTHORING_SELECTOR: vscode.DocumentSelector = [
+  'channel',
+  'templategroup',
+  'logogroup',
+  'transcode',
+  'livetemplate',
+  'livelogo',
+].flatMap((kind) => [
   { language: 'json', pattern: `**/*.${kind}.json` },
   { language: 'jsonc', pattern: `**/*.${kind}.json` },
 ]);
@@ -16,7 +23,11 @@ export const AUTHORING_SELECTOR: vscode.DocumentSelector = ['channel', 'template
 export class AuthoringCodeActions implements vscode.CodeActionProvider {
   constructor(private readonly diagnostics: DocumentDiagnostics) {}
 
-  provideCodeActions(document: vscode.TextDocument, range: vscode.Range | vscode.Selection, context: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    range: vscode.Range | vscode.Selection,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     if (!documentKind(document.fileName)) return [];
     const actions: vscode.CodeAction[] = [];
     for (const problem of this.diagnostics.problems(document)) {
@@ -25,7 +36,9 @@ export class AuthoringCodeActions implements vscode.CodeActionProvider {
       if (!problemRange.intersection(range) && !problemRange.contains(range)) continue;
       const action = new vscode.CodeAction(problem.fix.title, vscode.CodeActionKind.QuickFix);
       action.edit = toWorkspaceEdit(document, problem.fix.edits);
-      action.diagnostics = context.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE && d.message === problem.message);
+      action.diagnostics = context.diagnostics.filter(
+        (d) => d.source === DIAGNOSTIC_SOURCE && d.message === problem.message,
+      );
       action.isPreferred = true;
       actions.push(action);
     }
@@ -36,7 +49,10 @@ export class AuthoringCodeActions implements vscode.CodeActionProvider {
 export class AuthoringCompletions implements vscode.CompletionItemProvider {
   constructor(private readonly references: ReferenceCache) {}
 
-  async provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.CompletionItem[]> {
+  async provideCompletionItems(
+    document: vscode.TextDocument,
+    position: vscode.Position,
+  ): Promise<vscode.CompletionItem[]> {
     const kind = documentKind(document.fileName);
     if (!kind) return [];
     const at = referenceSiteAt(kind, document.getText(), document.offsetAt(position));
@@ -45,7 +61,10 @@ export class AuthoringCompletions implements vscode.CompletionItemProvider {
     if (!list) return [];
     const range = toRange(document, at.range);
     return completionCandidates(at.site, list.items).map((candidate, index) => {
-      const item = new vscode.CompletionItem({ label: candidate.label, description: candidate.description }, vscode.CompletionItemKind.Reference);
+      const item = new vscode.CompletionItem(
+        { label: candidate.label, description: candidate.description },
+        vscode.CompletionItemKind.Reference,
+      );
       item.insertText = candidate.insertText;
       item.filterText = candidate.filterText;
       item.range = range;

@@ -33,7 +33,9 @@ export class ReferenceCache {
       // A failed fetch is forgotten so the next need tries again.
       pending.catch((error: unknown) => {
         lists?.delete(kind);
-        this.services.log.warn(`Could not fetch the ${kind} list for checks and completion: ${error instanceof Error ? error.message : String(error)}`);
+        this.services.log.warn(
+          `Could not fetch the ${kind} list for checks and completion: ${error instanceof Error ? error.message : String(error)}`,
+        );
       });
     }
     try {

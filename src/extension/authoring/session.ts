@@ -23,7 +23,12 @@ export class AuthoringSession implements vscode.Disposable {
         providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
       }),
       // Completion inside quotes ("...) and after a colon.
-      vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringCompletions(this.references), '"', ':'),
+      vscode.languages.registerCompletionItemProvider(
+        AUTHORING_SELECTOR,
+        new AuthoringCompletions(this.references),
+        '"',
+        ':',
+      ),
     ];
   }
 

@@ -27,7 +27,12 @@ export async function pickAndUseAddress(
   items: readonly PickItem<Address>[],
   title: string,
 ): Promise<{ action: 'copy' | 'open'; address: Address } | undefined> {
-  const address = await deps.ui.pick(items, { title, placeHolder: 'Choose an address to copy or open', matchOnDescription: true, matchOnDetail: true });
+  const address = await deps.ui.pick(items, {
+    title,
+    placeHolder: 'Choose an address to copy or open',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   if (!address) return undefined;
   if (!canOpen(address.url)) {
     await copyAddress(deps, address);

@@ -37,7 +37,12 @@ export async function copyPlayAddress(deps: CommandDeps, ...args: unknown[]): Pr
   // From the palette: the channel, then the address, which is copied (no "copy or open" step).
   const found = await channelAddresses(deps, args, 'Copy play address');
   if (!found) return undefined;
-  const address = await deps.ui.pick(found.items, { title: found.title, placeHolder: 'Choose the address to copy', matchOnDescription: true, matchOnDetail: true });
+  const address = await deps.ui.pick(found.items, {
+    title: found.title,
+    placeHolder: 'Choose the address to copy',
+    matchOnDescription: true,
+    matchOnDetail: true,
+  });
   if (!address) return undefined;
   await copyAddress(deps, address);
   return address.url;

@@ -7,10 +7,18 @@ import { askText } from './inputs';
 export async function createCategory(deps: CommandDeps): Promise<ChannelCategory | undefined> {
   const title = 'Create channel category';
   try {
-    const name = await askText(deps.ui, { title, field: 'Category name', prompt: 'Name of the new channel category', maxLength: 50 });
+    const name = await askText(deps.ui, {
+      title,
+      field: 'Category name',
+      prompt: 'Name of the new channel category',
+      maxLength: 50,
+    });
     if (name === undefined) return undefined;
     const client = await deps.connection.activeClient();
-    const category = await deps.ui.withProgress({ title: `Creating category "${name}"`, cancellable: true }, ({ signal }) => client.liveChannelTypeCreate(name, { signal }));
+    const category = await deps.ui.withProgress(
+      { title: `Creating category "${name}"`, cancellable: true },
+      ({ signal }) => client.liveChannelTypeCreate(name, { signal }),
+    );
     deps.channels.refresh();
     void deps.ui.info(`Created channel category "${category.name}".`);
     return category;

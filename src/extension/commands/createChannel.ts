@@ -9,7 +9,9 @@ import { answered, askInteger, askText, Dismissed } from './inputs';
 const PULL_SCHEMES = /^(rtmp|rtmps|rtsp|srt|http|https):\/\/\S+$/i;
 
 export function pullAddressRule(value: string): string | undefined {
-  return PULL_SCHEMES.test(value) ? undefined : 'Pull address must be an rtmp://, rtmps://, rtsp://, srt://, http:// or https:// address';
+  return PULL_SCHEMES.test(value)
+    ? undefined
+    : 'Pull address must be an rtmp://, rtmps://, rtsp://, srt://, http:// or https:// address';
 }
 
 type GroupOption = 'record' | 'timeShift' | 'encrypt';
@@ -24,11 +26,17 @@ export async function createChannel(deps: CommandDeps): Promise<Channel | undefi
   const ui = deps.ui;
   try {
     const client = await deps.connection.activeClient();
-    const name = answered(await askText(ui, { title, field: 'Channel name', prompt: 'Name of the new channel', maxLength: 100 }));
+    const name = answered(
+      await askText(ui, { title, field: 'Channel name', prompt: 'Name of the new channel', maxLength: 100 }),
+    );
     const signalType = answered(
       await ui.pick<'1' | '2'>(
         [
-          { label: '$(arrow-up) Push', description: 'the source is pushed to the channel (an encoder sends it)', value: '1' },
+          {
+            label: '$(arrow-up) Push',
+            description: 'the source is pushed to the channel (an encoder sends it)',
+            value: '1',
+          },
           { label: '$(arrow-down) Pull', description: 'the platform pulls the source from an address', value: '2' },
         ],
         { title, placeHolder: 'How does the source reach the channel?' },
@@ -36,13 +44,27 @@ export async function createChannel(deps: CommandDeps): Promise<Channel | undefi
     );
     const definition: ChannelDefinition = { name, signalType, outputGroupList: [] };
     if (signalType === '2') {
-      definition.pullStream = answered(await askText(ui, { title, field: 'Pull address', prompt: 'Address the platform pulls the source from', placeHolder: 'rtmp://source.example/live/stream', rule: pullAddressRule }));
+      definition.pullStream = answered(
+        await askText(ui, {
+          title,
+          field: 'Pull address',
+          prompt: 'Address the platform pulls the source from',
+          placeHolder: 'rtmp://source.example/live/stream',
+          rule: pullAddressRule,
+        }),
+      );
     }
 
     const categories = await client.liveChannelTypeList();
     const category = answered(
       await ui.pick<{ id?: string; name?: string }>(
-        [{ label: '$(circle-slash) No category', value: {} }, ...categories.map((candidate) => ({ label: `$(folder) ${candidate.name}`, value: { id: candidate.id, name: candidate.name } }))],
+        [
+          { label: '$(circle-slash) No category', value: {} },
+          ...categories.map((candidate) => ({
+            label: `$(folder) ${candidate.name}`,
+            value: { id: candidate.id, name: candidate.name },
+          })),
+        ],
         { title, placeHolder: 'Category of the channel' },
       ),
     );
@@ -54,7 +76,12 @@ export async function createChannel(deps: CommandDeps): Promise<Channel | undefi
     const protocols = answered(
       await ui.pickMany<ProtocolType>(
         [
-          { label: 'HLS', description: 'playlists for players and browsers; recording, time shift, encryption', value: PROTOCOL_HLS, picked: true },
+          {
+            label: 'HLS',
+            description: 'playlists for players and browsers; recording, time shift, encryption',
+            value: PROTOCOL_HLS,
+            picked: true,
+          },
           { label: 'RTMP', description: 'RTMP output, optionally to a third-party ingest', value: PROTOCOL_RTMP },
         ],
         { title, placeHolder: 'Output groups' },
@@ -80,31 +107,58 @@ export async function createChannel(deps: CommandDeps): Promise<Channel | undefi
     if (chosen.length > 1) {
       defaultTemplate = answered(
         await ui.pick(
-          chosen.map((template) => ({ label: template.displayName, description: `${template.videoWidth}x${template.videoHeight}`, value: template })),
+          chosen.map((template) => ({
+            label: template.displayName,
+            description: `${template.videoWidth}x${template.videoHeight}`,
+            value: template,
+          })),
           { title, placeHolder: 'Default output (played when the player does not choose)' },
         ),
       );
     }
-    const outputTemplateList = chosen.map((template) => ({ templateId: template.id, isDefault: template === defaultTemplate ? ('1' as const) : ('0' as const) }));
+    const outputTemplateList = chosen.map((template) => ({
+      templateId: template.id,
+      isDefault: template === defaultTemplate ? ('1' as const) : ('0' as const),
+    }));
 
     for (const protocolType of protocols) {
       const group: OutputGroupDefinition = { protocolType, outputTemplateList };
-      const optionItems: PickItem<GroupOption>[] = [{ label: 'Record', description: 'keep a recording of the broadcast', value: 'record' }];
+      const optionItems: PickItem<GroupOption>[] = [
+        { label: 'Record', description: 'keep a recording of the broadcast', value: 'record' },
+      ];
       if (protocolType === PROTOCOL_HLS) {
         optionItems.push({ label: 'Time shift', description: 'viewers can go back in time', value: 'timeShift' });
         optionItems.push({ label: 'Encrypt', description: 'encrypt the HLS output', value: 'encrypt' });
       }
-      const options = answered(await ui.pickMany(optionItems, { title, placeHolder: `${protocolType === PROTOCOL_HLS ? 'HLS' : 'RTMP'} options (none is fine)` }));
+      const options = answered(
+        await ui.pickMany(optionItems, {
+          title,
+          placeHolder: `${protocolType === PROTOCOL_HLS ? 'HLS' : 'RTMP'} options (none is fine)`,
+        }),
+      );
       if (options.includes('record')) group.isRecord = '1';
       if (options.includes('encrypt')) group.isLiveEncrypt = '1';
       if (options.includes('timeShift')) {
         group.isTimeShift = '1';
-        group.timeShiftDuration = String(answered(await askInteger(ui, { title, field: 'Time shift duration', prompt: 'Hours viewers can go back', value: 2, min: 1, max: 168 })));
+        group.timeShiftDuration = String(
+          answered(
+            await askInteger(ui, {
+              title,
+              field: 'Time shift duration',
+              prompt: 'Hours viewers can go back',
+              value: 2,
+              min: 1,
+              max: 168,
+            }),
+          ),
+        );
       }
       definition.outputGroupList.push(group);
     }
 
-    const channel = await ui.withProgress({ title: `Creating channel "${name}"`, cancellable: true }, ({ signal }) => client.liveCreateChannel(definition, { signal }));
+    const channel = await ui.withProgress({ title: `Creating channel "${name}"`, cancellable: true }, ({ signal }) =>
+      client.liveCreateChannel(definition, { signal }),
+    );
     deps.log.info(`Created channel ${channel.id} "${channel.name}"`);
     deps.channels.refresh();
     await deps.reveal.channel(channel.id);

@@ -11,7 +11,12 @@ import { nameList, resolveChannels } from './targets';
 export async function deleteChannels(deps: CommandDeps, ...args: unknown[]): Promise<string[] | undefined> {
   const title = 'Delete channel';
   // The platform refuses to delete a live channel (stop it first): only stopped or new ones are offered.
-  const channels = await resolveChannels(deps, args, { title, many: true, eligible: (channel) => !isRunning(channel), why: 'stop a running channel before deleting it' });
+  const channels = await resolveChannels(deps, args, {
+    title,
+    many: true,
+    eligible: (channel) => !isRunning(channel),
+    why: 'stop a running channel before deleting it',
+  });
   if (!channels) return undefined;
   const names = channels.map((channel: Channel) => channel.name);
   const confirmed = await deps.ui.confirm(
@@ -24,7 +29,9 @@ export async function deleteChannels(deps: CommandDeps, ...args: unknown[]): Pro
   try {
     const client = await deps.connection.activeClient();
     const epoch = deps.connection.epoch;
-    await deps.ui.withProgress({ title: `Deleting ${nameList(names, 'channels')}`, cancellable: true }, ({ signal }) => client.liveDelete(ids, { signal }));
+    await deps.ui.withProgress({ title: `Deleting ${nameList(names, 'channels')}`, cancellable: true }, ({ signal }) =>
+      client.liveDelete(ids, { signal }),
+    );
     deps.channels.removeChannels(ids, epoch);
     // Pages after the deleted ones moved up: read them again rather than skip channels.
     deps.channels.refresh();

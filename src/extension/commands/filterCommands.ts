@@ -29,11 +29,27 @@ export async function filterChannels(deps: CommandDeps): Promise<ChannelFilter |
     const choice = answered(
       await deps.ui.pick<ChannelChoice>(
         [
-          { label: '$(search) Search by name...', description: (current.searchType ?? 'name') === 'name' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'name' },
-          { label: '$(search) Search by name or category...', description: current.searchType === 'all' && current.keyword ? `now "${current.keyword}"` : undefined, value: 'all' },
-          { label: '$(folder) Only one category...', description: current.category ? `now "${current.category.name}"` : undefined, value: 'category' },
+          {
+            label: '$(search) Search by name...',
+            description:
+              (current.searchType ?? 'name') === 'name' && current.keyword ? `now "${current.keyword}"` : undefined,
+            value: 'name',
+          },
+          {
+            label: '$(search) Search by name or category...',
+            description: current.searchType === 'all' && current.keyword ? `now "${current.keyword}"` : undefined,
+            value: 'all',
+          },
+          {
+            label: '$(folder) Only one category...',
+            description: current.category ? `now "${current.category.name}"` : undefined,
+            value: 'category',
+          },
           { label: '$(list-ordered) Sort...', value: 'sort' },
-          { label: deps.channels.groupedByCategory ? '$(list-flat) Show as one list' : '$(list-tree) Group by category', value: 'group' },
+          {
+            label: deps.channels.groupedByCategory ? '$(list-flat) Show as one list' : '$(list-tree) Group by category',
+            value: 'group',
+          },
           { label: '$(clear-all) Clear filter', value: 'clear' },
         ],
         { title, placeHolder: deps.channels.filterText || 'No filter' },
@@ -43,7 +59,15 @@ export async function filterChannels(deps: CommandDeps): Promise<ChannelFilter |
     switch (choice) {
       case 'name':
       case 'all': {
-        const keyword = answered(await askText(deps.ui, { title, field: 'Search text', prompt: choice === 'name' ? 'Part of the channel name' : 'Part of the channel name or category', value: current.keyword, maxLength: 200 }));
+        const keyword = answered(
+          await askText(deps.ui, {
+            title,
+            field: 'Search text',
+            prompt: choice === 'name' ? 'Part of the channel name' : 'Part of the channel name or category',
+            value: current.keyword,
+            maxLength: 200,
+          }),
+        );
         next = { sort: current.sort, order: current.order, searchType: choice, keyword };
         break;
       }
@@ -54,14 +78,23 @@ export async function filterChannels(deps: CommandDeps): Promise<ChannelFilter |
           await deps.ui.info('This account has no channel category yet.');
           return current;
         }
-        const category = answered(await deps.ui.pick(categories.map((candidate) => ({ label: candidate.name, value: candidate })), { title, placeHolder: 'Show the channels of' }));
+        const category = answered(
+          await deps.ui.pick(
+            categories.map((candidate) => ({ label: candidate.name, value: candidate })),
+            { title, placeHolder: 'Show the channels of' },
+          ),
+        );
         next = { sort: current.sort, order: current.order, category: { id: category.id, name: category.name } };
         break;
       }
       case 'sort': {
         const sort = answered(
           await deps.ui.pick(
-            CHANNEL_SORTS.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })),
+            CHANNEL_SORTS.map((entry) => ({
+              label: entry.label,
+              description: `${entry.sort} ${entry.order}`,
+              value: entry,
+            })),
             { title, placeHolder: 'Sort channels by' },
           ),
         );
@@ -110,9 +143,20 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
           { label: '$(search) Search titles...', value: 'title' },
           { label: '$(tag) Search tags...', value: 'tag' },
           { label: '$(search) Search titles and tags...', value: 'all' },
-          { label: '$(folder) Only one category...', description: current.categoryId !== undefined ? `now ${current.categoryId}` : undefined, value: 'category' },
-          { label: '$(pulse) Only one status...', description: current.status !== undefined ? `now ${videoStatusText(current.status)}` : undefined, value: 'status' },
-          { label: current.videoType === 1 ? '$(device-camera-video) Show normal videos' : '$(eye) Show VR videos', value: 'vr' },
+          {
+            label: '$(folder) Only one category...',
+            description: current.categoryId !== undefined ? `now ${current.categoryId}` : undefined,
+            value: 'category',
+          },
+          {
+            label: '$(pulse) Only one status...',
+            description: current.status !== undefined ? `now ${videoStatusText(current.status)}` : undefined,
+            value: 'status',
+          },
+          {
+            label: current.videoType === 1 ? '$(device-camera-video) Show normal videos' : '$(eye) Show VR videos',
+            value: 'vr',
+          },
           { label: '$(list-ordered) Sort...', value: 'sort' },
           { label: '$(clear-all) Clear filter', value: 'clear' },
         ],
@@ -124,21 +168,41 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
       case 'title':
       case 'tag':
       case 'all': {
-        const keyword = answered(await askText(deps.ui, { title, field: 'Search text', prompt: choice === 'tag' ? 'A tag' : 'Part of the title', value: current.keyword, maxLength: 200 }));
+        const keyword = answered(
+          await askText(deps.ui, {
+            title,
+            field: 'Search text',
+            prompt: choice === 'tag' ? 'A tag' : 'Part of the title',
+            value: current.keyword,
+            maxLength: 200,
+          }),
+        );
         next = { ...current, searchType: choice, keyword };
         break;
       }
       case 'category': {
         // The interface has no video category list: offer the categories seen in the list, or an id.
         const seen = new Map<number, string>();
-        for (const video of deps.videos.loadedVideos()) seen.set(video.categoryId, video.category ?? `Category ${video.categoryId}`);
+        for (const video of deps.videos.loadedVideos())
+          seen.set(video.categoryId, video.category ?? `Category ${video.categoryId}`);
         const items: PickItem<number | 'other' | 'all'>[] = [
           { label: '$(clear-all) All categories', value: 'all' },
           ...[...seen].map(([id, name]) => ({ label: name, description: `id ${id}`, value: id })),
           { label: '$(edit) Enter a category id...', value: 'other' },
         ];
         const picked = answered(await deps.ui.pick(items, { title, placeHolder: 'Show the videos of' }));
-        const categoryId = picked === 'other' ? answered(await askInteger(deps.ui, { title, field: 'Category id', prompt: 'Video category id', min: 0, max: 2 ** 31 - 1 })) : picked;
+        const categoryId =
+          picked === 'other'
+            ? answered(
+                await askInteger(deps.ui, {
+                  title,
+                  field: 'Category id',
+                  prompt: 'Video category id',
+                  min: 0,
+                  max: 2 ** 31 - 1,
+                }),
+              )
+            : picked;
         next = { ...current, categoryId: categoryId === 'all' ? undefined : categoryId };
         break;
       }
@@ -146,7 +210,14 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
         const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
         const picked = answered(
           await deps.ui.pick<VideoStatus | 'all'>(
-            [{ label: '$(clear-all) All statuses', value: 'all' }, ...statuses.map((status) => ({ label: videoStatusText(status), description: `status ${status}`, value: status }))],
+            [
+              { label: '$(clear-all) All statuses', value: 'all' },
+              ...statuses.map((status) => ({
+                label: videoStatusText(status),
+                description: `status ${status}`,
+                value: status,
+              })),
+            ],
             { title, placeHolder: 'Show the videos that are' },
           ),
         );
@@ -157,7 +228,16 @@ export async function filterVideos(deps: CommandDeps): Promise<VideoFilter | und
         next = { ...current, videoType: current.videoType === 1 ? undefined : 1 };
         break;
       case 'sort': {
-        const sort = answered(await deps.ui.pick(VIDEO_SORTS.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })), { title, placeHolder: 'Sort videos by' }));
+        const sort = answered(
+          await deps.ui.pick(
+            VIDEO_SORTS.map((entry) => ({
+              label: entry.label,
+              description: `${entry.sort} ${entry.order}`,
+              value: entry,
+            })),
+            { title, placeHolder: 'Sort videos by' },
+          ),
+        );
         next = { ...current, sort: sort.sort, order: sort.order };
         break;
       }

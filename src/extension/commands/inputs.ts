@@ -27,14 +27,29 @@ export async function askInteger(
 
 export async function askText(
   ui: Ui,
-  options: { title: string; field: string; prompt: string; value?: string; placeHolder?: string; maxLength?: number; rule?: (value: string) => string | undefined },
+  options: {
+    title: string;
+    field: string;
+    prompt: string;
+    value?: string;
+    placeHolder?: string;
+    maxLength?: number;
+    rule?: (value: string) => string | undefined;
+  },
 ): Promise<string | undefined> {
   const check = (value: string): string | undefined => {
     if (!value.trim()) return `${options.field} must not be empty`;
-    if (options.maxLength && value.trim().length > options.maxLength) return `${options.field} must be at most ${options.maxLength} characters`;
+    if (options.maxLength && value.trim().length > options.maxLength)
+      return `${options.field} must be at most ${options.maxLength} characters`;
     return options.rule?.(value.trim());
   };
-  const text = await ui.input({ title: options.title, prompt: options.prompt, value: options.value, placeHolder: options.placeHolder, validate: check });
+  const text = await ui.input({
+    title: options.title,
+    prompt: options.prompt,
+    value: options.value,
+    placeHolder: options.placeHolder,
+    validate: check,
+  });
   if (text === undefined) return undefined;
   const rule = check(text);
   if (rule) throw new Error(rule);

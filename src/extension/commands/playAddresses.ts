@@ -9,7 +9,10 @@ import type { CommandDeps } from './deps';
 import { nameList, resolveChannels, resolveVideos } from './targets';
 
 /** Quick-pick rows for liveGetChannelsPlayUrl: one separator per output group, master first. */
-export function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: readonly Channel[]): PickItem<Address>[] {
+export function channelAddressItems(
+  entries: readonly ChannelPlayUrl[],
+  channels: readonly Channel[],
+): PickItem<Address>[] {
   const items: PickItem<Address>[] = [];
   for (const entry of entries) {
     const channel = channels.find((candidate) => candidate.id === entry.channelId);
@@ -17,10 +20,14 @@ export function channelAddressItems(entries: readonly ChannelPlayUrl[], channels
     const group = channel?.outputGroupList.find((candidate) => candidate.id === entry.channelGroupId);
     const protocol = protocolName(entry.channelGroupType);
     const groupName = group?.name ? ` ${group.name}` : '';
-    items.push({ label: `${channels.length > 1 ? `${channelName} · ` : ''}${protocol}${groupName} output group`, separator: true });
+    items.push({
+      label: `${channels.length > 1 ? `${channelName} · ` : ''}${protocol}${groupName} output group`,
+      separator: true,
+    });
     if (entry.playUrl) {
       items.push({
-        label: entry.channelGroupType === PROTOCOL_HLS ? '$(list-ordered) Master playlist' : '$(play-circle) Play address',
+        label:
+          entry.channelGroupType === PROTOCOL_HLS ? '$(list-ordered) Master playlist' : '$(play-circle) Play address',
         description: `${protocol} · all renditions`,
         detail: entry.playUrl,
         value: { url: entry.playUrl, what: `${protocol} master address of "${channelName}"` },
@@ -60,14 +67,21 @@ export function videoAddressItems(playbacks: readonly VideoPlayback[], videos: r
           separator: true,
         });
         for (const stream of list) {
-          const extras = [stream.desc, stream.size ? formatBytes(stream.size) : '', stream.encryptType ? (stream.encryptType === 6 ? 'AES' : 'encrypted') : '']
+          const extras = [
+            stream.desc,
+            stream.size ? formatBytes(stream.size) : '',
+            stream.encryptType ? (stream.encryptType === 6 ? 'AES' : 'encrypted') : '',
+          ]
             .filter(Boolean)
             .join(' · ');
           items.push({
             label: streamLabel(format, stream),
             description: extras,
             detail: stream.url,
-            value: { url: stream.url, what: `${format.toUpperCase()} ${stream.width}x${stream.height} address of "${title}"` },
+            value: {
+              url: stream.url,
+              what: `${format.toUpperCase()} ${stream.width}x${stream.height} address of "${title}"`,
+            },
           });
         }
       }
@@ -77,7 +91,10 @@ export function videoAddressItems(playbacks: readonly VideoPlayback[], videos: r
 }
 
 /** videoPlatform.showChannelPlayUrls */
-export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+export async function showChannelPlayAddresses(
+  deps: CommandDeps,
+  ...args: unknown[]
+): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
   const found = await channelAddresses(deps, args, 'Playback addresses');
   return found ? pickAndUseAddress(deps, found.items, found.title) : undefined;
 }
@@ -86,18 +103,27 @@ export async function showChannelPlayAddresses(deps: CommandDeps, ...args: unkno
  * The playback address rows of the given (or picked) channels, with the pick's title; undefined
  * (after saying why) when there is none.
  */
-export async function channelAddresses(deps: CommandDeps, args: readonly unknown[], title: string): Promise<{ items: PickItem<Address>[]; title: string } | undefined> {
+export async function channelAddresses(
+  deps: CommandDeps,
+  args: readonly unknown[],
+  title: string,
+): Promise<{ items: PickItem<Address>[]; title: string } | undefined> {
   const channels = await resolveChannels(deps, args, { title, many: true });
   if (!channels) return undefined;
-  const names = nameList(channels.map((channel) => channel.name), 'channels');
+  const names = nameList(
+    channels.map((channel) => channel.name),
+    'channels',
+  );
   let entries: ChannelPlayUrl[];
   try {
     const client = await deps.connection.activeClient();
-    entries = await deps.ui.withProgress({ title: `Reading the playback addresses of ${names}`, cancellable: true }, ({ signal }) =>
-      client.liveGetChannelsPlayUrl(
-        channels.map((channel) => channel.id),
-        { signal },
-      ),
+    entries = await deps.ui.withProgress(
+      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      ({ signal }) =>
+        client.liveGetChannelsPlayUrl(
+          channels.map((channel) => channel.id),
+          { signal },
+        ),
     );
   } catch (error) {
     await reportFailure(deps.ui, deps.log, `Read the playback addresses of ${names}`, error);
@@ -116,27 +142,42 @@ export function hasRenditions(video: Video): boolean {
 }
 
 /** videoPlatform.showVideoPlayUrls */
-export async function showVideoPlayAddresses(deps: CommandDeps, ...args: unknown[]): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+export async function showVideoPlayAddresses(
+  deps: CommandDeps,
+  ...args: unknown[]
+): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
   const title = 'Playback addresses';
   // Only videos with renditions have addresses (transcoded, or transcoding again with the earlier ones).
-  const videos = await resolveVideos(deps, args, { title, many: true, eligible: hasRenditions, why: 'no rendition yet: transcode it first' });
+  const videos = await resolveVideos(deps, args, {
+    title,
+    many: true,
+    eligible: hasRenditions,
+    why: 'no rendition yet: transcode it first',
+  });
   if (!videos) return undefined;
-  const names = nameList(videos.map((video) => video.title || video.fileName), 'videos');
+  const names = nameList(
+    videos.map((video) => video.title || video.fileName),
+    'videos',
+  );
   let playbacks: VideoPlayback[];
   try {
     const client = await deps.connection.activeClient();
-    playbacks = await deps.ui.withProgress({ title: `Reading the playback addresses of ${names}`, cancellable: true }, ({ signal }) =>
-      client.getTranscodedVideos(
-        videos.map((video) => video.id),
-        { signal },
-      ),
+    playbacks = await deps.ui.withProgress(
+      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      ({ signal }) =>
+        client.getTranscodedVideos(
+          videos.map((video) => video.id),
+          { signal },
+        ),
     );
   } catch (error) {
     await reportFailure(deps.ui, deps.log, `Read the playback addresses of ${names}`, error);
     return undefined;
   }
   const items = videoAddressItems(playbacks, videos);
-  const without = playbacks.filter((playback) => !playback.cdns?.length).map((playback) => videos.find((video) => video.id === playback.id)?.title ?? playback.id);
+  const without = playbacks
+    .filter((playback) => !playback.cdns?.length)
+    .map((playback) => videos.find((video) => video.id === playback.id)?.title ?? playback.id);
   if (!items.some((item) => !item.separator)) {
     await deps.ui.info(`${names} has no playback address yet (not transcoded, or no CDN).`);
     return undefined;

@@ -1,5 +1,11 @@
 import type * as vscode from 'vscode';
-import { addAccount, connectLocalPlatform, editAccount, removeAccount, switchAccount } from '../accounts/accountCommands';
+import {
+  addAccount,
+  connectLocalPlatform,
+  editAccount,
+  removeAccount,
+  switchAccount,
+} from '../accounts/accountCommands';
 import type { ExtensionServices } from '../services';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
 import { createCategory } from './createCategory';
@@ -13,7 +19,12 @@ import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
 import { updateLiveTemplate } from './updateLiveTemplate';
 import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
-import { createOrUpdateCommand, openChannelAsFileCommand, refreshReferencesCommand, validateDocumentCommand } from '../authoring/commands';
+import {
+  createOrUpdateCommand,
+  openChannelAsFileCommand,
+  refreshReferencesCommand,
+  validateDocumentCommand,
+} from '../authoring/commands';
 import { authoringSession } from '../authoring/session';
 
 /**
@@ -66,7 +77,10 @@ export const COMMANDS: readonly CommandRow[] = [
   // (rows of the authoring helper: videoPlatform.validateDocument, videoPlatform.createOrUpdateFromDocument,
   //  videoPlatform.openChannelAsFile, with handlers from src/extension/authoring/)
   { id: 'videoPlatform.validateDocument', run: (s, uri) => validateDocumentCommand(authoringSession(s), uri) },
-  { id: 'videoPlatform.createOrUpdateFromDocument', run: (s, uri) => createOrUpdateCommand(authoringSession(s), s, uri) },
+  {
+    id: 'videoPlatform.createOrUpdateFromDocument',
+    run: (s, uri) => createOrUpdateCommand(authoringSession(s), s, uri),
+  },
   { id: 'videoPlatform.openChannelAsFile', run: (s, node) => (authoringSession(s), openChannelAsFileCommand(s, node)) },
   { id: 'videoPlatform.refreshAuthoringReferences', run: (s) => refreshReferencesCommand(authoringSession(s)) },
 ];

@@ -21,7 +21,8 @@ const START: Operation = {
   eligible: (channel) => !isRunning(channel),
   sort: { sort: 'name', order: 'asc' },
   why: 'it is already running',
-  call: async (deps, channel, signal) => (await deps.connection.activeClient()).liveStartChannel(channel.id, { signal }),
+  call: async (deps, channel, signal) =>
+    (await deps.connection.activeClient()).liveStartChannel(channel.id, { signal }),
 };
 
 const STOP: Operation = {
@@ -35,25 +36,46 @@ const STOP: Operation = {
 };
 
 /** videoPlatform.startChannel: the selected (or picked) channels that are not running. */
-export function startChannels(deps: CommandDeps, ...args: unknown[]): Promise<BatchOutcome<Channel, Channel> | undefined> {
+export function startChannels(
+  deps: CommandDeps,
+  ...args: unknown[]
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
   return run(deps, START, args);
 }
 
 /** videoPlatform.stopChannel: asks first, since viewers of a live channel lose the stream. */
-export function stopChannels(deps: CommandDeps, ...args: unknown[]): Promise<BatchOutcome<Channel, Channel> | undefined> {
+export function stopChannels(
+  deps: CommandDeps,
+  ...args: unknown[]
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
   return run(deps, STOP, args);
 }
 
-async function run(deps: CommandDeps, operation: Operation, args: unknown[]): Promise<BatchOutcome<Channel, Channel> | undefined> {
+async function run(
+  deps: CommandDeps,
+  operation: Operation,
+  args: unknown[],
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
   const title = `${operation.verb} channel`;
-  const channels = await resolveChannels(deps, args, { title, eligible: operation.eligible, why: operation.why, sort: operation.sort, many: true });
+  const channels = await resolveChannels(deps, args, {
+    title,
+    eligible: operation.eligible,
+    why: operation.why,
+    sort: operation.sort,
+    many: true,
+  });
   if (!channels) return undefined;
   const names = channels.map((channel) => channel.name);
   if (operation === STOP) {
     const live = channels.filter((channel) => channel.status === 2 || channel.status === 3);
     const subject = live.length ? live : channels;
     const confirmed = await deps.ui.confirm(
-      live.length === 1 ? `Stop live channel "${live[0]!.name}"?` : `Stop ${nameList(subject.map((channel) => channel.name), 'channels')}?`,
+      live.length === 1
+        ? `Stop live channel "${live[0]!.name}"?`
+        : `Stop ${nameList(
+            subject.map((channel) => channel.name),
+            'channels',
+          )}?`,
       `Viewers of ${subject.map((channel) => `"${channel.name}"`).join(', ')} lose the stream until it is started again.`,
       'Stop',
     );
@@ -82,7 +104,10 @@ async function run(deps: CommandDeps, operation: Operation, args: unknown[]): Pr
     for (const channel of untouched) void deps.channels.refreshChannel(channel.id).catch(() => undefined);
   }
   await reportBatch(deps, `${operation.verb} channel`, outcome, (channel) => channel.name);
-  if (outcome.done.length > 0) deps.log.info(`${operation.verb}: ${outcome.done.map(({ result }) => `"${result.name}" (status ${result.status})`).join(', ')}`);
+  if (outcome.done.length > 0)
+    deps.log.info(
+      `${operation.verb}: ${outcome.done.map(({ result }) => `"${result.name}" (status ${result.status})`).join(', ')}`,
+    );
   deps.poll.channels();
   return outcome;
 }

@@ -17,7 +17,9 @@ export function selectedArgs(args: readonly unknown[]): unknown[] {
 }
 
 function isChannelRecord(value: unknown): value is Channel {
-  return typeof value === 'object' && value !== null && 'outputGroupList' in value && 'signalType' in value && 'id' in value;
+  return (
+    typeof value === 'object' && value !== null && 'outputGroupList' in value && 'signalType' in value && 'id' in value
+  );
 }
 
 function isVideoRecord(value: unknown): value is Video {
@@ -30,7 +32,14 @@ export function channelsFromArgs(args: readonly unknown[]): Array<Channel | stri
   for (const arg of selectedArgs(args)) {
     if (arg instanceof ChannelNode) found.push(arg.channel);
     else if (isChannelRecord(arg)) found.push(arg);
-    else if (typeof arg === 'object' && arg !== null && 'channel' in arg && isChannelRecord(arg.channel) && (arg as { kind?: string }).kind === 'channel') found.push(arg.channel);
+    else if (
+      typeof arg === 'object' &&
+      arg !== null &&
+      'channel' in arg &&
+      isChannelRecord(arg.channel) &&
+      (arg as { kind?: string }).kind === 'channel'
+    )
+      found.push(arg.channel);
     else if (typeof arg === 'string' && arg) found.push(arg);
   }
   return found;
@@ -75,7 +84,10 @@ interface PickSource<T> {
   readonly key: (item: T) => string;
   readonly row: (item: T) => Omit<PickItem<T>, 'value'>;
   /** One page of the list (`keyword`: the user's search); `total` when the platform tells it. */
-  readonly fetch: (limit: number, keyword: string | undefined) => Promise<{ items: readonly T[]; more: boolean; total?: number }>;
+  readonly fetch: (
+    limit: number,
+    keyword: string | undefined,
+  ) => Promise<{ items: readonly T[]; more: boolean; total?: number }>;
   readonly searchPrompt: string;
   /** "name" / "title" */
   readonly searchBy: string;
@@ -86,7 +98,11 @@ interface PickSource<T> {
  * when the account holds more than that page, a "Search..." row that asks for text and lists the
  * matches instead (picks made so far stay picked). Undefined when the user backs out or nothing fits.
  */
-async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options: TargetOptions<T>): Promise<T[] | undefined> {
+async function pickRecords<T>(
+  deps: CommandDeps,
+  source: PickSource<T>,
+  options: TargetOptions<T>,
+): Promise<T[] | undefined> {
   const limit = Math.max(1, deps.pickLimit ?? PICK_LIMIT);
   const plural = `${source.noun}s`;
   let keyword: string | undefined;
@@ -103,10 +119,18 @@ async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options:
       return undefined;
     }
     const items: PickItem<Choice<T>>[] = [];
-    if (keyword !== undefined) items.push({ label: offered.length ? `Matching "${keyword}"` : `Nothing that fits matches "${keyword}"`, separator: true });
-    for (const item of [...earlier, ...offered]) items.push({ ...source.row(item), picked: keptKeys.has(source.key(item)), value: { record: item } });
+    if (keyword !== undefined)
+      items.push({
+        label: offered.length ? `Matching "${keyword}"` : `Nothing that fits matches "${keyword}"`,
+        separator: true,
+      });
+    for (const item of [...earlier, ...offered])
+      items.push({ ...source.row(item), picked: keptKeys.has(source.key(item)), value: { record: item } });
     if (canSearch) {
-      const shownText = page.total !== undefined ? `${page.total} ${plural} in all; the first ${page.items.length} are listed` : `the first ${page.items.length} are listed`;
+      const shownText =
+        page.total !== undefined
+          ? `${page.total} ${plural} in all; the first ${page.items.length} are listed`
+          : `the first ${page.items.length} are listed`;
       items.push({ label: '', separator: true });
       const how = options.many ? 'check this and press OK to search' : '';
       items.push({
@@ -115,7 +139,11 @@ async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options:
         value: { search: true },
       });
     }
-    const pickOptions = { title: options.title, placeHolder: `Choose ${options.many ? plural : `a ${source.noun}`}${canSearch ? ', or search' : ''}`, matchOnDescription: true };
+    const pickOptions = {
+      title: options.title,
+      placeHolder: `Choose ${options.many ? plural : `a ${source.noun}`}${canSearch ? ', or search' : ''}`,
+      matchOnDescription: true,
+    };
     let chosen: Array<Choice<T>>;
     if (options.many) {
       const picked = await deps.ui.pickMany(items, pickOptions);
@@ -130,7 +158,12 @@ async function pickRecords<T>(deps: CommandDeps, source: PickSource<T>, options:
     if (records.length === chosen.length) return records;
     // "Search...": keep what is picked and list the matches of the text.
     kept = records;
-    const text = await deps.ui.input({ title: options.title, prompt: source.searchPrompt, value: keyword, validate: (value) => (value.trim() ? undefined : 'Search text must not be empty') });
+    const text = await deps.ui.input({
+      title: options.title,
+      prompt: source.searchPrompt,
+      value: keyword,
+      validate: (value) => (value.trim() ? undefined : 'Search text must not be empty'),
+    });
     if (text === undefined || !text.trim()) return records.length ? records : undefined;
     keyword = text.trim();
   }
@@ -154,17 +187,27 @@ function skipped(deps: CommandDeps, options: TargetOptions<unknown>, states: str
  * The channels a command works on: from the tree (or ids) when given, otherwise chosen in a
  * quick pick from the platform's list. Undefined when the user backs out or there is nothing.
  */
-export async function resolveChannels(deps: CommandDeps, args: readonly unknown[], options: ChannelTargetOptions): Promise<Channel[] | undefined> {
+export async function resolveChannels(
+  deps: CommandDeps,
+  args: readonly unknown[],
+  options: ChannelTargetOptions,
+): Promise<Channel[] | undefined> {
   // A command for one channel works on the clicked one, not on whichever comes first in the selection.
   const given = channelsFromArgs(options.many ? args : args.slice(0, 1));
   try {
     const client = await deps.connection.activeClient();
     if (given.length > 0) {
-      const channels = await Promise.all(given.map((item) => (typeof item === 'string' ? client.liveGetChannelById(item) : item)));
+      const channels = await Promise.all(
+        given.map((item) => (typeof item === 'string' ? client.liveGetChannelById(item) : item)),
+      );
       const eligible = options.eligible ? channels.filter(options.eligible) : channels;
       const state = (channel: Channel): string => `"${channel.name}" is ${channelStateText(channel).toLowerCase()}`;
       if (eligible.length === 0) return nothingToDo(deps, options as TargetOptions<unknown>, channels.map(state));
-      skipped(deps, options as TargetOptions<unknown>, channels.filter((channel) => !eligible.includes(channel)).map(state));
+      skipped(
+        deps,
+        options as TargetOptions<unknown>,
+        channels.filter((channel) => !eligible.includes(channel)).map(state),
+      );
       return eligible;
     }
     const order = options.sort ?? { sort: 'name', order: 'asc' };
@@ -173,9 +216,18 @@ export async function resolveChannels(deps: CommandDeps, args: readonly unknown[
       {
         noun: 'channel',
         key: (channel) => channel.id,
-        row: (channel) => ({ label: channel.name, description: channelStateText(channel), detail: channel.typeName ?? undefined }),
+        row: (channel) => ({
+          label: channel.name,
+          description: channelStateText(channel),
+          detail: channel.typeName ?? undefined,
+        }),
         fetch: async (limit, keyword) => {
-          const page = await client.liveGetChannelsByPage({ start: 1, number: limit, ...order, ...(keyword ? { searchType: 'name', keyword } : {}) });
+          const page = await client.liveGetChannelsByPage({
+            start: 1,
+            number: limit,
+            ...order,
+            ...(keyword ? { searchType: 'name', keyword } : {}),
+          });
           return { items: page.channels, more: page.count > page.channels.length, total: page.count };
         },
         searchPrompt: 'Part of the channel name',
@@ -189,14 +241,21 @@ export async function resolveChannels(deps: CommandDeps, args: readonly unknown[
   }
 }
 
-export async function resolveVideos(deps: CommandDeps, args: readonly unknown[], options: TargetOptions<Video>): Promise<Video[] | undefined> {
+export async function resolveVideos(
+  deps: CommandDeps,
+  args: readonly unknown[],
+  options: TargetOptions<Video>,
+): Promise<Video[] | undefined> {
   const given = videosFromArgs(options.many ? args : args.slice(0, 1));
   try {
     const client = await deps.connection.activeClient();
     if (given.length > 0) {
-      const videos = await Promise.all(given.map((item) => (typeof item === 'string' ? client.getVideoInfo(item) : item)));
+      const videos = await Promise.all(
+        given.map((item) => (typeof item === 'string' ? client.getVideoInfo(item) : item)),
+      );
       const eligible = options.eligible ? videos.filter(options.eligible) : videos;
-      const state = (video: Video): string => `"${video.title || video.fileName}" is ${videoStatusText(video.status).toLowerCase()}`;
+      const state = (video: Video): string =>
+        `"${video.title || video.fileName}" is ${videoStatusText(video.status).toLowerCase()}`;
       if (eligible.length === 0) return nothingToDo(deps, options as TargetOptions<unknown>, videos.map(state));
       skipped(deps, options as TargetOptions<unknown>, videos.filter((video) => !eligible.includes(video)).map(state));
       return eligible;
@@ -214,8 +273,17 @@ export async function resolveVideos(deps: CommandDeps, args: readonly unknown[],
         fetch: async (limit, keyword) => {
           // queryVideo lists normal videos unless asked for VR ones: both kinds, newest first.
           // It tells no total: a full page (or more than fits the pick) means there may be more.
-          const query: VideoQuery = { start: 1, number: limit, sort: 'uploadTime', order: 'desc', ...(keyword ? { searchType: 'title', keyword } : {}) };
-          const [normal, vr] = await Promise.all([client.queryVideo(query), client.queryVideo({ ...query, videoType: 1 })]);
+          const query: VideoQuery = {
+            start: 1,
+            number: limit,
+            sort: 'uploadTime',
+            order: 'desc',
+            ...(keyword ? { searchType: 'title', keyword } : {}),
+          };
+          const [normal, vr] = await Promise.all([
+            client.queryVideo(query),
+            client.queryVideo({ ...query, videoType: 1 }),
+          ]);
           const items = [...normal, ...vr].sort((a, b) => b.uploadTime - a.uploadTime).slice(0, limit);
           return { items, more: normal.length >= limit || vr.length >= limit || normal.length + vr.length > limit };
         },

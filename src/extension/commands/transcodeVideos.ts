@@ -1,6 +1,12 @@
 import { validateDocument } from '../../authoring/validate';
 import { explainCode } from '../../api/errorCodes';
-import type { AdHocTemplates, SecondTranscodeJob, SecondTranscodeResult, TemplateGroupSummary, Video } from '../../api/types';
+import type {
+  AdHocTemplates,
+  SecondTranscodeJob,
+  SecondTranscodeResult,
+  TemplateGroupSummary,
+  Video,
+} from '../../api/types';
 import { reportFailure } from '../failures';
 import type { OpenDocument, PickItem } from '../ui';
 import type { CommandDeps } from './deps';
@@ -38,12 +44,20 @@ export function readAdHocSource(document: OpenDocument): AdHocSource {
   if (errors.length > 0 || value === undefined) {
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
-    throw new Error(first ? `${name}, line ${lineOf(document.text, first.range.offset)}: ${first.message}${more}` : `${name} is not a transcode job`);
+    throw new Error(
+      first
+        ? `${name}, line ${lineOf(document.text, first.range.offset)}: ${first.message}${more}`
+        : `${name} is not a transcode job`,
+    );
   }
   const job = value as Record<string, unknown>;
   const templates = job.transcodeTemplates;
-  if (templates === undefined) throw new Error(`${name} has no transcodeTemplates (ad-hoc templates) to transcode with`);
-  const source: { -readonly [K in keyof AdHocSource]: AdHocSource[K] } = { fileName: document.fileName, transcodeTemplates: templates as AdHocTemplates };
+  if (templates === undefined)
+    throw new Error(`${name} has no transcodeTemplates (ad-hoc templates) to transcode with`);
+  const source: { -readonly [K in keyof AdHocSource]: AdHocSource[K] } = {
+    fileName: document.fileName,
+    transcodeTemplates: templates as AdHocTemplates,
+  };
   if (job.videoType === 0 || job.videoType === 1) source.videoType = job.videoType;
   if (typeof job.trailor === 'boolean') source.trailor = job.trailor;
   if (typeof job.trailorDuration === 'number') source.trailorDuration = job.trailorDuration;
@@ -65,14 +79,19 @@ export interface TranscodeOutcome {
 }
 
 /** "2 of 3 videos queued" plus one line per refused video, with the code explained. */
-export function describeResults(results: readonly SecondTranscodeResult[], videos: readonly Video[]): { ok: string[]; refused: string[] } {
+export function describeResults(
+  results: readonly SecondTranscodeResult[],
+  videos: readonly Video[],
+): { ok: string[]; refused: string[] } {
   const title = (id: string): string => {
     const video = videos.find((candidate) => candidate.id === id);
     return `"${video?.title || video?.fileName || id}"`;
   };
   return {
     ok: results.filter((result) => result.code === 0).map((result) => result.id),
-    refused: results.filter((result) => result.code !== 0).map((result) => `${title(result.id)}: ${explainCode(result.code)} (code ${result.code})`),
+    refused: results
+      .filter((result) => result.code !== 0)
+      .map((result) => `${title(result.id)}: ${explainCode(result.code)} (code ${result.code})`),
   };
 }
 
@@ -83,9 +102,17 @@ export function describeResults(results: readonly SecondTranscodeResult[], video
  */
 export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Promise<TranscodeOutcome | undefined> {
   const title = 'Transcode videos';
-  const videos = await resolveVideos(deps, args, { title, many: true, eligible: canTranscode, why: 'only uploaded, transcoded or failed videos can be transcoded' });
+  const videos = await resolveVideos(deps, args, {
+    title,
+    many: true,
+    eligible: canTranscode,
+    why: 'only uploaded, transcoded or failed videos can be transcoded',
+  });
   if (!videos) return undefined;
-  const names = nameList(videos.map((video) => video.title || video.fileName), 'videos');
+  const names = nameList(
+    videos.map((video) => video.title || video.fileName),
+    'videos',
+  );
 
   let groups: TemplateGroupSummary[];
   try {
@@ -95,18 +122,27 @@ export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Pr
     await reportFailure(deps.ui, deps.log, 'Read the template groups', error);
     return undefined;
   }
-  const files = deps.ui.openDocuments().filter((document) => document.fileName.toLowerCase().endsWith('.transcode.json'));
+  const files = deps.ui
+    .openDocuments()
+    .filter((document) => document.fileName.toLowerCase().endsWith('.transcode.json'));
   const items: PickItem<Source>[] = [];
   if (files.length) {
     items.push({ label: 'Ad-hoc templates (open files)', separator: true });
-    for (const document of files) items.push({ label: `$(file) ${baseName(document.fileName)}`, description: 'templates of this file, for this run only', value: { kind: 'file', document } });
+    for (const document of files)
+      items.push({
+        label: `$(file) ${baseName(document.fileName)}`,
+        description: 'templates of this file, for this run only',
+        value: { kind: 'file', document },
+      });
   }
   if (groups.length) {
     items.push({ label: 'Template groups', separator: true });
     for (const group of groups) {
       items.push({
         label: `$(layers) ${group.name}`,
-        description: [group.defaultGroup === 1 ? 'default' : '', group.type === 1 ? 'VR' : '', `id ${group.id}`].filter(Boolean).join(' · '),
+        description: [group.defaultGroup === 1 ? 'default' : '', group.type === 1 ? 'VR' : '', `id ${group.id}`]
+          .filter(Boolean)
+          .join(' · '),
         value: { kind: 'group', group },
       });
     }
@@ -128,11 +164,22 @@ export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Pr
     }
   }
   const replaceItems: PickItem<boolean>[] = [
-    { label: '$(add) Save as', description: 'adds the new renditions as a new video item; keeps the current ones', value: false },
-    { label: '$(replace) Replace', description: 'deletes the earlier renditions once the new ones are done', value: true },
+    {
+      label: '$(add) Save as',
+      description: 'adds the new renditions as a new video item; keeps the current ones',
+      value: false,
+    },
+    {
+      label: '$(replace) Replace',
+      description: 'deletes the earlier renditions once the new ones are done',
+      value: true,
+    },
   ];
   if (adHoc?.replace === true) replaceItems.reverse();
-  const replace = await deps.ui.pick(replaceItems, { title: `${title}: ${names}`, placeHolder: 'Keep or replace the current renditions?' });
+  const replace = await deps.ui.pick(replaceItems, {
+    title: `${title}: ${names}`,
+    placeHolder: 'Keep or replace the current renditions?',
+  });
   if (replace === undefined) return undefined;
 
   const job: SecondTranscodeJob = { videoIds: videos.map((video) => video.id), replace };
@@ -150,8 +197,9 @@ export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Pr
   try {
     const client = await deps.connection.activeClient();
     epoch = deps.connection.epoch;
-    results = await deps.ui.withProgress({ title: `Requesting transcoding of ${names}`, cancellable: true }, ({ signal }) =>
-      client.secondTranscodeV2(job, { signal }),
+    results = await deps.ui.withProgress(
+      { title: `Requesting transcoding of ${names}`, cancellable: true },
+      ({ signal }) => client.secondTranscodeV2(job, { signal }),
     );
   } catch (error) {
     await reportFailure(deps.ui, deps.log, `Transcode ${names}`, error);
@@ -159,7 +207,9 @@ export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Pr
   }
 
   const { ok, refused } = describeResults(results, videos);
-  deps.log.info(`secondTranscodeV2: ${ok.length} accepted, ${refused.length} refused${refused.length ? `: ${refused.join('; ')}` : ''}`);
+  deps.log.info(
+    `secondTranscodeV2: ${ok.length} accepted, ${refused.length} refused${refused.length ? `: ${refused.join('; ')}` : ''}`,
+  );
   deps.videos.track(ok, epoch);
   for (const id of ok) void deps.videos.refreshVideo(id).catch(() => undefined);
   if (!replace && ok.length) deps.videos.refresh();
@@ -169,7 +219,9 @@ export async function transcodeVideos(deps: CommandDeps, ...args: unknown[]): Pr
     deps.log.warn(text);
     void deps.ui.warn(text, 'Show Log').then((choice) => choice === 'Show Log' && deps.ui.showLog());
   } else {
-    void deps.ui.info(`Transcoding ${names}: accepted; the Videos view follows ${ok.length === 1 ? 'it' : 'them'} until done.`);
+    void deps.ui.info(
+      `Transcoding ${names}: accepted; the Videos view follows ${ok.length === 1 ? 'it' : 'them'} until done.`,
+    );
   }
   return { job, results };
 }

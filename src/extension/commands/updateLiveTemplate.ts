@@ -38,20 +38,42 @@ export async function updateLiveTemplate(deps: CommandDeps): Promise<LiveTemplat
     );
     const step = `${title}: ${template.displayName}`;
     const update: LiveTemplateUpdate = { id: template.id };
-    const displayName = answered(await askText(deps.ui, { title: step, field: 'Display name', prompt: 'Display name', value: template.displayName, maxLength: 100 }));
+    const displayName = answered(
+      await askText(deps.ui, {
+        title: step,
+        field: 'Display name',
+        prompt: 'Display name',
+        value: template.displayName,
+        maxLength: 100,
+      }),
+    );
     if (displayName !== template.displayName) update.displayName = displayName;
     for (const number of NUMBERS) {
-      const value = answered(await askInteger(deps.ui, { title: step, field: number.field, prompt: number.prompt, value: template[number.key], min: number.min, max: number.max }));
+      const value = answered(
+        await askInteger(deps.ui, {
+          title: step,
+          field: number.field,
+          prompt: number.prompt,
+          value: template[number.key],
+          min: number.min,
+          max: number.max,
+        }),
+      );
       if (value !== template[number.key]) update[number.key] = value;
     }
     if (Object.keys(update).length === 1) {
       await deps.ui.info(`Nothing changed in live template "${template.displayName}".`);
       return undefined;
     }
-    const updated = await deps.ui.withProgress({ title: `Updating live template "${template.displayName}"`, cancellable: true }, ({ signal }) =>
-      client.liveTemplateUpdate(update, { signal }),
+    const updated = await deps.ui.withProgress(
+      { title: `Updating live template "${template.displayName}"`, cancellable: true },
+      ({ signal }) => client.liveTemplateUpdate(update, { signal }),
     );
-    deps.log.info(`Updated live template ${updated.id}: ${Object.keys(update).filter((key) => key !== 'id').join(', ')}`);
+    deps.log.info(
+      `Updated live template ${updated.id}: ${Object.keys(update)
+        .filter((key) => key !== 'id')
+        .join(', ')}`,
+    );
     void deps.ui.info(`Updated live template "${updated.displayName}" (${updated.name}).`);
     return updated;
   } catch (error) {

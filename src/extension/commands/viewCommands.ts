@@ -1,4 +1,14 @@
-import { CategoryNode, ChannelNode, ErrorNode, LoadMoreNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode, type TreeNode } from '../tree/nodes';
+import {
+  CategoryNode,
+  ChannelNode,
+  ErrorNode,
+  LoadMoreNode,
+  OutputGroupNode,
+  OutputNode,
+  RenditionNode,
+  VideoNode,
+  type TreeNode,
+} from '../tree/nodes';
 import { reportBatch } from './batch';
 import type { CommandDeps } from './deps';
 import { selectedArgs } from './targets';
@@ -23,12 +33,22 @@ export function refreshVideos(deps: CommandDeps): void {
 
 /** What a selected tree item refreshes: a channel, a category list, or a video (children count as their owner). */
 function refreshTarget(node: unknown): { view: 'channels' | 'videos'; key: string; name: string } | undefined {
-  if (node instanceof ChannelNode) return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
-  if (node instanceof OutputGroupNode) return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
-  if (node instanceof OutputNode) return { view: 'channels', key: `channel:${node.parent.channel.id}`, name: node.parent.channel.name };
-  if (node instanceof CategoryNode) return { view: 'channels', key: `category:${node.category?.id ?? '-'}`, name: node.category?.name ?? 'No category' };
-  if (node instanceof VideoNode) return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
-  if (node instanceof RenditionNode) return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
+  if (node instanceof ChannelNode)
+    return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
+  if (node instanceof OutputGroupNode)
+    return { view: 'channels', key: `channel:${node.channel.id}`, name: node.channel.name };
+  if (node instanceof OutputNode)
+    return { view: 'channels', key: `channel:${node.parent.channel.id}`, name: node.parent.channel.name };
+  if (node instanceof CategoryNode)
+    return {
+      view: 'channels',
+      key: `category:${node.category?.id ?? '-'}`,
+      name: node.category?.name ?? 'No category',
+    };
+  if (node instanceof VideoNode)
+    return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
+  if (node instanceof RenditionNode)
+    return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
   return undefined;
 }
 
@@ -50,7 +70,11 @@ export async function refreshItem(deps: CommandDeps, ...args: unknown[]): Promis
   }
   const entries = [...targets.values()];
   const settled = await Promise.allSettled(
-    entries.map(({ node, target }) => (target.view === 'channels' ? deps.channels.refreshNode(node as TreeNode) : deps.videos.refreshNode(node as TreeNode))),
+    entries.map(({ node, target }) =>
+      target.view === 'channels'
+        ? deps.channels.refreshNode(node as TreeNode)
+        : deps.videos.refreshNode(node as TreeNode),
+    ),
   );
   if (entries.some((entry) => entry.target.view === 'channels')) deps.poll.channels();
   if (entries.some((entry) => entry.target.view === 'videos')) deps.poll.videos();

@@ -84,8 +84,12 @@ function groupFlags(group: OutputGroup): string[] {
 
 function groupSummary(group: OutputGroup): string {
   const outputs = group.liveOutputs.length
-    ? group.liveOutputs.map((output) => outputSize(output.videoWidth, output.videoHeight, output.videoBitrate)).join(', ')
-    : group.outputTemplateList.map((template) => outputSize(template.videoWidth, template.videoHeight, template.videoBitrate)).join(', ');
+    ? group.liveOutputs
+        .map((output) => outputSize(output.videoWidth, output.videoHeight, output.videoBitrate))
+        .join(', ')
+    : group.outputTemplateList
+        .map((template) => outputSize(template.videoWidth, template.videoHeight, template.videoBitrate))
+        .join(', ');
   const flags = groupFlags(group);
   return `${protocolName(group.protocolType)}: ${outputs || 'no outputs'}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
@@ -98,7 +102,9 @@ export function channelTooltip(channel: Channel): string {
   lines.push(`- Source: ${pull ? `pull from \`${channel.pullStream ?? '?'}\`` : `push to \`${channel.pushUrl}\``}`);
   if (channel.typeName) lines.push(`- Category: ${md(channel.typeName)}`);
   if (channel.streamWidth && channel.streamHeight) {
-    lines.push(`- Incoming stream: ${outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0)}`);
+    lines.push(
+      `- Incoming stream: ${outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0)}`,
+    );
   }
   for (const group of channel.outputGroupList) lines.push(`- ${groupSummary(group)}`);
   if (channel.startTime) lines.push(`- Started: ${new Date(channel.startTime).toISOString()}`);
@@ -135,13 +141,19 @@ export function outputGroupView(group: OutputGroup): NodeView {
   if (group.isLiveEncrypt === '1') flags.push('encrypted');
   if (group.liveLogoId || group.logoId) flags.push('logo');
   const details = groupFlags(group);
-  const tooltip = [`**${protocolName(group.protocolType)} output group** ${md(group.name)}`, '', `- ${groupSummary(group)}`];
+  const tooltip = [
+    `**${protocolName(group.protocolType)} output group** ${md(group.name)}`,
+    '',
+    `- ${groupSummary(group)}`,
+  ];
   if (group.rtmpThirdPartyOutputUrl) tooltip.push(`- Third-party ingest: \`${group.rtmpThirdPartyOutputUrl}\``);
   tooltip.push(`- Id: \`${group.id}\``);
   return {
     id: `outputGroup:${group.id}`,
     label: group.name ? `${protocolName(group.protocolType)} ${group.name}` : protocolName(group.protocolType),
-    description: [`${group.liveOutputs.length} output${group.liveOutputs.length === 1 ? '' : 's'}`, ...details].join(' · '),
+    description: [`${group.liveOutputs.length} output${group.liveOutputs.length === 1 ? '' : 's'}`, ...details].join(
+      ' · ',
+    ),
     tooltip: tooltip.join('\n'),
     icon: { id: group.protocolType === PROTOCOL_HLS ? 'list-ordered' : 'radio-tower' },
     contextValue: flags.join('+'),

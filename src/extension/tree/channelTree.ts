@@ -27,7 +27,9 @@ export class ChannelTreeModel {
   private readonly listeners = new Set<ChangeListener<TreeNode>>();
   private readonly loadListeners = new Set<() => void>();
   private readonly rootList: PagedList<Channel>;
-  private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = { generation: 0 };
+  private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = {
+    generation: 0,
+  };
   private readonly categoryLists = new Map<CategoryNode, PagedList<Channel>>();
   private nodes = new Map<string, ChannelNode>();
   private readonly transient = new Map<string, string>();
@@ -99,7 +101,12 @@ export class ChannelTreeModel {
         }
         // The platform's count is exact only when nothing was filtered here; `fetched` tells where
         // its pages end even when a whole page was filtered out.
-        return { items, total: result.count, counted: category === undefined && !filter.category, fetched: result.channels.length };
+        return {
+          items,
+          total: result.count,
+          counted: category === undefined && !filter.category,
+          fetched: result.channels.length,
+        };
       },
       this.pageSize,
       (channel) => channel.id,
@@ -133,8 +140,10 @@ export class ChannelTreeModel {
       }
       return this.channelList(list, node);
     }
-    if (node instanceof ChannelNode) return node.channel.outputGroupList.map((group) => new OutputGroupNode(node, group));
-    if (node instanceof OutputGroupNode) return node.outputGroup.liveOutputs.map((output) => new OutputNode(node, output));
+    if (node instanceof ChannelNode)
+      return node.channel.outputGroupList.map((group) => new OutputGroupNode(node, group));
+    if (node instanceof OutputGroupNode)
+      return node.outputGroup.liveOutputs.map((output) => new OutputNode(node, output));
     return [];
   }
 
@@ -148,7 +157,9 @@ export class ChannelTreeModel {
       parent,
       noun: 'channels',
       filtered: !isEmptyFilter(this.filterValue),
-      ...(parent instanceof CategoryNode ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' } : {}),
+      ...(parent instanceof CategoryNode
+        ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' }
+        : {}),
       node: (channel) => this.channelNode(channel, parent),
       changed: () => this.fire(parent),
     });
@@ -175,7 +186,10 @@ export class ChannelTreeModel {
           if (state.generation !== this.categories.generation) return;
           const only = this.filterValue.category;
           const shown = only ? list.filter((category) => category.id === only.id) : list;
-          state.nodes = [...shown.map((category) => new CategoryNode(category)), ...(only ? [] : [new CategoryNode(undefined)])];
+          state.nodes = [
+            ...shown.map((category) => new CategoryNode(category)),
+            ...(only ? [] : [new CategoryNode(undefined)]),
+          ];
         } catch (error) {
           state.error = error;
         } finally {
@@ -341,13 +355,16 @@ export class ChannelTreeModel {
       const client = await this.source.activeClient();
       const channel = await client.liveGetChannelById(channelId);
       parent = roots.find(
-        (node): node is CategoryNode => node instanceof CategoryNode && (node.category?.id ?? null) === (channel.type || null),
+        (node): node is CategoryNode =>
+          node instanceof CategoryNode && (node.category?.id ?? null) === (channel.type || null),
       );
       if (!parent) return undefined;
     }
     for (let page = 0; page < MAX_REVEAL_PAGES && epoch === this.source.epoch; page++) {
       const children = await this.getChildren(parent);
-      const found = children.find((node): node is ChannelNode => node instanceof ChannelNode && node.channel.id === channelId);
+      const found = children.find(
+        (node): node is ChannelNode => node instanceof ChannelNode && node.channel.id === channelId,
+      );
       if (found) return found;
       const list = parent ? this.categoryLists.get(parent) : this.rootList;
       if (!list || !list.hasMore || list.error !== undefined) return undefined;

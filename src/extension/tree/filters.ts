@@ -1,4 +1,11 @@
-import type { ChannelListQuery, ChannelSortKey, SortOrder, VideoQuery, VideoSortKey, VideoStatus } from '../../api/types';
+import type {
+  ChannelListQuery,
+  ChannelSortKey,
+  SortOrder,
+  VideoQuery,
+  VideoSortKey,
+  VideoStatus,
+} from '../../api/types';
 import { videoStatusText } from './videoPresentation';
 
 /**
@@ -26,7 +33,12 @@ export interface VideoFilter {
 }
 
 /** Channel list parameters for one page; a category restriction takes the search slot. */
-export function channelQuery(filter: ChannelFilter, page: number, size: number, category?: { name: string }): ChannelListQuery {
+export function channelQuery(
+  filter: ChannelFilter,
+  page: number,
+  size: number,
+  category?: { name: string },
+): ChannelListQuery {
   const query: ChannelListQuery = { start: page, number: size };
   if (filter.sort) query.sort = filter.sort;
   if (filter.order) query.order = filter.order;
@@ -43,7 +55,12 @@ export function channelQuery(filter: ChannelFilter, page: number, size: number, 
 
 /** queryVideo needs sort and order; newest first unless the filter says otherwise. */
 export function videoQuery(filter: VideoFilter, page: number, size: number): VideoQuery {
-  const query: VideoQuery = { start: page, number: size, sort: filter.sort ?? 'uploadTime', order: filter.order ?? 'desc' };
+  const query: VideoQuery = {
+    start: page,
+    number: size,
+    sort: filter.sort ?? 'uploadTime',
+    order: filter.order ?? 'desc',
+  };
   if (filter.keyword) {
     query.searchType = filter.searchType ?? 'title';
     query.keyword = filter.keyword;
@@ -75,5 +92,7 @@ export function describeVideoFilter(filter: VideoFilter): string {
 
 /** Nothing leaves records out (a sort order alone does not: an empty list is then really empty). */
 export function isEmptyFilter(filter: ChannelFilter | VideoFilter): boolean {
-  return Object.entries(filter).every(([key, value]) => key === 'sort' || key === 'order' || key === 'searchType' || value === undefined || value === '');
+  return Object.entries(filter).every(
+    ([key, value]) => key === 'sort' || key === 'order' || key === 'searchType' || value === undefined || value === '',
+  );
 }

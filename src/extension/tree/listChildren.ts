@@ -36,7 +36,9 @@ export async function listChildren<T>(options: ListChildrenOptions<T>): Promise<
   } else if (list.hasMore) {
     nodes.push(new LoadMoreNode(parent, list.items.length, list.totalCount, next, list.searched));
   } else if (nodes.length === 0) {
-    nodes.push(new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : (options.empty ?? `No ${noun} yet`)));
+    nodes.push(
+      new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : (options.empty ?? `No ${noun} yet`)),
+    );
   }
   return nodes;
 }

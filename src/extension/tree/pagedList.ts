@@ -71,7 +71,9 @@ export class PagedList<T> {
    * read so far, of how many. (Not how many items the list will hold: that is unknown.)
    */
   get searched(): { readonly read: number; readonly total: number } | undefined {
-    return !this.counted && this.total !== undefined ? { read: Math.min(this.read, this.total), total: this.total } : undefined;
+    return !this.counted && this.total !== undefined
+      ? { read: Math.min(this.read, this.total), total: this.total }
+      : undefined;
   }
 
   /** Loads the first page if nothing is loaded yet. */

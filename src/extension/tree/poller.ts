@@ -70,7 +70,11 @@ export class Poller {
 
   /** Runs one round now (used by tests and by kick's timer). */
   async round(): Promise<void> {
-    if (this.running || !shouldPoll({ visible: this.visible, settling: this.target.hasSettling(), disposed: this.disposed })) return;
+    if (
+      this.running ||
+      !shouldPoll({ visible: this.visible, settling: this.target.hasSettling(), disposed: this.disposed })
+    )
+      return;
     this.running = true;
     try {
       const failures = await this.target.pollSettling();

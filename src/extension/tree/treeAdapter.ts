@@ -39,7 +39,11 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (view.id !== undefined) item.id = view.id;
     item.description = view.description;
     if (view.tooltip) item.tooltip = new vscode.MarkdownString(view.tooltip);
-    if (view.icon) item.iconPath = new vscode.ThemeIcon(view.icon.id, view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined);
+    if (view.icon)
+      item.iconPath = new vscode.ThemeIcon(
+        view.icon.id,
+        view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined,
+      );
     item.contextValue = view.contextValue;
     if (view.command) item.command = { command: view.command.command, title: view.command.title, arguments: [node] };
     for (const key of ['channel', 'video', 'outputGroup', 'output', 'stream'] as const) {

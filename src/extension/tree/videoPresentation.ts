@@ -3,7 +3,11 @@ import { md, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
 const STATUS: Record<VideoStatus, { flag: string; text: string; icon: NodeIcon }> = {
-  0: { flag: 'uploaded', text: 'Uploaded, not transcoded', icon: { id: 'cloud-upload', color: 'descriptionForeground' } },
+  0: {
+    flag: 'uploaded',
+    text: 'Uploaded, not transcoded',
+    icon: { id: 'cloud-upload', color: 'descriptionForeground' },
+  },
   1: { flag: 'transcoding', text: 'Transcoding', icon: { id: 'sync~spin', color: 'charts.blue' } },
   2: { flag: 'done', text: 'Transcoded', icon: { id: 'pass', color: 'testing.iconPassed' } },
   3: { flag: 'failed', text: 'Transcoding failed', icon: { id: 'error', color: 'testing.iconFailed' } },
@@ -64,7 +68,9 @@ export function videoContextValue(video: Video, busy: boolean): string {
 export function videoTooltip(video: Video): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
   lines.push(`- File: ${md(video.fileName)}`);
-  lines.push(`- Source: ${video.width}x${video.height}, ${video.bitrate} kbps, ${formatDuration(video.duration)}, ${formatBytes(video.size * 1024)}`);
+  lines.push(
+    `- Source: ${video.width}x${video.height}, ${video.bitrate} kbps, ${formatDuration(video.duration)}, ${formatBytes(video.size * 1024)}`,
+  );
   if (video.category) lines.push(`- Category: ${md(video.category)} (${video.categoryId})`);
   if (video.tag) lines.push(`- Tags: ${md(video.tag)}`);
   if (video.videoType === 1) lines.push('- VR video');
@@ -81,7 +87,9 @@ export function videoView(video: Video, transient?: string): NodeView {
     ? transient
     : settling
       ? `${videoStatusText(video.status)}...`
-      : [videoStatusText(video.status), formatDuration(video.duration), video.category ?? ''].filter(Boolean).join(' · ');
+      : [videoStatusText(video.status), formatDuration(video.duration), video.category ?? '']
+          .filter(Boolean)
+          .join(' · ');
   return {
     id: `video:${video.id}`,
     label: video.title || video.fileName,
@@ -94,14 +102,18 @@ export function videoView(video: Video, transient?: string): NodeView {
 }
 
 /** The formats a rendition was produced in, with their sizes in bytes. */
-export function renditionFormats(stream: TranscodedStream): Array<{ format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string; size: number }> {
+export function renditionFormats(
+  stream: TranscodedStream,
+): Array<{ format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string; size: number }> {
   const formats: Array<{ format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string | null; size: number }> = [
     { format: 'hls', url: stream.hlsUrl, size: stream.hlsSize },
     { format: 'mp4', url: stream.mp4Url, size: stream.mp4Size },
     { format: 'flv', url: stream.flvUrl, size: stream.flvSize },
     { format: 'ts', url: stream.tsUrl, size: stream.tsSize },
   ];
-  return formats.filter((entry): entry is { format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string; size: number } => Boolean(entry.url));
+  return formats.filter((entry): entry is { format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string; size: number } =>
+    Boolean(entry.url),
+  );
 }
 
 export function renditionView(video: Video, stream: TranscodedStream): NodeView {

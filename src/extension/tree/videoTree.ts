@@ -95,7 +95,8 @@ export class VideoTreeModel {
         changed: () => this.fire(undefined),
       });
     }
-    if (node instanceof VideoNode) return node.video.transcodedVideoList.map((stream) => new RenditionNode(node, stream));
+    if (node instanceof VideoNode)
+      return node.video.transcodedVideoList.map((stream) => new RenditionNode(node, stream));
     return [];
   }
 

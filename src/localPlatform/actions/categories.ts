@@ -22,7 +22,10 @@ export const liveChannelTypeCreate: ActionHandler = async (ctx) => {
   const lower = name.toLowerCase();
   for (const c of ctx.account.store.values('categories')) {
     if (c.name.toLowerCase() === lower) {
-      throw new PlatformFault(Codes.channelCategoryExists, `name ${name} is already a channel category of this account`);
+      throw new PlatformFault(
+        Codes.channelCategoryExists,
+        `name ${name} is already a channel category of this account`,
+      );
     }
   }
   const cat: CategoryRec = { id: newId(), name, createTime: ctx.now, updateTime: null };

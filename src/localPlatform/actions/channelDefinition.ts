@@ -71,13 +71,17 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   let typeName = f.str('typeName', false, 200) ?? null;
   if (type !== null) {
     const cat = store.get('categories', type);
-    if (!cat) throw new PlatformFault(Codes.channelCategoryNotExists, `type ${type} is not a channel category of this account`);
+    if (!cat)
+      throw new PlatformFault(Codes.channelCategoryNotExists, `type ${type} is not a channel category of this account`);
     typeName = cat.name;
   } else if (typeName !== null) {
     const wanted = typeName.toLowerCase();
     const cat = [...store.values('categories')].find((c) => c.name.toLowerCase() === wanted);
     if (!cat) {
-      throw new PlatformFault(Codes.channelCategoryNotExists, `typeName ${typeName} is not a channel category of this account`);
+      throw new PlatformFault(
+        Codes.channelCategoryNotExists,
+        `typeName ${typeName} is not a channel category of this account`,
+      );
     }
     type = cat.id;
     typeName = cat.name;
@@ -89,7 +93,10 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   const groups = list.map((item, i) => readGroup(f.item('outputGroupList', i, item), store, withId));
 
   const firstTemplate = store.get('liveTemplates', groups[0].templates[0].templateId);
-  const followed = firstTemplate && (LIVE_TYPES as readonly number[]).includes(firstTemplate.transcodeType) ? firstTemplate.transcodeType : 0;
+  const followed =
+    firstTemplate && (LIVE_TYPES as readonly number[]).includes(firstTemplate.transcodeType)
+      ? firstTemplate.transcodeType
+      : 0;
   return {
     id,
     name,
@@ -127,18 +134,25 @@ function readGroup(g: Fields, store: AccountStore, withId: boolean): OutputGroup
   }
   const logoId = g.str('logoId', false, 64) ?? null;
   if (logoId !== null && !store.get('liveLogos', logoId)) {
-    throw new PlatformFault(Codes.liveLogoNotExists, `${g.path('logoId')} ${logoId} is not a live logo of this account`);
+    throw new PlatformFault(
+      Codes.liveLogoNotExists,
+      `${g.path('logoId')} ${logoId} is not a live logo of this account`,
+    );
   }
 
   const list = g.array('outputTemplateList', true);
   if (list.length === 0) throw g.invalid('outputTemplateList', 'must hold at least one template');
-  if (list.length > MAX_TEMPLATES) throw g.invalid('outputTemplateList', `must hold at most ${MAX_TEMPLATES} templates`);
+  if (list.length > MAX_TEMPLATES)
+    throw g.invalid('outputTemplateList', `must hold at most ${MAX_TEMPLATES} templates`);
   const seen = new Set<string>();
   const templates = list.map((item, i): OutputTemplateDef => {
     const t = g.item('outputTemplateList', i, item);
     const templateId = t.str('templateId', true, 64);
     if (!store.get('liveTemplates', templateId)) {
-      throw new PlatformFault(Codes.liveTemplateNotExists, `${t.path('templateId')} ${templateId} is not a live template of this account`);
+      throw new PlatformFault(
+        Codes.liveTemplateNotExists,
+        `${t.path('templateId')} ${templateId} is not a live template of this account`,
+      );
     }
     if (seen.has(templateId)) throw t.invalid('templateId', 'repeats a template already in this group');
     seen.add(templateId);

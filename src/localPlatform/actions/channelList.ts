@@ -34,12 +34,14 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const view = sortedView(ctx.account.store, 'channels', sort, comparators[sort]);
   let keep: ((ch: ChannelRec, index: number) => boolean) | undefined;
   if (searchType) {
-    if (!p.has('keyword')) throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
+    if (!p.has('keyword'))
+      throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
     const keyword = p.str('keyword', true, 200).toLowerCase();
     const names = view.lower('name', (ch) => ch.name);
     const typeNames = view.lower('typeName', (ch) => ch.typeName);
     const byName = (_: ChannelRec, i: number): boolean => names[i]!.includes(keyword);
-    const byType = (ch: ChannelRec, i: number): boolean => ch.type === keyword || (typeNames[i]?.includes(keyword) ?? false);
+    const byType = (ch: ChannelRec, i: number): boolean =>
+      ch.type === keyword || (typeNames[i]?.includes(keyword) ?? false);
     keep = searchType === 'name' ? byName : searchType === 'type' ? byType : (ch, i) => byName(ch, i) || byType(ch, i);
   }
   const count = keep ? countOf(view.rows, keep) : view.rows.length;

@@ -71,7 +71,10 @@ function definitionOf(ctx: ActionContext, withId: boolean): unknown {
   const paramId = ctx.params.str('id', true, 64);
   if (given === undefined || given === null || given === '') return { ...body, id: paramId };
   if (String(given) !== paramId) {
-    throw new PlatformFault(Codes.parameterInvalid, `id is ${paramId} as a parameter but ${String(given).slice(0, 64)} in the JSON body`);
+    throw new PlatformFault(
+      Codes.parameterInvalid,
+      `id is ${paramId} as a parameter but ${String(given).slice(0, 64)} in the JSON body`,
+    );
   }
   return body;
 }
@@ -110,9 +113,13 @@ export const liveUpdate: ActionHandler = async (ctx) => {
     if (g.id === undefined) return groupFromDef(g, ctx.account.userId, ctx.now);
     const existing = current.groups.find((x) => x.id === g.id);
     if (!existing) {
-      throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].id ${g.id} is not an output group of channel ${current.id}`);
+      throw new PlatformFault(
+        Codes.parameterInvalid,
+        `outputGroupList[${i}].id ${g.id} is not an output group of channel ${current.id}`,
+      );
     }
-    if (used.has(g.id)) throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].id ${g.id} is given twice`);
+    if (used.has(g.id))
+      throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].id ${g.id} is given twice`);
     used.add(g.id);
     if (existing.protocolType !== g.protocolType) {
       throw new PlatformFault(
@@ -144,7 +151,10 @@ export const liveGetChannelById: ActionHandler = (ctx) => {
 };
 
 /** Largest output of the channel: what the simulated incoming stream looks like. */
-function sourceProfile(ctx: ActionContext, ch: ChannelRec): Pick<ChannelRec, 'streamWidth' | 'streamHeight' | 'streamBitrate' | 'streamAudioBitrate' | 'streamFrameRate'> {
+function sourceProfile(
+  ctx: ActionContext,
+  ch: ChannelRec,
+): Pick<ChannelRec, 'streamWidth' | 'streamHeight' | 'streamBitrate' | 'streamAudioBitrate' | 'streamFrameRate'> {
   let best: { w: number; h: number; vb: number; ab: number; fr: number } | undefined;
   for (const g of ch.groups) {
     for (const o of g.outputs) {
@@ -154,15 +164,31 @@ function sourceProfile(ctx: ActionContext, ch: ChannelRec): Pick<ChannelRec, 'st
       }
     }
   }
-  if (!best) return { streamWidth: null, streamHeight: null, streamBitrate: null, streamAudioBitrate: null, streamFrameRate: null };
-  return { streamWidth: best.w, streamHeight: best.h, streamBitrate: best.vb, streamAudioBitrate: best.ab, streamFrameRate: best.fr };
+  if (!best)
+    return {
+      streamWidth: null,
+      streamHeight: null,
+      streamBitrate: null,
+      streamAudioBitrate: null,
+      streamFrameRate: null,
+    };
+  return {
+    streamWidth: best.w,
+    streamHeight: best.h,
+    streamBitrate: best.vb,
+    streamAudioBitrate: best.ab,
+    streamFrameRate: best.fr,
+  };
 }
 
 export const liveStartChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const current = findChannel(store, ctx.params.str('id', true, 64));
   if (current.status === 2) {
-    throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is already live; stop it before starting it again`);
+    throw new PlatformFault(
+      Codes.channelStateConflict,
+      `channel ${current.id} is already live; stop it before starting it again`,
+    );
   }
   const now = ctx.now;
   const ch: ChannelRec = {
@@ -216,7 +242,8 @@ export const liveDelete: ActionHandler = async (ctx) => {
   const tx = new Tx();
   for (const id of ids) {
     const ch = findChannel(store, id, 'ids');
-    if (ch.status === 2) throw new PlatformFault(Codes.channelStateConflict, `channel ${id} is live; stop it before deleting it`);
+    if (ch.status === 2)
+      throw new PlatformFault(Codes.channelStateConflict, `channel ${id} is live; stop it before deleting it`);
     tx.del('channels', id);
   }
   await store.commit(tx);

@@ -12,8 +12,10 @@ import { Tx } from '../store';
  */
 export function readRelativeUri(p: Fields, name: string): string {
   const uri = p.str(name, true, 1000).trim();
-  if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//')) throw p.invalid(name, 'must be a relative path, not an address');
-  if (uri.includes('\\') || uri.split('/').includes('..')) throw p.invalid(name, 'must not contain backslashes or .. segments');
+  if (/^[a-z][a-z0-9+.-]*:/i.test(uri) || uri.startsWith('//'))
+    throw p.invalid(name, 'must be a relative path, not an address');
+  if (uri.includes('\\') || uri.split('/').includes('..'))
+    throw p.invalid(name, 'must not contain backslashes or .. segments');
   return uri;
 }
 

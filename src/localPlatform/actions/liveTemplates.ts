@@ -125,7 +125,12 @@ export const liveGetTemplates: ActionHandler = (ctx) => {
   const type = p.int('type', false);
   const transcodeType = p.int('transcodeType', false);
   const rows = [...ctx.account.store.values('liveTemplates')]
-    .filter((t) => name === undefined || t.displayName.toLowerCase().includes(name) || out.templateName(t).toLowerCase().includes(name))
+    .filter(
+      (t) =>
+        name === undefined ||
+        t.displayName.toLowerCase().includes(name) ||
+        out.templateName(t).toLowerCase().includes(name),
+    )
     .filter((t) => type === undefined || t.type === type)
     .filter((t) => transcodeType === undefined || t.transcodeType === transcodeType)
     .sort((a, b) => a.createTime - b.createTime || (a.id < b.id ? -1 : 1));

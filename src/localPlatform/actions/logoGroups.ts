@@ -24,7 +24,8 @@ export function readGroupId(p: Fields, field: string, required = false): number 
 /** `logoGroupId` of a template group or job: 0 (or absent) means no logo group. */
 export function checkLogoGroup(store: AccountStore, id: number | undefined, field: string): number | null {
   if (id === undefined || id === 0) return null;
-  if (!store.get('logoGroups', id)) throw new PlatformFault(Codes.logoGroupNotExists, `${field} ${id} is not a logo group of this account`);
+  if (!store.get('logoGroups', id))
+    throw new PlatformFault(Codes.logoGroupNotExists, `${field} ${id} is not a logo group of this account`);
   return id;
 }
 
@@ -50,7 +51,8 @@ export const logoGroup: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const id = readGroupId(p, 'id');
   const current = id === undefined ? undefined : store.get('logoGroups', id);
-  if (id !== undefined && !current) throw new PlatformFault(Codes.logoGroupNotExists, `id ${id} is not a logo group of this account`);
+  if (id !== undefined && !current)
+    throw new PlatformFault(Codes.logoGroupNotExists, `id ${id} is not a logo group of this account`);
   const name = p.str('name', true, 100).trim();
   const list = p.array('logos', true);
   if (list.length === 0) throw p.invalid('logos', 'must hold at least one logo');

@@ -33,9 +33,14 @@ function readItem(t: Fields): TemplateGroupItemRec {
     }
     // Its keys (rc, gopSize, bFrame, ...) hold numbers or text: a flat object, kept small.
     const flat = Object.values(value).every((v) => v === null || ['string', 'number', 'boolean'].includes(typeof v));
-    if (!flat) throw t.invalid('advancedArguments', 'values must be numbers, text, booleans or null (no nested objects or arrays)');
+    if (!flat)
+      throw t.invalid(
+        'advancedArguments',
+        'values must be numbers, text, booleans or null (no nested objects or arrays)',
+      );
     advancedArguments = JSON.stringify(value);
-    if (advancedArguments.length > 4000) throw t.invalid('advancedArguments', 'must be at most 4000 characters of JSON');
+    if (advancedArguments.length > 4000)
+      throw t.invalid('advancedArguments', 'must be at most 4000 characters of JSON');
   }
   return {
     name: t.str('name', true, 100).trim(),
@@ -72,10 +77,14 @@ export const templateGroup: ActionHandler = async (ctx) => {
   let current: TemplateGroupRec | undefined;
   if (id !== undefined) {
     if (builtinTemplateGroup(id)) {
-      throw new PlatformFault(Codes.cannotModifyTemplateGroup, `id ${id} is a built-in template group, which cannot be modified`);
+      throw new PlatformFault(
+        Codes.cannotModifyTemplateGroup,
+        `id ${id} is a built-in template group, which cannot be modified`,
+      );
     }
     current = store.get('templateGroups', id);
-    if (!current) throw new PlatformFault(Codes.templateGroupNotExist, `id ${id} is not a template group of this account`);
+    if (!current)
+      throw new PlatformFault(Codes.templateGroupNotExist, `id ${id} is not a template group of this account`);
   }
   const name = p.str('name', true, 100).trim();
   const type = p.int('type', true, { oneOf: [0, 1] }) as 0 | 1;
@@ -95,7 +104,17 @@ export const templateGroup: ActionHandler = async (ctx) => {
     }
     group = { ...current, name, type, trailor, trailorDuration, logoGroupId, templates, updateTime: ctx.now };
   } else {
-    group = { id: meta.nextTemplateGroupId, name, type, trailor, trailorDuration, logoGroupId, templates, createTime: ctx.now, updateTime: null };
+    group = {
+      id: meta.nextTemplateGroupId,
+      name,
+      type,
+      trailor,
+      trailorDuration,
+      logoGroupId,
+      templates,
+      createTime: ctx.now,
+      updateTime: null,
+    };
     const becomesDefault = meta.defaultTemplateGroupId === null && type === 0;
     tx.put('meta', {
       ...meta,
@@ -110,7 +129,10 @@ export const templateGroup: ActionHandler = async (ctx) => {
 export const templateGroupList: ActionHandler = (ctx) => {
   const type = ctx.params.int('type', false, { oneOf: [0, 1] });
   const { defaultTemplateGroupId } = metaOf(ctx.account.store);
-  const rows = [...BUILTIN_TEMPLATE_GROUPS, ...[...ctx.account.store.values('templateGroups')].sort((a, b) => a.id - b.id)]
+  const rows = [
+    ...BUILTIN_TEMPLATE_GROUPS,
+    ...[...ctx.account.store.values('templateGroups')].sort((a, b) => a.id - b.id),
+  ]
     .filter((g) => type === undefined || g.type === type)
     .map((g) => out.templateGroupSummary(g, defaultTemplateGroupId));
   return { result: rows };

@@ -79,7 +79,8 @@ function readAdHoc(p: Fields, store: AccountStore): Plan {
   const read = list.map((item, i) => readAdHocTemplate(listField.item(name, i, item), store));
   const templates = read.map((r) => r.template);
   const defaults = templates.filter((t) => t.defaultVideo === 1).length;
-  if (defaults > 1) throw listField.invalid(name, `must have at most one template with defaultVideo 1 (found ${defaults})`);
+  if (defaults > 1)
+    throw listField.invalid(name, `must have at most one template with defaultVideo 1 (found ${defaults})`);
   if (defaults === 0) templates[0] = { ...templates[0], defaultVideo: 1 };
   return {
     templates,
@@ -134,7 +135,10 @@ function planFor(p: Fields, store: AccountStore): Plan {
   if (groupId !== undefined) {
     const group = findTemplateGroup(store, groupId);
     if (!group) {
-      throw new PlatformFault(Codes.templateGroupNotExist, `transcodeTemplateGroupId ${groupId} is not a template group of this account`);
+      throw new PlatformFault(
+        Codes.templateGroupNotExist,
+        `transcodeTemplateGroupId ${groupId} is not a template group of this account`,
+      );
     }
     return fromGroup(group);
   }
@@ -161,14 +165,18 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
   const replace = p.bool('replace', true);
   const plan = planFor(p, store);
   if (!videoIds.some((id) => store.get('videos', id))) {
-    throw new PlatformFault(Codes.noVideoExists, `none of videoIds (${videoIds.join(', ')}) is a video of this account`);
+    throw new PlatformFault(
+      Codes.noVideoExists,
+      `none of videoIds (${videoIds.join(', ')}) is a video of this account`,
+    );
   }
   const tx = new Tx();
   const results = videoIds.map((id): SecondTranscodeResult => {
     const video = store.get('videos', id);
     if (!video) return outcome(id, Codes.videoNotExists, 'not a video of this account');
     if (video.status === 7) return outcome(id, Codes.videoInWaitingList, 'the video is already queued for transcoding');
-    if (video.status === 1 || video.status === 6) return outcome(id, Codes.transcodeRunning, 'the video is being transcoded');
+    if (video.status === 1 || video.status === 6)
+      return outcome(id, Codes.transcodeRunning, 'the video is being transcoded');
     if (video.status === 4 || video.status === 5) {
       return outcome(id, Codes.createTranscodeTaskFailed, `the video has no usable source (status ${video.status})`);
     }

@@ -44,7 +44,8 @@ export const queryVideo: ActionHandler = (ctx) => {
   const searchType = p.oneOf('searchType', ['title', 'tag', 'all'] as const, false, Codes.searchTypeIncorrect);
   let keyword: string | undefined;
   if (searchType) {
-    if (!p.has('keyword')) throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
+    if (!p.has('keyword'))
+      throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
     keyword = p.str('keyword', true, 200).toLowerCase();
   }
   // Category ids start at 1: 0 (what clients with integer fields send for none) means all categories.
@@ -53,7 +54,13 @@ export const queryVideo: ActionHandler = (ctx) => {
   const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
 
   // The category order also depends on the category names.
-  const view = sortedView(ctx.account.store, 'videos', sort, comparator(ctx.account.store, sort), ctx.account.store.version('videoCategories'));
+  const view = sortedView(
+    ctx.account.store,
+    'videos',
+    sort,
+    comparator(ctx.account.store, sort),
+    ctx.account.store.version('videoCategories'),
+  );
   let matches: ((i: number) => boolean) | undefined;
   if (keyword !== undefined) {
     const word = keyword;

@@ -43,10 +43,14 @@ export async function startFaultyServer(target: string | undefined): Promise<Fau
         return;
       }
       const upstream = new URL(req.url ?? '/', target);
-      const forward = request(upstream, { method: req.method, headers: { ...req.headers, host: upstream.host } }, (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      });
+      const forward = request(
+        upstream,
+        { method: req.method, headers: { ...req.headers, host: upstream.host } },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
       forward.on('error', () => res.destroy());
       forward.end(body);
     });

@@ -1,4 +1,12 @@
-import type { InputOptions, OpenDocument, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../../../src/extension/ui';
+import type {
+  InputOptions,
+  OpenDocument,
+  PickItem,
+  PickOptions,
+  ProgressHandle,
+  ProgressOptions,
+  Ui,
+} from '../../../src/extension/ui';
 
 /** One scripted answer: gets what the flow asked and returns the user's answer. */
 export type Answer =
@@ -13,7 +21,12 @@ function rowsOf(items: readonly PickItem<unknown>[]): PickItem<unknown>[] {
 
 function find(items: readonly PickItem<unknown>[], label: string): PickItem<unknown> {
   const found = rowsOf(items).find((item) => item.label.includes(label));
-  if (!found) throw new Error(`scripted pick: no item with "${label}" among ${rowsOf(items).map((item) => item.label).join(' | ')}`);
+  if (!found)
+    throw new Error(
+      `scripted pick: no item with "${label}" among ${rowsOf(items)
+        .map((item) => item.label)
+        .join(' | ')}`,
+    );
   return found;
 }
 
@@ -28,7 +41,10 @@ export const chooseWhere = (test: (value: unknown, item: PickItem<unknown>) => b
     return found.value;
   },
 });
-export const chooseMany = (...labels: string[]): Answer => ({ kind: 'pickMany', answer: (items) => labels.map((label) => find(items, label).value) });
+export const chooseMany = (...labels: string[]): Answer => ({
+  kind: 'pickMany',
+  answer: (items) => labels.map((label) => find(items, label).value),
+});
 export const type = (text: string): Answer => ({ kind: 'input', answer: () => text });
 /** Enter on the prefilled value. */
 export const keep = (): Answer => ({ kind: 'input', answer: (options) => options.value ?? '' });
@@ -113,7 +129,10 @@ export class ScriptedUi implements Ui {
   async withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R> {
     this.progress.push(options.title);
     const controller = new AbortController();
-    const timer = this.cancelAfterMs !== undefined && options.cancellable ? setTimeout(() => controller.abort(), this.cancelAfterMs) : undefined;
+    const timer =
+      this.cancelAfterMs !== undefined && options.cancellable
+        ? setTimeout(() => controller.abort(), this.cancelAfterMs)
+        : undefined;
     try {
       return await task({ signal: controller.signal, report: () => undefined });
     } finally {
@@ -135,6 +154,16 @@ export class ScriptedUi implements Ui {
   }
   /** Everything shown to the user, for "never shows the secret" checks. */
   everythingShown(): string {
-    return JSON.stringify([this.infos, this.warnings, this.errors, this.progress, this.asked.map((entry) => [entry.title, entry.message, entry.items?.map((item) => [item.label, item.description, item.detail])])]);
+    return JSON.stringify([
+      this.infos,
+      this.warnings,
+      this.errors,
+      this.progress,
+      this.asked.map((entry) => [
+        entry.title,
+        entry.message,
+        entry.items?.map((item) => [item.label, item.description, item.detail]),
+      ]),
+    ]);
   }
 }
