@@ -251,8 +251,8 @@ describe('Videos view and video commands against the local platform', () => {
   it('transcodes with the ad-hoc templates of an open *.transcode.json', async () => {
     const video = await videoTitled('Welcome tour');
     harness.ui.documents = [
-      { fileName: '/work/jobs/mobile.transcode.json', text: AD_HOC },
-      { fileName: '/work/notes.json', text: '{}' },
+      { fileName: '/home/user/jobs/mobile.transcode.json', text: AD_HOC },
+      { fileName: '/home/user/notes.json', text: '{}' },
     ];
     harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
     const outcome = await transcodeVideos(harness.deps, video);
