@@ -19,9 +19,16 @@ const common = {
   mainFields: ['module', 'main'],
 };
 
+// ffmpeg from npm is an optional dependency found at run time (src/media/tools.ts), never bundled.
+const FFMPEG_PACKAGES = ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'];
+
 const entries = {
-  extension: { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
-  platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js' },
+  extension: {
+    entryPoints: ['src/extension/extension.ts'],
+    outfile: 'dist/extension.js',
+    external: ['vscode', ...FFMPEG_PACKAGES],
+  },
+  platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
 };
 
 const selected = only ? { [only]: entries[only] } : entries;
