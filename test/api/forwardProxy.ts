@@ -2,7 +2,8 @@
  * A tiny forward HTTP proxy on 127.0.0.1 (free port) for proxy tests. It records every request it
  * receives and forwards absolute-form requests (`GET http://host:port/path HTTP/1.1`); anything
  * else (origin-form, CONNECT) is refused with 400/405 so a test notices, unless it is started with
- * `tunnel: true`, when CONNECT opens a plain TCP tunnel (for https:// platforms).
+ * `tunnel: true`, when CONNECT opens a plain TCP tunnel (for https:// platforms). Started with
+ * `authorization`, it answers 407 to any request or CONNECT without exactly that Proxy-Authorization.
  */
 import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { connect, type AddressInfo, type Socket } from 'node:net';
@@ -25,11 +26,17 @@ export class ForwardProxy {
     readonly port: number,
   ) {}
 
-  static async start(options: { tunnel?: boolean } = {}): Promise<ForwardProxy> {
+  static async start(options: { tunnel?: boolean; authorization?: string } = {}): Promise<ForwardProxy> {
     let instance: ForwardProxy | undefined;
+    const refused = (headers: IncomingHttpHeaders): boolean =>
+      options.authorization !== undefined && headers['proxy-authorization'] !== options.authorization;
     const server = createServer((req, res) => {
       const target = req.url ?? '';
       instance!.seen.push({ method: req.method ?? '', target, headers: req.headers });
+      if (refused(req.headers)) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"', 'content-length': 0 }).end();
+        return;
+      }
       if (!/^https?:\/\//.test(target)) {
         res.writeHead(400).end('forward proxy: absolute-form request target expected');
         return;
@@ -46,6 +53,10 @@ export class ForwardProxy {
     });
     server.on('connect', (req, socket: Socket, head: Buffer) => {
       instance!.seen.push({ method: 'CONNECT', target: req.url ?? '', headers: req.headers });
+      if (refused(req.headers)) {
+        socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n');
+        return;
+      }
       if (!options.tunnel) {
         socket.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n');
         return;
