@@ -8,7 +8,7 @@ import { trustedCertificates } from './certificates';
 import { TransportError, mayHaveBeenCarriedOut } from './errors';
 import { chooseProxy } from './proxy';
 import { retryAfterMs } from './retry';
-import { Pool, ProxyAgent, errors, openTunnel, request, type Dispatcher } from './undici';
+import { loadUndici, type Dispatcher } from './undici';
 
 export interface TransportTimeouts {
   connectMs: number;
@@ -71,38 +71,51 @@ function displayProxy(proxy: string): string {
 
 type TunnelRequest = Omit<Dispatcher.ConnectOptions, 'origin'>;
 
-/**
- * The connection to a proxy, which opens CONNECT tunnels for https:// platforms. The proxy's
- * answer to CONNECT must come within the connect timeout (undici's default would be 300 s, far
- * beyond every configured timeout), and running out of it is reported as the connect timeout it is.
- */
-class ProxyConnection extends Pool {
-  constructor(
-    origin: URL,
-    options: object,
-    private readonly tunnelTimeoutMs: number,
-  ) {
-    super(origin, { ...options, headersTimeout: tunnelTimeoutMs });
+interface UndiciParts {
+  Pool: ReturnType<typeof loadUndici>['Pool'];
+  ProxyAgent: ReturnType<typeof loadUndici>['ProxyAgent'];
+  /** The connection to a proxy; see below. */
+  ProxyConnection: new (origin: URL, options: object, tunnelTimeoutMs: number) => Dispatcher;
+}
+
+let parts: UndiciParts | undefined;
+
+/** undici's classes, and the proxy connection built on its Pool, made when the first client is. */
+function undiciParts(): UndiciParts {
+  if (parts) return parts;
+  const { Pool, ProxyAgent, errors } = loadUndici();
+
+  /**
+   * The connection to a proxy, which opens CONNECT tunnels for https:// platforms. The proxy's
+   * answer to CONNECT must come within the connect timeout (undici's default would be 300 s, far
+   * beyond every configured timeout), and running out of it is reported as the connect timeout it is.
+   */
+  class ProxyConnection extends Pool {
+    constructor(
+      origin: URL,
+      options: object,
+      private readonly tunnelTimeoutMs: number,
+    ) {
+      super(origin, { ...options, headersTimeout: tunnelTimeoutMs });
+    }
+
+    override connect(options: TunnelRequest): Promise<Dispatcher.ConnectData>;
+    override connect(options: TunnelRequest, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+    override connect(
+      options: TunnelRequest,
+      callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+    ): Promise<Dispatcher.ConnectData> | void {
+      if (callback) return super.connect(options, callback);
+      return super.connect(options).catch((error: unknown) => {
+        if (errorCode(error) === 'UND_ERR_HEADERS_TIMEOUT') {
+          throw new errors.ConnectTimeoutError(`the proxy did not open the tunnel within ${this.tunnelTimeoutMs} ms`);
+        }
+        throw error;
+      });
+    }
   }
 
-  override connect(options: TunnelRequest): Promise<Dispatcher.ConnectData>;
-  override connect(options: TunnelRequest, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
-  override connect(
-    options: TunnelRequest,
-    callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
-  ): Promise<Dispatcher.ConnectData> | void {
-    const tunnel = openTunnel(this, options).catch((error: unknown) => {
-      if (errorCode(error) === 'UND_ERR_HEADERS_TIMEOUT') {
-        throw new errors.ConnectTimeoutError(`the proxy did not open the tunnel within ${this.tunnelTimeoutMs} ms`);
-      }
-      throw error;
-    });
-    if (!callback) return tunnel;
-    tunnel.then(
-      (data) => callback(null, data),
-      (error: Error) => callback(error, undefined as never),
-    );
-  }
+  return (parts = { Pool, ProxyAgent, ProxyConnection });
 }
 
 /** Why a body was abandoned when the deadline passed (never shown: the message says it). */
@@ -152,6 +165,7 @@ export class Transport {
     const ca = trustedCertificates(options.ca);
     const tls = { rejectUnauthorized: options.rejectUnauthorized, ...(ca ? { ca } : {}) };
     const choice = chooseProxy(options.origin, options.proxy, options.noProxy);
+    const { Pool, ProxyAgent, ProxyConnection } = undiciParts();
     if (choice.proxy !== undefined) {
       this.dispatcher = new ProxyAgent({
         uri: choice.proxy,
@@ -181,7 +195,7 @@ export class Transport {
     try {
       let response: Dispatcher.ResponseData;
       try {
-        response = await request(this.dispatcher, {
+        response = await this.dispatcher.request({
           origin: this.origin,
           path: x.path,
           method: x.method,

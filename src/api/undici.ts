@@ -1,39 +1,51 @@
 /**
- * The parts of undici the client uses, loaded from undici's own sub-modules.
+ * undici, through its package root (its public API), loaded so that it leaves the process-wide
+ * dispatcher alone.
  *
- * Why not `import ... from 'undici'`: the package root loads `lib/global.js`, which installs a fresh
- * Agent as the process-wide dispatcher (`Symbol.for('undici.globalDispatcher.1')`) when none is set.
- * Inside VS Code's extension host that would replace the dispatcher its `fetch` uses. The sub-modules
- * below never load `lib/global.js` (test/api/globalDispatcher.test.ts proves it, bundled too).
- * The types still come from the package root: `import type` is erased, so it loads nothing.
+ * Why: when `Symbol.for('undici.globalDispatcher.1')` is unset, undici's root module sets it to a
+ * fresh Agent (lib/global.js, non-configurable). Inside VS Code's extension host that slot belongs
+ * to the host's own fetch, and a client must not change it. So for the moment of the require only,
+ * a placeholder holds the slot (undici sees a dispatcher and installs none); then the slot is put
+ * back exactly as it was: removed, or its old property descriptor. When the slot is already set,
+ * undici leaves it alone by itself. test/api/globalDispatcher.test.ts checks this, bundled too.
  */
 import type * as Undici from 'undici';
-import type { Dispatcher } from 'undici';
 
-export type { Dispatcher };
+export type { Dispatcher } from 'undici';
 
-export const Pool = require('undici/lib/dispatcher/pool') as typeof Undici.Pool;
-export const ProxyAgent = require('undici/lib/dispatcher/proxy-agent') as typeof Undici.ProxyAgent;
-export const errors = require('undici/lib/core/errors') as typeof Undici.errors;
+const SLOT = Symbol.for('undici.globalDispatcher.1');
 
-/** `Dispatcher.prototype.request` and `.connect` are only attached by the package root: call the API functions. */
-const requestApi = require('undici/lib/api/api-request') as (
-  this: Dispatcher,
-  options: Dispatcher.RequestOptions,
-) => Promise<Dispatcher.ResponseData>;
-const connectApi = require('undici/lib/api/api-connect') as (
-  this: Dispatcher,
-  options: Omit<Dispatcher.ConnectOptions, 'origin'>,
-) => Promise<Dispatcher.ConnectData>;
-
-export function request(dispatcher: Dispatcher, options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
-  return requestApi.call(dispatcher, options);
+function requireUndici(): typeof Undici {
+  const global = globalThis as unknown as Record<symbol, unknown>;
+  const before = Object.getOwnPropertyDescriptor(globalThis, SLOT);
+  if (global[SLOT] !== undefined || (before !== undefined && !before.configurable && !before.writable)) {
+    return require('undici') as typeof Undici;
+  }
+  const placeholder = {
+    dispatch(): never {
+      throw new Error('placeholder dispatcher: never used');
+    },
+  };
+  if (before === undefined || before.configurable) {
+    Object.defineProperty(globalThis, SLOT, { value: placeholder, configurable: true, writable: true });
+  } else {
+    global[SLOT] = placeholder; // non-configurable but writable, holding undefined
+  }
+  try {
+    return require('undici') as typeof Undici;
+  } finally {
+    if (before === undefined) delete global[SLOT];
+    else if (before.configurable) Object.defineProperty(globalThis, SLOT, before);
+    else global[SLOT] = before.value;
+  }
 }
 
-/** Opens a CONNECT tunnel through the pool (to the proxy). */
-export function openTunnel(
-  pool: InstanceType<typeof Pool>,
-  options: Omit<Dispatcher.ConnectOptions, 'origin'>,
-): Promise<Dispatcher.ConnectData> {
-  return connectApi.call(pool, options);
+let loaded: typeof Undici | undefined;
+
+/**
+ * undici, loaded on first use: its package root (fetch, WebSocket, caches and all) takes tens of
+ * milliseconds to load, which need not be spent while the extension activates without a client.
+ */
+export function loadUndici(): typeof Undici {
+  return (loaded ??= requireUndici());
 }
