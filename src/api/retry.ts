@@ -83,6 +83,7 @@ export function retryAfterMs(header: string | string[] | undefined, now: number 
   const value = (Array.isArray(header) ? header[0] : header)?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
-  const date = Date.parse(value);
+  // An HTTP-date always starts with the day's name ("Fri, 01 May 2026 12:00:00 GMT" or an obsolete form).
+  const date = /^[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -2,8 +2,9 @@ import * as assert from 'node:assert/strict';
 import { createServer as createHttpsServer, type Server } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { TransportError } from '../../src/api/errors';
-import { ok } from './captureServer';
+import { CaptureServer, ok, sendJson } from './captureServer';
 import { makeClient, rejection } from './fixtures';
+import { ForwardProxy } from './forwardProxy';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
 
 describe('PlatformClient TLS options (rejectUnauthorized, ca)', () => {
@@ -68,5 +69,40 @@ describe('PlatformClient TLS options (rejectUnauthorized, ca)', () => {
         () => makeClient(url, options),
         (error: unknown) => error instanceof TypeError && message.test(error.message),
       );
+  });
+});
+
+describe('PlatformClient TLS options for an https:// proxy', () => {
+  let server: CaptureServer;
+  let proxy: ForwardProxy;
+
+  beforeEach(async () => {
+    server = await CaptureServer.start((_r, res) => sendJson(res, ok([{ id: 'g' }])));
+    proxy = await ForwardProxy.start({ tunnel: true, tls: { key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT } });
+  });
+  afterEach(async () => {
+    await proxy.close();
+    await server.close();
+  });
+
+  async function logoGroups(options: Parameters<typeof makeClient>[1]): Promise<unknown> {
+    const client = makeClient(server.baseUrl, { proxy: proxy.url, noProxy: '', retry: { attempts: 1 }, ...options });
+    try {
+      return await client.getLogoGroupList();
+    } finally {
+      await client.close();
+    }
+  }
+
+  it("refuses the proxy's self-signed certificate by default, and reaches the platform with ca or rejectUnauthorized false", async () => {
+    const error = await rejection(logoGroups({}));
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.kind, 'tls', error.message);
+    assert.equal(server.requests.length, 0);
+
+    assert.deepEqual(await logoGroups({ ca: [SELF_SIGNED_CERT] }), [{ id: 'g' }]);
+    assert.deepEqual(await logoGroups({ rejectUnauthorized: false }), [{ id: 'g' }]);
+    assert.equal(server.requests.length, 2, 'both went through the proxy to the platform');
+    assert.ok(proxy.seen.length >= 2);
   });
 });
