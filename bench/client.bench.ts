@@ -3,7 +3,8 @@
  * does not share the event loop being measured) answers a fixed envelope (a page of 10 videos,
  * about 13 KB, as queryVideo returns it); rounds of N calls at a
  * fixed concurrency alternate between
- *   A) client.queryVideo(...)  (sign with a fresh timestamp, build the query, send, read, check the envelope)
+ *   A) client.queryVideo(...)  (sign with a fresh timestamp, build the query, send, read within the answer
+ *      deadline and size limit, check the envelope)
  *   B) undici pool.request(...) with precomputed signed paths, then JSON.parse of the body,
  * through equivalent Pools (same connection count). Figures: ops/s, mean and p99 latency, and the
  * ratio A/B of throughput (close to 1 means the client adds little).

@@ -4,9 +4,19 @@
  * envelopes. Loading this module changes no process-wide state (see ./undici.ts).
  */
 import { expectArray, expectRecord, isRecord, readEnvelope } from './envelope';
-import { ApiError, TransportError, type TransportErrorKind } from './errors';
-import { checkNoProxy, checkProxy, normaliseRetry, normaliseTimeouts, parseBaseUrl, requireKey } from './options';
-import { walkChannelPages, walkVideoPages } from './paging';
+import { ApiError, TransportError, mayHaveBeenCarriedOut, type TransportErrorKind } from './errors';
+import {
+  checkCa,
+  checkMaxAnswerBytes,
+  checkNoProxy,
+  checkProxy,
+  checkProxyAuthorization,
+  checkRejectUnauthorized,
+  normaliseRetry,
+  normaliseTimeouts,
+  parseBaseUrl,
+  requireKey,
+} from './options';
 import {
   InputRule,
   addScalars,
@@ -18,12 +28,13 @@ import {
   requireWellFormed,
   type WireParams,
 } from './params';
-import { isRetryable, retryDelayMs, sleep, type RetryPolicy } from './retry';
+import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
 import { signParams } from './signing';
 import { Transport } from './transport';
 import {
   ACTIONS,
-  type ActionName,
+  GROUP_DELETIONS,
+  type ClientActionName,
   type Channel,
   type ChannelCategory,
   type ChannelDefinition,
@@ -55,9 +66,19 @@ export interface ClientOptions {
   baseUrl: string;
   accessKey: string;
   secretKey: string;
+  /**
+   * Per attempt: `connectMs` to connect (10 s), `headersMs` for the answer's headers (30 s), and
+   * `bodyMs` for the whole answer, from the start of the attempt to its last byte (30 s): a
+   * deadline, not the silence allowed between chunks.
+   */
   timeouts?: { connectMs?: number; headersMs?: number; bodyMs?: number };
-  /** GET only; POSTs are never retried. `attempts` counts the first one. */
+  /**
+   * GET only; POSTs are never retried. `attempts` counts the first one. A 503's Retry-After
+   * (seconds or an HTTP-date) is waited for when it asks for at most 10 s; longer, the call fails.
+   */
   retry?: { attempts?: number; baseDelayMs?: number; maxDelayMs?: number };
+  /** The largest answer read, in bytes (default 16 MiB); a longer one fails as soon as the limit is passed. */
+  maxAnswerBytes?: number;
   /** Explicit proxy URL (VS Code's `http.proxy`); otherwise HTTPS_PROXY / HTTP_PROXY (either case). */
   proxy?: string;
   /**
@@ -65,6 +86,15 @@ export interface ClientOptions {
    * When absent, NO_PROXY / no_proxy. Applies to the explicit proxy too (see ./proxy.ts).
    */
   noProxy?: string | readonly string[];
+  /**
+   * The whole Proxy-Authorization value (e.g. `Basic dXNlcjpwYXNz`; VS Code's http.proxyAuthorization),
+   * sent to the proxy for CONNECT and for plain-http forwarding. Never logged nor put in an error.
+   */
+  proxyAuthorization?: string;
+  /** Verify the TLS certificates of the platform and of an https:// proxy (default true; VS Code's http.proxyStrictSSL). */
+  rejectUnauthorized?: boolean;
+  /** Extra CA certificates (PEM) trusted besides Node's defaults, e.g. the system's (VS Code's http.systemCertificates). */
+  ca?: readonly string[];
   /** Called once per attempt, after it ends. Never sees the secret or the signature. */
   onRequest?: (entry: RequestLogEntry) => void;
 }
@@ -74,7 +104,7 @@ export interface CallOptions {
 }
 
 export interface RequestLogEntry {
-  action: ActionName;
+  action: ClientActionName;
   method: HttpMethod;
   /** `{base_url}/rest`, no query string. */
   url: string;
@@ -94,6 +124,9 @@ export interface RequestLogEntry {
 }
 
 const VERSION = '2.0';
+
+/** How each action travels. */
+const CARRIAGE: Readonly<Record<ClientActionName, { method: HttpMethod }>> = { ...ACTIONS, ...GROUP_DELETIONS };
 
 interface Prepared {
   params: WireParams;
@@ -124,11 +157,24 @@ export class PlatformClient {
     this.retry = normaliseRetry(options.retry);
     const proxy = checkProxy(options.proxy);
     const noProxy = checkNoProxy(options.noProxy);
+    const proxyAuthorization = checkProxyAuthorization(options.proxyAuthorization);
+    const rejectUnauthorized = checkRejectUnauthorized(options.rejectUnauthorized);
+    const ca = checkCa(options.ca);
+    const maxAnswerBytes = checkMaxAnswerBytes(options.maxAnswerBytes);
     if (options.onRequest !== undefined && typeof options.onRequest !== 'function') {
       throw new TypeError('PlatformClient option onRequest must be a function');
     }
     this.onRequest = options.onRequest;
-    this.transport = new Transport({ origin: address.origin, timeouts, proxy, noProxy });
+    this.transport = new Transport({
+      origin: address.origin,
+      timeouts,
+      proxy,
+      noProxy,
+      proxyAuthorization,
+      rejectUnauthorized,
+      ca,
+      maxAnswerBytes,
+    });
   }
 
   // ---- live channels -------------------------------------------------------------------------
@@ -163,7 +209,7 @@ export class PlatformClient {
     if (typeof env.count !== 'number') {
       throw new TransportError(
         'bad-envelope',
-        `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels`,
+        `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels${context.note}`,
         context.action,
         context.url,
       );
@@ -258,6 +304,13 @@ export class PlatformClient {
     });
   }
 
+  /** Deletes logo groups by id. */
+  async deleteLogoGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
+    await this.call('deleteLogoGroup', o, () => ({
+      params: { ids: idList('ids', requireObject('input', input).ids) },
+    }));
+  }
+
   async getLogoGroupList(o?: CallOptions): Promise<LogoGroup[]> {
     const env = await this.call('getLogoGroupList', o, () => ({ params: {} }));
     return expectArray<LogoGroup>(env.result, this.context('getLogoGroupList'));
@@ -295,7 +348,7 @@ export class PlatformClient {
     if (typeof groupId !== 'number' || !Number.isInteger(groupId)) {
       throw new TransportError(
         'bad-envelope',
-        `templateGroup: ${this.restUrl} answered with a "result" that is not the group id`,
+        `templateGroup: ${this.restUrl} answered with a "result" that is not the group id${this.context('templateGroup').note}`,
         'templateGroup',
         this.restUrl,
       );
@@ -310,9 +363,16 @@ export class PlatformClient {
     return expectArray<TemplateGroupSummary>(env.result, this.context('templateGroupList'));
   }
 
+  /** Deletes transcoding template groups by id. */
+  async deleteTemplateGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
+    await this.call('deleteTemplateGroup', o, () => ({
+      params: { ids: idList('ids', requireObject('input', input).ids) },
+    }));
+  }
+
   /**
    * Starts a second transcoding. Per-video outcomes (code 0 or an error code) are returned, not
-   * thrown; only a failure of the whole call (top-level code 10000, transport) throws.
+   * thrown; only a failure of the whole call (a top-level code such as Codes.exception, transport) throws.
    */
   async secondTranscodeV2(job: SecondTranscodeJob, o?: CallOptions): Promise<SecondTranscodeResult[]> {
     const env = await this.call('secondTranscodeV2', o, () => {
@@ -362,19 +422,6 @@ export class PlatformClient {
     await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
   }
 
-  // ---- paging ----------------------------------------------------------------------------------
-
-  /** Walks the channel list lazily, one request per page asked for. */
-  channelPages(query: ChannelListQuery = {}, o: CallOptions = {}): AsyncIterableIterator<ChannelPage> {
-    return walkChannelPages((q, co) => this.liveGetChannelsByPage(q, co), query ?? {}, o ?? {});
-  }
-
-  /** Walks the video list lazily from page 1, one request per page asked for. */
-  videoPages(query: Omit<VideoQuery, 'start'>, o: CallOptions = {}): AsyncIterableIterator<Video[]> {
-    // A missing query still gives the clear "number must be ..." error, from the first fetch.
-    return walkVideoPages((q, co) => this.queryVideo(q, co), query ?? ({} as Omit<VideoQuery, 'start'>), o ?? {});
-  }
-
   /** Closes the connection pool; calls made afterwards fail with a clear error. */
   async close(): Promise<void> {
     if (this.closed) return;
@@ -384,8 +431,9 @@ export class PlatformClient {
 
   // ---- the one way a request is made ------------------------------------------------------------
 
-  private context(action: ActionName): { action: ActionName; url: string } {
-    return { action, url: this.restUrl };
+  /** Action, address and, for a POST, the warning that a garbled answer may hide a done operation. */
+  private context(action: ClientActionName): { action: ClientActionName; url: string; note: string } {
+    return { action, url: this.restUrl, note: mayHaveBeenCarriedOut(CARRIAGE[action].method) };
   }
 
   /**
@@ -393,7 +441,7 @@ export class PlatformClient {
    * (re-signed with a fresh timestamp each time); POSTs are sent once.
    */
   private async call(
-    action: ActionName,
+    action: ClientActionName,
     o: CallOptions | undefined,
     prepare: () => Prepared,
   ): Promise<Envelope<unknown>> {
@@ -406,7 +454,7 @@ export class PlatformClient {
       throw error;
     }
     const signal = o?.signal;
-    const method = ACTIONS[action].method;
+    const method = CARRIAGE[action].method;
     const attempts = method === 'GET' ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt: close() may come while a GET waits to retry.
@@ -444,7 +492,12 @@ export class PlatformClient {
           signal,
         });
         outcome.status = answer.status;
-        const envelope = readEnvelope(answer.text, { action, url: this.restUrl, scrub: [signature, this.secretKey] });
+        const envelope = readEnvelope(answer.text, {
+          action,
+          url: this.restUrl,
+          scrub: [this.secretKey],
+          note: mayHaveBeenCarriedOut(method),
+        });
         outcome.code = envelope.code;
         this.log(action, method, attempt, signed, prepared, started, outcome);
         return envelope;
@@ -459,7 +512,7 @@ export class PlatformClient {
         if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted)
           throw error;
         await sleep(
-          retryDelayMs(attempt, this.retry),
+          waitBeforeRetryMs(error, attempt, this.retry),
           signal,
           () =>
             new TransportError('aborted', `${action}: the call to ${this.restUrl} was cancelled`, action, this.restUrl),
@@ -470,7 +523,7 @@ export class PlatformClient {
 
   /** Builds the log entry only when someone listens. */
   private log(
-    action: ActionName,
+    action: ClientActionName,
     method: HttpMethod,
     attempt: number,
     signed: Readonly<WireParams>,

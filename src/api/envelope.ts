@@ -2,15 +2,18 @@
  * Reading the response envelope (interface section 2.1): an object with a numeric `code` and a
  * boolean `success`; `code` other than 0 becomes an ApiError with the table's explanation.
  */
-import { explainCode } from './errorCodes';
+import { Codes, explainCode } from './errorCodes';
 import { ApiError, TransportError } from './errors';
+import { maskSignatures } from './signing';
 import type { Envelope } from './types';
 
 export interface EnvelopeContext {
   action: string;
   url: string;
-  /** Texts that must never reach a message (the request's signature), scrubbed from body excerpts. */
+  /** Texts that must never reach a message (the secret key), scrubbed from body excerpts. */
   scrub: readonly string[];
+  /** Added to the message of a garbled answer (a POST may have been carried out all the same). */
+  note?: string;
 }
 
 /** Parses and checks the envelope; throws TransportError (not-json, bad-envelope) or ApiError. */
@@ -21,25 +24,27 @@ export function readEnvelope(text: string, context: EnvelopeContext): Envelope<u
     value = JSON.parse(text);
   } catch (error) {
     const what = text.trim() === '' ? 'an empty body' : `text that is not JSON (${excerpt(text, context.scrub)})`;
-    throw new TransportError('not-json', `${action}: ${url} answered with ${what}`, action, url, { cause: error });
+    throw new TransportError('not-json', `${action}: ${url} answered with ${what}${context.note ?? ''}`, action, url, {
+      cause: error,
+    });
   }
   if (!isRecord(value) || typeof value.code !== 'number' || typeof value.success !== 'boolean') {
     throw new TransportError(
       'bad-envelope',
-      `${action}: ${url} answered with JSON that is not the platform's envelope (an object with a numeric "code" and a boolean "success")`,
+      `${action}: ${url} answered with JSON that is not the platform's envelope (an object with a numeric "code" and a boolean "success")${context.note ?? ''}`,
       action,
       url,
     );
   }
   const platformMessage = typeof value.message === 'string' ? value.message : '';
-  if (value.code !== 0) {
+  if (value.code !== Codes.success) {
     // A server that echoes the request back must not put the signature (or the secret) in an error.
     throw new ApiError(action, url, value.code, scrubbed(platformMessage, context.scrub), explainCode(value.code));
   }
   if (!value.success) {
     throw new TransportError(
       'bad-envelope',
-      `${action}: ${url} answered code 0 with "success": false, which the platform never sends`,
+      `${action}: ${url} answered code ${Codes.success} with "success": false, which the platform never sends${context.note ?? ''}`,
       action,
       url,
     );
@@ -58,9 +63,10 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** The text with the scrubbed texts and anything signature-like masked. */
 function scrubbed(text: string, scrub: readonly string[]): string {
   for (const secret of scrub) if (secret && text.includes(secret)) text = text.split(secret).join('***');
-  return text;
+  return maskSignatures(text);
 }
 
 /** The first characters of a body, on one line, with the scrubbed texts masked. */
@@ -69,24 +75,26 @@ function excerpt(text: string, scrub: readonly string[]): string {
   return JSON.stringify(short.length > 80 ? `${short.slice(0, 80)}…` : short);
 }
 
+type ResultContext = Pick<EnvelopeContext, 'action' | 'url' | 'note'>;
+
 /** A list result; `null` (unset, facts section 3) reads as an empty list. */
-export function expectArray<T>(result: unknown, context: Pick<EnvelopeContext, 'action' | 'url'>): T[] {
+export function expectArray<T>(result: unknown, context: ResultContext): T[] {
   if (result === null || result === undefined) return [];
   if (!Array.isArray(result)) throw badResult(context, 'a list');
   return result as T[];
 }
 
 /** A record result (a channel, a template, ...). */
-export function expectRecord<T>(result: unknown, context: Pick<EnvelopeContext, 'action' | 'url'>): T {
+export function expectRecord<T>(result: unknown, context: ResultContext): T {
   if (!isRecord(result)) throw badResult(context, 'a record');
   return result as T;
 }
 
-function badResult(context: Pick<EnvelopeContext, 'action' | 'url'>, expected: string): TransportError {
+function badResult(context: ResultContext, expected: string): TransportError {
   const { action, url } = context;
   return new TransportError(
     'bad-envelope',
-    `${action}: ${url} answered with a "result" that is not ${expected}`,
+    `${action}: ${url} answered with a "result" that is not ${expected}${context.note ?? ''}`,
     action,
     url,
   );

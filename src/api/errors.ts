@@ -4,7 +4,25 @@
  */
 
 export type TransportErrorKind =
-  'timeout' | 'network' | 'reset' | 'tls' | 'http-status' | 'not-json' | 'truncated' | 'bad-envelope' | 'aborted';
+  | 'timeout'
+  | 'network'
+  | 'reset'
+  | 'tls'
+  | 'http-status'
+  | 'not-json'
+  | 'truncated'
+  | 'bad-envelope'
+  | 'too-large'
+  | 'aborted';
+
+/**
+ * Added to the message of a POST that was sent but got no usable answer (no answer, a 5xx, a
+ * garbled or oversized one): it may have been carried out (a channel created, a transcoding
+ * started), and it is never retried, so the user is told to look first.
+ */
+export function mayHaveBeenCarriedOut(method: string): string {
+  return method === 'POST' ? '; the operation may still have been carried out, so check before trying it again' : '';
+}
 
 /** Base of every error the client throws. */
 export class PlatformError extends Error {
@@ -49,19 +67,22 @@ export class TransportError extends PlatformError {
   readonly status?: number;
   /** For `timeout`: which wait ran out. */
   readonly phase?: 'connect' | 'headers' | 'body';
+  /** For `http-status` 503: how long the platform asked to wait (its Retry-After header), in ms. */
+  readonly retryAfterMs?: number;
 
   constructor(
     kind: TransportErrorKind,
     message: string,
     action: string,
     url: string,
-    details: { status?: number; phase?: 'connect' | 'headers' | 'body'; cause?: unknown } = {},
+    details: { status?: number; phase?: 'connect' | 'headers' | 'body'; retryAfterMs?: number; cause?: unknown } = {},
   ) {
     super(message, action, url, details.cause === undefined ? undefined : { cause: details.cause });
     this.name = 'TransportError';
     this.kind = kind;
     if (details.status !== undefined) this.status = details.status;
     if (details.phase !== undefined) this.phase = details.phase;
+    if (details.retryAfterMs !== undefined) this.retryAfterMs = details.retryAfterMs;
   }
 }
 

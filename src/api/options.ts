@@ -2,6 +2,7 @@
  * Checking and normalising ClientOptions. A bad option is refused at construction with a message
  * naming the option and the rule (never echoing the keys).
  */
+import { X509Certificate } from 'node:crypto';
 import { DEFAULT_RETRY, type RetryPolicy } from './retry';
 import type { TransportTimeouts } from './transport';
 
@@ -103,4 +104,44 @@ export function checkNoProxy(noProxy: unknown): string | undefined {
   if (typeof noProxy === 'string') return noProxy;
   if (Array.isArray(noProxy) && noProxy.every((entry) => typeof entry === 'string')) return noProxy.join(',');
   throw invalid('noProxy', 'must be a string of hosts separated by commas, or a list of hosts');
+}
+
+/** A whole Proxy-Authorization value (e.g. `Basic dXNlcjpwYXNz`), never echoed in a message. */
+export function checkProxyAuthorization(value: unknown): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  if (typeof value !== 'string' || value.trim() === '' || /[\r\n\0]/.test(value))
+    throw invalid('proxyAuthorization', 'must be one line of text, a whole header value such as "Basic dXNlcjpwYXNz"');
+  return value;
+}
+
+export function checkRejectUnauthorized(value: unknown): boolean {
+  if (value === undefined) return true;
+  if (typeof value !== 'boolean') throw invalid('rejectUnauthorized', 'must be true or false');
+  return value;
+}
+
+/** Extra CA certificates: a list of PEM texts, each parsed now so a broken one is named at once. */
+export function checkCa(value: unknown): string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value)) throw invalid('ca', 'must be a list of PEM certificates');
+  return value.map((pem: unknown, index) => {
+    const rule = 'must be a PEM certificate (-----BEGIN CERTIFICATE----- ... -----END CERTIFICATE-----)';
+    if (typeof pem !== 'string' || !pem.includes('-----BEGIN CERTIFICATE-----')) throw invalid(`ca[${index}]`, rule);
+    try {
+      new X509Certificate(pem);
+    } catch {
+      throw invalid(`ca[${index}]`, rule);
+    }
+    return pem;
+  });
+}
+
+/** The largest answer read: 16 MiB, far above any platform answer (a page of 500 videos is about 1 MiB). */
+export const DEFAULT_MAX_ANSWER_BYTES = 16 * 1024 * 1024;
+
+export function checkMaxAnswerBytes(value: unknown): number {
+  if (value === undefined) return DEFAULT_MAX_ANSWER_BYTES;
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1)
+    throw invalid('maxAnswerBytes', 'must be a whole number of bytes of at least 1');
+  return value;
 }

@@ -3,6 +3,7 @@
  * (facts section 2), and checking what the client itself is responsible for before anything is sent.
  */
 import { InvalidInputError } from './errors';
+import { maskSignatures } from './signing';
 
 /** Parameters as they travel: text only, undefined ones left out. */
 export type WireParams = Record<string, string>;
@@ -122,14 +123,15 @@ const SECRET_NAME = /signature|secret|password|token/i;
 
 /**
  * A copy of the parameters fit for a log: signature and secret-looking values masked, the access
- * key shortened to its first characters, and any value that happens to contain the secret masked.
+ * key shortened to its first characters, any value that contains the secret masked, and any
+ * signature-like run (64 hex digits, either case) masked inside the others.
  */
 export function maskParams(params: Readonly<WireParams>, secretKey: string): WireParams {
   const masked: WireParams = {};
   for (const [name, value] of Object.entries(params)) {
     if (SECRET_NAME.test(name) || (secretKey !== '' && value.includes(secretKey))) masked[name] = MASK;
     else if (name === 'accessKey') masked[name] = value.length > 4 ? `${value.slice(0, 4)}…` : MASK;
-    else masked[name] = value;
+    else masked[name] = maskSignatures(value);
   }
   return masked;
 }

@@ -14,6 +14,12 @@ export interface RetryPolicy {
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 3, baseDelayMs: 200, maxDelayMs: 2000 };
 
 /**
+ * The longest wait a 503's Retry-After may ask for: 10 s. A platform that asks for more is not
+ * retried (the error says how long it asked for), so a huge value never holds a call.
+ */
+export const RETRY_AFTER_LIMIT_MS = 10_000;
+
+/**
  * Wait before retry number `retry` (1 for the first retry). The ceiling doubles each time up to
  * `maxDelayMs`; the wait is drawn from the upper half of it ("equal jitter"), so callers that
  * retry at once do not all come back at the same moment, yet each wait still grows.
@@ -27,8 +33,9 @@ export function retryDelayMs(retry: number, policy: RetryPolicy, random: () => n
 
 /**
  * Failures where a GET may succeed on another try: the connection could not be made or was lost,
- * the connect timed out, or the server answered 5xx. Header/body timeouts are not retried: each
- * already cost the user the whole wait. A refused certificate (`tls`) fails the same way every time.
+ * the connect timed out, or the server answered 5xx (unless a 503 asks to wait longer than
+ * RETRY_AFTER_LIMIT_MS). Header/body timeouts are not retried: each already cost the user the
+ * whole wait. A refused certificate (`tls`) fails the same way every time; an oversized answer too.
  */
 export function isRetryable(error: TransportError): boolean {
   switch (error.kind) {
@@ -39,10 +46,16 @@ export function isRetryable(error: TransportError): boolean {
     case 'timeout':
       return error.phase === 'connect';
     case 'http-status':
+      if (error.retryAfterMs !== undefined && error.retryAfterMs > RETRY_AFTER_LIMIT_MS) return false;
       return error.status !== undefined && error.status >= 500;
     default:
       return false;
   }
+}
+
+/** The wait before the next try: the backoff, or longer when a 503 asked for it (Retry-After). */
+export function waitBeforeRetryMs(error: TransportError, retry: number, policy: RetryPolicy): number {
+  return Math.max(retryDelayMs(retry, policy), error.retryAfterMs ?? 0);
 }
 
 /** Sleeps `ms`, ending early with `onAbort()`'s error when the signal fires. */
@@ -63,4 +76,14 @@ export function sleep(ms: number, signal: AbortSignal | undefined, onAbort: () =
     };
     signal?.addEventListener('abort', aborted, { once: true });
   });
+}
+
+/** A Retry-After header (delay in seconds, or an HTTP-date) as milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | string[] | undefined, now: number = Date.now()): number | undefined {
+  const value = (Array.isArray(header) ? header[0] : header)?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // An HTTP-date always starts with the day's name ("Fri, 01 May 2026 12:00:00 GMT" or an obsolete form).
+  const date = /^[a-z]/i.test(value) ? Date.parse(value) : Number.NaN;
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }

@@ -47,3 +47,11 @@ export function stringToSign(params: SignableParams, secretKey: string): string 
 export function signParams(params: SignableParams, secretKey: string): string {
   return createHmac('sha256', secretKey).update(stringToSign(params, secretKey), 'utf8').digest('hex');
 }
+
+/** A run of 64 hex digits in either case: what a signature looks like, however a server echoes it back. */
+const SIGNATURE_LIKE = /[0-9a-f]{64}/gi;
+
+/** The text with every signature-like run replaced by `***` (for messages and logs). */
+export function maskSignatures(text: string): string {
+  return text.replace(SIGNATURE_LIKE, '***');
+}

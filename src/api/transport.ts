@@ -3,15 +3,22 @@
  * an undici Pool for the platform's origin, or a proxy agent when a proxy applies (./proxy.ts).
  * Every failure becomes a TransportError with its own kind and a message naming action and address.
  */
-import { TransportError } from './errors';
+import { maxHeaderSize } from 'node:http';
+import { trustedCertificates } from './certificates';
+import { TransportError, mayHaveBeenCarriedOut } from './errors';
 import { chooseProxy } from './proxy';
-import { Pool, proxyAgent, request, type Dispatcher } from './undici';
+import { retryAfterMs } from './retry';
+import { loadUndici, type Dispatcher } from './undici';
 
 export interface TransportTimeouts {
   connectMs: number;
   /** Wait for the response headers. */
   headersMs: number;
-  /** Longest silence while the body arrives (undici's body timeout is idle time, not total). */
+  /**
+   * The whole answer: from the start of an attempt to the last byte of the body. A deadline, not
+   * the silence allowed between chunks, so a server that trickles a byte now and then cannot hold
+   * a call for ever.
+   */
   bodyMs: number;
 }
 
@@ -23,6 +30,14 @@ export interface TransportOptions {
   proxy?: string;
   /** Hosts reached without the proxy (NO_PROXY syntax); when absent, NO_PROXY / no_proxy. */
   noProxy?: string;
+  /** The whole Proxy-Authorization value sent to the proxy (CONNECT and plain-http forwarding). */
+  proxyAuthorization?: string;
+  /** Verify the TLS certificates of the platform and of an https:// proxy. */
+  rejectUnauthorized: boolean;
+  /** CA certificates (PEM) trusted besides Node's defaults. */
+  ca?: readonly string[];
+  /** The largest answer body read; a longer one is abandoned as soon as the limit is passed. */
+  maxAnswerBytes: number;
   /** Connections kept per origin. */
   connections?: number;
 }
@@ -54,10 +69,88 @@ function displayProxy(proxy: string): string {
   }
 }
 
+type TunnelRequest = Omit<Dispatcher.ConnectOptions, 'origin'>;
+
+interface UndiciParts {
+  Pool: ReturnType<typeof loadUndici>['Pool'];
+  ProxyAgent: ReturnType<typeof loadUndici>['ProxyAgent'];
+  /** The connection to a proxy; see below. */
+  ProxyConnection: new (origin: URL, options: object, tunnelTimeoutMs: number) => Dispatcher;
+}
+
+let parts: UndiciParts | undefined;
+
+/** undici's classes, and the proxy connection built on its Pool, made when the first client is. */
+function undiciParts(): UndiciParts {
+  if (parts) return parts;
+  const { Pool, ProxyAgent, errors } = loadUndici();
+
+  /**
+   * The connection to a proxy, which opens CONNECT tunnels for https:// platforms. The proxy's
+   * answer to CONNECT must come within the connect timeout (undici's default would be 300 s, far
+   * beyond every configured timeout), and running out of it is reported as the connect timeout it is.
+   */
+  class ProxyConnection extends Pool {
+    constructor(
+      origin: URL,
+      options: object,
+      private readonly tunnelTimeoutMs: number,
+    ) {
+      super(origin, { ...options, headersTimeout: tunnelTimeoutMs });
+    }
+
+    override connect(options: TunnelRequest): Promise<Dispatcher.ConnectData>;
+    override connect(options: TunnelRequest, callback: (err: Error | null, data: Dispatcher.ConnectData) => void): void;
+    override connect(
+      options: TunnelRequest,
+      callback?: (err: Error | null, data: Dispatcher.ConnectData) => void,
+    ): Promise<Dispatcher.ConnectData> | void {
+      if (callback) return super.connect(options, callback);
+      return super.connect(options).catch((error: unknown) => {
+        if (errorCode(error) === 'UND_ERR_HEADERS_TIMEOUT') {
+          throw new errors.ConnectTimeoutError(`the proxy did not open the tunnel within ${this.tunnelTimeoutMs} ms`);
+        }
+        throw error;
+      });
+    }
+  }
+
+  return (parts = { Pool, ProxyAgent, ProxyConnection });
+}
+
+/** Why a body was abandoned when the deadline passed (never shown: the message says it). */
+const DEADLINE_PASSED = new Error('the deadline for the whole answer passed');
+
+/**
+ * The deadline for the whole answer (TransportTimeouts.bodyMs), counted from the start of the
+ * attempt. Until the headers arrive, undici's headers timeout governs (and names that wait); from
+ * then on the body is abandoned when the deadline passes, however steadily it trickles in.
+ */
+class AnswerDeadline {
+  private readonly started = performance.now();
+  private timer?: NodeJS.Timeout;
+  expired = false;
+
+  constructor(private readonly ms: number) {}
+
+  watch(body: Dispatcher.ResponseData['body']): void {
+    const left = Math.max(0, this.ms - (performance.now() - this.started));
+    this.timer = setTimeout(() => {
+      this.expired = true;
+      body.destroy(DEADLINE_PASSED);
+    }, left);
+  }
+
+  end(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+  }
+}
+
 export class Transport {
   readonly dispatcher: Dispatcher;
   private readonly origin: string;
   private readonly timeouts: TransportTimeouts;
+  private readonly maxAnswerBytes: number;
   /** Set when requests may go through a proxy: named in network error messages. */
   private readonly proxyNote: string;
   /** The proxy (without credentials), when one is used. */
@@ -66,24 +159,31 @@ export class Transport {
   constructor(options: TransportOptions) {
     this.origin = options.origin;
     this.timeouts = options.timeouts;
+    this.maxAnswerBytes = options.maxAnswerBytes;
     const connections = options.connections ?? 8;
     const connectTimeout = options.timeouts.connectMs;
-    // proxyTunnel false: plain-http targets go to the proxy as absolute-form requests, which every
-    // forward proxy understands; https targets still tunnel with CONNECT (undici decides by protocol).
-    const proxyOptions = {
-      proxyTunnel: false,
-      connections,
-      connectTimeout,
-      proxyTls: { timeout: connectTimeout },
-      requestTls: { timeout: connectTimeout },
-    };
+    const ca = trustedCertificates(options.ca);
+    const tls = { rejectUnauthorized: options.rejectUnauthorized, ...(ca ? { ca } : {}) };
     const choice = chooseProxy(options.origin, options.proxy, options.noProxy);
+    const { Pool, ProxyAgent, ProxyConnection } = undiciParts();
     if (choice.proxy !== undefined) {
-      this.dispatcher = proxyAgent({ uri: choice.proxy, ...proxyOptions }, connectTimeout);
+      this.dispatcher = new ProxyAgent({
+        uri: choice.proxy,
+        ...(options.proxyAuthorization !== undefined ? { token: options.proxyAuthorization } : {}),
+        // Plain-http targets go to the proxy as absolute-form requests, which every forward proxy
+        // understands; https targets still tunnel with CONNECT (undici decides by protocol).
+        proxyTunnel: false,
+        connections,
+        connectTimeout,
+        proxyTls: { ...tls, timeout: connectTimeout },
+        requestTls: { ...tls, timeout: connectTimeout },
+        clientFactory: (origin: URL, clientOptions: object) =>
+          new ProxyConnection(origin, clientOptions, connectTimeout),
+      });
       this.proxyName = displayProxy(choice.proxy);
       this.proxyNote = ` through proxy ${this.proxyName}${choice.source === 'environment' ? ' (from the environment)' : ''}`;
     } else {
-      this.dispatcher = new Pool(options.origin, { connections, connectTimeout });
+      this.dispatcher = new Pool(options.origin, { connections, connectTimeout, connect: tls });
       this.proxyNote = '';
     }
   }
@@ -91,65 +191,118 @@ export class Transport {
   /** Sends one request and reads the whole answer; throws TransportError for anything but a 2xx. */
   async exchange(x: Exchange): Promise<Answer> {
     if (x.signal?.aborted) throw aborted(x, x.signal.reason);
-    let response: Dispatcher.ResponseData;
+    const deadline = new AnswerDeadline(this.timeouts.bodyMs);
     try {
-      response = await request(this.dispatcher, {
-        origin: this.origin,
-        path: x.path,
-        method: x.method,
-        headers: x.headers,
-        body: x.body,
-        signal: x.signal,
-        headersTimeout: this.timeouts.headersMs,
-        bodyTimeout: this.timeouts.bodyMs,
-      });
-    } catch (error) {
-      throw this.classify(error, x, 'headers');
-    }
-    if (response.statusCode < 200 || response.statusCode > 299) {
-      // The status is the answer: its body (an error page, often from a proxy) is discarded, so a
-      // body that stalls or is cut off does not hide the status (a 5xx stays retryable).
+      let response: Dispatcher.ResponseData;
       try {
-        await response.body.dump();
+        response = await this.dispatcher.request({
+          origin: this.origin,
+          path: x.path,
+          method: x.method,
+          headers: x.headers,
+          body: x.body,
+          signal: x.signal,
+          headersTimeout: this.timeouts.headersMs,
+          // The deadline for the whole answer bounds the body instead.
+          bodyTimeout: 0,
+        });
       } catch (error) {
-        if (x.signal?.aborted) throw aborted(x, error);
+        throw this.classify(error, x, 'headers', deadline);
       }
-      throw new TransportError(
-        'http-status',
-        `${x.action}: ${x.url} answered HTTP ${response.statusCode}${statusText(response.statusCode)} instead of 200${redirectHint(response, x.url)}`,
-        x.action,
-        x.url,
-        { status: response.statusCode },
-      );
+      deadline.watch(response.body);
+      if (response.statusCode < 200 || response.statusCode > 299) {
+        // The status is the answer: its body (an error page, often from a proxy) is discarded, so a
+        // body that stalls or is cut off does not hide the status (a 5xx stays retryable).
+        try {
+          await response.body.dump();
+        } catch (error) {
+          if (x.signal?.aborted) throw aborted(x, error);
+        }
+        throw this.statusError(response, x);
+      }
+      return { status: response.statusCode, text: await this.readBody(response, x, deadline) };
+    } finally {
+      deadline.end();
     }
-    let text: string;
-    try {
-      text = await response.body.text();
-    } catch (error) {
-      throw this.classify(error, x, 'body');
-    }
-    return { status: response.statusCode, text };
   }
 
   close(): Promise<void> {
     return this.dispatcher.close();
   }
 
+  /** The body as text, abandoned (the connection closed) as soon as it passes maxAnswerBytes. */
+  private async readBody(response: Dispatcher.ResponseData, x: Exchange, deadline: AnswerDeadline): Promise<string> {
+    const limit = this.maxAnswerBytes;
+    const declared = Number(response.headers['content-length']);
+    if (declared > limit) {
+      response.body.destroy();
+      throw tooLarge(x, limit);
+    }
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
+        size += chunk.length;
+        if (size > limit) {
+          response.body.destroy();
+          throw tooLarge(x, limit);
+        }
+        chunks.push(chunk);
+      }
+    } catch (error) {
+      throw this.classify(error, x, 'body', deadline);
+    }
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+  }
+
+  private statusError(response: Dispatcher.ResponseData, x: Exchange): TransportError {
+    const status = response.statusCode;
+    const retryAfter = status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+    const wait = retryAfter === undefined ? '' : ` (it asks to try again after ${Math.ceil(retryAfter / 1000)} s)`;
+    return new TransportError(
+      'http-status',
+      `${x.action}: ${x.url} answered HTTP ${status}${statusText(status)} instead of 200${wait}${redirectHint(response, x.url)}${status >= 500 ? mayHaveBeenCarriedOut(x.method) : ''}`,
+      x.action,
+      x.url,
+      retryAfter === undefined ? { status } : { status, retryAfterMs: retryAfter },
+    );
+  }
+
   /** Maps an undici / socket failure to a TransportError; `stage` tells whether headers had arrived. */
-  private classify(error: unknown, x: Exchange, stage: 'headers' | 'body'): TransportError {
+  private classify(error: unknown, x: Exchange, stage: 'headers' | 'body', deadline: AnswerDeadline): TransportError {
     if (error instanceof TransportError) return error;
     if (x.signal?.aborted) return aborted(x, error);
-    const code = errorCode(error);
     const { action, url } = x;
+    const note = mayHaveBeenCarriedOut(x.method);
+    if (deadline.expired) {
+      return new TransportError(
+        'timeout',
+        `${action}: ${url}${this.proxyNote} did not send its whole answer within ${this.timeouts.bodyMs} ms (timeout for the whole answer)${note}`,
+        action,
+        url,
+        { phase: 'body' },
+      );
+    }
+    const code = errorCode(error);
     const details = { cause: error };
-    const tunnel =
-      error instanceof Error ? /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(error.message) : null;
+    const message = error instanceof Error ? error.message : '';
+    const tunnel = /^Proxy response \((\d+)\) !== 200 when HTTP Tunneling/.exec(message);
     if (tunnel) {
       const status = Number(tunnel[1]);
-      const hint = status === 407 ? '; check the user name and password in the proxy address' : '';
+      const hint = status === 407 ? `; ${PROXY_CREDENTIALS}` : '';
       return new TransportError(
         'network',
         `${action}: proxy ${this.proxyName ?? ''} refused to open a tunnel to ${url} (HTTP ${status}${statusText(status)})${hint}`,
+        action,
+        url,
+        details,
+      );
+    }
+    if (code === 'UND_ERR_INVALID_ARG' && /\(407\)/.test(message) && this.proxyName !== undefined) {
+      // A forward proxy's 407 to a plain-http request: undici ends it with this error.
+      return new TransportError(
+        'network',
+        `${action}: proxy ${this.proxyName} refused to forward the request to ${url} (HTTP 407 Proxy Authentication Required); ${PROXY_CREDENTIALS}`,
         action,
         url,
         details,
@@ -167,18 +320,18 @@ export class Transport {
       case 'UND_ERR_HEADERS_TIMEOUT':
         return new TransportError(
           'timeout',
-          `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${mayHaveHappened(x)}`,
+          `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${note}`,
           action,
           url,
           { ...details, phase: 'headers' },
         );
-      case 'UND_ERR_BODY_TIMEOUT':
+      case 'UND_ERR_HEADERS_OVERFLOW':
         return new TransportError(
-          'timeout',
-          `${action}: ${url}${this.proxyNote} stopped sending its answer for ${this.timeouts.bodyMs} ms (body timeout)${mayHaveHappened(x)}`,
+          'too-large',
+          `${action}: ${url}${this.proxyNote} answered with headers larger than ${bytes(maxHeaderSize)}, which the client does not read${note}`,
           action,
           url,
-          { ...details, phase: 'body' },
+          details,
         );
       case 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH':
         return truncated(x, details);
@@ -188,7 +341,7 @@ export class Transport {
         if (stage === 'body') return truncated(x, details);
         return new TransportError(
           'reset',
-          `${action}: ${url} closed the connection without answering (connection reset)${mayHaveHappened(x)}`,
+          `${action}: ${url} closed the connection without answering (connection reset)${note}`,
           action,
           url,
           details,
@@ -221,17 +374,23 @@ export class Transport {
       default:
         if (code !== undefined && CERTIFICATE_ERROR.test(code)) {
           // Node's own text ("self-signed certificate", "certificate has expired") is safe to show.
-          const reason = error instanceof Error && error.message ? `${code}: ${error.message}` : code;
+          const reason = message ? `${code}: ${message}` : code;
           return new TransportError(
             'tls',
-            `${action}: the TLS certificate of ${url}${this.proxyNote} was not accepted (${reason}); if a company proxy inspects HTTPS, give Node its CA certificate through NODE_EXTRA_CA_CERTS`,
+            `${action}: the TLS certificate of ${url}${this.proxyNote} was not accepted (${reason}); if a company proxy inspects HTTPS, trust its CA certificate (the ca option; in VS Code, http.systemCertificates or NODE_EXTRA_CA_CERTS)`,
             action,
             url,
             details,
           );
         }
         if (code?.startsWith('HPE_') || (error instanceof Error && error.name === 'HTTPParserError')) {
-          return new TransportError('network', `${action}: ${url} did not answer in HTTP/1.1`, action, url, details);
+          return new TransportError(
+            'network',
+            `${action}: ${url} did not answer in HTTP/1.1${note}`,
+            action,
+            url,
+            details,
+          );
         }
         return new TransportError(
           'network',
@@ -244,25 +403,36 @@ export class Transport {
   }
 }
 
+const PROXY_CREDENTIALS =
+  'check the proxy credentials: the user name and password in the proxy address, or the Proxy-Authorization value (the proxyAuthorization option; in VS Code, http.proxyAuthorization)';
+
 /** OpenSSL / Node codes of a certificate that was refused (expired, self-signed, unknown issuer, wrong name, as in ERR_TLS_CERT_ALTNAME_INVALID). */
 const CERTIFICATE_ERROR = /CERT|SELF_SIGNED|UNABLE_TO_VERIFY|UNABLE_TO_GET_ISSUER|HOSTNAME_MISMATCH|INVALID_CA/;
 
 function truncated(x: Exchange, details: { cause: unknown }): TransportError {
   return new TransportError(
     'truncated',
-    `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived${mayHaveHappened(x)}`,
+    `${x.action}: the answer from ${x.url} was cut off: the connection closed before the whole body arrived${mayHaveBeenCarriedOut(x.method)}`,
     x.action,
     x.url,
     details,
   );
 }
 
-/**
- * A POST that was sent but got no complete answer may still have been carried out (a channel
- * created, a transcoding started); it is never retried, so the user is told to look first.
- */
-function mayHaveHappened(x: Exchange): string {
-  return x.method === 'POST' ? '; the operation may still have been carried out, so check before trying it again' : '';
+function tooLarge(x: Exchange, limit: number): TransportError {
+  return new TransportError(
+    'too-large',
+    `${x.action}: the answer from ${x.url} is larger than ${bytes(limit)} (maxAnswerBytes), so the client stopped reading it${mayHaveBeenCarriedOut(x.method)}`,
+    x.action,
+    x.url,
+  );
+}
+
+/** A byte count for messages: in KiB or MiB when it is a whole number of them. */
+function bytes(count: number): string {
+  if (count % (1024 * 1024) === 0) return `${count / (1024 * 1024)} MiB`;
+  if (count % 1024 === 0) return `${count / 1024} KiB`;
+  return `${count} bytes`;
 }
 
 function aborted(x: Exchange, cause: unknown): TransportError {

@@ -10,7 +10,6 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { Codes, explainCode } from '../../src/api/errorCodes';
 import { ApiError } from '../../src/api/errors';
-import type { ChannelPage, Video } from '../../src/api/types';
 import { startLocalPlatform, type LocalPlatform } from '../../src/localPlatform/server';
 import { ACCESS_KEY, SECRET_KEY, rejection } from './fixtures';
 
@@ -84,26 +83,6 @@ describe('PlatformClient against the local platform', function () {
     assert.ok(gone instanceof ApiError);
     assert.equal(gone.code, Codes.channelNotExists);
     assert.equal(gone.explanation, explainCode(Codes.channelNotExists));
-  });
-
-  it('walks every channel page', async () => {
-    const first = await client.liveGetChannelsByPage({ number: 1 });
-    const pages: ChannelPage[] = [];
-    for await (const page of client.channelPages({ number: 2, sort: 'createTime', order: 'asc' })) pages.push(page);
-    const ids = pages.flatMap((p) => p.channels.map((c) => c.id));
-    assert.equal(ids.length, first.count, 'every channel once');
-    assert.equal(new Set(ids).size, ids.length, 'no channel twice');
-    assert.equal(pages.length, Math.ceil(first.count / 2));
-  });
-
-  it('walks every video page', async () => {
-    const pages: Video[][] = [];
-    for await (const page of client.videoPages({ number: 2, sort: 'uploadTime', order: 'desc' })) pages.push(page);
-    const ids = pages.flatMap((p) => p.map((v) => v.id));
-    assert.ok(ids.length > 2, 'the demo data spans several pages');
-    assert.equal(new Set(ids).size, ids.length);
-    const info = await client.getVideoInfo(ids[0]!);
-    assert.equal(info.id, ids[0]);
   });
 
   it('creates logo and template groups from JSON-text parameters', async () => {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { inspect } from 'node:util';
 import type { PlatformClient } from '../../src/api/client';
 import { TransportError } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
@@ -269,5 +270,86 @@ describe('PlatformClient proxies', () => {
     assert.ok(error.message.includes(`through proxy http://127.0.0.1:${proxy.port}`), error.message);
     assert.ok(!error.message.includes('pr0xy-pass'), 'proxy password in the message');
     proxy = await ForwardProxy.start(); // afterEach closes it again
+  });
+});
+
+describe('PlatformClient proxyAuthorization', () => {
+  const TOKEN = `Basic ${Buffer.from('media:s3cret-proxy-pass').toString('base64')}`;
+  let server: CaptureServer;
+  let proxy: ForwardProxy;
+  let client: PlatformClient | undefined;
+
+  beforeEach(async () => {
+    server = await CaptureServer.start((_r, res) => sendJson(res, ok([{ id: 'g' }])));
+    proxy = await ForwardProxy.start({ tunnel: true, authorization: TOKEN });
+  });
+  afterEach(async () => {
+    await client?.close();
+    client = undefined;
+    await proxy.close();
+    await server.close();
+  });
+
+  it('a proxy that wants Proxy-Authorization refuses a plain-http call without it, with a hint and no secret', async () => {
+    client = makeClient(server.baseUrl, { proxy: proxy.url, noProxy: '', retry: { attempts: 1 } });
+    const error = await rejection(client.getLogoGroupList());
+    assert.ok(error instanceof TransportError, String(error));
+    assert.equal(error.kind, 'network');
+    assert.match(
+      error.message,
+      /refused to forward the request .*HTTP 407 Proxy Authentication Required.*proxyAuthorization/,
+    );
+    assert.equal(server.requests.length, 0);
+  });
+
+  it('forwards a plain-http call with the proxyAuthorization value', async () => {
+    client = makeClient(server.baseUrl, { proxy: proxy.url, noProxy: '', proxyAuthorization: TOKEN });
+    assert.deepEqual(await client.getLogoGroupList(), [{ id: 'g' }]);
+    assert.equal(proxy.seen[0]?.headers['proxy-authorization'], TOKEN);
+    assert.equal(server.requests.length, 1);
+    assert.equal(server.last.headers['proxy-authorization'], undefined, 'the platform never sees it');
+
+    await proxy.close();
+    const error = await rejection(client.getLogoGroupList());
+    assert.ok(error instanceof TransportError);
+    assert.ok(!inspect(error, { depth: 8, showHidden: true }).includes(TOKEN), 'the value leaked into the error');
+    proxy = await ForwardProxy.start(); // afterEach closes it again
+  });
+
+  it('opens a CONNECT tunnel to an https:// platform with it (and refuses without it, never showing it)', async () => {
+    const tls = createHttpsServer({ key: SELF_SIGNED_KEY, cert: SELF_SIGNED_CERT }, (_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok([{ id: 'secure' }])));
+    });
+    await new Promise<void>((resolve) => tls.listen(0, '127.0.0.1', resolve));
+    const url = `https://127.0.0.1:${(tls.address() as AddressInfo).port}`;
+    const without = makeClient(url, { proxy: proxy.url, noProxy: '', ca: [SELF_SIGNED_CERT], retry: { attempts: 1 } });
+    client = makeClient(url, { proxy: proxy.url, noProxy: '', ca: [SELF_SIGNED_CERT], proxyAuthorization: TOKEN });
+    try {
+      const refused = await rejection(without.getLogoGroupList());
+      assert.ok(refused instanceof TransportError, String(refused));
+      assert.match(refused.message, /refused to open a tunnel .*HTTP 407.*proxyAuthorization/);
+      assert.deepEqual(await client.getLogoGroupList(), [{ id: 'secure' }]);
+      const connects = proxy.seen.filter((s) => s.method === 'CONNECT');
+      assert.deepEqual(
+        connects.map((s) => s.headers['proxy-authorization']),
+        [undefined, TOKEN],
+      );
+    } finally {
+      await without.close();
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
+  });
+
+  it('is checked at construction: one line of text, never echoed', () => {
+    assert.throws(
+      () => makeClient(server.baseUrl, { proxyAuthorization: 'Basic abc\r\nX-Evil: s3cret-value' }),
+      (error: unknown) =>
+        error instanceof TypeError &&
+        /proxyAuthorization must be one line of text/.test(error.message) &&
+        !error.message.includes('s3cret-value'),
+    );
+    assert.throws(() => makeClient(server.baseUrl, { proxyAuthorization: 42 as never }), /proxyAuthorization/);
   });
 });

@@ -229,6 +229,33 @@ describe('PlatformClient requests', () => {
     assert.equal(server.last.query.id, '9');
   });
 
+  it('deleteTemplateGroup and deleteLogoGroup POST their comma-joined ids, signed, and give nothing back', async () => {
+    // Request shape only: the local platform serves these two actions in another change.
+    server.respond = (_r, res) => sendJson(res, ok(null));
+    assert.equal(await client.deleteTemplateGroup({ ids: ['11', '12'] }), undefined);
+    assert.equal(server.last.method, 'POST');
+    assertSigned(server.last, 'deleteTemplateGroup');
+    assert.deepEqual(Object.keys(server.last.query).sort(), [...COMMON, 'ids'].sort());
+    assert.equal(server.last.query.ids, '11,12');
+    assert.equal(server.last.body, '');
+
+    assert.equal(await client.deleteLogoGroup({ ids: ['7'] }), undefined);
+    assert.equal(server.last.method, 'POST');
+    assertSigned(server.last, 'deleteLogoGroup');
+    assert.equal(server.last.query.ids, '7');
+
+    for (const call of [
+      () => client.deleteTemplateGroup({ ids: [] }),
+      () => client.deleteLogoGroup({ ids: ['a,b'] }),
+      () => client.deleteLogoGroup(undefined as never),
+    ]) {
+      const error = await rejection(call());
+      assert.ok(error instanceof InvalidInputError, String(error));
+      assert.match(error.field, /^(ids|ids\[0\]|input)$/);
+    }
+    assert.equal(server.requests.length, 2, 'nothing sent for bad input');
+  });
+
   it('signs raw UTF-8 text and sends it percent-encoded (spaces as %20)', async () => {
     server.respond = (_r, res) => sendJson(res, ok({ id: 'k', name: 'x' }));
     const name = '直播 分类&a=b+c 🎥';
@@ -373,7 +400,6 @@ describe('PlatformClient requests', () => {
       ],
       ['an update without id', (c) => c.liveUpdate({ name: 'n', signalType: '1', outputGroupList: [] } as never), 'id'],
       ['list filters that are not an object', (c) => c.liveLogoList('corner' as never), 'query'],
-      ['a video walk without a query', (c) => c.videoPages(null as never).next(), 'number'],
       ['an unpaired surrogate (half an emoji) in a text value', (c) => c.liveChannelTypeCreate('news \ud83c'), 'name'],
       [
         'an unpaired surrogate in JSON text given as a string',
@@ -399,16 +425,9 @@ describe('PlatformClient requests', () => {
       await client.liveGetTemplates(null as never);
       await client.liveLogoList(null as never);
       await client.templateGroupList(null as never);
-      for await (const page of client.channelPages(null as never))
-        assert.fail(`no page expected: ${JSON.stringify(page)}`);
-      assert.equal(server.requests.length, 6);
-      for (const request of server.requests.slice(0, 5))
+      assert.equal(server.requests.length, 5);
+      for (const request of server.requests)
         assert.deepEqual(Object.keys(request.query).sort(), COMMON, request.query.action);
-      assert.deepEqual(
-        [server.last.query.start, server.last.query.number],
-        ['1', '15'],
-        'the walk starts at page 1 of 15',
-      );
     });
 
     it('refuses bad options at construction, naming the option, never echoing the keys', () => {

@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { TransportError } from '../../src/api/errors';
-import { isRetryable, retryDelayMs } from '../../src/api/retry';
+import { isRetryable, retryAfterMs, retryDelayMs } from '../../src/api/retry';
 import { CaptureServer, ok, sendJson, signatureOf } from './captureServer';
 import { SECRET_KEY, makeClient, rejection } from './fixtures';
 
@@ -165,7 +165,7 @@ describe('PlatformClient retry', () => {
     it('retries network failures, resets, cut-off bodies, connect timeouts and 5xx only', () => {
       const error = (
         kind: TransportError['kind'],
-        details: { status?: number; phase?: 'connect' | 'headers' | 'body' } = {},
+        details: { status?: number; phase?: 'connect' | 'headers' | 'body'; retryAfterMs?: number } = {},
       ): TransportError => new TransportError(kind, 'x', 'queryVideo', 'http://127.0.0.1/rest', details);
       assert.ok(isRetryable(error('network')));
       assert.ok(isRetryable(error('reset')));
@@ -178,6 +178,22 @@ describe('PlatformClient retry', () => {
       assert.ok(!isRetryable(error('tls')));
       assert.ok(!isRetryable(error('not-json')));
       assert.ok(!isRetryable(error('bad-envelope')));
+      assert.ok(!isRetryable(error('too-large')));
+      assert.ok(!isRetryable(error('timeout', { phase: 'body' })));
+      assert.ok(isRetryable(error('http-status', { status: 503, retryAfterMs: 10_000 })));
+      assert.ok(!isRetryable(error('http-status', { status: 503, retryAfterMs: 10_001 })), 'asks for too long a wait');
+    });
+
+    it('reads Retry-After as seconds or an HTTP-date; anything else is ignored', () => {
+      const now = Date.parse('2026-05-01T12:00:00Z');
+      assert.equal(retryAfterMs('7', now), 7000);
+      assert.equal(retryAfterMs(' 0 ', now), 0);
+      assert.equal(retryAfterMs('Fri, 01 May 2026 12:00:30 GMT', now), 30_000);
+      assert.equal(retryAfterMs('Fri, 01 May 2026 11:00:00 GMT', now), 0, 'a date in the past: at once');
+      assert.equal(retryAfterMs(undefined, now), undefined);
+      assert.equal(retryAfterMs('soon', now), undefined);
+      assert.equal(retryAfterMs('-5', now), undefined);
+      assert.equal(retryAfterMs(['3', '9'], now), 3000);
     });
   });
 });

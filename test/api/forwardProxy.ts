@@ -2,9 +2,18 @@
  * A tiny forward HTTP proxy on 127.0.0.1 (free port) for proxy tests. It records every request it
  * receives and forwards absolute-form requests (`GET http://host:port/path HTTP/1.1`); anything
  * else (origin-form, CONNECT) is refused with 400/405 so a test notices, unless it is started with
- * `tunnel: true`, when CONNECT opens a plain TCP tunnel (for https:// platforms).
+ * `tunnel: true`, when CONNECT opens a plain TCP tunnel (for https:// platforms). Started with
+ * `authorization`, it answers 407 to any request or CONNECT without exactly that Proxy-Authorization.
  */
-import { createServer, request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 
 export interface ProxiedRequest {
@@ -25,11 +34,20 @@ export class ForwardProxy {
     readonly port: number,
   ) {}
 
-  static async start(options: { tunnel?: boolean } = {}): Promise<ForwardProxy> {
+  /** `tls`: the proxy itself speaks HTTPS with this key and certificate (an https:// proxy). */
+  static async start(
+    options: { tunnel?: boolean; authorization?: string; tls?: { key: string; cert: string } } = {},
+  ): Promise<ForwardProxy> {
     let instance: ForwardProxy | undefined;
-    const server = createServer((req, res) => {
+    const refused = (headers: IncomingHttpHeaders): boolean =>
+      options.authorization !== undefined && headers['proxy-authorization'] !== options.authorization;
+    const forward = (req: IncomingMessage, res: ServerResponse): void => {
       const target = req.url ?? '';
       instance!.seen.push({ method: req.method ?? '', target, headers: req.headers });
+      if (refused(req.headers)) {
+        res.writeHead(407, { 'proxy-authenticate': 'Basic realm="test"', 'content-length': 0 }).end();
+        return;
+      }
       if (!/^https?:\/\//.test(target)) {
         res.writeHead(400).end('forward proxy: absolute-form request target expected');
         return;
@@ -43,9 +61,14 @@ export class ForwardProxy {
       });
       upstream.on('error', () => res.writeHead(502).end('forward proxy: upstream failed'));
       req.pipe(upstream);
-    });
+    };
+    const server: Server = options.tls ? createHttpsServer(options.tls, forward) : createServer(forward);
     server.on('connect', (req, socket: Socket, head: Buffer) => {
       instance!.seen.push({ method: 'CONNECT', target: req.url ?? '', headers: req.headers });
+      if (refused(req.headers)) {
+        socket.end('HTTP/1.1 407 Proxy Authentication Required\r\nProxy-Authenticate: Basic realm="test"\r\n\r\n');
+        return;
+      }
       if (!options.tunnel) {
         socket.end('HTTP/1.1 405 Method Not Allowed\r\n\r\n');
         return;
@@ -66,7 +89,7 @@ export class ForwardProxy {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    instance = new ForwardProxy(server, `http://127.0.0.1:${port}`, port);
+    instance = new ForwardProxy(server, `${options.tls ? 'https' : 'http'}://127.0.0.1:${port}`, port);
     return instance;
   }
 
