@@ -10,8 +10,10 @@ const ROOT = resolve(__dirname, '..', '..');
 const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
-const BUNDLE_BUDGET_BYTES = 800_000; // dist/extension.js minified: undici ~300 KiB, ajv ~100 KiB, our code, the local platform
-const VSIX_BUDGET_BYTES = 300_000;
+// Raised once for issue 14: the client loads undici through its package root (public API only), which brings
+// fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
+const BUNDLE_BUDGET_BYTES = 960_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
+const VSIX_BUDGET_BYTES = 340_000;
 
 const INPUTS = [
   'src',
