@@ -20,7 +20,7 @@ const common = {
 };
 
 const entries = {
-  extension: { entryPoints: ['src/extension/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
+  extension: { entryPoints: ['src/vscode/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'] },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js' },
 };
 
