@@ -1,5 +1,6 @@
 import { ApiError, PlatformError, TransportError } from '../api/errors';
 import type { LogSink } from './log';
+import { Dismissed } from './commands/inputs';
 import type { Ui } from './ui';
 
 /** The user cancelled (our AbortSignal fired): nothing alarming to show. */
@@ -56,6 +57,7 @@ export async function step<T>(what: string, work: () => Promise<T>): Promise<T> 
   try {
     return await work();
   } catch (error) {
-    throw error instanceof StepFailure ? error : new StepFailure(what, error);
+    // A dismissed wizard stays quiet; an inner step's name is the more precise one.
+    throw error instanceof StepFailure || error instanceof Dismissed ? error : new StepFailure(what, error);
   }
 }

@@ -1,6 +1,6 @@
 import type { AppContext } from '../context';
 import { answered } from '../commands/inputs';
-import { reportFailure } from '../failures';
+import { reportFailure, step } from '../failures';
 import { checkBaseUrl, checkKey, checkName, type AccountProfile } from './accountStore';
 
 async function askField(
@@ -68,7 +68,7 @@ async function pickAccount(ctx: AppContext, title: string, placeHolder: string):
       add,
       local,
     );
-    if (choice === add) await addAccount(ctx);
+    if (choice === add) await step('Add Video Platform account', () => addAccount(ctx));
     else if (choice === local) await connectLocalPlatform(ctx);
     return undefined;
   }
@@ -165,10 +165,11 @@ export async function removeAccount(ctx: AppContext): Promise<AccountProfile | u
 
 /** videoPlatform.connectLocalPlatform: starts the bundled platform and makes its account active. */
 export async function connectLocalPlatform(ctx: AppContext): Promise<string | undefined> {
-  const title = 'Connect to the local platform';
-  const { accountId, baseUrl } = await ctx.ui.withProgress(
-    { title: 'Starting the local platform', cancellable: false },
-    () => ctx.localPlatform.connect(),
+  // Named here: it also runs from Switch Account's offer when there is no account.
+  const { accountId, baseUrl } = await step('Connect to the local platform', () =>
+    ctx.ui.withProgress({ title: 'Starting the local platform', cancellable: false }, () =>
+      ctx.localPlatform.connect(),
+    ),
   );
   await ctx.connection.switchTo(accountId);
   void ctx.ui.info(`Connected to the local platform at ${baseUrl} (demo data on first use).`);

@@ -1,3 +1,4 @@
+import { Emitter } from '../util/emitter';
 import { randomUUID } from 'node:crypto';
 
 /**
@@ -58,7 +59,7 @@ export function checkKey(field: 'Access key' | 'Secret key', value: string): str
 }
 
 export class AccountStore {
-  private readonly listeners = new Set<() => void>();
+  private readonly changedEmitter = new Emitter();
 
   constructor(
     private readonly state: StateStore,
@@ -66,13 +67,10 @@ export class AccountStore {
   ) {}
 
   /** After any profile was added, edited or removed, or the active one changed. */
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  readonly onDidChange = this.changedEmitter.event;
 
   private changed(): void {
-    for (const listener of this.listeners) listener();
+    this.changedEmitter.fire();
   }
 
   list(): AccountProfile[] {

@@ -1,3 +1,4 @@
+import { Emitter } from '../util/emitter';
 import { PlatformClient, type ClientOptions, type RequestLogEntry } from '../../api/client';
 import { formatRequest, type LogSink } from '../log';
 import type { ClientSource } from '../tree/clientSource';
@@ -23,7 +24,7 @@ export interface ConnectionOptions {
 export class Connection implements ClientSource {
   private epochValue = 0;
   private current: { epoch: number; client: Promise<PlatformClient> } | undefined;
-  private readonly listeners = new Set<() => void>();
+  private readonly changedEmitter = new Emitter();
 
   constructor(private readonly options: ConnectionOptions) {}
 
@@ -40,10 +41,7 @@ export class Connection implements ClientSource {
     return this.options.store.active();
   }
 
-  onDidChange(listener: () => void): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  readonly onDidChange = this.changedEmitter.event;
 
   activeClient(): Promise<PlatformClient> {
     if (this.current?.epoch === this.epochValue) return this.current.client;
@@ -95,11 +93,11 @@ export class Connection implements ClientSource {
     const old = this.current;
     this.current = undefined;
     if (old) void old.client.then((client) => client.close()).catch(() => undefined);
-    for (const listener of this.listeners) listener();
+    this.changedEmitter.fire();
   }
 
   async dispose(): Promise<void> {
-    this.listeners.clear();
+    this.changedEmitter.dispose();
     const old = this.current;
     this.current = undefined;
     if (old) await old.client.then((client) => client.close()).catch(() => undefined);

@@ -1,5 +1,4 @@
 import type { ChannelCategory } from '../../api/types';
-import { reportFailure } from '../failures';
 import type { AppContext } from '../context';
 import { askText } from './inputs';
 

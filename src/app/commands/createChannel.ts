@@ -1,9 +1,8 @@
 import type { Channel, ChannelDefinition, LiveTemplate, OutputGroupDefinition, ProtocolType } from '../../api/types';
 import { PROTOCOL_HLS, PROTOCOL_RTMP } from '../../api/types';
-import { reportFailure } from '../failures';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
-import { answered, askInteger, askText, Dismissed } from './inputs';
+import { answered, askInteger, askText } from './inputs';
 
 /** Schemes a pull source may use. */
 const PULL_SCHEMES = /^(rtmp|rtmps|rtsp|srt|http|https):\/\/\S+$/i;

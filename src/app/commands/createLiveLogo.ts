@@ -1,7 +1,6 @@
 import type { LiveLogo, LiveLogoInput } from '../../api/types';
-import { reportFailure } from '../failures';
 import type { AppContext } from '../context';
-import { answered, askInteger, askText, Dismissed } from './inputs';
+import { answered, askInteger, askText } from './inputs';
 
 /** videoPlatform.createLiveLogo: a wizard over the liveLogoCreate fields (interface 4.2). */
 export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefined> {

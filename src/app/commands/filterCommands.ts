@@ -1,10 +1,9 @@
 import type { ChannelSortKey, SortOrder, VideoSortKey, VideoStatus } from '../../api/types';
-import { reportFailure } from '../failures';
 import type { ChannelFilter, VideoFilter } from '../tree/filters';
 import { videoStatusText } from '../tree/videoPresentation';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
-import { askInteger, askText, Dismissed, answered } from './inputs';
+import { askInteger, askText, answered } from './inputs';
 
 type ChannelChoice = 'name' | 'all' | 'category' | 'sort' | 'group' | 'clear';
 

@@ -1,7 +1,6 @@
 import type { LiveTemplate, LiveTemplateUpdate } from '../../api/types';
-import { reportFailure } from '../failures';
 import type { AppContext } from '../context';
-import { answered, askInteger, askText, Dismissed } from './inputs';
+import { answered, askInteger, askText } from './inputs';
 
 /** The numeric fields the wizard walks through, with the ranges it accepts. */
 const NUMBERS = [

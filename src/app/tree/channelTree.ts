@@ -1,8 +1,9 @@
+import { Emitter } from '../util/emitter';
 import type { Channel, ChannelCategory } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { describeFailure } from '../failures';
 import { isChannelSettling } from './channelPresentation';
-import type { ChangeListener, ClientSource } from './clientSource';
+import type { ClientSource } from './clientSource';
 import { channelQuery, describeChannelFilter, isEmptyFilter, type ChannelFilter } from './filters';
 import { listChildren } from './listChildren';
 import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
@@ -24,8 +25,8 @@ export class ChannelTreeModel {
   /** The account whose category the filter names (category ids are per account). */
   private filterAccount: string | undefined;
   private grouped = false;
-  private readonly listeners = new Set<ChangeListener<TreeNode>>();
-  private readonly loadListeners = new Set<() => void>();
+  private readonly changed = new Emitter<TreeNode | undefined>();
+  private readonly loaded = new Emitter();
   private readonly rootList: PagedList<Channel>;
   private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = {
     generation: 0,
@@ -43,13 +44,11 @@ export class ChannelTreeModel {
     this.rootList = this.makeList(undefined);
   }
 
-  onDidChange(listener: ChangeListener<TreeNode>): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  /** A node changed (undefined: the whole tree). */
+  readonly onDidChange = this.changed.event;
 
   private fire(node: TreeNode | undefined): void {
-    for (const listener of this.listeners) listener(node);
+    this.changed.fire(node);
   }
 
   get filter(): ChannelFilter {
@@ -114,15 +113,12 @@ export class ChannelTreeModel {
   }
 
   /** After items were loaded for the view (the poller looks for settling ones). */
-  onDidLoad(listener: () => void): { dispose(): void } {
-    this.loadListeners.add(listener);
-    return { dispose: () => this.loadListeners.delete(listener) };
-  }
+  readonly onDidLoad = this.loaded.event;
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     const epoch = this.source.epoch;
     const children = await this.children(node);
-    if (epoch === this.source.epoch) for (const listener of this.loadListeners) listener();
+    if (epoch === this.source.epoch) this.loaded.fire();
     // An account switch while loading: the view asks again, so answer nothing from the old account.
     return epoch === this.source.epoch ? children : [];
   }

@@ -9,5 +9,3 @@ export interface ClientSource {
   readonly accountId: string | undefined;
   activeClient(): Promise<PlatformClient>;
 }
-
-export type ChangeListener<N> = (node: N | undefined) => void;

@@ -1,6 +1,7 @@
+import { Emitter } from '../util/emitter';
 import { ApiError } from '../../api/errors';
 import type { Video } from '../../api/types';
-import type { ChangeListener, ClientSource } from './clientSource';
+import type { ClientSource } from './clientSource';
 import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from './filters';
 import { listChildren } from './listChildren';
 import { RenditionNode, VideoNode, type TreeNode } from './nodes';
@@ -19,14 +20,14 @@ export class VideoTreeModel {
   private filterValue: VideoFilter = {};
   /** The account whose category the filter names (category ids are per account). */
   private filterAccount: string | undefined;
-  private readonly listeners = new Set<ChangeListener<TreeNode>>();
-  private readonly loadListeners = new Set<() => void>();
+  private readonly changed = new Emitter<TreeNode | undefined>();
+  private readonly loaded = new Emitter();
   private readonly list: PagedList<Video>;
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
   /** Videos that a command started transcoding: followed even when the filter hides them. */
   private readonly tracked = new Map<string, Video | undefined>();
-  private readonly settledListeners = new Set<(video: Video) => void>();
+  private readonly settled = new Emitter<Video>();
 
   constructor(
     private readonly source: ClientSource,
@@ -42,19 +43,14 @@ export class VideoTreeModel {
     );
   }
 
-  onDidChange(listener: ChangeListener<TreeNode>): { dispose(): void } {
-    this.listeners.add(listener);
-    return { dispose: () => this.listeners.delete(listener) };
-  }
+  /** A node changed (undefined: the whole tree). */
+  readonly onDidChange = this.changed.event;
 
   /** A tracked video (one a command started transcoding) finished, well or not. */
-  onSettled(listener: (video: Video) => void): { dispose(): void } {
-    this.settledListeners.add(listener);
-    return { dispose: () => this.settledListeners.delete(listener) };
-  }
+  readonly onSettled = this.settled.event;
 
   private fire(node: TreeNode | undefined): void {
-    for (const listener of this.listeners) listener(node);
+    this.changed.fire(node);
   }
 
   get filter(): VideoFilter {
@@ -71,15 +67,12 @@ export class VideoTreeModel {
   }
 
   /** After items were loaded for the view (the poller looks for settling ones). */
-  onDidLoad(listener: () => void): { dispose(): void } {
-    this.loadListeners.add(listener);
-    return { dispose: () => this.loadListeners.delete(listener) };
-  }
+  readonly onDidLoad = this.loaded.event;
 
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     const epoch = this.source.epoch;
     const children = await this.children(node);
-    if (epoch === this.source.epoch) for (const listener of this.loadListeners) listener();
+    if (epoch === this.source.epoch) this.loaded.fire();
     return epoch === this.source.epoch ? children : [];
   }
 
@@ -147,7 +140,7 @@ export class VideoTreeModel {
       } else if (this.tracked.get(video.id) !== undefined) {
         // Seen settling before and now done: tell whoever waits for it.
         this.tracked.delete(video.id);
-        for (const listener of this.settledListeners) listener(video);
+        this.settled.fire(video);
       } else {
         // Not yet seen in a transcoding state: the platform may not have queued it yet.
         this.tracked.set(video.id, undefined);

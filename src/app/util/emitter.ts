@@ -3,10 +3,7 @@ export interface Disposable {
   dispose(): void;
 }
 
-/**
- * One typed event: `event` is what listeners subscribe with (`model.onDidChange(listener)`), `fire` tells them
- * all. A listener that throws does not stop the others from hearing the event.
- */
+/** One typed event: `event` is what listeners subscribe with (`model.onDidChange(listener)`), `fire` tells them all. */
 export class Emitter<T = void> {
   private readonly listeners = new Set<(value: T) => void>();
 
@@ -16,13 +13,8 @@ export class Emitter<T = void> {
   };
 
   fire(value: T): void {
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(value);
-      } catch {
-        // One broken listener must not silence the others (a view, the status bar, the poller).
-      }
-    }
+    // A copy: a listener may unsubscribe (or subscribe another) while hearing the event.
+    for (const listener of [...this.listeners]) listener(value);
   }
 
   dispose(): void {
