@@ -1,3 +1,4 @@
+import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -162,7 +163,9 @@ describe('Accounts and connection', () => {
       assert.equal(harness.ui.errors.length, 1);
       assert.match(
         harness.ui.errors[0]!,
-        /The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\. \(liveChannelTypeList: code 10903/,
+        new RegExp(
+          `The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\\. \\(liveChannelTypeList: code ${Codes.signatureIncorrect}`,
+        ),
       );
       assert.equal(harness.ui.showLogCount, 1, 'Show Log opens the log');
       assert.ok(!harness.ui.everythingShown().includes('not-the-secret'));

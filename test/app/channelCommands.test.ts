@@ -1,3 +1,4 @@
+import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel } from '../../src/api/types';
@@ -161,7 +162,9 @@ describe('Channel commands against the local platform', () => {
     assert.equal(harness.ui.errors.length, 1);
     assert.match(
       harness.ui.errors[0]!,
-      /^Start channel "Conflict" failed: The channel is not in a state that allows this .*code 10908/,
+      new RegExp(
+        `^Start channel "Conflict" failed: The channel is not in a state that allows this .*code ${Codes.channelStateConflict}`,
+      ),
     );
     assert.equal(harness.ui.showLogCount, 1);
   });
@@ -173,7 +176,7 @@ describe('Channel commands against the local platform', () => {
     const ids = await harness.run(deleteChannels, { node: node });
     assert.deepEqual(ids, [channel.id]);
     assert.match(harness.ui.asked[0]!.title, /^Delete "To delete"\?$/);
-    await assert.rejects(client.liveGetChannelById(channel.id), /10907/);
+    await assert.rejects(client.liveGetChannelById(channel.id), { code: Codes.channelNotExists });
     assert.ok(
       !(await harness.channels.getChildren()).some(
         (candidate) => candidate instanceof ChannelNode && candidate.channel.id === channel.id,
@@ -292,7 +295,9 @@ describe('Channel commands against the local platform', () => {
     assert.equal(await harness.run(createCategory), undefined);
     assert.match(
       harness.ui.errors[0]!,
-      /A channel category with this name already exists\. \(liveChannelTypeCreate: code 10915/,
+      new RegExp(
+        `A channel category with this name already exists\\. \\(liveChannelTypeCreate: code ${Codes.channelCategoryExists}`,
+      ),
     );
   });
 });

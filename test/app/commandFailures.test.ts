@@ -1,3 +1,4 @@
+import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel, Video } from '../../src/api/types';
@@ -208,14 +209,16 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
         assert.equal(h.ui.errors.length, 1, `errors: ${h.ui.errors.join(' | ')}`);
         assert.match(
           h.ui.errors[0]!,
-          /failed: The request signature does not match: check the secret key\. \(\w+: code 10903, signature_is_incorrect[^)]*\)$/,
+          new RegExp(
+            `failed: The request signature does not match: check the secret key\\. \\(\\w+: code ${Codes.signatureIncorrect}, signature_is_incorrect[^)]*\\)$`,
+          ),
         );
         assert.deepEqual(h.ui.errorActions[0], ['Show Log']);
         assert.ok(
           !h.ui.everythingShown().includes('wrong-secret') && !h.log.text().includes('wrong-secret'),
           'the secret is never shown or logged',
         );
-        assert.match(h.log.text(), /^error .*code 10903/m);
+        assert.match(h.log.text(), new RegExp(`^error .*code ${Codes.signatureIncorrect}`, 'm'));
       });
 
       it('says which request timed out', async () => {

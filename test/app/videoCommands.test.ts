@@ -1,3 +1,4 @@
+import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { Video } from '../../src/api/types';
@@ -224,12 +225,14 @@ describe('Videos view and video commands against the local platform', () => {
     assert.ok(outcome.job.transcodeTemplateGroupId);
     assert.deepEqual(
       outcome.results.map((result) => result.code),
-      [0, 10033],
+      [Codes.success, Codes.transcodeRunning],
     );
     assert.equal(harness.ui.warnings.length, 1);
     assert.match(
       harness.ui.warnings[0]!,
-      /1 of 2 videos accepted\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\. \(code 10033\)/,
+      new RegExp(
+        `1 of 2 videos accepted\\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\\. \\(code ${Codes.transcodeRunning}\\)`,
+      ),
     );
     assert.ok(harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
 

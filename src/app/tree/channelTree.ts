@@ -1,3 +1,4 @@
+import { Codes } from '../../api/errorCodes';
 import { Emitter } from '../util/emitter';
 import type { Channel, ChannelCategory } from '../../api/types';
 import { ApiError } from '../../api/errors';
@@ -10,7 +11,6 @@ import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type
 import { PagedList } from './pagedList';
 
 /** liveGetChannelById's answer for a channel that is not (any longer) in the account. */
-const CHANNEL_NOT_EXISTS = 10907;
 
 /** How many pages `locateChannel` reads at most to find a channel for reveal. */
 const MAX_REVEAL_PAGES = 20;
@@ -289,7 +289,7 @@ export class ChannelTreeModel {
     try {
       channel = await client.liveGetChannelById(channelId);
     } catch (error) {
-      if (error instanceof ApiError && error.code === CHANNEL_NOT_EXISTS) this.removeChannels([channelId], epoch);
+      if (error instanceof ApiError && error.code === Codes.channelNotExists) this.removeChannels([channelId], epoch);
       throw error;
     }
     this.applyChannel(channel, epoch);

@@ -1,3 +1,4 @@
+import { Codes } from '../../api/errorCodes';
 import { Emitter } from '../util/emitter';
 import { ApiError } from '../../api/errors';
 import type { Video } from '../../api/types';
@@ -10,7 +11,6 @@ import { isVideoSettling } from './videoPresentation';
 
 const MAX_REVEAL_PAGES = 20;
 /** getVideoInfo's answer for a video that is not (any longer) in the account. */
-const VIDEO_NOT_EXISTS = 10012;
 
 /**
  * The Videos view without VS Code: paged queryVideo with the filter's sort, search, category and
@@ -197,7 +197,7 @@ export class VideoTreeModel {
     try {
       video = await client.getVideoInfo(videoId);
     } catch (error) {
-      if (error instanceof ApiError && error.code === VIDEO_NOT_EXISTS) this.removeVideo(videoId, epoch);
+      if (error instanceof ApiError && error.code === Codes.videoNotExists) this.removeVideo(videoId, epoch);
       throw error;
     }
     this.applyVideo(video, epoch);
