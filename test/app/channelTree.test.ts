@@ -13,7 +13,7 @@ import {
 import { createHarness, type Harness } from './helpers/harness';
 import { startFaultyServer, type FaultyServer } from './helpers/faultyServer';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
-import { waitFor } from './helpers/wait';
+import { eventually } from '../helpers/eventually';
 
 const labels = (nodes: TreeNode[]): string[] => nodes.map((node) => node.view().label);
 const channelsOf = (nodes: TreeNode[]): ChannelNode[] =>
@@ -308,7 +308,7 @@ describe('Live channels view (tree model against the local platform)', () => {
       slow.hang.add('liveGetChannelsByPage');
       const oldEpoch = harness.connection.epoch;
       const pending = harness.channels.getChildren();
-      await waitFor(() => slow.seen.includes('liveGetChannelsByPage'));
+      await eventually('the list request to reach the server', () => slow.seen.includes('liveGetChannelsByPage'));
       const fast = await harness.store.add(
         { name: 'Fast', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
         SECRET_KEY,

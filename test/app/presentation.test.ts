@@ -6,6 +6,7 @@ import { md } from '../../src/app/tree/nodeView';
 import { PagedList } from '../../src/app/tree/pagedList';
 import { Poller, shouldPoll, type PollTimers } from '../../src/app/tree/poller';
 import { formatBytes, formatDuration, videoView } from '../../src/app/tree/videoPresentation';
+import { eventually } from '../helpers/eventually';
 import { createHarness, MemoryLog, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 
@@ -186,7 +187,7 @@ describe('Polling of settling items', () => {
     poller.setVisible(true);
     assert.equal(scheduled.length, 1);
     scheduled.shift()!();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await eventually('the round to finish and schedule the next', () => scheduled.length === 1);
     assert.equal(reads(), 3, 'one read per settling video');
     assert.equal(scheduled.length, 1, 'and the next round is scheduled');
 

@@ -11,7 +11,7 @@ import { Poller } from '../../src/app/tree/poller';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { choose, type } from './helpers/scriptedUi';
-import { waitFor } from './helpers/wait';
+import { eventually } from '../helpers/eventually';
 
 const videoNodes = (nodes: TreeNode[]): VideoNode[] =>
   nodes.filter((node): node is VideoNode => node instanceof VideoNode);
@@ -199,10 +199,10 @@ describe('Videos view and video commands against the local platform', () => {
       own.videos.setFilter({ searchType: 'title', keyword: 'Match highlights' });
       const node = videoNodes(await own.videos.getChildren()).find((candidate) => candidate.video.id === video.id)!;
       assert.equal(node.view().contextValue, 'video+queued+renditions');
-      for (let round = 0; round < 100 && node.video.status !== 6; round++) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      await eventually('the video to be transcoding again', async () => {
         await own.videos.refreshVideo(video.id);
-      }
+        return node.video.status === 6;
+      });
       assert.equal(node.view().contextValue, 'video+transcoding+second+renditions');
       own.ui.script(choose('HLS'), choose('Copy address'));
       const used = await own.run(showVideoPlayAddresses, { node, selection: [node] });
@@ -240,10 +240,10 @@ describe('Videos view and video commands against the local platform', () => {
     harness.videos.onSettled((video) => finished.push(video));
     const poller = new Poller(harness.videos, () => 10, harness.log);
     try {
-      await waitFor(() => {
+      await eventually('the transcoding to finish', () => {
         poller.kick();
         return finished.some((video) => video.id === done.id);
-      }, 'the transcoding to finish');
+      });
     } finally {
       poller.dispose();
     }

@@ -1,7 +1,7 @@
 // What a user does in the VS Code workbench, expressed with Playwright against its DOM: the command palette,
 // input boxes and quick picks, notifications, modal dialogs, views and tree rows, the Problems panel.
 import type { Locator, Page } from 'playwright-core';
-import { eventually } from '../vscode/platformCalls';
+import { eventually } from '../helpers/eventually';
 
 const QUICK_INPUT = '.quick-input-widget';
 
