@@ -7,7 +7,7 @@ import type { EditorDocument, EditorPort } from '../app/context';
 import { toWorkspaceEdit } from './authoring/convert';
 
 /** A VS Code document as the application sees it; the adapters get the TextDocument back from it. */
-export class VscodeDocument implements EditorDocument {
+class VscodeDocument implements EditorDocument {
   constructor(readonly document: vscode.TextDocument) {}
   get uri(): string {
     return this.document.uri.toString();

@@ -250,6 +250,18 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
     });
   }
 
+  it('ends the command once the failure is shown, without waiting for an answer to the message', async () => {
+    harness = await createHarness();
+    const shown: string[] = [];
+    // A notification nobody answers (or a test host that never closes it).
+    harness.ui.error = (message) => (shown.push(message), new Promise<undefined>(() => undefined));
+    harness.ui.script(type('News'));
+    assert.equal(await harness.run(createCategory), undefined);
+    assert.deepEqual(shown, [
+      'Create channel category failed: No Video Platform account is set: add one with "Video Platform: Add Account" or run "Video Platform: Connect to Local Platform".',
+    ]);
+  });
+
   it('connectLocalPlatform: a platform that cannot start is explained', async () => {
     harness = await createHarness({ storageDir: '/dev/null/not-a-directory' });
     assert.equal(await harness.run(connectLocalPlatform), undefined);

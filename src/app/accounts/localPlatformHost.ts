@@ -4,7 +4,7 @@ import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/se
 import type { LogSink } from '../log';
 import type { AccountProfile, AccountStore } from './accountStore';
 
-export const LOCAL_ACCOUNT_NAME = 'Local platform';
+const LOCAL_ACCOUNT_NAME = 'Local platform';
 
 export type LocalPlatformStarter = (options: LocalPlatformOptions) => Promise<LocalPlatform>;
 

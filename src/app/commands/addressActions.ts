@@ -9,7 +9,7 @@ export interface Address {
 }
 
 /** Only web addresses open in a browser; rtmp:// and the like are copied. */
-export function canOpen(url: string): boolean {
+function canOpen(url: string): boolean {
   return /^https?:\/\//i.test(url);
 }
 

@@ -84,10 +84,3 @@ export const COMMANDS: readonly CommandRow[] = [
     run: refreshReferencesCommand,
   },
 ];
-
-/** The row of a command id (tests run commands by id, as VS Code does). */
-export function commandRow(id: string): CommandRow {
-  const row = COMMANDS.find((candidate) => candidate.id === id);
-  if (!row) throw new Error(`no command ${id} in the command table`);
-  return row;
-}

@@ -7,7 +7,7 @@ import { answered, askInteger, askText } from './inputs';
 /** Schemes a pull source may use. */
 const PULL_SCHEMES = /^(rtmp|rtmps|rtsp|srt|http|https):\/\/\S+$/i;
 
-export function pullAddressRule(value: string): string | undefined {
+function pullAddressRule(value: string): string | undefined {
   return PULL_SCHEMES.test(value)
     ? undefined
     : 'Pull address must be an rtmp://, rtmps://, rtsp://, srt://, http:// or https:// address';

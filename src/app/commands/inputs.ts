@@ -1,7 +1,7 @@
 import type { Ui } from '../ui';
 
 /** The rule an integer text breaks, naming the field, or undefined. */
-export function integerRule(field: string, text: string, min: number, max: number): string | undefined {
+function integerRule(field: string, text: string, min: number, max: number): string | undefined {
   if (!/^-?\d+$/.test(text.trim())) return `${field} must be a whole number`;
   const value = Number(text.trim());
   if (value < min || value > max) return `${field} must be from ${min} to ${max}`;

@@ -9,10 +9,7 @@ import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveChannels, resolveVideos } from './targets';
 
 /** Quick-pick rows for liveGetChannelsPlayUrl: one separator per output group, master first. */
-export function channelAddressItems(
-  entries: readonly ChannelPlayUrl[],
-  channels: readonly Channel[],
-): PickItem<Address>[] {
+function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: readonly Channel[]): PickItem<Address>[] {
   const items: PickItem<Address>[] = [];
   for (const entry of entries) {
     const channel = channels.find((candidate) => candidate.id === entry.channelId);
@@ -53,7 +50,7 @@ function streamLabel(format: string, stream: PlaybackStream): string {
 }
 
 /** Quick-pick rows for getTranscodedVideos: a separator per video, CDN and format. */
-export function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly Video[]): PickItem<Address>[] {
+function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly Video[]): PickItem<Address>[] {
   const items: PickItem<Address>[] = [];
   for (const playback of playbacks) {
     const video = videos.find((candidate) => candidate.id === playback.id);

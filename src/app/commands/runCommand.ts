@@ -14,15 +14,16 @@ export interface CommandRow {
  * The one way every command runs (like Azure's callWithTelemetryAndErrorHandling): a dismissed wizard ends
  * quietly, a cancellation is only logged, any other failure is logged and shown readably with "Show Log"
  * (src/app/failures.ts). Handlers therefore catch only to do something specific. Returns the handler's result,
- * or undefined when it failed.
+ * or undefined when it failed (once the failure is logged and shown).
  */
 export async function runCommand(ctx: AppContext, row: CommandRow, args: CommandArgs = {}): Promise<unknown> {
   try {
     return await row.run(ctx, args);
   } catch (error) {
     if (error instanceof Dismissed) return undefined;
-    if (error instanceof StepFailure) await reportFailure(ctx.ui, ctx.log, error.what, error.error);
-    else await reportFailure(ctx.ui, ctx.log, row.title, error);
+    // Shown, not awaited: the command ends now, whenever (if ever) the user answers the message's "Show Log".
+    if (error instanceof StepFailure) void reportFailure(ctx.ui, ctx.log, error.what, error.error);
+    else void reportFailure(ctx.ui, ctx.log, row.title, error);
     return undefined;
   }
 }

@@ -26,7 +26,7 @@ function isVideoRecord(value: unknown): value is Video {
 }
 
 /** Channels named by the arguments: tree nodes, channel records, or channel ids. */
-export function channelsFromArgs(args: CommandArgs): Array<Channel | string> {
+function channelsFromArgs(args: CommandArgs): Array<Channel | string> {
   const found: Array<Channel | string> = [];
   for (const arg of selectedArgs(args)) {
     if (arg instanceof ChannelNode) found.push(arg.channel);
@@ -44,7 +44,7 @@ export function channelsFromArgs(args: CommandArgs): Array<Channel | string> {
   return found;
 }
 
-export function videosFromArgs(args: CommandArgs): Array<Video | string> {
+function videosFromArgs(args: CommandArgs): Array<Video | string> {
   const found: Array<Video | string> = [];
   for (const arg of selectedArgs(args)) {
     if (arg instanceof VideoNode) found.push(arg.video);

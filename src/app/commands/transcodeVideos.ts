@@ -79,7 +79,7 @@ export interface TranscodeOutcome {
 }
 
 /** "2 of 3 videos queued" plus one line per refused video, with the code explained. */
-export function describeResults(
+function describeResults(
   results: readonly SecondTranscodeResult[],
   videos: readonly Video[],
 ): { ok: string[]; refused: string[] } {

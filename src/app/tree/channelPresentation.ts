@@ -51,7 +51,7 @@ export function channelContextValue(channel: Channel, busy: boolean): string {
   return flags.join('+');
 }
 
-export function channelIcon(channel: Channel, busy: boolean): NodeIcon {
+function channelIcon(channel: Channel, busy: boolean): NodeIcon {
   if (busy || channel.status === 5) return { id: 'loading~spin', color: 'charts.yellow' };
   switch (channel.status) {
     case 2:
@@ -94,7 +94,7 @@ function groupSummary(group: OutputGroup): string {
   return `${protocolName(group.protocolType)}: ${outputs || 'no outputs'}${flags.length ? ` (${flags.join(', ')})` : ''}`;
 }
 
-export function channelTooltip(channel: Channel): string {
+function channelTooltip(channel: Channel): string {
   const lines = [`**${md(channel.name)}**`, '', `${md(channelStateText(channel))}`];
   if (channel.description) lines.push('', md(channel.description));
   lines.push('');

@@ -65,7 +65,7 @@ export function videoContextValue(video: Video, busy: boolean): string {
   return flags.join('+');
 }
 
-export function videoTooltip(video: Video): string {
+function videoTooltip(video: Video): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
   lines.push(`- File: ${md(video.fileName)}`);
   lines.push(
@@ -102,7 +102,7 @@ export function videoView(video: Video, transient?: string): NodeView {
 }
 
 /** The formats a rendition was produced in, with their sizes in bytes. */
-export function renditionFormats(
+function renditionFormats(
   stream: TranscodedStream,
 ): Array<{ format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string; size: number }> {
   const formats: Array<{ format: 'hls' | 'mp4' | 'flv' | 'ts'; url: string | null; size: number }> = [

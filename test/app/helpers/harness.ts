@@ -18,6 +18,7 @@ import type {
   ViewId,
 } from '../../../src/app/context';
 import type { LogSink } from '../../../src/app/log';
+import type { ProxyClientOptions } from '../../../src/app/proxySettings';
 import type { ChannelTreeModel } from '../../../src/app/tree/channelTree';
 import { ChannelNode, VideoNode } from '../../../src/app/tree/nodes';
 import type { Poller } from '../../../src/app/tree/poller';
@@ -178,6 +179,8 @@ export interface HarnessOptions {
   storageDir?: string;
   /** Records a palette pick lists before offering a search (default: the command's own). */
   pickLimit?: number;
+  /** More client options, as the settings give them (proxy settings). */
+  clientOptions?: ProxyClientOptions;
 }
 
 /** The command table's row of a handler. */
@@ -221,6 +224,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       pageSize: () => pageSize,
       pollIntervalMs: () => 1000,
       clientOptions: () => ({
+        ...options.clientOptions,
         retry: { attempts: 1 },
         ...(timeoutMs ? { timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs } } : {}),
       }),
