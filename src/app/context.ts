@@ -23,6 +23,8 @@ export interface EditorDocument {
 
 /** The editor and its documents: the authoring commands' way to the files. */
 export interface EditorPort {
+  /** The open documents: the active editor's first, then the other visible ones, then the rest. */
+  openDocuments(): EditorDocument[];
   /** The document a command acts on: the one at `uri` (from the editor title), else the active editor's. */
   document(uri?: string): Promise<EditorDocument | undefined>;
   /** Applies the edits; true when the editor accepted them. */

@@ -42,12 +42,6 @@ export interface ProgressHandle {
   report(message: string): void;
 }
 
-/** The text of an editor, for flows that read the open document (ad-hoc transcode templates). */
-export interface OpenDocument {
-  readonly fileName: string;
-  readonly text: string;
-}
-
 export interface Ui {
   /** Resolves undefined when the user dismisses the pick. */
   pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined>;
@@ -62,6 +56,4 @@ export interface Ui {
   copy(text: string): Promise<void>;
   openExternal(url: string): Promise<boolean>;
   showLog(): void;
-  /** The active editor's document first, then the other visible ones. */
-  openDocuments(): OpenDocument[];
 }

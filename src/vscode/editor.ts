@@ -48,9 +48,27 @@ function untitledUri(fileName: string): vscode.Uri {
 /** The editor port over VS Code's workspace and window. */
 export function createVscodeEditor(): EditorPort {
   return {
+    openDocuments(): EditorDocument[] {
+      const documents = [
+        vscode.window.activeTextEditor?.document,
+        ...vscode.window.visibleTextEditors.map((editor) => editor.document),
+        ...vscode.workspace.textDocuments,
+      ].filter((document): document is vscode.TextDocument => document !== undefined && !document.isClosed);
+      const seen = new Set<string>();
+      return documents.flatMap((document) => {
+        const key = document.uri.toString();
+        if (seen.has(key)) return [];
+        seen.add(key);
+        return [new VscodeDocument(document)];
+      });
+    },
     async document(uri?: string): Promise<EditorDocument | undefined> {
+      // An open document first (an untitled one cannot be opened again from its URI).
+      const open = uri
+        ? vscode.workspace.textDocuments.find((candidate) => candidate.uri.toString() === uri)
+        : undefined;
       const document = uri
-        ? await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))
+        ? (open ?? (await vscode.workspace.openTextDocument(vscode.Uri.parse(uri))))
         : vscode.window.activeTextEditor?.document;
       return document ? new VscodeDocument(document) : undefined;
     },

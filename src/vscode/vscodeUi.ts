@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { InputOptions, OpenDocument, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../app/ui';
+import type { InputOptions, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../app/ui';
 
 type Row<T> = vscode.QuickPickItem & { value?: T };
 
@@ -42,7 +42,10 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
       );
     },
     async confirm(message: string, detail: string, action: string): Promise<boolean> {
-      return (await vscode.window.showWarningMessage(message, { modal: true, detail }, action)) === action;
+      return (
+        (await vscode.window.showWarningMessage(message, { modal: true, detail: detail || undefined }, action)) ===
+        action
+      );
     },
     info: (message, ...actions) => Promise.resolve(vscode.window.showInformationMessage(message, ...actions)),
     warn: (message, ...actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions)),
@@ -65,22 +68,5 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
     copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
     openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url))),
     showLog: () => log.show(true),
-    openDocuments(): OpenDocument[] {
-      const active = vscode.window.activeTextEditor?.document;
-      const documents = [
-        active,
-        ...vscode.window.visibleTextEditors.map((editor) => editor.document),
-        ...vscode.workspace.textDocuments,
-      ].filter((document): document is vscode.TextDocument => document !== undefined && !document.isClosed);
-      const seen = new Set<string>();
-      const result: OpenDocument[] = [];
-      for (const document of documents) {
-        const key = document.uri.toString();
-        if (seen.has(key)) continue;
-        seen.add(key);
-        result.push({ fileName: document.fileName, text: document.getText() });
-      }
-      return result;
-    },
   };
 }

@@ -8,7 +8,7 @@ import { readAdHocSource, transcodeVideos } from '../../src/app/commands/transco
 import { refreshItem } from '../../src/app/commands/viewCommands';
 import { LoadMoreNode, RenditionNode, VideoNode, type TreeNode } from '../../src/app/tree/nodes';
 import { Poller } from '../../src/app/tree/poller';
-import { createHarness, type Harness } from './helpers/harness';
+import { createHarness, MemoryDocument, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { choose, type } from './helpers/scriptedUi';
 import { eventually } from '../helpers/eventually';
@@ -253,10 +253,8 @@ describe('Videos view and video commands against the local platform', () => {
 
   it('transcodes with the ad-hoc templates of an open *.transcode.json', async () => {
     const video = await videoTitled('Welcome tour');
-    harness.ui.documents = [
-      { fileName: '/home/user/jobs/mobile.transcode.json', text: AD_HOC },
-      { fileName: '/home/user/notes.json', text: '{}' },
-    ];
+    harness.editor.open('/home/user/notes.json', '{}');
+    harness.editor.open('/home/user/jobs/mobile.transcode.json', AD_HOC);
     harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
     const outcome = await harness.run(transcodeVideos, { node: video });
     assert.ok(outcome, harness.ui.errors.join('\n'));
@@ -294,7 +292,7 @@ describe('Videos view and video commands against the local platform', () => {
   it('refuses a broken transcode file, naming the place and the rule, and sends nothing', async () => {
     const video = await videoTitled('Raw upload');
     const broken = AD_HOC.replace('"hls": true', '"hls": false');
-    harness.ui.documents = [{ fileName: 'bad.transcode.json', text: broken }];
+    harness.editor.open('bad.transcode.json', broken);
     harness.ui.script(choose('bad.transcode.json'));
     assert.equal(await harness.run(transcodeVideos, { node: video }), undefined);
     assert.match(
@@ -303,7 +301,7 @@ describe('Videos view and video commands against the local platform', () => {
     );
     assert.equal((await client.getVideoInfo(video.id)).status, 0);
     assert.throws(
-      () => readAdHocSource({ fileName: 'x.transcode.json', text: '{"a": }' }),
+      () => readAdHocSource(new MemoryDocument('x.transcode.json', '{"a": }')),
       /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/,
     );
   });

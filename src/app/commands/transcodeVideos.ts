@@ -8,7 +8,8 @@ import type {
   Video,
 } from '../../api/types';
 import { step } from '../failures';
-import type { OpenDocument, PickItem } from '../ui';
+import type { EditorDocument } from '../context';
+import type { PickItem } from '../ui';
 import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveVideos } from './targets';
 
@@ -22,7 +23,7 @@ export interface AdHocSource {
   readonly replace?: boolean;
 }
 
-type Source = { kind: 'group'; group: TemplateGroupSummary } | { kind: 'file'; document: OpenDocument };
+type Source = { kind: 'group'; group: TemplateGroupSummary } | { kind: 'file'; document: EditorDocument };
 
 function baseName(fileName: string): string {
   return fileName.split(/[\\/]/).pop() ?? fileName;
@@ -36,17 +37,18 @@ function lineOf(text: string, offset: number): number {
  * Reads the templates of a transcode job file (`validateDocument('transcode', ...)` first). Throws an Error naming the file, the place and
  * the rule when the file cannot be used (nothing is sent then).
  */
-export function readAdHocSource(document: OpenDocument): AdHocSource {
+export function readAdHocSource(document: EditorDocument): AdHocSource {
   const name = baseName(document.fileName);
   // The authoring rules (schema and extra rules) decide whether the file is usable.
-  const { value, problems } = validateDocument('transcode', document.text);
+  const text = document.text();
+  const { value, problems } = validateDocument('transcode', text);
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0 || value === undefined) {
     const first = errors[0];
     const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
     throw new Error(
       first
-        ? `${name}, line ${lineOf(document.text, first.range.offset)}: ${first.message}${more}`
+        ? `${name}, line ${lineOf(text, first.range.offset)}: ${first.message}${more}`
         : `${name} is not a transcode job`,
     );
   }
@@ -117,7 +119,7 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
   const groups: TemplateGroupSummary[] = await step('Read the template groups', async () =>
     (await ctx.connection.activeClient()).templateGroupList(),
   );
-  const files = ctx.ui
+  const files = ctx.editor
     .openDocuments()
     .filter((document) => document.fileName.toLowerCase().endsWith('.transcode.json'));
   const items: PickItem<Source>[] = [];

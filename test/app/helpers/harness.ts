@@ -96,6 +96,9 @@ export class MemoryEditor implements EditorPort {
     this.documents.unshift(document);
     return document;
   }
+  openDocuments(): EditorDocument[] {
+    return [...this.documents];
+  }
   async document(uri?: string): Promise<EditorDocument | undefined> {
     return uri === undefined ? this.documents[0] : this.documents.find((document) => document.uri === uri);
   }

@@ -1,12 +1,4 @@
-import type {
-  InputOptions,
-  OpenDocument,
-  PickItem,
-  PickOptions,
-  ProgressHandle,
-  ProgressOptions,
-  Ui,
-} from '../../../src/app/ui';
+import type { InputOptions, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../../../src/app/ui';
 
 /** One scripted answer: gets what the flow asked and returns the user's answer. */
 export type Answer =
@@ -78,7 +70,6 @@ export class ScriptedUi implements Ui {
   readonly progress: string[] = [];
   readonly copied: string[] = [];
   readonly opened: string[] = [];
-  documents: OpenDocument[] = [];
   showLogCount = 0;
   /** The button the next information/warning/error message "clicks" (when it offers that button). */
   messageChoice: string | undefined;
@@ -148,9 +139,6 @@ export class ScriptedUi implements Ui {
   }
   showLog(): void {
     this.showLogCount++;
-  }
-  openDocuments(): OpenDocument[] {
-    return this.documents;
   }
   /** Everything shown to the user, for "never shows the secret" checks. */
   everythingShown(): string {
