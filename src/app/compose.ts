@@ -30,8 +30,8 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const videos = new VideoTreeModel(connection, () => settings.pageSize());
   const interval = (): number => settings.pollIntervalMs();
   const poller = {
-    channels: new Poller(channels, interval, log, ports.pollTimers?.('channels')),
-    videos: new Poller(videos, interval, log, ports.pollTimers?.('videos')),
+    channels: new Poller(channels, interval, log),
+    videos: new Poller(videos, interval, log),
   };
   const references = new ReferenceCache(() => connection.activeClient(), log);
 

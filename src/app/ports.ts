@@ -5,7 +5,6 @@ import type { ReferenceCache } from './authoring/referenceCache';
 import type { DiagnosticsPort, EditorPort, ViewId } from './context';
 import type { LogSink } from './log';
 import type { TreeNode } from './tree/nodes';
-import type { PollTimers } from './tree/poller';
 import type { Ui } from './ui';
 
 /** Settings, read on each use (src/vscode/settings.ts reads VS Code's configuration). */
@@ -33,8 +32,6 @@ export interface Ports {
   readonly revealNode: (view: ViewId, node: TreeNode) => Promise<void>;
   /** The environment `npm start` passes its platform through (VIDEO_PLATFORM_DEV_*). */
   readonly env?: NodeJS.ProcessEnv;
-  /** The pollers' timers (tests pass timers that only record). */
-  readonly pollTimers?: (view: ViewId) => PollTimers;
   /** Records a palette pick lists before offering a search. */
   readonly pickLimit?: number;
 }

@@ -204,6 +204,7 @@ describe('Live channels view (tree model against the local platform)', () => {
       // Oldest first: the list is newest first, so "Special" comes on the last page.
       const names = ['Special', 'Dawn', 'Morning', 'Noon', 'Evening', 'Dusk', 'Night'];
       for (const name of names) {
+        const created = Date.now();
         await ownClient.liveCreateChannel({
           name,
           signalType: '1',
@@ -211,6 +212,8 @@ describe('Live channels view (tree model against the local platform)', () => {
           typeName: category.name,
           outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
         });
+        // Each one newer than the one before: equal creation times would be ordered by id, by chance.
+        await eventually('a later creation time', () => Date.now() > created);
       }
       harness = await createHarness({
         account: { baseUrl: own.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },

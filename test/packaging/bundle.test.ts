@@ -5,12 +5,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from '../app/helpers/platform';
 
 const run = promisify(execFile);
 const root = join(__dirname, '..', '..');
 const bundle = join(root, 'dist', 'extension.js');
-const probe = join(__dirname, 'helpers', 'bundleProbe.cjs');
+const probe = join(__dirname, 'bundleProbe.cjs');
 
 interface ProbeResult {
   error?: string;
