@@ -10,6 +10,8 @@ export default tseslint.config(
       '.e2e-cache/**',
       '.local-platform/**',
       'test-results/**',
+      // The extension-host suite's bundle (scripts/e2e/build-vscode-tests.mjs).
+      'out/**',
       '.vscode-test/**',
     ],
   },

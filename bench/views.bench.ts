@@ -8,12 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { PlatformClient } from '../src/api/client';
-import { AccountStore, type SecretStore, type StateStore } from '../src/extension/accounts/accountStore';
-import { Connection } from '../src/extension/accounts/connection';
-import type { LogSink } from '../src/extension/log';
-import { channelView } from '../src/extension/tree/channelPresentation';
-import { ChannelTreeModel } from '../src/extension/tree/channelTree';
-import { ChannelNode, LoadMoreNode } from '../src/extension/tree/nodes';
+import { AccountStore, type SecretStore, type StateStore } from '../src/app/accounts/accountStore';
+import { Connection } from '../src/app/accounts/connection';
+import type { LogSink } from '../src/app/log';
+import { channelView } from '../src/app/tree/channelPresentation';
+import { ChannelTreeModel } from '../src/app/tree/channelTree';
+import { ChannelNode, LoadMoreNode } from '../src/app/tree/nodes';
 import { startLocalPlatform } from '../src/localPlatform/server';
 
 const CHANNELS = 500;

@@ -24,7 +24,7 @@ const FFMPEG_PACKAGES = ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe
 
 const entries = {
   extension: {
-    entryPoints: ['src/extension/extension.ts'],
+    entryPoints: ['src/vscode/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode', ...FFMPEG_PACKAGES],
   },

@@ -76,8 +76,13 @@ export class Processes {
   async stopAll(graceMs = 5000) {
     const running = this.#children.filter((e) => !e.exited);
     for (const e of running) signalGroup(e.child.pid, 'SIGTERM');
-    const deadline = Date.now() + graceMs;
-    while (running.some((e) => !e.exited) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+    // Until every one has exited, or the grace period is over.
+    let grace;
+    await Promise.race([
+      Promise.all(running.map((e) => (e.exited ? undefined : new Promise((r) => e.child.once('exit', r))))),
+      new Promise((r) => (grace = setTimeout(r, graceMs))),
+    ]);
+    clearTimeout(grace);
     // The group may hold grandchildren (an extension host, node-gyp) even after its leader has exited.
     for (const e of this.#children) signalGroup(e.child.pid, 'SIGKILL');
     for (const e of this.#children) e.log.end();

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { tsImport } from 'tsx/esm/api';
-import { checkChromium, ensureTools } from './tools.mjs';
+import { checkChromium, ensureTools, waitUntil } from './tools.mjs';
 import { Processes } from './processes.mjs';
 import { browserOptions, codeServerEnv, startCodeServer, workbenchUrl, writeUserSettings } from './codeServer.mjs';
 
@@ -109,8 +109,7 @@ async function runExtensionHostSuite(tools, chromium) {
     });
     await page.waitForSelector('.monaco-workbench', { timeout: 60_000 });
     // The suite writes its results when done; the extension host then exits on its own.
-    const deadline = Date.now() + 5 * 60_000;
-    while (!existsSync(resultsFile) && Date.now() < deadline) await page.waitForTimeout(500);
+    await waitUntil(() => existsSync(resultsFile), 5 * 60_000);
     await page.screenshot({ path: join(RESULTS, '00-extension-host-suite-finished.png') }).catch(() => undefined);
     if (!existsSync(resultsFile))
       throw new Error('the extension-host suite wrote no results within 5 minutes; see host-code-server.log');

@@ -9,6 +9,16 @@ export const NODE_VERSION = '24.11.1';
 export const CODE_SERVER_VERSION = '4.139.1';
 export const CHROMIUM = '/usr/bin/chromium';
 
+/** Resolves true once `condition()` holds (checked every `everyMs`), false when timeoutMs pass first. */
+export async function waitUntil(condition, timeoutMs, everyMs = 250) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await condition()) return true;
+    if (Date.now() > deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, everyMs));
+  }
+}
+
 function runLogged(command, args, { cwd, env, logFile, timeoutMs }) {
   return new Promise((resolve, reject) => {
     // Output goes to a log file: npm and node-gyp are verbose and only matter when something fails.

@@ -3,6 +3,7 @@
  * toRequest (operation by `id`, flags as text, JSON values kept), id write-back edits, a channel
  * as an "Open as File" document, reference checks and completion sites from given lists.
  */
+import { Codes } from '../../src/api/errorCodes';
 import * as assert from 'node:assert/strict';
 import type { Channel } from '../../src/api/types';
 import { channelDocumentFileName, channelToDocument } from '../../src/authoring/channelDocument';
@@ -342,20 +343,22 @@ describe('authoring platform refusals', () => {
     const text = textOf(EXAMPLES.channel());
     const named = platformProblem(text, {
       action: 'liveCreateChannel',
-      code: 10910,
+      code: Codes.liveLogoNotExists,
       platformMessage: `outputGroupList[0].logoId ${HEX.logo} is not a live logo of this account`,
       explanation: 'A referenced live logo does not exist in this account.',
     });
     assert.equal(covered(text, named), `"${HEX.logo}"`);
-    assert.equal(named.code, 'platform.10910');
+    assert.equal(named.code, `platform.${Codes.liveLogoNotExists}`);
     assert.match(
       named.message,
-      /refused liveCreateChannel \(code 10910\): outputGroupList\[0\]\.logoId .* does not exist/,
+      new RegExp(
+        `refused liveCreateChannel \\(code ${Codes.liveLogoNotExists}\\): outputGroupList\\[0\\]\\.logoId .* does not exist`,
+      ),
     );
 
     const general = platformProblem(text, {
       action: 'liveUpdate',
-      code: 10907,
+      code: Codes.channelNotExists,
       platformMessage: 'channel_not_exists',
       explanation: 'The channel does not exist in this account.',
     });

@@ -4,6 +4,7 @@ import { strict as assert } from 'node:assert';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -55,15 +56,29 @@ export function writeWorkspace(folder: string): void {
 async function channelRow(ctx: FlowContext, name: string) {
   const pane = await ctx.wb.expandPane('Live Channels');
   const row = ctx.wb.treeRow(pane, name);
-  if (!(await row.isVisible().catch(() => false))) {
-    // Channels may be grouped by category: open the collapsed groups until the channel shows.
-    const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
-    for (let i = 0; i < 10 && !(await row.isVisible().catch(() => false)) && (await collapsed.count()) > 0; i++) {
-      await collapsed.first().locator('.monaco-tl-twistie').click();
-      await ctx.wb.page.waitForTimeout(300);
-    }
-  }
-  await row.waitFor({ state: 'visible', timeout: 20_000 });
+  // Channels may be grouped by category: open the collapsed groups until the channel shows.
+  const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
+  let opened = 0;
+  await ctx.wb.until(
+    `the channel "${name}" to show`,
+    async () => {
+      if (await row.isVisible().catch(() => false)) return true;
+      const group =
+        opened < 10
+          ? await collapsed
+              .first()
+              .elementHandle({ timeout: 1_000 })
+              .catch(() => null)
+          : null;
+      if (group) {
+        opened++;
+        await (await group.$('.monaco-tl-twistie'))?.click();
+        await ctx.wb.within(1_000, async () => (await group.getAttribute('aria-expanded')) !== 'false');
+      }
+      return undefined;
+    },
+    20_000,
+  );
   return row;
 }
 
@@ -87,14 +102,17 @@ async function expectRowText(
   what: string,
   timeoutMs = 20_000,
 ): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
   let text = '';
-  while (Date.now() < deadline) {
-    text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
-    if (pattern.test(text)) return text;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-  throw new Error(`${what}: the row shows "${text}", expected ${pattern}`);
+  return eventually(
+    what,
+    async () => {
+      text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      return pattern.test(text) ? text : undefined;
+    },
+    timeoutMs,
+  ).catch(() => {
+    throw new Error(`${what}: the row shows "${text}", expected ${pattern}`);
+  });
 }
 
 export const flows: Flow[] = [

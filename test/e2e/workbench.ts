@@ -1,7 +1,7 @@
 // What a user does in the VS Code workbench, expressed with Playwright against its DOM: the command palette,
 // input boxes and quick picks, notifications, modal dialogs, views and tree rows, the Problems panel.
 import type { Locator, Page } from 'playwright-core';
-import { eventually } from '../vscode/platformCalls';
+import { eventually } from '../helpers/eventually';
 
 const QUICK_INPUT = '.quick-input-widget';
 
@@ -56,23 +56,28 @@ export class Workbench {
     const widget = this.page.locator(QUICK_INPUT);
     await widget.waitFor({ state: 'visible', timeout: 15_000 });
     const input = widget.locator('input').first();
-    const deadline = Date.now() + 15_000;
-    for (;;) {
-      // Only while the widget shows: a hidden one still holds the previous box's prompt (right after a palette
-      // command was picked), and typing then would go to whatever has the focus next.
-      const shown = (await widget.isVisible().catch(() => false)) && (await input.isVisible().catch(() => false));
-      const text = shown
-        ? [
-            await widget.innerText().catch(() => ''),
-            await input.getAttribute('placeholder').catch(() => ''),
-            await input.getAttribute('aria-label').catch(() => ''),
-          ].join(' ')
-        : '';
-      if (shown && prompt.test(text) && !(await input.inputValue().catch(() => '')).startsWith('>')) break;
-      if (Date.now() > deadline)
-        throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
-      await this.page.waitForTimeout(100);
-    }
+    let text = '';
+    await this.until(
+      `an input box asking for ${prompt}`,
+      async () => {
+        // Only while the widget shows: a hidden one still holds the previous box's prompt (right after a palette
+        // command was picked), and typing then would go to whatever has the focus next.
+        const shown = (await widget.isVisible().catch(() => false)) && (await input.isVisible().catch(() => false));
+        text = shown
+          ? [
+              await widget.innerText().catch(() => ''),
+              await input.getAttribute('placeholder').catch(() => ''),
+              await input.getAttribute('aria-label').catch(() => ''),
+            ].join(' ')
+          : '';
+        return shown && prompt.test(text) && !(await input.inputValue().catch(() => '')).startsWith('>')
+          ? true
+          : undefined;
+      },
+      15_000,
+    ).catch(() => {
+      throw new Error(`no input box asking for ${prompt}; the quick input shows: ${text.trim()}`);
+    });
     await input.fill(value);
     await this.confirmInput(value, options.refused === true);
   }
@@ -88,7 +93,8 @@ export class Workbench {
     const box = widget.locator('.monaco-inputbox').first();
     const checked = async (): Promise<boolean> =>
       !/\berror\b/.test((await box.getAttribute('class').catch(() => '')) ?? '');
-    for (let i = 0; i < 20 && !(await checked()); i++) await this.page.waitForTimeout(100);
+    // Up to 2 s for the verdict on the new text; Enter is pressed either way (and again below if refused).
+    await this.within(2_000, checked);
     await this.page.keyboard.press('Enter');
     if (refused) return;
     await this.until(
@@ -97,9 +103,9 @@ export class Workbench {
         const open =
           (await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value;
         if (!open) return true;
-        await this.page.waitForTimeout(500);
-        if ((await widget.isVisible().catch(() => false)) && (await input.inputValue().catch(() => '')) === value)
-          await this.page.keyboard.press('Enter');
+        // Give the box half a second to close on the Enter already pressed before pressing it again.
+        if (await this.within(500, async () => !(await widget.isVisible().catch(() => false)))) return true;
+        if ((await input.inputValue().catch(() => '')) === value) await this.page.keyboard.press('Enter');
         return undefined;
       },
       10_000,
@@ -123,17 +129,20 @@ export class Workbench {
 
   /** Waits until the quick input's text (title, prompt, validation message, rows) matches; returns it. */
   async waitForQuickInputText(pattern: RegExp, timeoutMs = 10_000): Promise<string> {
-    const deadline = Date.now() + timeoutMs;
     let text = '';
-    while (Date.now() < deadline) {
-      text = await this.page
-        .locator(QUICK_INPUT)
-        .innerText()
-        .catch(() => '');
-      if (pattern.test(text)) return text;
-      await this.page.waitForTimeout(100);
-    }
-    throw new Error(`the quick input never showed ${pattern}; it shows: ${text.trim()}`);
+    return this.until(
+      `the quick input to show ${pattern}`,
+      async () => {
+        text = await this.page
+          .locator(QUICK_INPUT)
+          .innerText()
+          .catch(() => '');
+        return pattern.test(text) ? text : undefined;
+      },
+      timeoutMs,
+    ).catch(() => {
+      throw new Error(`the quick input never showed ${pattern}; it shows: ${text.trim()}`);
+    });
   }
 
   /** The rows of the open quick pick once one matches, each on one line (label, description, detail, separator). */
@@ -172,8 +181,7 @@ export class Workbench {
     await toast.waitFor({ state: 'visible', timeout: timeoutMs });
     // It slides in: let that end, so a screenshot taken next shows it readable.
     const opaque = '(el) => [el, el.parentElement].every((node) => !node || getComputedStyle(node).opacity === "1")';
-    for (let i = 0; i < 20 && !(await toast.evaluate(opaque).catch(() => true)); i++)
-      await this.page.waitForTimeout(100);
+    await this.within(2_000, () => toast.evaluate(opaque).catch(() => true) as Promise<boolean>);
     return toast;
   }
 
@@ -272,8 +280,9 @@ export class Workbench {
       async () => {
         if ((await row.getAttribute('aria-expanded')) === want) return true;
         await row.locator('.monaco-tl-twistie').click();
-        await this.page.waitForTimeout(300);
-        return (await row.getAttribute('aria-expanded')) === want ? true : undefined;
+        return (await this.within(300, async () => (await row.getAttribute('aria-expanded')) === want))
+          ? true
+          : undefined;
       },
       10_000,
     );
@@ -320,6 +329,14 @@ export class Workbench {
   /** Waits until `check` gives a value other than undefined, polling; fails naming what it waited for. */
   until<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
     return eventually(what, check, timeoutMs);
+  }
+
+  /** Whether `condition` comes true within timeoutMs (a short wait for a UI reaction that may not come). */
+  within(timeoutMs: number, condition: () => Promise<boolean>): Promise<boolean> {
+    return eventually('a UI reaction', condition, timeoutMs).then(
+      () => true,
+      () => false,
+    );
   }
 
   // ---- views -----------------------------------------------------------------------------------------
@@ -480,13 +497,12 @@ export class Workbench {
         ) {
           await this.page.keyboard.press('Control+H');
         }
-        await this.page.waitForTimeout(300);
-        return (await this.page
-          .locator('.editor-group-container.active .find-widget.visible.replaceToggled')
-          .isVisible()
-          .catch(() => false))
-          ? true
-          : undefined;
+        const shown = (): Promise<boolean> =>
+          this.page
+            .locator('.editor-group-container.active .find-widget.visible.replaceToggled')
+            .isVisible()
+            .catch(() => false);
+        return (await this.within(300, shown)) ? true : undefined;
       },
       10_000,
     );

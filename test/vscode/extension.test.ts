@@ -11,7 +11,8 @@ import * as vscode from 'vscode';
 import type { Channel } from '../../src/api/types';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
 import { startLocalPlatform, type LocalPlatform } from '../../src/localPlatform/server';
-import { eventually, platformCall, type Credentials } from './platformCalls';
+import { eventually } from '../helpers/eventually';
+import { platformCall, type Credentials } from './platformCalls';
 
 const EXTENSION_ID = 'video-platform-tools.video-platform-tools';
 const DISPATCHER = Symbol.for('undici.globalDispatcher.1');
@@ -151,10 +152,10 @@ describe('Video Platform Tools in the extension host', function () {
     // VS Code refuses to show modal dialogs to extension tests, so the confirmation is never given.
     const channel = await channelNamed(DEMO_NAMES.channels.stopped);
     assert.equal(channel.status, 2);
+    // The command has finished when this resolves (it runs through the command wrapper, which awaits the handler).
     await Promise.resolve(vscode.commands.executeCommand('videoPlatform.stopChannel', channel.id)).catch(
       () => undefined,
     );
-    await new Promise((resolve) => setTimeout(resolve, 500));
     const after = await platformCall<Channel>(credentials, 'liveGetChannelById', 'GET', { id: channel.id });
     assert.equal(after.status, 2, 'the channel was stopped without confirmation');
     assert.ok(!requests.some((r) => r.action === 'liveStopChannel'), 'a stop request reached the platform');

@@ -1,0 +1,164 @@
+import { Emitter } from '../util/emitter';
+import { randomUUID } from 'node:crypto';
+
+/**
+ * Account profiles. Name, base URL and access key live in globalState (never in settings, which
+ * get synced and shared); the secret key only in SecretStorage, under the profile's id.
+ */
+export interface AccountProfile {
+  readonly id: string;
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly accessKey: string;
+  /** `local`: the bundled local platform (restarted on demand); `dev`: from `npm start`'s environment. */
+  readonly origin?: 'local' | 'dev';
+}
+
+/** The part of vscode.Memento used here. */
+export interface StateStore {
+  get<T>(key: string): T | undefined;
+  update(key: string, value: unknown): Thenable<void>;
+}
+
+/** The part of vscode.SecretStorage used here. */
+export interface SecretStore {
+  get(key: string): Thenable<string | undefined>;
+  store(key: string, value: string): Thenable<void>;
+  delete(key: string): Thenable<void>;
+}
+
+const ACCOUNTS_KEY = 'videoPlatform.accounts';
+const ACTIVE_KEY = 'videoPlatform.activeAccount';
+const secretKeyOf = (id: string): string => `videoPlatform.secretKey.${id}`;
+
+/** Checks a profile's fields; returns the rule broken, naming the field, or undefined. */
+export function checkBaseUrl(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return 'Base URL must be an absolute address such as https://api.example.com or http://127.0.0.1:8790';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Base URL must start with http:// or https://';
+  if (url.username || url.password) return 'Base URL must not contain a user name or password';
+  if (url.search || url.hash) return 'Base URL must not contain a query string or fragment';
+  return undefined;
+}
+
+export function checkName(value: string, others: readonly AccountProfile[]): string | undefined {
+  if (!value.trim()) return 'Account name must not be empty';
+  if (others.some((account) => account.name.toLowerCase() === value.trim().toLowerCase()))
+    return `An account named "${value.trim()}" already exists`;
+  return undefined;
+}
+
+export function checkKey(field: 'Access key' | 'Secret key', value: string): string | undefined {
+  if (!value.trim()) return `${field} must not be empty`;
+  if (/\s/.test(value.trim())) return `${field} must not contain spaces`;
+  return undefined;
+}
+
+export class AccountStore {
+  private readonly changedEmitter = new Emitter();
+
+  constructor(
+    private readonly state: StateStore,
+    private readonly secrets: SecretStore,
+  ) {}
+
+  /** After any profile was added, edited or removed, or the active one changed. */
+  readonly onDidChange = this.changedEmitter.event;
+
+  private changed(): void {
+    this.changedEmitter.fire();
+  }
+
+  list(): AccountProfile[] {
+    return [...(this.state.get<AccountProfile[]>(ACCOUNTS_KEY) ?? [])];
+  }
+
+  get(id: string): AccountProfile | undefined {
+    return this.list().find((account) => account.id === id);
+  }
+
+  findByName(name: string): AccountProfile | undefined {
+    return this.list().find((account) => account.name === name);
+  }
+
+  activeId(): string | undefined {
+    const id = this.state.get<string>(ACTIVE_KEY);
+    return id && this.get(id) ? id : undefined;
+  }
+
+  active(): AccountProfile | undefined {
+    const id = this.activeId();
+    return id ? this.get(id) : undefined;
+  }
+
+  async setActive(id: string | undefined): Promise<void> {
+    await this.state.update(ACTIVE_KEY, id);
+    this.changed();
+  }
+
+  /** Adds a profile; the secret goes to secret storage only. Refuses bad fields, changing nothing. */
+  async add(fields: Omit<AccountProfile, 'id'>, secretKey: string): Promise<AccountProfile> {
+    const problem =
+      checkName(fields.name, this.list()) ??
+      checkBaseUrl(fields.baseUrl) ??
+      checkKey('Access key', fields.accessKey) ??
+      checkKey('Secret key', secretKey);
+    if (problem) throw new Error(problem);
+    const profile: AccountProfile = {
+      ...fields,
+      id: randomUUID(),
+      name: fields.name.trim(),
+      baseUrl: fields.baseUrl.trim(),
+      accessKey: fields.accessKey.trim(),
+    };
+    await this.secrets.store(secretKeyOf(profile.id), secretKey.trim());
+    await this.state.update(ACCOUNTS_KEY, [...this.list(), profile]);
+    this.changed();
+    return profile;
+  }
+
+  /** Changes fields of a profile (and the secret when given). */
+  async update(id: string, changes: Partial<Omit<AccountProfile, 'id'>>, secretKey?: string): Promise<AccountProfile> {
+    const accounts = this.list();
+    const index = accounts.findIndex((account) => account.id === id);
+    if (index < 0) throw new Error(`The account no longer exists`);
+    const next: AccountProfile = { ...accounts[index]!, ...changes, id };
+    const problem =
+      checkName(
+        next.name,
+        accounts.filter((account) => account.id !== id),
+      ) ??
+      checkBaseUrl(next.baseUrl) ??
+      checkKey('Access key', next.accessKey) ??
+      (secretKey !== undefined ? checkKey('Secret key', secretKey) : undefined);
+    if (problem) throw new Error(problem);
+    if (secretKey !== undefined) await this.secrets.store(secretKeyOf(id), secretKey.trim());
+    accounts[index] = {
+      ...next,
+      name: next.name.trim(),
+      baseUrl: next.baseUrl.trim(),
+      accessKey: next.accessKey.trim(),
+    };
+    await this.state.update(ACCOUNTS_KEY, accounts);
+    this.changed();
+    return accounts[index]!;
+  }
+
+  async remove(id: string): Promise<void> {
+    await this.state.update(
+      ACCOUNTS_KEY,
+      this.list().filter((account) => account.id !== id),
+    );
+    await this.secrets.delete(secretKeyOf(id));
+    if (this.state.get<string>(ACTIVE_KEY) === id) await this.setActive(undefined);
+    else this.changed();
+  }
+
+  secretKey(id: string): Thenable<string | undefined> {
+    return this.secrets.get(secretKeyOf(id));
+  }
+}

@@ -1,0 +1,116 @@
+import { Emitter } from '../util/emitter';
+import { PlatformClient, type ClientOptions, type RequestLogEntry } from '../../api/client';
+import { formatRequest, type LogSink } from '../log';
+import type { ClientSource } from '../tree/clientSource';
+import type { AccountProfile, AccountStore } from './accountStore';
+
+export const NO_ACCOUNT_MESSAGE =
+  'No Video Platform account is set: add one with "Video Platform: Add Account" or run "Video Platform: Connect to Local Platform".';
+
+export interface ConnectionOptions {
+  readonly store: AccountStore;
+  readonly log: LogSink;
+  /** Timeouts, retry and proxy from the settings, read for each new client. */
+  readonly clientOptions?: () => Pick<ClientOptions, 'timeouts' | 'retry' | 'proxy' | 'noProxy'>;
+  /** For a local-platform profile: makes sure its server runs, returning the profile with the current address. */
+  readonly ensureLocal?: (profile: AccountProfile) => Promise<AccountProfile>;
+}
+
+/**
+ * The active account and its client. Every switch (or edit of the active account) bumps `epoch`,
+ * closes the old client and tells the listeners, which drop their caches; answers that still
+ * arrive for the old account are recognised by their older epoch and ignored.
+ */
+export class Connection implements ClientSource {
+  private epochValue = 0;
+  private current: { epoch: number; client: Promise<PlatformClient> } | undefined;
+  private readonly changedEmitter = new Emitter();
+
+  constructor(private readonly options: ConnectionOptions) {}
+
+  get epoch(): number {
+    return this.epochValue;
+  }
+  get hasAccount(): boolean {
+    return this.options.store.activeId() !== undefined;
+  }
+  get accountId(): string | undefined {
+    return this.options.store.activeId();
+  }
+  get activeAccount(): AccountProfile | undefined {
+    return this.options.store.active();
+  }
+
+  readonly onDidChange = this.changedEmitter.event;
+
+  activeClient(): Promise<PlatformClient> {
+    if (this.current?.epoch === this.epochValue) return this.current.client;
+    const epoch = this.epochValue;
+    const client = this.createClient();
+    this.current = { epoch, client };
+    // A failed creation (missing secret, local platform not starting) is retried on the next call.
+    client.catch(() => {
+      if (this.current?.client === client) this.current = undefined;
+    });
+    return client;
+  }
+
+  private async createClient(): Promise<PlatformClient> {
+    let profile = this.options.store.active();
+    if (!profile) throw new Error(NO_ACCOUNT_MESSAGE);
+    if (profile.origin === 'local' && this.options.ensureLocal) profile = await this.options.ensureLocal(profile);
+    const secretKey = await this.options.store.secretKey(profile.id);
+    if (!secretKey) {
+      throw new Error(
+        `The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`,
+      );
+    }
+    const log = this.options.log;
+    return new PlatformClient({
+      ...this.options.clientOptions?.(),
+      // A platform on this machine (the local platform, npm start) is never reached through a proxy.
+      ...(isLoopback(profile.baseUrl) ? { noProxy: '*' } : {}),
+      baseUrl: profile.baseUrl,
+      accessKey: profile.accessKey,
+      secretKey,
+      onRequest: (entry: RequestLogEntry) => {
+        const line = formatRequest(entry);
+        if (entry.error !== undefined || (entry.code !== undefined && entry.code !== 0)) log.warn(line);
+        else log.info(line);
+      },
+    });
+  }
+
+  /** Makes `id` the active account (undefined: none) and starts over. */
+  async switchTo(id: string | undefined): Promise<void> {
+    await this.options.store.setActive(id);
+    this.restart();
+  }
+
+  /** Call after the active profile changed (edited, removed, local address moved). */
+  restart(): void {
+    this.epochValue++;
+    const old = this.current;
+    this.current = undefined;
+    if (old) void old.client.then((client) => client.close()).catch(() => undefined);
+    this.changedEmitter.fire();
+  }
+
+  async dispose(): Promise<void> {
+    this.changedEmitter.dispose();
+    const old = this.current;
+    this.current = undefined;
+    if (old) await old.client.then((client) => client.close()).catch(() => undefined);
+  }
+}
+
+/** Whether the address names this machine (localhost, 127.0.0.0/8, ::1). */
+export function isLoopback(baseUrl: string): boolean {
+  let host: string;
+  try {
+    host = new URL(baseUrl).hostname.toLowerCase().replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127(?:\.\d{1,3}){3}$/.test(host);
+}

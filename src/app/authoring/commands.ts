@@ -1,0 +1,155 @@
+/**
+ * The authoring commands: Validate Document, Create or Update on the Platform (from the open file),
+ * Open as File (a channel as an editable *.channel.json), Refresh Ids. The logic is in src/authoring;
+ * these handlers only find the document, ask, show and write back, through the context's ports.
+ */
+import { ApiError } from '../../api/errors';
+import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
+import { documentKind, KIND_LABELS, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
+import { platformProblem } from '../../authoring/platformProblem';
+import { hasErrors } from '../../authoring/problems';
+import { describeVideoOutcome, sendRequest } from '../../authoring/send';
+import { DocumentInvalidError, toRequest } from '../../authoring/toRequest';
+import { idWriteBackEdits } from '../../authoring/writeBack';
+import { resolveChannels } from '../commands/targets';
+import type { AppContext, CommandArgs, EditorDocument } from '../context';
+import { step } from '../failures';
+
+const SUFFIXES = DOCUMENT_KINDS.map((k) => `*${kindSuffix(k)}`).join(', ');
+
+/** The document a command acts on (the editor title's, else the active editor's) and its kind; says so when none. */
+async function targetDocument(
+  ctx: AppContext,
+  args: CommandArgs,
+): Promise<{ document: EditorDocument; kind: DocumentKind } | undefined> {
+  const document = await ctx.editor.document(args.uri);
+  const kind = document ? documentKind(document.fileName) : undefined;
+  if (!document || !kind) {
+    void ctx.ui.error(`Open a Video Platform document first: this works on ${SUFFIXES} files.`);
+    return undefined;
+  }
+  return { document, kind };
+}
+
+function countWords(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+/** videoPlatform.validateDocument */
+export async function validateDocumentCommand(ctx: AppContext, args: CommandArgs = {}): Promise<void> {
+  const target = await targetDocument(ctx, args);
+  if (!target) return;
+  const { document, kind } = target;
+  const { problems } = await ctx.authoring.diagnostics.validateFully(document, kind);
+  const errors = problems.filter((p) => p.severity === 'error').length;
+  const warnings = problems.filter((p) => p.severity === 'warning').length;
+  if (problems.length === 0) {
+    void ctx.ui.info(`This ${KIND_LABELS[kind]} document is valid.`);
+    return;
+  }
+  const text = `This ${KIND_LABELS[kind]} document has ${countWords(errors, 'error')} and ${countWords(warnings, 'warning')}; see the Problems panel.`;
+  const choice = errors > 0 ? await ctx.ui.error(text, 'Show Problems') : await ctx.ui.warn(text, 'Show Problems');
+  if (choice === 'Show Problems') await ctx.editor.showProblems();
+}
+
+/** videoPlatform.createOrUpdateFromDocument */
+export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs = {}): Promise<void> {
+  const target = await targetDocument(ctx, args);
+  if (!target) return;
+  const { document, kind } = target;
+  const label = KIND_LABELS[kind];
+  const { diagnostics, references } = ctx.authoring;
+
+  const { value, problems } = await diagnostics.validateFully(document, kind);
+  if (value === undefined || hasErrors(problems)) {
+    const errors = problems.filter((p) => p.severity === 'error');
+    const choice = await ctx.ui.error(
+      `Nothing was sent: the ${label} document has ${countWords(errors.length, 'error')} (first: ${errors[0]?.message ?? 'not valid JSON'}).`,
+      'Show Problems',
+    );
+    if (choice === 'Show Problems') await ctx.editor.showProblems();
+    return;
+  }
+
+  let request;
+  try {
+    request = toRequest(kind, value);
+  } catch (error) {
+    // The document's own fault, said as it is (no "failed", no Show Log).
+    if (error instanceof DocumentInvalidError) {
+      void ctx.ui.error(error.message);
+      return;
+    }
+    throw error;
+  }
+  if (request.operation === 'secondTranscodeV2' && request.input.replace) {
+    const go = await ctx.ui.confirm(
+      `Transcode ${countWords(request.input.videoIds.length, 'video')} and replace their earlier renditions? The old transcoded files are deleted when the run completes.`,
+      '',
+      'Transcode and Replace',
+    );
+    if (!go) return;
+  }
+
+  const client = await step(`Sending the ${label} to the platform`, () => ctx.connection.activeClient());
+  const wasDirty = document.isDirty;
+  const what = `Sending the ${label} to the platform (${request.operation})`;
+  const outcome = await step(what, async () => {
+    try {
+      return await ctx.ui.withProgress({ title: what, cancellable: true }, ({ signal }) =>
+        sendRequest(client, request, signal),
+      );
+    } catch (error) {
+      // The refusal is shown on the document too, where the user fixes it.
+      if (error instanceof ApiError) diagnostics.addPlatformProblem(document, platformProblem(document.text(), error));
+      throw error;
+    }
+  });
+  ctx.log.info(outcome.summary);
+  for (const video of outcome.videos ?? []) ctx.log.info(`  ${describeVideoOutcome(video)}`);
+
+  if (outcome.created) {
+    const edits = idWriteBackEdits(document.text(), outcome.created);
+    if (edits.length > 0 && (await ctx.editor.applyEdits(document, edits)) && !wasDirty && !document.isUntitled)
+      await ctx.editor.save(document);
+  }
+  // What was created is an id documents may now name (this document's own id included): the lists behind the
+  // reference checks are fetched again and the open documents checked again, or the new id would show as
+  // unknown right away. Transcoding makes videos, whose list is never complete enough to flag an id.
+  if (kind !== 'transcode') {
+    references.clear();
+    diagnostics.revalidateAll();
+  } else {
+    diagnostics.validate(document);
+  }
+  const views =
+    outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all';
+  if (views !== 'videos') ctx.models.channels.refresh();
+  if (views !== 'channels') ctx.models.videos.refresh();
+  // Revealing is a courtesy: the record was sent all the same.
+  if (outcome.reveal?.view === 'channel') await ctx.reveal.channel(outcome.reveal.id).catch(() => undefined);
+  if (outcome.reveal?.view === 'video') await ctx.reveal.video(outcome.reveal.id).catch(() => undefined);
+
+  if (outcome.partial) {
+    if ((await ctx.ui.warn(outcome.summary, 'Show Log')) === 'Show Log') ctx.ui.showLog();
+  } else {
+    void ctx.ui.info(outcome.summary);
+  }
+}
+
+/** videoPlatform.openChannelAsFile: the clicked channel, or one picked (searchable) from the palette. */
+export async function openChannelAsFileCommand(ctx: AppContext, args: CommandArgs = {}): Promise<void> {
+  const title = 'Open the channel as a file';
+  const [chosen] = (await resolveChannels(ctx, { node: args.node }, { title, many: false })) ?? [];
+  if (!chosen) return;
+  // The tree may be a poll behind; the file starts from the channel as it is now.
+  const channel = await (await ctx.connection.activeClient()).liveGetChannelById(chosen.id);
+  await ctx.editor.openUntitled(channelDocumentFileName(channel), channelDocumentText(channel));
+}
+
+/** videoPlatform.refreshAuthoringReferences */
+export function refreshReferencesCommand(ctx: AppContext): void {
+  ctx.authoring.references.clear();
+  ctx.authoring.diagnostics.revalidateAll();
+  void ctx.ui.info('Ids for completion and checks will be fetched again from the platform.');
+}

@@ -1,0 +1,86 @@
+import {
+  addAccount,
+  connectLocalPlatform,
+  editAccount,
+  removeAccount,
+  switchAccount,
+} from '../accounts/accountCommands';
+import {
+  createOrUpdateCommand,
+  openChannelAsFileCommand,
+  refreshReferencesCommand,
+  validateDocumentCommand,
+} from '../authoring/commands';
+import { copyPlayAddress, copyPushAddress } from './copyAddresses';
+import { createCategory } from './createCategory';
+import { createChannel } from './createChannel';
+import { createLiveLogo } from './createLiveLogo';
+import { deleteChannels } from './deleteChannel';
+import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
+import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
+import type { CommandRow } from './runCommand';
+import { startChannels, stopChannels } from './startStopChannel';
+import { transcodeVideos } from './transcodeVideos';
+import { updateLiveTemplate } from './updateLiveTemplate';
+import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
+
+/**
+ * One row per command: `run(ctx, args)` gets the context and, from a view, the clicked item and the selection
+ * (`args.node`, `args.selection`), from an editor title the document (`args.uri`), from the palette nothing (the
+ * handler then asks with a quick pick). Every row runs through runCommand (./runCommand.ts), which reports a
+ * failure as "<title> failed: ...". Every id here has an entry in package.json `contributes.commands`.
+ */
+export const COMMANDS: readonly CommandRow[] = [
+  // Accounts
+  { id: 'videoPlatform.addAccount', title: 'Add Video Platform account', run: addAccount },
+  { id: 'videoPlatform.switchAccount', title: 'Switch Video Platform account', run: switchAccount },
+  { id: 'videoPlatform.editAccount', title: 'Edit Video Platform account', run: editAccount },
+  { id: 'videoPlatform.removeAccount', title: 'Remove Video Platform account', run: removeAccount },
+  {
+    id: 'videoPlatform.connectLocalPlatform',
+    title: 'Connect to the local platform',
+    run: connectLocalPlatform,
+  },
+  { id: 'videoPlatform.showLog', title: 'Show the log', run: (ctx) => ctx.ui.showLog() },
+
+  // Views
+  { id: 'videoPlatform.refreshChannels', title: 'Refresh channels', run: refreshChannels },
+  { id: 'videoPlatform.refreshVideos', title: 'Refresh videos', run: refreshVideos },
+  { id: 'videoPlatform.refreshItem', title: 'Refresh', run: refreshItem },
+  { id: 'videoPlatform.loadMore', title: 'Load more', run: loadMore },
+  { id: 'videoPlatform.retry', title: 'Retry', run: retry },
+  { id: 'videoPlatform.filterChannels', title: 'Filter channels', run: filterChannels },
+  { id: 'videoPlatform.clearChannelFilter', title: 'Clear the channel filter', run: clearChannelFilter },
+  { id: 'videoPlatform.filterVideos', title: 'Filter videos', run: filterVideos },
+  { id: 'videoPlatform.clearVideoFilter', title: 'Clear the video filter', run: clearVideoFilter },
+
+  // Live channels
+  { id: 'videoPlatform.startChannel', title: 'Start channel', run: startChannels },
+  { id: 'videoPlatform.stopChannel', title: 'Stop channel', run: stopChannels },
+  { id: 'videoPlatform.createChannel', title: 'Create channel', run: createChannel },
+  { id: 'videoPlatform.deleteChannel', title: 'Delete channel', run: deleteChannels },
+  { id: 'videoPlatform.showChannelPlayUrls', title: 'Playback addresses', run: showChannelPlayAddresses },
+  { id: 'videoPlatform.copyPushUrl', title: 'Copy push address', run: copyPushAddress },
+  { id: 'videoPlatform.copyPlayUrl', title: 'Copy play address', run: copyPlayAddress },
+  { id: 'videoPlatform.createCategory', title: 'Create channel category', run: createCategory },
+  { id: 'videoPlatform.updateLiveTemplate', title: 'Update live template', run: updateLiveTemplate },
+  { id: 'videoPlatform.createLiveLogo', title: 'Create live logo', run: createLiveLogo },
+
+  // Videos
+  { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', run: showVideoPlayAddresses },
+  { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', run: transcodeVideos },
+
+  // Authoring
+  { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },
+  {
+    id: 'videoPlatform.createOrUpdateFromDocument',
+    title: 'Create or update on the platform',
+    run: createOrUpdateCommand,
+  },
+  { id: 'videoPlatform.openChannelAsFile', title: 'Open the channel as a file', run: openChannelAsFileCommand },
+  {
+    id: 'videoPlatform.refreshAuthoringReferences',
+    title: 'Refresh the ids',
+    run: refreshReferencesCommand,
+  },
+];

@@ -1,0 +1,45 @@
+import type { Channel } from '../../api/types';
+import { step } from '../failures';
+import { isRunning } from '../tree/channelPresentation';
+import type { AppContext, CommandArgs } from '../context';
+import { nameList, resolveChannels } from './targets';
+
+/**
+ * videoPlatform.deleteChannel: stopped or new channels, after a modal confirmation naming them.
+ * Returns the deleted ids.
+ */
+export async function deleteChannels(ctx: AppContext, args: CommandArgs = {}): Promise<string[] | undefined> {
+  const title = 'Delete channel';
+  // The platform refuses to delete a live channel (stop it first): only stopped or new ones are offered.
+  const channels = await resolveChannels(ctx, args, {
+    title,
+    many: true,
+    eligible: (channel) => !isRunning(channel),
+    why: 'stop a running channel before deleting it',
+  });
+  if (!channels) return undefined;
+  const names = channels.map((channel: Channel) => channel.name);
+  const confirmed = await ctx.ui.confirm(
+    `Delete ${nameList(names, 'channels')}?`,
+    `${names.map((name) => `"${name}"`).join(', ')} and ${channels.length === 1 ? 'its' : 'their'} play addresses will be gone. This cannot be undone.`,
+    'Delete',
+  );
+  if (!confirmed) return undefined;
+  const ids = channels.map((channel) => channel.id);
+  const what = `Delete ${nameList(names, 'channels')}`;
+  return step(what, async () => {
+    try {
+      const client = await ctx.connection.activeClient();
+      const epoch = ctx.connection.epoch;
+      await ctx.ui.withProgress({ title: `Deleting ${nameList(names, 'channels')}`, cancellable: true }, ({ signal }) =>
+        client.liveDelete(ids, { signal }),
+      );
+      ctx.models.channels.removeChannels(ids, epoch);
+      ctx.log.info(`Deleted channels ${ids.join(', ')}`);
+      return ids;
+    } finally {
+      // Pages after the deleted ones moved up, or the platform deleted some before failing: read them again.
+      ctx.models.channels.refresh();
+    }
+  });
+}

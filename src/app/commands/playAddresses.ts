@@ -1,0 +1,176 @@
+import type { Channel, ChannelPlayUrl, PlaybackStream, Video, VideoPlayback } from '../../api/types';
+import { PROTOCOL_HLS } from '../../api/types';
+import { step } from '../failures';
+import { outputSize, protocolName } from '../tree/channelPresentation';
+import { formatBytes } from '../tree/videoPresentation';
+import type { PickItem } from '../ui';
+import { pickAndUseAddress, type Address } from './addressActions';
+import type { AppContext, CommandArgs } from '../context';
+import { nameList, resolveChannels, resolveVideos } from './targets';
+
+/** Quick-pick rows for liveGetChannelsPlayUrl: one separator per output group, master first. */
+function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: readonly Channel[]): PickItem<Address>[] {
+  const items: PickItem<Address>[] = [];
+  for (const entry of entries) {
+    const channel = channels.find((candidate) => candidate.id === entry.channelId);
+    const channelName = channel?.name ?? entry.channelId;
+    const group = channel?.outputGroupList.find((candidate) => candidate.id === entry.channelGroupId);
+    const protocol = protocolName(entry.channelGroupType);
+    const groupName = group?.name ? ` ${group.name}` : '';
+    items.push({
+      label: `${channels.length > 1 ? `${channelName} · ` : ''}${protocol}${groupName} output group`,
+      separator: true,
+    });
+    if (entry.playUrl) {
+      items.push({
+        label:
+          entry.channelGroupType === PROTOCOL_HLS ? '$(list-ordered) Master playlist' : '$(play-circle) Play address',
+        description: `${protocol} · all renditions`,
+        detail: entry.playUrl,
+        value: { url: entry.playUrl, what: `${protocol} master address of "${channelName}"` },
+      });
+    }
+    for (const child of entry.playUrlList) {
+      const size = outputSize(child.width, child.height, child.videoBitrate);
+      items.push({
+        label: `$(play) ${size}${child.defaultVideo === '1' ? ' (default)' : ''}`,
+        description: `${protocol} · audio ${child.audioBitrate} kbps`,
+        detail: child.url,
+        value: { url: child.url, what: `${protocol} ${size} address of "${channelName}"` },
+      });
+    }
+  }
+  return items;
+}
+
+const FORMATS = ['hls', 'mp4', 'flv', 'ts'] as const;
+
+function streamLabel(format: string, stream: PlaybackStream): string {
+  return `$(play) ${format.toUpperCase()} ${stream.width}x${stream.height}${stream.defaultVideo === 1 ? ' (default)' : ''}`;
+}
+
+/** Quick-pick rows for getTranscodedVideos: a separator per video, CDN and format. */
+function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly Video[]): PickItem<Address>[] {
+  const items: PickItem<Address>[] = [];
+  for (const playback of playbacks) {
+    const video = videos.find((candidate) => candidate.id === playback.id);
+    const title = video?.title || video?.fileName || playback.id;
+    for (const cdn of playback.cdns ?? []) {
+      for (const format of FORMATS) {
+        const list = cdn[format]?.list ?? [];
+        if (list.length === 0) continue;
+        items.push({
+          label: `${videos.length > 1 ? `${title} · ` : ''}CDN ${cdn.desc}${cdn.defaultCdn === 1 ? ' (default)' : ''} · ${format.toUpperCase()}`,
+          separator: true,
+        });
+        for (const stream of list) {
+          const extras = [
+            stream.desc,
+            stream.size ? formatBytes(stream.size) : '',
+            stream.encryptType ? (stream.encryptType === 6 ? 'AES' : 'encrypted') : '',
+          ]
+            .filter(Boolean)
+            .join(' · ');
+          items.push({
+            label: streamLabel(format, stream),
+            description: extras,
+            detail: stream.url,
+            value: {
+              url: stream.url,
+              what: `${format.toUpperCase()} ${stream.width}x${stream.height} address of "${title}"`,
+            },
+          });
+        }
+      }
+    }
+  }
+  return items;
+}
+
+/** videoPlatform.showChannelPlayUrls */
+export async function showChannelPlayAddresses(
+  ctx: AppContext,
+  args: CommandArgs = {},
+): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+  const found = await channelAddresses(ctx, args, 'Playback addresses');
+  return found ? pickAndUseAddress(ctx, found.items, found.title) : undefined;
+}
+
+/**
+ * The playback address rows of the given (or picked) channels, with the pick's title; undefined
+ * (after saying why) when there is none.
+ */
+export async function channelAddresses(
+  ctx: AppContext,
+  args: CommandArgs,
+  title: string,
+): Promise<{ items: PickItem<Address>[]; title: string } | undefined> {
+  const channels = await resolveChannels(ctx, args, { title, many: true });
+  if (!channels) return undefined;
+  const names = nameList(
+    channels.map((channel) => channel.name),
+    'channels',
+  );
+  const entries: ChannelPlayUrl[] = await step(`Read the playback addresses of ${names}`, async () => {
+    const client = await ctx.connection.activeClient();
+    return ctx.ui.withProgress(
+      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      ({ signal }) =>
+        client.liveGetChannelsPlayUrl(
+          channels.map((channel) => channel.id),
+          { signal },
+        ),
+    );
+  });
+  const items = channelAddressItems(entries, channels);
+  if (!items.some((item) => !item.separator)) {
+    await ctx.ui.info(`${names} has no output group, so there is no playback address.`);
+    return undefined;
+  }
+  return { items, title: `${title} of ${names}` };
+}
+
+export function hasRenditions(video: Video): boolean {
+  return video.status === 2 || (video.transcodedVideoList?.length ?? 0) > 0;
+}
+
+/** videoPlatform.showVideoPlayUrls */
+export async function showVideoPlayAddresses(
+  ctx: AppContext,
+  args: CommandArgs = {},
+): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
+  const title = 'Playback addresses';
+  // Only videos with renditions have addresses (transcoded, or transcoding again with the earlier ones).
+  const videos = await resolveVideos(ctx, args, {
+    title,
+    many: true,
+    eligible: hasRenditions,
+    why: 'no rendition yet: transcode it first',
+  });
+  if (!videos) return undefined;
+  const names = nameList(
+    videos.map((video) => video.title || video.fileName),
+    'videos',
+  );
+  const playbacks: VideoPlayback[] = await step(`Read the playback addresses of ${names}`, async () => {
+    const client = await ctx.connection.activeClient();
+    return ctx.ui.withProgress(
+      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      ({ signal }) =>
+        client.getTranscodedVideos(
+          videos.map((video) => video.id),
+          { signal },
+        ),
+    );
+  });
+  const items = videoAddressItems(playbacks, videos);
+  const without = playbacks
+    .filter((playback) => !playback.cdns?.length)
+    .map((playback) => videos.find((video) => video.id === playback.id)?.title ?? playback.id);
+  if (!items.some((item) => !item.separator)) {
+    await ctx.ui.info(`${names} has no playback address yet (not transcoded, or no CDN).`);
+    return undefined;
+  }
+  if (without.length) ctx.log.info(`No playback addresses for ${without.map((name) => `"${name}"`).join(', ')}`);
+  return pickAndUseAddress(ctx, items, `${title} of ${names}`);
+}

@@ -1,0 +1,29 @@
+import type { AppContext, CommandArgs } from '../context';
+import { reportFailure, StepFailure } from '../failures';
+import { Dismissed } from './inputs';
+
+/** One command: its id (package.json contributes.commands), what it does, and its handler. */
+export interface CommandRow {
+  readonly id: `videoPlatform.${string}`;
+  /** What the command does, for its failure message ("Create channel failed: ..."). */
+  readonly title: string;
+  readonly run: (ctx: AppContext, args: CommandArgs) => unknown;
+}
+
+/**
+ * The one way every command runs (like Azure's callWithTelemetryAndErrorHandling): a dismissed wizard ends
+ * quietly, a cancellation is only logged, any other failure is logged and shown readably with "Show Log"
+ * (src/app/failures.ts). Handlers therefore catch only to do something specific. Returns the handler's result,
+ * or undefined when it failed (once the failure is logged and shown).
+ */
+export async function runCommand(ctx: AppContext, row: CommandRow, args: CommandArgs = {}): Promise<unknown> {
+  try {
+    return await row.run(ctx, args);
+  } catch (error) {
+    if (error instanceof Dismissed) return undefined;
+    // Shown, not awaited: the command ends now, whenever (if ever) the user answers the message's "Show Log".
+    if (error instanceof StepFailure) void reportFailure(ctx.ui, ctx.log, error.what, error.error);
+    else void reportFailure(ctx.ui, ctx.log, row.title, error);
+    return undefined;
+  }
+}

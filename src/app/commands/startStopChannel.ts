@@ -1,0 +1,105 @@
+import type { Channel } from '../../api/types';
+import { isRunning } from '../tree/channelPresentation';
+import { reportBatch, runBatch, type BatchOutcome } from './batch';
+import type { AppContext, CommandArgs } from '../context';
+import { nameList, resolveChannels } from './targets';
+
+interface Operation {
+  readonly verb: 'Start' | 'Stop';
+  readonly transient: string;
+  readonly eligible: (channel: Channel) => boolean;
+  /** Order of the palette's list: the channels the operation applies to first. */
+  readonly sort: { readonly sort: 'name' | 'status'; readonly order: 'asc' | 'desc' };
+  readonly why: string;
+  readonly call: (ctx: AppContext, channel: Channel, signal: AbortSignal) => Promise<Channel>;
+}
+
+const START: Operation = {
+  verb: 'Start',
+  transient: 'Starting...',
+  eligible: (channel) => !isRunning(channel),
+  sort: { sort: 'name', order: 'asc' },
+  why: 'it is already running',
+  call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStartChannel(channel.id, { signal }),
+};
+
+const STOP: Operation = {
+  verb: 'Stop',
+  transient: 'Stopping...',
+  eligible: isRunning,
+  // Status 5, 3, 2 first: among thousands of channels the few running ones head the list.
+  sort: { sort: 'status', order: 'desc' },
+  why: 'only a running channel can be stopped',
+  call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStopChannel(channel.id, { signal }),
+};
+
+/** videoPlatform.startChannel: the selected (or picked) channels that are not running. */
+export function startChannels(
+  ctx: AppContext,
+  args: CommandArgs = {},
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
+  return run(ctx, START, args);
+}
+
+/** videoPlatform.stopChannel: asks first, since viewers of a live channel lose the stream. */
+export function stopChannels(
+  ctx: AppContext,
+  args: CommandArgs = {},
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
+  return run(ctx, STOP, args);
+}
+
+async function run(
+  ctx: AppContext,
+  operation: Operation,
+  args: CommandArgs,
+): Promise<BatchOutcome<Channel, Channel> | undefined> {
+  const title = `${operation.verb} channel`;
+  const channels = await resolveChannels(ctx, args, {
+    title,
+    eligible: operation.eligible,
+    why: operation.why,
+    sort: operation.sort,
+    many: true,
+  });
+  if (!channels) return undefined;
+  const names = channels.map((channel) => channel.name);
+  if (operation === STOP) {
+    const live = channels.filter((channel) => channel.status === 2 || channel.status === 3);
+    const subject = live.length ? live : channels;
+    const confirmed = await ctx.ui.confirm(
+      live.length === 1
+        ? `Stop live channel "${live[0]!.name}"?`
+        : `Stop ${nameList(
+            subject.map((channel) => channel.name),
+            'channels',
+          )}?`,
+      `Viewers of ${subject.map((channel) => `"${channel.name}"`).join(', ')} lose the stream until it is started again.`,
+      'Stop',
+    );
+    if (!confirmed) return undefined;
+  }
+  await ctx.connection.activeClient();
+  const epoch = ctx.connection.epoch;
+  const outcome = await runBatch(ctx, {
+    title: `${operation.transient.replace('...', '')} ${nameList(names, 'channels')}`,
+    items: channels,
+    name: (channel) => channel.name,
+    run: (channel, signal) => operation.call(ctx, channel, signal),
+    begin: (channel) => ctx.models.channels.setTransient(channel.id, operation.transient),
+    end: (channel) => ctx.models.channels.setTransient(channel.id, undefined),
+  });
+  for (const { result } of outcome.done) ctx.models.channels.applyChannel(result, epoch);
+  if (outcome.cancelled) {
+    // The platform may have acted before the cancel reached it: show what it says now.
+    const untouched = channels.filter((channel) => !outcome.done.some((entry) => entry.item === channel));
+    for (const channel of untouched) void ctx.models.channels.refreshChannel(channel.id).catch(() => undefined);
+  }
+  await reportBatch(ctx, `${operation.verb} channel`, outcome, (channel) => channel.name);
+  if (outcome.done.length > 0)
+    ctx.log.info(
+      `${operation.verb}: ${outcome.done.map(({ result }) => `"${result.name}" (status ${result.status})`).join(', ')}`,
+    );
+  ctx.poller.channels.kick();
+  return outcome;
+}

@@ -1,0 +1,77 @@
+import type { LiveTemplate, LiveTemplateUpdate } from '../../api/types';
+import type { AppContext } from '../context';
+import { answered, askInteger, askText } from './inputs';
+
+/** The numeric fields the wizard walks through, with the ranges it accepts. */
+const NUMBERS = [
+  { key: 'videoWidth', field: 'Video width', prompt: 'Output width in pixels', min: 16, max: 7680 },
+  { key: 'videoHeight', field: 'Video height', prompt: 'Output height in pixels', min: 16, max: 4320 },
+  { key: 'videoBitrate', field: 'Video bitrate', prompt: 'Video bitrate in kbps', min: 50, max: 100000 },
+  { key: 'audioBitrate', field: 'Audio bitrate', prompt: 'Audio bitrate in kbps', min: 8, max: 1024 },
+  { key: 'frameRate', field: 'Frame rate', prompt: 'Frames per second', min: 1, max: 120 },
+] as const;
+
+/**
+ * videoPlatform.updateLiveTemplate: a quick-input wizard over liveGetTemplates; each step shows
+ * the current value (Enter keeps it); only changed fields are sent.
+ */
+export async function updateLiveTemplate(ctx: AppContext): Promise<LiveTemplate | undefined> {
+  const title = 'Update live template';
+  const client = await ctx.connection.activeClient();
+  const templates = await client.liveGetTemplates();
+  if (templates.length === 0) {
+    await ctx.ui.info('This account has no live template to update.');
+    return undefined;
+  }
+  const template = answered(
+    await ctx.ui.pick(
+      templates.map((candidate) => ({
+        label: candidate.displayName,
+        description: `${candidate.videoWidth}x${candidate.videoHeight} · ${candidate.videoBitrate} kbps · ${candidate.frameRate} fps`,
+        detail: candidate.id,
+        value: candidate,
+      })),
+      { title, placeHolder: 'Choose the live template', matchOnDescription: true },
+    ),
+  );
+  const step = `${title}: ${template.displayName}`;
+  const update: LiveTemplateUpdate = { id: template.id };
+  const displayName = answered(
+    await askText(ctx.ui, {
+      title: step,
+      field: 'Display name',
+      prompt: 'Display name',
+      value: template.displayName,
+      maxLength: 100,
+    }),
+  );
+  if (displayName !== template.displayName) update.displayName = displayName;
+  for (const number of NUMBERS) {
+    const value = answered(
+      await askInteger(ctx.ui, {
+        title: step,
+        field: number.field,
+        prompt: number.prompt,
+        value: template[number.key],
+        min: number.min,
+        max: number.max,
+      }),
+    );
+    if (value !== template[number.key]) update[number.key] = value;
+  }
+  if (Object.keys(update).length === 1) {
+    await ctx.ui.info(`Nothing changed in live template "${template.displayName}".`);
+    return undefined;
+  }
+  const updated = await ctx.ui.withProgress(
+    { title: `Updating live template "${template.displayName}"`, cancellable: true },
+    ({ signal }) => client.liveTemplateUpdate(update, { signal }),
+  );
+  ctx.log.info(
+    `Updated live template ${updated.id}: ${Object.keys(update)
+      .filter((key) => key !== 'id')
+      .join(', ')}`,
+  );
+  void ctx.ui.info(`Updated live template "${updated.displayName}" (${updated.name}).`);
+  return updated;
+}

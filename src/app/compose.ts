@@ -1,0 +1,95 @@
+import { AccountStore } from './accounts/accountStore';
+import { Connection } from './accounts/connection';
+import { applyDevEnvironment } from './accounts/devAccount';
+import { LocalPlatformHost } from './accounts/localPlatformHost';
+import { ReferenceCache } from './authoring/referenceCache';
+import type { AppContext } from './context';
+import { describeFailure } from './failures';
+import type { Ports } from './ports';
+import { ChannelTreeModel } from './tree/channelTree';
+import { Poller } from './tree/poller';
+import { videoStatusText } from './tree/videoPresentation';
+import { VideoTreeModel } from './tree/videoTree';
+
+/**
+ * Builds the application from the host's ports: accounts and connection, the local platform host, the views'
+ * models and pollers, reveal, the authoring services. The extension (src/vscode/extension.ts) and the tests'
+ * harness (test/app/helpers/harness.ts) both build it here, so tests run the wiring the user gets.
+ */
+export async function compose(ports: Ports): Promise<AppContext> {
+  const { ui, log, settings } = ports;
+  const accounts = new AccountStore(ports.state, ports.secrets);
+  const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log);
+  const connection = new Connection({
+    store: accounts,
+    log,
+    clientOptions: () => settings.clientOptions(),
+    ensureLocal: () => localPlatform.ensure(),
+  });
+  const channels = new ChannelTreeModel(connection, () => settings.pageSize());
+  const videos = new VideoTreeModel(connection, () => settings.pageSize());
+  const interval = (): number => settings.pollIntervalMs();
+  const poller = {
+    channels: new Poller(channels, interval, log),
+    videos: new Poller(videos, interval, log),
+  };
+  const references = new ReferenceCache(() => connection.activeClient(), log);
+
+  const subscriptions = [
+    connection.onDidChange(() => {
+      // A new account: nothing cached from the old one may show.
+      channels.reset();
+      videos.reset();
+    }),
+    videos.onSettled((video) => {
+      const text = `"${video.title || video.fileName}": ${videoStatusText(video.status).toLowerCase()}.`;
+      if (video.status === 2) void ui.info(`Transcoding finished ${text}`);
+      else void ui.warn(`Transcoding ended ${text}`);
+    }),
+  ];
+
+  const reveal = {
+    async channel(id: string): Promise<void> {
+      const node = await channels.locateChannel(id);
+      if (node) await ports.revealNode('channels', node);
+      else void ui.info('The channel is not in the Live channels list with the current filter.');
+    },
+    async video(id: string): Promise<void> {
+      const node = await videos.locateVideo(id);
+      if (node) await ports.revealNode('videos', node);
+      else void ui.info('The video is not in the Videos list with the current filter.');
+    },
+  };
+
+  const ctx: AppContext = {
+    ui,
+    log,
+    connection,
+    accounts,
+    localPlatform,
+    models: { channels, videos },
+    poller,
+    reveal,
+    editor: ports.editor,
+    authoring: { references, diagnostics: ports.diagnostics(references) },
+    ...(ports.pickLimit !== undefined ? { pickLimit: ports.pickLimit } : {}),
+    async dispose(): Promise<void> {
+      for (const subscription of subscriptions) subscription.dispose();
+      poller.channels.dispose();
+      poller.videos.dispose();
+      await connection.dispose();
+      await localPlatform.dispose();
+    },
+  };
+
+  // `npm start` hands its platform over through the environment.
+  if (ports.env) {
+    try {
+      const devAccount = await applyDevEnvironment(ports.env, accounts, log);
+      if (devAccount) await connection.switchTo(devAccount);
+    } catch (error) {
+      log.error(`Could not use the npm start account: ${describeFailure(error)}`);
+    }
+  }
+  return ctx;
+}

@@ -1,0 +1,63 @@
+import { ApiError, PlatformError, TransportError } from '../api/errors';
+import type { LogSink } from './log';
+import { Dismissed } from './commands/inputs';
+import type { Ui } from './ui';
+
+/** The user cancelled (our AbortSignal fired): nothing alarming to show. */
+export function isCancellation(error: unknown): boolean {
+  if (error instanceof TransportError) return error.kind === 'aborted';
+  return error instanceof Error && error.name === 'AbortError';
+}
+
+/**
+ * One readable sentence for any failure: the platform's explanation for an ApiError (with the code,
+ * so that it can be looked up), the client's sentence for a TransportError, the message otherwise.
+ */
+export function describeFailure(error: unknown): string {
+  if (error instanceof ApiError)
+    return `${error.explanation} (${error.action}: code ${error.code}, ${error.platformMessage || 'no message'})`;
+  if (error instanceof PlatformError) return error.message;
+  if (error instanceof Error) return error.message;
+  return String(error);
+}
+
+/**
+ * Logs the failure and shows it with a "Show Log" button; a cancellation is only logged.
+ * `what` says what was being done ("Start channel "News""), so the message stands on its own.
+ */
+export async function reportFailure(
+  ui: Pick<Ui, 'error' | 'showLog'>,
+  log: LogSink,
+  what: string,
+  error: unknown,
+): Promise<void> {
+  if (isCancellation(error)) {
+    log.info(`${what}: cancelled`);
+    return;
+  }
+  const text = `${what} failed: ${describeFailure(error)}`;
+  log.error(text);
+  const choice = await ui.error(text, 'Show Log');
+  if (choice === 'Show Log') ui.showLog();
+}
+
+/** A failure with what was being done ("Delete "News""), for the wrapper's message instead of the command's title. */
+export class StepFailure extends Error {
+  constructor(
+    readonly what: string,
+    readonly error: unknown,
+  ) {
+    super(`${what} failed: ${describeFailure(error)}`);
+    this.name = 'StepFailure';
+  }
+}
+
+/** Runs one step of a command; a failure is reported (by the wrapper) as `what` failed. */
+export async function step<T>(what: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    // A dismissed wizard stays quiet; an inner step's name is the more precise one.
+    throw error instanceof StepFailure || error instanceof Dismissed ? error : new StepFailure(what, error);
+  }
+}

@@ -1,0 +1,37 @@
+import type { ClientOptions } from '../api/client';
+import type { SecretStore, StateStore } from './accounts/accountStore';
+import type { LocalPlatformStarter } from './accounts/localPlatformHost';
+import type { ReferenceCache } from './authoring/referenceCache';
+import type { DiagnosticsPort, EditorPort, ViewId } from './context';
+import type { LogSink } from './log';
+import type { TreeNode } from './tree/nodes';
+import type { Ui } from './ui';
+
+/** Settings, read on each use (src/vscode/settings.ts reads VS Code's configuration). */
+export interface SettingsPort {
+  pageSize(): number;
+  pollIntervalMs(): number;
+  /** Timeouts, retry and proxy of each new client. */
+  clientOptions(): Partial<ClientOptions>;
+}
+
+/** What the host provides; compose() builds the application's context from these. */
+export interface Ports {
+  readonly ui: Ui;
+  readonly log: LogSink;
+  readonly state: StateStore;
+  readonly secrets: SecretStore;
+  readonly settings: SettingsPort;
+  readonly editor: EditorPort;
+  /** The diagnostics, built over the reference lists compose() makes. */
+  readonly diagnostics: (references: ReferenceCache) => DiagnosticsPort;
+  /** Where the local platform keeps its data. */
+  readonly storageDir: string;
+  readonly startLocalPlatform: LocalPlatformStarter;
+  /** Reveals, selects and focuses a node in its view (views are made after compose(): looked up when called). */
+  readonly revealNode: (view: ViewId, node: TreeNode) => Promise<void>;
+  /** The environment `npm start` passes its platform through (VIDEO_PLATFORM_DEV_*). */
+  readonly env?: NodeJS.ProcessEnv;
+  /** Records a palette pick lists before offering a search. */
+  readonly pickLimit?: number;
+}

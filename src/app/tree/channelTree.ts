@@ -1,0 +1,372 @@
+import { Codes } from '../../api/errorCodes';
+import { Emitter } from '../util/emitter';
+import type { Channel, ChannelCategory } from '../../api/types';
+import { ApiError } from '../../api/errors';
+import { describeFailure } from '../failures';
+import { isChannelSettling } from './channelPresentation';
+import type { ClientSource } from './clientSource';
+import { channelQuery, describeChannelFilter, isEmptyFilter, type ChannelFilter } from './filters';
+import { listChildren } from './listChildren';
+import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
+import { PagedList } from './pagedList';
+
+/** liveGetChannelById's answer for a channel that is not (any longer) in the account. */
+
+/** How many pages `locateChannel` reads at most to find a channel for reveal. */
+const MAX_REVEAL_PAGES = 20;
+
+/**
+ * The Live channels view without VS Code: paged channel lists (flat, or one per category), their
+ * output groups and outputs, in-place updates from command results, and the settling channels
+ * that the poller follows.
+ */
+export class ChannelTreeModel {
+  private filterValue: ChannelFilter = {};
+  /** The account whose category the filter names (category ids are per account). */
+  private filterAccount: string | undefined;
+  private grouped = false;
+  private readonly changed = new Emitter<TreeNode | undefined>();
+  private readonly loaded = new Emitter();
+  private readonly rootList: PagedList<Channel>;
+  private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = {
+    generation: 0,
+  };
+  private readonly categoryLists = new Map<CategoryNode, PagedList<Channel>>();
+  private nodes = new Map<string, ChannelNode>();
+  private readonly transient = new Map<string, string>();
+  /** Settling channels the platform refused to read (deleted elsewhere): not polled again until a refresh. */
+  private unfollowed = new Set<string>();
+
+  constructor(
+    private readonly source: ClientSource,
+    private readonly pageSize: () => number,
+  ) {
+    this.rootList = this.makeList(undefined);
+  }
+
+  /** A node changed (undefined: the whole tree). */
+  readonly onDidChange = this.changed.event;
+
+  private fire(node: TreeNode | undefined): void {
+    this.changed.fire(node);
+  }
+
+  get filter(): ChannelFilter {
+    return this.filterValue;
+  }
+  get groupedByCategory(): boolean {
+    return this.grouped;
+  }
+  /** For the view's `description`. */
+  get filterText(): string {
+    return describeChannelFilter(this.filterValue);
+  }
+
+  setFilter(filter: ChannelFilter): void {
+    this.filterValue = filter;
+    this.filterAccount = this.source.accountId;
+    this.refresh();
+  }
+
+  setGrouping(grouped: boolean): void {
+    this.grouped = grouped;
+    this.refresh();
+  }
+
+  /**
+   * A list of channels: `category` undefined is the whole (filtered) list, a category object its
+   * channels, null the channels without a category. The category search of the platform matches
+   * names loosely, so an exact id match follows.
+   */
+  private makeList(category: ChannelCategory | null | undefined): PagedList<Channel> {
+    return new PagedList<Channel>(
+      async (page, size) => {
+        const client = await this.source.activeClient();
+        const filter = this.filterValue;
+        const result = await client.liveGetChannelsByPage(channelQuery(filter, page, size, category ?? undefined));
+        let items = result.channels;
+        const only = category ?? filter.category;
+        if (only) items = items.filter((channel) => channel.type === only.id);
+        if (category === null) items = items.filter((channel) => !channel.type);
+        if (category && filter.keyword && !filter.category) {
+          // In a category the search slot holds the category, so the search applies here, as the
+          // platform would apply it: by name, by category, or either (`all`).
+          const keyword = filter.keyword.toLowerCase();
+          const byCategory = category.name.toLowerCase().includes(keyword) || category.id === filter.keyword;
+          const byName = (channel: Channel): boolean => channel.name.toLowerCase().includes(keyword);
+          const searchType = filter.searchType ?? 'name';
+          if (searchType === 'name') items = items.filter(byName);
+          else if (!byCategory) items = searchType === 'type' ? [] : items.filter(byName);
+        }
+        // The platform's count is exact only when nothing was filtered here; `fetched` tells where
+        // its pages end even when a whole page was filtered out.
+        return {
+          items,
+          total: result.count,
+          counted: category === undefined && !filter.category,
+          fetched: result.channels.length,
+        };
+      },
+      this.pageSize,
+      (channel) => channel.id,
+    );
+  }
+
+  /** After items were loaded for the view (the poller looks for settling ones). */
+  readonly onDidLoad = this.loaded.event;
+
+  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    const epoch = this.source.epoch;
+    const children = await this.children(node);
+    if (epoch === this.source.epoch) this.loaded.fire();
+    // An account switch while loading: the view asks again, so answer nothing from the old account.
+    return epoch === this.source.epoch ? children : [];
+  }
+
+  private async children(node: TreeNode | undefined): Promise<TreeNode[]> {
+    if (node === undefined) {
+      if (!this.source.hasAccount) return [];
+      return this.grouped ? this.categoryNodes() : this.channelList(this.rootList, undefined);
+    }
+    if (node instanceof CategoryNode) {
+      let list = this.categoryLists.get(node);
+      if (!list) {
+        list = this.makeList(node.category ?? null);
+        this.categoryLists.set(node, list);
+      }
+      return this.channelList(list, node);
+    }
+    if (node instanceof ChannelNode)
+      return node.channel.outputGroupList.map((group) => new OutputGroupNode(node, group));
+    if (node instanceof OutputGroupNode)
+      return node.outputGroup.liveOutputs.map((output) => new OutputNode(node, output));
+    return [];
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return node.parent;
+  }
+
+  private channelList(list: PagedList<Channel>, parent: TreeNode | undefined): Promise<TreeNode[]> {
+    return listChildren({
+      list,
+      parent,
+      noun: 'channels',
+      filtered: !isEmptyFilter(this.filterValue),
+      ...(parent instanceof CategoryNode
+        ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' }
+        : {}),
+      node: (channel) => this.channelNode(channel, parent),
+      changed: () => this.fire(parent),
+    });
+  }
+
+  private channelNode(channel: Channel, parent: TreeNode | undefined): ChannelNode {
+    let node = this.nodes.get(channel.id);
+    if (!node || node.parent !== parent) {
+      node = new ChannelNode(parent, channel);
+      this.nodes.set(channel.id, node);
+    }
+    node.channel = channel;
+    node.transient = this.transient.get(channel.id);
+    return node;
+  }
+
+  private async categoryNodes(): Promise<TreeNode[]> {
+    const state = this.categories;
+    if (!state.nodes && state.error === undefined) {
+      state.loading ??= (async () => {
+        try {
+          const client = await this.source.activeClient();
+          const list = await client.liveChannelTypeList();
+          if (state.generation !== this.categories.generation) return;
+          const only = this.filterValue.category;
+          const shown = only ? list.filter((category) => category.id === only.id) : list;
+          state.nodes = [
+            ...shown.map((category) => new CategoryNode(category)),
+            ...(only ? [] : [new CategoryNode(undefined)]),
+          ];
+        } catch (error) {
+          state.error = error;
+        } finally {
+          state.loading = undefined;
+        }
+      })();
+      await state.loading;
+    }
+    if (state.error !== undefined) {
+      return [
+        new ErrorNode(undefined, `Could not load channel categories: ${describeFailure(state.error)}`, async () => {
+          this.categories = { generation: state.generation + 1 };
+          this.fire(undefined);
+        }),
+      ];
+    }
+    return state.nodes ?? [];
+  }
+
+  /** Forgets every cached page (refresh, filter change, account switch) and redraws the view. */
+  refresh(): void {
+    this.unfollowed = new Set();
+    this.rootList.reset();
+    this.categories = { generation: this.categories.generation + 1 };
+    this.categoryLists.clear();
+    this.nodes = new Map();
+    this.fire(undefined);
+  }
+
+  /**
+   * Account switch: also forget the transient states of the old account's channels, and a
+   * category restriction when the account changed (that category is not the new account's).
+   */
+  reset(): void {
+    this.transient.clear();
+    if (this.filterValue.category && this.filterAccount !== this.source.accountId) {
+      const { category: _dropped, ...rest } = this.filterValue;
+      this.filterValue = rest;
+    }
+    this.filterAccount = this.source.accountId;
+    this.refresh();
+  }
+
+  /** The lists that currently hold channels. */
+  private lists(): PagedList<Channel>[] {
+    return [this.rootList, ...this.categoryLists.values()];
+  }
+
+  loadedChannels(): Channel[] {
+    const seen = new Map<string, Channel>();
+    for (const list of this.lists()) for (const channel of list.items) seen.set(channel.id, channel);
+    return [...seen.values()];
+  }
+
+  /**
+   * An updated record (start/stop result, poll answer) replaces the cached one. Ignored when it
+   * comes from before an account switch (`epoch`).
+   */
+  applyChannel(channel: Channel, epoch: number): boolean {
+    if (epoch !== this.source.epoch) return false;
+    for (const list of this.lists()) list.replace((item) => item.id === channel.id, channel);
+    const node = this.nodes.get(channel.id);
+    if (node) {
+      node.channel = channel;
+      this.fire(node);
+    }
+    return true;
+  }
+
+  removeChannels(ids: readonly string[], epoch: number): void {
+    if (epoch !== this.source.epoch) return;
+    const gone = new Set(ids);
+    for (const list of this.lists()) list.remove((channel) => gone.has(channel.id));
+    for (const id of ids) this.nodes.delete(id);
+    this.fire(undefined);
+  }
+
+  /** Shows `text` as the channel's description while an operation runs; undefined clears it. */
+  setTransient(channelId: string, text: string | undefined): void {
+    if (text === undefined) this.transient.delete(channelId);
+    else this.transient.set(channelId, text);
+    const node = this.nodes.get(channelId);
+    if (node) {
+      node.transient = text;
+      this.fire(node);
+    }
+  }
+
+  nodeOf(channelId: string): ChannelNode | undefined {
+    return this.nodes.get(channelId);
+  }
+
+  /**
+   * Re-reads one channel from the platform. A channel the platform says no longer exists (deleted
+   * elsewhere) leaves the view; the error is still thrown for the caller to report.
+   */
+  async refreshChannel(channelId: string): Promise<Channel> {
+    const epoch = this.source.epoch;
+    const client = await this.source.activeClient();
+    let channel: Channel;
+    try {
+      channel = await client.liveGetChannelById(channelId);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === Codes.channelNotExists) this.removeChannels([channelId], epoch);
+      throw error;
+    }
+    this.applyChannel(channel, epoch);
+    return channel;
+  }
+
+  /** Per-item refresh: a channel re-reads itself, a category (or the root) reloads its pages. */
+  async refreshNode(node: TreeNode | undefined): Promise<void> {
+    if (node instanceof ChannelNode) {
+      await this.refreshChannel(node.channel.id);
+    } else if (node instanceof OutputGroupNode || node instanceof OutputNode) {
+      const owner = node instanceof OutputGroupNode ? node.parent : node.parent.parent;
+      await this.refreshChannel(owner.channel.id);
+    } else if (node instanceof CategoryNode) {
+      this.categoryLists.get(node)?.reset();
+      this.fire(node);
+    } else {
+      this.refresh();
+    }
+  }
+
+  /** Ids of loaded channels that are still moving between states. */
+  settlingIds(): string[] {
+    return this.loadedChannels()
+      .filter(isChannelSettling)
+      .map((channel) => channel.id)
+      .filter((id) => !this.unfollowed.has(id));
+  }
+
+  hasSettling(): boolean {
+    return this.settlingIds().length > 0;
+  }
+
+  /** One polling round: re-reads each settling channel. Failures are returned, not thrown. */
+  async pollSettling(): Promise<unknown[]> {
+    const failures: unknown[] = [];
+    for (const id of this.settlingIds()) {
+      try {
+        await this.refreshChannel(id);
+      } catch (error) {
+        failures.push(error);
+        // The platform answered with a refusal (the channel is gone, say): asking again every few
+        // seconds would only repeat it. A network failure is tried again next round.
+        if (error instanceof ApiError) this.unfollowed.add(id);
+      }
+    }
+    return failures;
+  }
+
+  /**
+   * Finds (loading further pages if needed) the node of a channel, for reveal. In grouped mode the
+   * channel's category is read first.
+   */
+  async locateChannel(channelId: string): Promise<ChannelNode | undefined> {
+    const epoch = this.source.epoch;
+    let parent: CategoryNode | undefined;
+    if (this.grouped) {
+      const roots = await this.getChildren(undefined);
+      const client = await this.source.activeClient();
+      const channel = await client.liveGetChannelById(channelId);
+      parent = roots.find(
+        (node): node is CategoryNode =>
+          node instanceof CategoryNode && (node.category?.id ?? null) === (channel.type || null),
+      );
+      if (!parent) return undefined;
+    }
+    for (let page = 0; page < MAX_REVEAL_PAGES && epoch === this.source.epoch; page++) {
+      const children = await this.getChildren(parent);
+      const found = children.find(
+        (node): node is ChannelNode => node instanceof ChannelNode && node.channel.id === channelId,
+      );
+      if (found) return found;
+      const list = parent ? this.categoryLists.get(parent) : this.rootList;
+      if (!list || !list.hasMore || list.error !== undefined) return undefined;
+      await list.loadMore();
+      this.fire(parent);
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,59 @@
+/**
+ * The thin seam between command flows and VS Code's window/env API. Flows take a `Ui` so that they
+ * run under mocha with scripted answers; `vscodeUi.ts` is the real implementation.
+ */
+
+/** A quick-pick row; `separator` rows group the rows after them (QuickPickItemKind.Separator). */
+export interface PickItem<T> {
+  readonly label: string;
+  readonly description?: string;
+  readonly detail?: string;
+  readonly separator?: boolean;
+  readonly picked?: boolean;
+  readonly value?: T;
+}
+
+export interface PickOptions {
+  readonly title: string;
+  readonly placeHolder?: string;
+  readonly matchOnDescription?: boolean;
+  readonly matchOnDetail?: boolean;
+}
+
+export interface InputOptions {
+  readonly title: string;
+  readonly prompt: string;
+  readonly value?: string;
+  readonly placeHolder?: string;
+  /** Masks the typed text (secret keys). */
+  readonly password?: boolean;
+  /** Returns the rule that the text breaks, or undefined when it is acceptable. */
+  readonly validate?: (value: string) => string | undefined;
+}
+
+export interface ProgressOptions {
+  readonly title: string;
+  readonly cancellable: boolean;
+}
+
+/** Progress of one task: `signal` aborts when the user cancels. */
+export interface ProgressHandle {
+  readonly signal: AbortSignal;
+  report(message: string): void;
+}
+
+export interface Ui {
+  /** Resolves undefined when the user dismisses the pick. */
+  pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined>;
+  pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined>;
+  input(options: InputOptions): Promise<string | undefined>;
+  /** A modal warning naming what is about to happen; true only when `action` was chosen. */
+  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  info(message: string, ...actions: string[]): Promise<string | undefined>;
+  warn(message: string, ...actions: string[]): Promise<string | undefined>;
+  error(message: string, ...actions: string[]): Promise<string | undefined>;
+  withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R>;
+  copy(text: string): Promise<void>;
+  openExternal(url: string): Promise<boolean>;
+  showLog(): void;
+}

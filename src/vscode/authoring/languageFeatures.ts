@@ -1,0 +1,38 @@
+/**
+ * The authoring features in the editor: the Problems of the six document kinds, quick fixes and id completion,
+ * from activation on. The diagnostics are the application's DiagnosticsPort (src/app/context.ts).
+ */
+import * as vscode from 'vscode';
+import type { DiagnosticsPort, EditorDocument } from '../../app/context';
+import type { ReferenceCache } from '../../app/authoring/referenceCache';
+import { textDocumentOf } from '../editor';
+import { DocumentDiagnostics } from './diagnostics';
+import { AUTHORING_SELECTOR, AuthoringCodeActions, AuthoringCompletions } from './providers';
+
+function textDocument(document: EditorDocument): vscode.TextDocument {
+  const text = textDocumentOf(document);
+  if (!text) throw new Error(`${document.fileName} is no longer open.`);
+  return text;
+}
+
+/** Creates the diagnostics and registers the providers; everything made is pushed to `subscriptions`. */
+export function createAuthoringFeatures(
+  references: ReferenceCache,
+  subscriptions: vscode.Disposable[],
+): DiagnosticsPort {
+  const diagnostics = new DocumentDiagnostics(references);
+  subscriptions.push(
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider(AUTHORING_SELECTOR, new AuthoringCodeActions(diagnostics), {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
+    // Completion inside quotes ("...) and after a colon.
+    vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringCompletions(references), '"', ':'),
+  );
+  return {
+    validateFully: (document, kind) => diagnostics.validateFully(textDocument(document), kind),
+    validate: (document) => void diagnostics.validate(textDocument(document)),
+    addPlatformProblem: (document, problem) => diagnostics.addPlatformProblem(textDocument(document), problem),
+    revalidateAll: () => diagnostics.revalidateAll(),
+  };
+}

@@ -1,0 +1,102 @@
+/**
+ * Entry point: wiring only. Builds the ports, calls compose() (src/app/compose.ts), registers every row of the
+ * command table through runCommand, and creates the views, the status bar and the authoring features.
+ * Activation is implicit (VS Code derives onView / onCommand events from the contributed views and commands):
+ * opening the Video Platform container activates it. With `npm start`, the launched window shows that
+ * container, so activation also picks up the VIDEO_PLATFORM_DEV_* environment and makes its account active.
+ */
+import * as vscode from 'vscode';
+import { accountContextKeys, accountStatus } from '../app/accounts/accountContext';
+import { COMMANDS } from '../app/commands/commandTable';
+import { runCommand } from '../app/commands/runCommand';
+import { compose } from '../app/compose';
+import type { CommandArgs, ViewId } from '../app/context';
+import { CHANNELS_FILTERED_KEY, VIDEOS_FILTERED_KEY } from '../app/contextKeys';
+import type { TreeNode } from '../app/tree/nodes';
+import { startLocalPlatform } from '../localPlatform/server';
+import { createAuthoringFeatures } from './authoring/languageFeatures';
+import { createVscodeEditor } from './editor';
+import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
+import { AccountStatusBar } from './statusBar';
+import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
+import { createVscodeUi } from './vscodeUi';
+
+/**
+ * VS Code's arguments as the command table's: a document URI from an editor title; from a view the clicked
+ * element and the selected elements; anything else (an id, a record from another command) as the node.
+ */
+function commandArgs(raw: readonly unknown[]): CommandArgs {
+  const [first, second] = raw;
+  if (first instanceof vscode.Uri) return { uri: first.toString() };
+  return {
+    ...(first !== undefined && first !== null ? { node: first } : {}),
+    ...(Array.isArray(second) ? { selection: second } : {}),
+  };
+}
+
+let shutdown: (() => Promise<void>) | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const subscriptions = context.subscriptions;
+  const log = vscode.window.createOutputChannel('Video Platform', { log: true });
+  subscriptions.push(log);
+  const views: Partial<Record<ViewId, View>> = {};
+
+  const ctx = await compose({
+    ui: createVscodeUi(log),
+    log,
+    state: context.globalState,
+    secrets: context.secrets,
+    settings,
+    editor: createVscodeEditor(),
+    diagnostics: (references) => createAuthoringFeatures(references, subscriptions),
+    storageDir: context.globalStorageUri.fsPath,
+    startLocalPlatform,
+    revealNode: async (view: ViewId, node: TreeNode) => {
+      const target = views[view];
+      if (target) await revealNode(target, node);
+    },
+    env: process.env,
+  });
+  // The client and the local platform close when the extension stops: deactivate awaits this.
+  shutdown = () => ctx.dispose();
+  subscriptions.push({ dispose: () => void ctx.dispose() });
+
+  for (const row of COMMANDS)
+    subscriptions.push(
+      vscode.commands.registerCommand(row.id, (...raw: unknown[]) => runCommand(ctx, row, commandArgs(raw))),
+    );
+
+  const { channels, videos } = ctx.models;
+  views.channels = createView(CHANNELS_VIEW, channels, ctx.poller.channels, CHANNELS_FILTERED_KEY, subscriptions);
+  views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions);
+
+  const statusBar = new AccountStatusBar();
+  subscriptions.push(statusBar);
+  // The status bar and the context keys of the menus follow every change of the profiles (a
+  // profile added or removed while another is active, or none), not only switches.
+  const showAccount = (): void => {
+    statusBar.show(accountStatus(ctx.accounts));
+    for (const [key, value] of Object.entries(accountContextKeys(ctx.accounts)))
+      void vscode.commands.executeCommand('setContext', key, value);
+  };
+  subscriptions.push(
+    ctx.accounts.onDidChange(showAccount),
+    ctx.connection.onDidChange(showAccount),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (VIEW_SETTINGS.some((key) => event.affectsConfiguration(key))) {
+        channels.refresh();
+        videos.refresh();
+      }
+      if (CONNECTION_SETTINGS.some((key) => event.affectsConfiguration(key))) ctx.connection.restart();
+    }),
+  );
+  showAccount();
+}
+
+/** Closes the client and the local platform (VS Code awaits this); views go with context.subscriptions. */
+export async function deactivate(): Promise<void> {
+  const stop = shutdown;
+  shutdown = undefined;
+  await stop?.();
+}

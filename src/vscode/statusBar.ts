@@ -1,0 +1,26 @@
+import * as vscode from 'vscode';
+import type { AccountStatus } from '../app/accounts/accountContext';
+
+/** The active account in the status bar; a click switches (or adds one when there is none). */
+export class AccountStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem(
+    'videoPlatform.account',
+    vscode.StatusBarAlignment.Left,
+    10,
+  );
+
+  constructor() {
+    this.item.name = 'Video Platform Account';
+  }
+
+  show(status: AccountStatus): void {
+    this.item.text = status.text;
+    this.item.tooltip = status.markdown ? new vscode.MarkdownString(status.tooltip) : status.tooltip;
+    this.item.command = status.command;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,61 @@
+import * as vscode from 'vscode';
+import { FetchTracker } from '../app/tree/fetchTracker';
+import type { TreeNode } from '../app/tree/nodes';
+
+/** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */
+export interface TreeModel {
+  getChildren(node?: TreeNode): Promise<TreeNode[]>;
+  getParent(node: TreeNode): TreeNode | undefined;
+  onDidChange(listener: (node: TreeNode | undefined) => void): { dispose(): void };
+}
+
+const COLLAPSIBLE = {
+  none: vscode.TreeItemCollapsibleState.None,
+  collapsed: vscode.TreeItemCollapsibleState.Collapsed,
+  expanded: vscode.TreeItemCollapsibleState.Expanded,
+} as const;
+
+/** Turns a model's nodes into TreeItems; commands get the nodes themselves (VS Code passes the element). */
+export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly subscription: { dispose(): void };
+  /** What VS Code has fetched since the last change: a reveal waits for it (see fetchTracker.ts). */
+  readonly fetched = new FetchTracker<TreeNode>();
+
+  constructor(private readonly model: TreeModel) {
+    this.subscription = model.onDidChange((node) => {
+      if (node === undefined) this.fetched.rootChanged();
+      this.changed.fire(node);
+    });
+  }
+
+  getTreeItem(node: TreeNode): vscode.TreeItem {
+    const view = node.view();
+    const item = new vscode.TreeItem(view.label, COLLAPSIBLE[view.collapsible]);
+    if (view.id !== undefined) item.id = view.id;
+    item.description = view.description;
+    if (view.tooltip) item.tooltip = new vscode.MarkdownString(view.tooltip);
+    if (view.icon)
+      item.iconPath = new vscode.ThemeIcon(
+        view.icon.id,
+        view.icon.color ? new vscode.ThemeColor(view.icon.color) : undefined,
+      );
+    item.contextValue = view.contextValue;
+    if (view.command) item.command = { command: view.command.command, title: view.command.title, arguments: [node] };
+    return item;
+  }
+
+  getChildren(node?: TreeNode): Promise<TreeNode[]> {
+    return this.fetched.track(node, this.model.getChildren(node));
+  }
+
+  getParent(node: TreeNode): TreeNode | undefined {
+    return this.model.getParent(node);
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.changed.dispose();
+  }
+}

@@ -1,0 +1,81 @@
+import * as vscode from 'vscode';
+import type { TreeNode } from '../app/tree/nodes';
+import type { Poller } from '../app/tree/poller';
+import { ModelTreeProvider, type TreeModel } from './treeAdapter';
+
+export const CHANNELS_VIEW = 'videoPlatform.channels';
+export const VIDEOS_VIEW = 'videoPlatform.videos';
+
+export interface View {
+  readonly view: vscode.TreeView<TreeNode>;
+  readonly provider: ModelTreeProvider;
+}
+
+/** Creates a tree view over a model, its poller following visibility, and its filter description. */
+export function createView(
+  id: string,
+  model: TreeModel & { readonly filterText: string },
+  poller: Poller,
+  filteredKey: string,
+  subscriptions: vscode.Disposable[],
+): View {
+  const provider = new ModelTreeProvider(model);
+  const view = vscode.window.createTreeView(id, {
+    treeDataProvider: provider,
+    canSelectMany: true,
+    showCollapseAll: true,
+  });
+  const describe = (): void => {
+    view.description = model.filterText || undefined;
+    void vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '');
+  };
+  describe();
+  subscriptions.push(
+    provider,
+    view,
+    view.onDidChangeVisibility((event) => poller.setVisible(event.visible)),
+    model.onDidChange((node) => {
+      if (node === undefined) describe();
+      poller.kick();
+    }),
+  );
+  poller.setVisible(view.visible);
+  return { view, provider };
+}
+
+/** How long a reveal waits for VS Code to fetch the refreshed tree, and then for the selection to show. */
+const REVEAL_WAIT_MS = 3_000;
+const REVEAL_CONFIRM_MS = 1_000;
+
+/** Resolves true once the view's selection holds the node (by its item id), or false after timeoutMs. */
+function whenSelected(view: vscode.TreeView<TreeNode>, node: TreeNode, timeoutMs: number): Promise<boolean> {
+  const id = node.view().id;
+  const selected = (): boolean =>
+    view.selection.some((candidate) => candidate === node || (id !== undefined && candidate.view().id === id));
+  if (selected()) return Promise.resolve(true);
+  return new Promise((resolve) => {
+    const done = (value: boolean): void => {
+      clearTimeout(timer);
+      subscription.dispose();
+      resolve(value);
+    };
+    const timer = setTimeout(() => done(selected()), timeoutMs);
+    const subscription = view.onDidChangeSelection(() => {
+      if (selected()) done(true);
+    });
+  });
+}
+
+/**
+ * Reveals, selects and focuses a node. VS Code ignores a reveal of an element it has not fetched and shown
+ * yet (a channel created a moment ago: the tree refreshed, but not yet read again), and says nothing; so this
+ * waits until VS Code has read the tree again, reveals, and tries again while the selection does not follow.
+ * A hidden view is read only once the reveal has opened it.
+ */
+export async function revealNode({ view, provider }: View, node: TreeNode): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    if (view.visible) await provider.fetched.whenFetched(node.parent, REVEAL_WAIT_MS);
+    await view.reveal(node, { select: true, focus: true });
+    if (await whenSelected(view, node, REVEAL_CONFIRM_MS)) return;
+  }
+}

@@ -1,0 +1,72 @@
+import * as vscode from 'vscode';
+import type { InputOptions, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../app/ui';
+
+type Row<T> = vscode.QuickPickItem & { value?: T };
+
+function rows<T>(items: readonly PickItem<T>[]): Row<T>[] {
+  return items.map((item) =>
+    item.separator
+      ? { label: item.label, kind: vscode.QuickPickItemKind.Separator }
+      : {
+          label: item.label,
+          description: item.description,
+          detail: item.detail,
+          picked: item.picked,
+          value: item.value,
+        },
+  );
+}
+
+/** The Ui seam over VS Code's window and env. */
+export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
+  return {
+    async pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined> {
+      const picked = await vscode.window.showQuickPick(rows(items), { ...options, ignoreFocusOut: false });
+      return picked?.value;
+    },
+    async pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined> {
+      const picked = await vscode.window.showQuickPick(rows(items), { ...options, canPickMany: true });
+      return picked?.filter((row) => row.value !== undefined).map((row) => row.value as T);
+    },
+    input(options: InputOptions): Promise<string | undefined> {
+      return Promise.resolve(
+        vscode.window.showInputBox({
+          title: options.title,
+          prompt: options.prompt,
+          value: options.value,
+          placeHolder: options.placeHolder,
+          password: options.password,
+          ignoreFocusOut: true,
+          validateInput: options.validate,
+        }),
+      );
+    },
+    async confirm(message: string, detail: string, action: string): Promise<boolean> {
+      return (
+        (await vscode.window.showWarningMessage(message, { modal: true, detail: detail || undefined }, action)) ===
+        action
+      );
+    },
+    info: (message, ...actions) => Promise.resolve(vscode.window.showInformationMessage(message, ...actions)),
+    warn: (message, ...actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions)),
+    error: (message, ...actions) => Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
+    withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R> {
+      return Promise.resolve(
+        vscode.window.withProgress(
+          { location: vscode.ProgressLocation.Notification, title: options.title, cancellable: options.cancellable },
+          (progress, token) => {
+            // The client takes an AbortSignal; VS Code gives a CancellationToken.
+            const controller = new AbortController();
+            const subscription = token.onCancellationRequested(() => controller.abort());
+            return task({ signal: controller.signal, report: (message) => progress.report({ message }) }).finally(() =>
+              subscription.dispose(),
+            );
+          },
+        ),
+      );
+    },
+    copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
+    openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url))),
+    showLog: () => log.show(true),
+  };
+}

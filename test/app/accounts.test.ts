@@ -1,0 +1,333 @@
+import { Codes } from '../../src/api/errorCodes';
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import {
+  addAccount,
+  connectLocalPlatform,
+  editAccount,
+  removeAccount,
+  switchAccount,
+} from '../../src/app/accounts/accountCommands';
+import { accountContextKeys, accountStatus } from '../../src/app/accounts/accountContext';
+import { AccountStore } from '../../src/app/accounts/accountStore';
+import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/app/accounts/connection';
+import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/app/accounts/devAccount';
+import { ChannelNode } from '../../src/app/tree/nodes';
+import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { accept, choose, decline, type } from './helpers/scriptedUi';
+
+describe('Accounts and connection', () => {
+  let platform: TestPlatform;
+  let harness: Harness;
+
+  before(async () => {
+    platform = await startTestPlatform();
+  });
+  after(async () => platform.close());
+  afterEach(async () => harness?.dispose());
+
+  describe('AccountStore', () => {
+    it('keeps the secret only in secret storage', async () => {
+      const state = new MemoryState();
+      const secrets = new MemorySecrets();
+      const store = new AccountStore(state, secrets);
+      const profile = await store.add(
+        { name: 'Prod', baseUrl: 'https://api.example.com', accessKey: 'ak' },
+        'very-secret',
+      );
+      assert.ok(!JSON.stringify([...state.values]).includes('very-secret'));
+      assert.equal(await store.secretKey(profile.id), 'very-secret');
+      await store.remove(profile.id);
+      assert.equal(secrets.values.size, 0);
+      assert.deepEqual(store.list(), []);
+    });
+
+    it('refuses bad fields with the field and the rule, changing nothing', async () => {
+      const state = new MemoryState();
+      const store = new AccountStore(state, new MemorySecrets());
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'ftp://host', accessKey: 'ak' }, 's'),
+        /Base URL must start with http:\/\/ or https:\/\//,
+      );
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'https://h?x=1', accessKey: 'ak' }, 's'),
+        /Base URL must not contain a query string/,
+      );
+      await assert.rejects(
+        store.add({ name: ' ', baseUrl: 'https://h', accessKey: 'ak' }, 's'),
+        /Account name must not be empty/,
+      );
+      await assert.rejects(
+        store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'a k' }, 's'),
+        /Access key must not contain spaces/,
+      );
+      assert.equal(state.values.size, 0);
+      const first = await store.add({ name: 'X', baseUrl: 'https://h', accessKey: 'ak' }, 's');
+      await assert.rejects(
+        store.add({ name: 'x', baseUrl: 'https://h', accessKey: 'ak' }, 's'),
+        /An account named "x" already exists/,
+      );
+      await assert.rejects(store.update(first.id, { baseUrl: 'nope' }), /Base URL must be an absolute address/);
+      assert.equal(store.get(first.id)?.baseUrl, 'https://h');
+    });
+  });
+
+  describe('Connection', () => {
+    it('reaches a platform on this machine directly even when VS Code has a proxy set', async () => {
+      // A proxy address where nothing listens: a request sent through it would fail to connect.
+      const deadProxyPort = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const store = new AccountStore(new MemoryState(), new MemorySecrets());
+      const connection = new Connection({
+        store,
+        log: new MemoryLog(),
+        clientOptions: () => ({ retry: { attempts: 1 }, proxy: `http://127.0.0.1:${deadProxyPort}` }),
+      });
+      try {
+        const local = await store.add(
+          { name: 'Local', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+          SECRET_KEY,
+        );
+        await connection.switchTo(local.id);
+        const categories = await (await connection.activeClient()).liveChannelTypeList();
+        assert.ok(Array.isArray(categories));
+      } finally {
+        await connection.dispose();
+      }
+      assert.equal(isLoopback('http://127.0.0.1:8790'), true);
+      assert.equal(isLoopback('http://localhost:8790/'), true);
+      assert.equal(isLoopback('http://[::1]:8790'), true);
+      assert.equal(isLoopback('https://api.example.com'), false);
+      assert.equal(isLoopback('http://127.example.com'), false);
+    });
+
+    it('says how to set an account up when none is active', async () => {
+      harness = await createHarness();
+      await assert.rejects(harness.connection.activeClient(), (error: Error) => error.message === NO_ACCOUNT_MESSAGE);
+      assert.match(NO_ACCOUNT_MESSAGE, /^No Video Platform account is set: /);
+    });
+
+    it('logs every request (action, parameters, duration, code) and never the secret', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      });
+      await harness.channels.getChildren();
+      const line = harness.log.lines.find((entry) => entry.includes('liveGetChannelsByPage'));
+      assert.ok(line, harness.log.text());
+      assert.match(line, /^info GET liveGetChannelsByPage code 0 in \d+ ms \[.*start=1.*number=50/);
+      assert.ok(!harness.log.text().includes(SECRET_KEY));
+    });
+
+    it('switching accounts bumps the epoch, closes the old client and clears the views', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      });
+      const before = await harness.connection.activeClient();
+      const loaded = await harness.channels.getChildren();
+      assert.ok(loaded.some((node) => node instanceof ChannelNode));
+      const epoch = harness.connection.epoch;
+      await harness.connection.switchTo(undefined);
+      assert.equal(harness.connection.epoch, epoch + 1);
+      assert.deepEqual(await harness.channels.getChildren(), [], 'no stale items once no account is active');
+      await assert.rejects(before.liveChannelTypeList(), /closed/i);
+    });
+  });
+
+  describe('account commands', () => {
+    it('adds an account, checks it against the platform and makes it active', async () => {
+      harness = await createHarness();
+      harness.ui.script(type('Local test'), type(platform.platform.baseUrl), type(ACCESS_KEY), type(SECRET_KEY));
+      const profile = await harness.run(addAccount);
+      assert.ok(profile);
+      assert.equal(harness.store.activeId(), profile.id);
+      assert.equal(harness.ui.asked[3]!.input?.password, true, 'the secret key is asked for masked');
+      assert.deepEqual(harness.ui.errors, []);
+      assert.match(harness.ui.infos[0]!, /Connected to "Local test"/);
+      assert.ok(!harness.ui.everythingShown().includes(SECRET_KEY));
+    });
+
+    it('keeps an account whose secret is wrong, and says why the check failed', async () => {
+      harness = await createHarness();
+      harness.ui.messageChoice = 'Show Log';
+      harness.ui.script(type('Wrong'), type(platform.platform.baseUrl), type(ACCESS_KEY), type('not-the-secret'));
+      const profile = await harness.run(addAccount);
+      assert.ok(profile);
+      assert.equal(harness.ui.errors.length, 1);
+      assert.match(
+        harness.ui.errors[0]!,
+        new RegExp(
+          `The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\\. \\(liveChannelTypeList: code ${Codes.signatureIncorrect}`,
+        ),
+      );
+      assert.equal(harness.ui.showLogCount, 1, 'Show Log opens the log');
+      assert.ok(!harness.ui.everythingShown().includes('not-the-secret'));
+    });
+
+    it('refuses a bad base URL, naming the rule, and adds nothing', async () => {
+      harness = await createHarness();
+      harness.ui.script(type('Bad'), type('localhost:8790'));
+      assert.equal(await harness.run(addAccount), undefined);
+      assert.match(harness.ui.errors[0]!, /Base URL must/);
+      assert.deepEqual(harness.store.list(), []);
+      // The input box shows the same rule while typing.
+      assert.match(harness.ui.asked[1]!.input!.validate!('localhost:8790') ?? '', /Base URL/);
+    });
+
+    it('switches, edits and removes accounts', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
+      const two = await harness.store.add(
+        { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        SECRET_KEY,
+      );
+      harness.ui.script(choose('Two'));
+      await harness.run(switchAccount);
+      assert.equal(harness.store.activeId(), two.id);
+
+      const epoch = harness.connection.epoch;
+      harness.ui.script(choose('Two'), choose('Secret key'), type('new-secret'));
+      await harness.run(editAccount);
+      assert.equal(await harness.store.secretKey(two.id), 'new-secret');
+      assert.equal(harness.connection.epoch, epoch + 1, 'editing the active account starts it over');
+      await assert.rejects(harness.channels.refreshChannel('0'.repeat(32)), /signature/);
+
+      harness.ui.script(choose('Two'), decline());
+      await harness.run(removeAccount);
+      assert.ok(harness.store.get(two.id));
+      harness.ui.script(choose('Two'), accept());
+      await harness.run(removeAccount);
+      assert.equal(harness.store.get(two.id), undefined);
+      assert.equal(harness.store.activeId(), undefined);
+      assert.match(harness.ui.asked.at(-1)!.title, /Remove the account "Two"\?/);
+    });
+
+    it('keeps "has any account" current apart from "has an active account", so Switch, Edit and Remove stay offered without an active one', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
+      const seen: Array<Record<string, boolean>> = [];
+      harness.store.onDidChange(() => seen.push(accountContextKeys(harness.store)));
+      const keys = (): Record<string, boolean> => accountContextKeys(harness.store);
+      assert.deepEqual(keys(), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+
+      const two = await harness.store.add(
+        { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        SECRET_KEY,
+      );
+      assert.equal(seen.length, 1, 'adding a profile that does not become active is a change too');
+      // Removing the active account leaves "Two" without any active account.
+      harness.ui.script(choose('One'), accept());
+      await harness.run(removeAccount);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': true });
+      assert.equal(
+        accountStatus(harness.store).command,
+        'videoPlatform.switchAccount',
+        'the status bar offers to choose one',
+      );
+      assert.match(accountStatus(harness.store).text, /no active account/);
+
+      // Edit works on the inactive account, and Switch makes it active.
+      harness.ui.script(choose('Two'), choose('Name'), type('Second'));
+      assert.equal((await harness.run(editAccount))?.name, 'Second');
+      assert.equal(accountStatus(harness.store).command, 'videoPlatform.switchAccount');
+      harness.ui.script(choose('Second'));
+      await harness.run(switchAccount);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+      assert.match(accountStatus(harness.store).text, /Second/);
+
+      harness.ui.script(choose('Second'), accept());
+      await harness.run(removeAccount);
+      assert.equal(harness.store.get(two.id), undefined);
+      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': false });
+      assert.equal(accountStatus(harness.store).command, 'videoPlatform.addAccount');
+    });
+
+    it('Switch, Edit and Remove with no account at all say so and offer to add one', async () => {
+      harness = await createHarness();
+      for (const command of [switchAccount, editAccount, removeAccount]) {
+        assert.equal(await harness.run(command), undefined);
+        assert.match(harness.ui.infos.at(-1)!, /there is no Video Platform account yet/);
+        assert.deepEqual(harness.ui.infoActions.at(-1), ['Add Account', 'Connect to Local Platform']);
+      }
+      assert.deepEqual(harness.ui.asked, [], 'no empty pick');
+      harness.ui.messageChoice = 'Add Account';
+      harness.ui.script(type('Added'), type(platform.platform.baseUrl), type(ACCESS_KEY), type(SECRET_KEY));
+      await harness.run(switchAccount);
+      assert.equal(harness.store.active()?.name, 'Added');
+    });
+
+    it('npm start: adds, then updates, the account from the environment', async () => {
+      const store = new AccountStore(new MemoryState(), new MemorySecrets());
+      const log = new MemoryLog();
+      const env = {
+        VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:1111',
+        VIDEO_PLATFORM_DEV_ACCESS_KEY: 'dev-ak',
+        VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk',
+      };
+      const id = await applyDevEnvironment(env, store, log);
+      assert.ok(id);
+      assert.equal(store.get(id)?.name, DEV_ACCOUNT_NAME);
+      const again = await applyDevEnvironment(
+        { ...env, VIDEO_PLATFORM_DEV_BASE_URL: 'http://127.0.0.1:2222', VIDEO_PLATFORM_DEV_SECRET_KEY: 'dev-sk2' },
+        store,
+        log,
+      );
+      assert.equal(again, id);
+      assert.equal(store.list().length, 1);
+      assert.equal(store.get(id)?.baseUrl, 'http://127.0.0.1:2222');
+      assert.equal(await store.secretKey(id), 'dev-sk2');
+      assert.equal(await applyDevEnvironment({ VIDEO_PLATFORM_DEV_BASE_URL: 'http://x' }, store, log), undefined);
+      assert.match(log.text(), /VIDEO_PLATFORM_DEV_ACCESS_KEY, VIDEO_PLATFORM_DEV_SECRET_KEY not set/);
+      assert.ok(!log.text().includes('dev-sk'));
+    });
+  });
+
+  describe('Connect to Local Platform', () => {
+    let storageDir: string;
+    beforeEach(async () => {
+      storageDir = await mkdtemp(join(tmpdir(), 'vp-storage-'));
+    });
+    afterEach(async () => {
+      await harness?.dispose();
+      await rm(storageDir, { recursive: true, force: true });
+    });
+
+    it('starts the bundled platform with demo data under global storage, and closes it on dispose', async () => {
+      harness = await createHarness({ storageDir });
+      const accountId = await harness.run(connectLocalPlatform);
+      assert.ok(accountId);
+      const profile = harness.store.get(accountId)!;
+      assert.equal(profile.name, 'Local platform');
+      assert.match(profile.baseUrl, /^http:\/\/127\.0\.0\.1:\d+$/);
+      assert.ok((await harness.store.secretKey(accountId))!.length >= 32, 'a random secret in secret storage');
+      assert.ok(!JSON.stringify([...harness.state.values]).includes((await harness.store.secretKey(accountId))!));
+      const names = (await harness.channels.getChildren()).map((node) => node.view().label);
+      assert.ok(names.includes('Newsroom 24/7'), 'demo data on first run');
+      const client = await harness.connection.activeClient();
+      await harness.host.dispose();
+      await assert.rejects(client.liveChannelTypeList(), /could not|refused|network|reset|closed/i);
+    });
+
+    it('restarts the local platform on demand for its account (after VS Code restarted)', async () => {
+      harness = await createHarness({ storageDir });
+      const accountId = (await harness.run(connectLocalPlatform))!;
+      await harness.host.dispose();
+      harness.connection.restart();
+      // Next use of the account starts it again (new port), with the same data.
+      const channels = await harness.channels.getChildren();
+      assert.ok(channels.some((node) => node.view().label === 'Newsroom 24/7'));
+      assert.ok(harness.host.isRunning);
+      assert.equal(harness.store.list().filter((account) => account.origin === 'local').length, 1);
+      assert.equal(harness.store.activeId(), accountId);
+    });
+  });
+});

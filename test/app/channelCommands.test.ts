@@ -1,0 +1,303 @@
+import { Codes } from '../../src/api/errorCodes';
+import assert from 'node:assert/strict';
+import { PlatformClient } from '../../src/api/client';
+import type { Channel } from '../../src/api/types';
+import { copyPlayAddress, copyPushAddress } from '../../src/app/commands/copyAddresses';
+import { createCategory } from '../../src/app/commands/createCategory';
+import { createChannel } from '../../src/app/commands/createChannel';
+import { deleteChannels } from '../../src/app/commands/deleteChannel';
+import { showChannelPlayAddresses } from '../../src/app/commands/playAddresses';
+import { startChannels, stopChannels } from '../../src/app/commands/startStopChannel';
+import { refreshItem } from '../../src/app/commands/viewCommands';
+import { ChannelNode, OutputGroupNode, OutputNode } from '../../src/app/tree/nodes';
+import { createHarness, type Harness } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { accept, choose, chooseMany, decline, dismissPick, type } from './helpers/scriptedUi';
+
+describe('Channel commands against the local platform', () => {
+  let platform: TestPlatform;
+  let harness: Harness;
+  let client: PlatformClient;
+
+  const channelNamed = async (name: string): Promise<Channel> =>
+    (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find(
+      (channel) => channel.name === name,
+    )!;
+  const nodeNamed = async (name: string): Promise<ChannelNode> => {
+    harness.channels.setFilter({ searchType: 'name', keyword: name });
+    const node = (await harness.channels.getChildren()).find(
+      (candidate): candidate is ChannelNode => candidate instanceof ChannelNode && candidate.channel.name === name,
+    );
+    assert.ok(node, `no node for ${name}`);
+    return node;
+  };
+  const newChannel = async (name: string): Promise<Channel> => {
+    const [template] = await client.liveGetTemplates();
+    return client.liveCreateChannel({
+      name,
+      signalType: '1',
+      outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
+    });
+  };
+
+  before(async () => {
+    platform = await startTestPlatform();
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+  });
+  after(async () => {
+    await client.close();
+    await platform.close();
+  });
+  beforeEach(async () => {
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  afterEach(async () => harness.dispose());
+
+  it('refreshes every selected item, each channel once, and names the one that could not be read', async () => {
+    const [a, b, c] = [await newChannel('Refresh A'), await newChannel('Refresh B'), await newChannel('Refresh C')];
+    harness.channels.setFilter({ searchType: 'name', keyword: 'Refresh ' });
+    const nodes = (await harness.channels.getChildren()).filter(
+      (node): node is ChannelNode => node instanceof ChannelNode,
+    );
+    const byId = (id: string): ChannelNode => nodes.find((node) => node.channel.id === id)!;
+    const [na, nb, nc] = [byId(a.id), byId(b.id), byId(c.id)];
+    const outputOfA = new OutputNode(
+      new OutputGroupNode(na, na.channel.outputGroupList[0]!),
+      na.channel.outputGroupList[0]!.liveOutputs[0]!,
+    );
+    // Changed elsewhere (another client): two started, one deleted.
+    await client.liveStartChannel(a.id);
+    await client.liveStartChannel(b.id);
+    await client.liveDelete([c.id]);
+    try {
+      const reads = (): number => harness.log.lines.filter((line) => / GET liveGetChannelById /.test(line)).length;
+      const before = reads();
+      // VS Code's arguments for a context-menu command on a multi-selection: clicked item, selection.
+      await harness.run(refreshItem, { node: nb, selection: [na, nb, nc, outputOfA] });
+      assert.equal(na.channel.status, 2, 'the selected item that was not clicked is refreshed too');
+      assert.equal(nb.channel.status, 2);
+      assert.equal(reads() - before, 3, 'a channel and its output selected together are read once');
+      assert.equal(harness.ui.errors.length, 1);
+      assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: The channel does not exist in this account\./);
+      const after = (await harness.channels.getChildren()).filter(
+        (node): node is ChannelNode => node instanceof ChannelNode,
+      );
+      assert.deepEqual(
+        after.map((node) => node.channel.name).sort(),
+        ['Refresh A', 'Refresh B'],
+        'the channel deleted elsewhere leaves the view',
+      );
+      assert.ok(harness.polled.channels > 0);
+    } finally {
+      await client.liveStopChannel(a.id);
+      await client.liveStopChannel(b.id);
+    }
+  });
+
+  it('starts a channel from its tree item and updates the item from the result', async () => {
+    const node = await nodeNamed('Town hall');
+    assert.match(node.view().contextValue, /^channel\+new\+/);
+    const transients: Array<string | undefined> = [];
+    harness.channels.onDidChange((changed) => {
+      if (changed === node) transients.push(node.view().description);
+    });
+    const outcome = await harness.run(startChannels, { node: node, selection: [node] });
+    assert.equal(outcome?.done.length, 1);
+    assert.equal(transients[0], 'Starting...', 'the item says what is going on');
+    assert.equal(node.channel.status, 2);
+    assert.match(node.view().contextValue, /^channel\+live\+/);
+    assert.equal((await channelNamed('Town hall')).status, 2);
+    assert.deepEqual(harness.ui.errors, []);
+    assert.equal(harness.polled.channels, 1, 'polling is kicked for settling channels');
+  });
+
+  it('asks before stopping a live channel, naming it; declining changes nothing', async () => {
+    const node = await nodeNamed('Newsroom 24/7');
+    harness.ui.script(decline());
+    assert.equal(await harness.run(stopChannels, { node: node }), undefined);
+    assert.equal(harness.ui.asked[0]!.title, 'Stop live channel "Newsroom 24/7"?');
+    assert.equal((await channelNamed('Newsroom 24/7')).status, 2);
+
+    harness.ui.script(accept());
+    const outcome = await harness.run(stopChannels, { node: node, selection: [node] });
+    assert.equal(outcome?.done.length, 1);
+    assert.equal(node.channel.status, 1);
+    assert.ok(node.channel.endTime);
+    assert.match(node.view().contextValue, /^channel\+stopped\+/);
+    await client.liveStartChannel(node.channel.id);
+  });
+
+  it('works on a multi-selection, skipping channels where the command makes no sense', async () => {
+    const a = await newChannel('Multi A');
+    const b = await newChannel('Multi B');
+    harness.channels.setFilter({ searchType: 'name', keyword: 'Multi' });
+    const nodes = (await harness.channels.getChildren()).filter(
+      (node): node is ChannelNode => node instanceof ChannelNode,
+    );
+    const live = await nodeNamed('Newsroom 24/7');
+    const outcome = await harness.run(startChannels, { node: nodes[0], selection: [...nodes, live] });
+    assert.deepEqual(outcome?.done.map(({ item }) => item.name).sort(), ['Multi A', 'Multi B']);
+    assert.equal((await client.liveGetChannelById(a.id)).status, 2);
+    assert.equal((await client.liveGetChannelById(b.id)).status, 2);
+  });
+
+  it('from the palette, offers only the channels the command applies to', async () => {
+    await newChannel('Palette start');
+    harness.ui.script(chooseMany('Palette start'));
+    const outcome = await harness.run(startChannels);
+    assert.equal(outcome?.done[0]?.result.name, 'Palette start');
+    const offered = harness.ui.asked[0]!.items!.map((item) => item.label);
+    assert.ok(!offered.includes('Newsroom 24/7'), 'a live channel is not offered for start');
+  });
+
+  it('reports a refused start with the explanation of the code and a Show Log button', async () => {
+    const channel = await newChannel('Conflict');
+    const stale = { ...channel };
+    await client.liveStartChannel(channel.id);
+    harness.ui.messageChoice = 'Show Log';
+    const outcome = await harness.run(startChannels, { node: stale });
+    assert.equal(outcome?.failed.length, 1);
+    assert.equal(harness.ui.errors.length, 1);
+    assert.match(
+      harness.ui.errors[0]!,
+      new RegExp(
+        `^Start channel "Conflict" failed: The channel is not in a state that allows this .*code ${Codes.channelStateConflict}`,
+      ),
+    );
+    assert.equal(harness.ui.showLogCount, 1);
+  });
+
+  it('deletes after a confirmation naming the channel, and refreshes the view', async () => {
+    const channel = await newChannel('To delete');
+    const node = await nodeNamed('To delete');
+    harness.ui.script(accept());
+    const ids = await harness.run(deleteChannels, { node: node });
+    assert.deepEqual(ids, [channel.id]);
+    assert.match(harness.ui.asked[0]!.title, /^Delete "To delete"\?$/);
+    await assert.rejects(client.liveGetChannelById(channel.id), { code: Codes.channelNotExists });
+    assert.ok(
+      !(await harness.channels.getChildren()).some(
+        (candidate) => candidate instanceof ChannelNode && candidate.channel.id === channel.id,
+      ),
+    );
+  });
+
+  it('shows playback addresses grouped by output group; choosing one copies or opens it', async () => {
+    const node = await nodeNamed('Newsroom 24/7');
+    harness.ui.script(choose('Master playlist'), choose('Copy address'));
+    const used = await harness.run(showChannelPlayAddresses, { node: node });
+    assert.equal(used?.action, 'copy');
+    assert.match(harness.ui.copied[0]!, /^http:\/\/127\.0\.0\.1:\d+\/live\/hls\/[0-9a-f]{32}\/[0-9a-f]{32}\.m3u8$/);
+    const items = harness.ui.asked[0]!.items!;
+    const separators = items.filter((item) => item.separator).map((item) => item.label);
+    assert.deepEqual(
+      separators.map((label) => label.replace(/ .*output group$/, '')),
+      ['HLS', 'RTMP'],
+    );
+    assert.ok(items.filter((item) => !item.separator).length >= 5, 'master and child streams');
+
+    harness.ui.script(choose('1920x1080'), choose('Open in browser'));
+    const opened = await harness.run(showChannelPlayAddresses, { node: node });
+    assert.equal(opened?.action, 'open');
+    assert.equal(harness.ui.opened.length, 1);
+
+    // RTMP addresses cannot open in a browser: they are copied straight away.
+    harness.ui.script({
+      kind: 'pick',
+      answer: (rows) => rows.find((row) => !row.separator && (row.detail ?? '').startsWith('rtmp://'))?.value,
+    });
+    const rtmp = await harness.run(showChannelPlayAddresses, { node: node });
+    assert.equal(rtmp?.action, 'copy');
+    assert.match(harness.ui.copied.at(-1)!, /^rtmp:\/\//);
+  });
+
+  it('copies the push address of a push channel, and an output play address', async () => {
+    const node = await nodeNamed('Newsroom 24/7');
+    const push = await harness.run(copyPushAddress, { node: node });
+    assert.equal(push, node.channel.pushUrl);
+    assert.equal(harness.ui.copied[0], node.channel.pushUrl);
+
+    const [group] = (await harness.channels.getChildren(node)) as OutputGroupNode[];
+    const [output] = (await harness.channels.getChildren(group)) as OutputNode[];
+    assert.equal(await harness.run(copyPlayAddress, { node: output }), output!.output.publicOutputUrl);
+    assert.equal(harness.ui.copied[1], output!.output.publicOutputUrl);
+
+    // A pull channel has no push address to offer.
+    const pull = await nodeNamed('Stadium feed');
+    assert.equal(await harness.run(copyPushAddress, { node: pull }), undefined);
+    assert.match(harness.ui.infos.at(-1)!, /nothing to do/);
+
+    // From the palette: the channel, then the address, copied straight away.
+    const asked = harness.ui.asked.length;
+    harness.ui.script(chooseMany('Newsroom 24/7'), choose('Master playlist'));
+    const copied = await harness.run(copyPlayAddress);
+    assert.match(copied ?? '', /\.m3u8$/);
+    assert.equal(harness.ui.copied.at(-1), copied);
+    assert.equal(harness.ui.asked.length - asked, 2, 'no "copy or open" question after the address');
+
+    // On a multi-selection the clicked channel's address is copied, not the first selected one's.
+    const town = await nodeNamed('Town hall');
+    assert.equal(await harness.run(copyPushAddress, { node: town, selection: [node, town] }), town.channel.pushUrl);
+    assert.notEqual(town.channel.pushUrl, node.channel.pushUrl);
+  });
+
+  it('creates a channel with the wizard, then refreshes and reveals it', async () => {
+    harness.ui.script(
+      type('Wizard channel'),
+      choose('Pull'),
+      type('rtmp://198.51.100.7/live/feed'),
+      choose('News'),
+      chooseMany('HLS', 'RTMP'),
+      chooseMany('720p', '480p'),
+      choose('720p'),
+      chooseMany('Record', 'Time shift'),
+      type('3'),
+      chooseMany(),
+    );
+    const channel = await harness.run(createChannel);
+    assert.ok(channel, harness.ui.errors.join('\n'));
+    const stored = await client.liveGetChannelById(channel.id);
+    assert.equal(stored.signalType, '2');
+    assert.equal(stored.pullStream, 'rtmp://198.51.100.7/live/feed');
+    assert.equal(stored.typeName, 'News');
+    assert.deepEqual(
+      stored.outputGroupList.map((group) => group.protocolType),
+      [1, 2],
+    );
+    assert.equal(stored.outputGroupList[0]!.isTimeShift, '1');
+    assert.equal(stored.outputGroupList[0]!.timeShiftDuration, '3');
+    assert.equal(stored.outputGroupList[0]!.liveOutputs.length, 2);
+    assert.deepEqual(harness.revealed, [channel.id]);
+  });
+
+  it('refuses a bad pull address in the wizard, naming the field, and creates nothing', async () => {
+    const before = (await client.liveGetChannelsByPage({ number: 1 })).count;
+    harness.ui.script(type('Bad pull'), choose('Pull'), type('not an address'));
+    assert.equal(await harness.run(createChannel), undefined);
+    assert.match(harness.ui.errors[0]!, /Pull address must be an rtmp:\/\//);
+    assert.equal((await client.liveGetChannelsByPage({ number: 1 })).count, before);
+  });
+
+  it('ends the wizard quietly when the user backs out', async () => {
+    harness.ui.script(type('Backed out'), dismissPick());
+    assert.equal(await harness.run(createChannel), undefined);
+    assert.deepEqual(harness.ui.errors, []);
+  });
+
+  it('creates a category; a duplicate name is explained', async () => {
+    harness.ui.script(type('Weather'));
+    const category = await harness.run(createCategory);
+    assert.equal(category?.name, 'Weather');
+    assert.ok((await client.liveChannelTypeList()).some((candidate) => candidate.name === 'Weather'));
+    harness.ui.script(type('Weather'));
+    assert.equal(await harness.run(createCategory), undefined);
+    assert.match(
+      harness.ui.errors[0]!,
+      new RegExp(
+        `A channel category with this name already exists\\. \\(liveChannelTypeCreate: code ${Codes.channelCategoryExists}`,
+      ),
+    );
+  });
+});

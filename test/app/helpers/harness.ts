@@ -1,0 +1,278 @@
+import { documentKind, type DocumentKind } from '../../../src/authoring/documentKind';
+import type { Problem, TextEdit } from '../../../src/authoring/problems';
+import { referenceKindsOf } from '../../../src/authoring/references';
+import { validateDocument, type ValidationResult } from '../../../src/authoring/validate';
+import type { AccountStore, SecretStore, StateStore } from '../../../src/app/accounts/accountStore';
+import type { Connection } from '../../../src/app/accounts/connection';
+import type { LocalPlatformHost } from '../../../src/app/accounts/localPlatformHost';
+import type { ReferenceCache } from '../../../src/app/authoring/referenceCache';
+import { COMMANDS } from '../../../src/app/commands/commandTable';
+import { runCommand, type CommandRow } from '../../../src/app/commands/runCommand';
+import { compose } from '../../../src/app/compose';
+import type {
+  AppContext,
+  CommandArgs,
+  DiagnosticsPort,
+  EditorDocument,
+  EditorPort,
+  ViewId,
+} from '../../../src/app/context';
+import type { LogSink } from '../../../src/app/log';
+import type { ProxyClientOptions } from '../../../src/app/proxySettings';
+import type { ChannelTreeModel } from '../../../src/app/tree/channelTree';
+import { ChannelNode, VideoNode } from '../../../src/app/tree/nodes';
+import type { Poller } from '../../../src/app/tree/poller';
+import type { VideoTreeModel } from '../../../src/app/tree/videoTree';
+import { startLocalPlatform } from '../../../src/localPlatform/server';
+import { ScriptedUi } from './scriptedUi';
+
+export class MemoryState implements StateStore {
+  readonly values = new Map<string, unknown>();
+  get<T>(key: string): T | undefined {
+    return this.values.get(key) as T | undefined;
+  }
+  async update(key: string, value: unknown): Promise<void> {
+    if (value === undefined) this.values.delete(key);
+    else this.values.set(key, JSON.parse(JSON.stringify(value)));
+  }
+}
+
+export class MemorySecrets implements SecretStore {
+  readonly values = new Map<string, string>();
+  async get(key: string): Promise<string | undefined> {
+    return this.values.get(key);
+  }
+  async store(key: string, value: string): Promise<void> {
+    this.values.set(key, value);
+  }
+  async delete(key: string): Promise<void> {
+    this.values.delete(key);
+  }
+}
+
+export class MemoryLog implements LogSink {
+  readonly lines: string[] = [];
+  info(message: string): void {
+    this.lines.push(`info ${message}`);
+  }
+  warn(message: string): void {
+    this.lines.push(`warn ${message}`);
+  }
+  error(message: string): void {
+    this.lines.push(`error ${message}`);
+  }
+  debug(message: string): void {
+    this.lines.push(`debug ${message}`);
+  }
+  text(): string {
+    return this.lines.join('\n');
+  }
+}
+
+/** An open document of the in-memory editor. */
+export class MemoryDocument implements EditorDocument {
+  isDirty = false;
+  constructor(
+    readonly fileName: string,
+    public content: string,
+    readonly isUntitled = false,
+  ) {}
+  get uri(): string {
+    return `${this.isUntitled ? 'untitled' : 'file'}://${this.fileName}`;
+  }
+  text(): string {
+    return this.content;
+  }
+}
+
+/** The editor port over documents held in memory: the active one first. */
+export class MemoryEditor implements EditorPort {
+  readonly documents: MemoryDocument[] = [];
+  readonly saved: string[] = [];
+  problemsShown = 0;
+
+  open(fileName: string, text: string): MemoryDocument {
+    const document = new MemoryDocument(fileName, text);
+    this.documents.unshift(document);
+    return document;
+  }
+  openDocuments(): EditorDocument[] {
+    return [...this.documents];
+  }
+  async document(uri?: string): Promise<EditorDocument | undefined> {
+    return uri === undefined ? this.documents[0] : this.documents.find((document) => document.uri === uri);
+  }
+  async applyEdits(document: EditorDocument, edits: readonly TextEdit[]): Promise<boolean> {
+    const target = this.documents.find((candidate) => candidate.uri === document.uri);
+    if (!target) return false;
+    // From the end, so that earlier offsets stay valid.
+    for (const edit of [...edits].sort((a, b) => b.offset - a.offset))
+      target.content =
+        target.content.slice(0, edit.offset) + edit.newText + target.content.slice(edit.offset + edit.length);
+    target.isDirty = true;
+    return true;
+  }
+  async save(document: EditorDocument): Promise<void> {
+    const target = this.documents.find((candidate) => candidate.uri === document.uri);
+    if (target) target.isDirty = false;
+    this.saved.push(document.fileName);
+  }
+  async openUntitled(fileName: string, text: string): Promise<void> {
+    this.documents.unshift(new MemoryDocument(fileName, text, true));
+  }
+  async showProblems(): Promise<void> {
+    this.problemsShown++;
+  }
+}
+
+/** The diagnostics port without VS Code: the problems of each document, as the Problems panel would list them. */
+export class MemoryDiagnostics implements DiagnosticsPort {
+  readonly problems = new Map<string, Problem[]>();
+  constructor(private readonly references: ReferenceCache) {}
+  async validateFully(document: EditorDocument, kind: DocumentKind): Promise<ValidationResult> {
+    const lists = await this.references.lists(referenceKindsOf(kind));
+    const result = validateDocument(kind, document.text(), lists);
+    this.problems.set(document.uri, result.problems);
+    return result;
+  }
+  validate(document: EditorDocument): void {
+    const kind = documentKind(document.fileName);
+    if (kind) this.problems.set(document.uri, validateDocument(kind, document.text()).problems);
+  }
+  addPlatformProblem(document: EditorDocument, problem: Problem): void {
+    this.problems.set(document.uri, [...(this.problems.get(document.uri) ?? []), problem]);
+  }
+  revalidateAll(): void {
+    // The in-memory editor's documents are validated when a test asks.
+  }
+}
+
+export interface Harness {
+  /** The context compose() built, as the extension builds it (poller kicks counted). */
+  readonly ctx: AppContext;
+  readonly ui: ScriptedUi;
+  readonly log: MemoryLog;
+  readonly state: MemoryState;
+  readonly secrets: MemorySecrets;
+  readonly editor: MemoryEditor;
+  readonly diagnostics: MemoryDiagnostics;
+  readonly store: AccountStore;
+  readonly connection: Connection;
+  readonly channels: ChannelTreeModel;
+  readonly videos: VideoTreeModel;
+  readonly host: LocalPlatformHost;
+  /** Ids of the records revealed in a view. */
+  readonly revealed: string[];
+  /** Times a command kicked a view's poller. */
+  readonly polled: Record<ViewId, number>;
+  /**
+   * Runs a handler's row of the command table through the wrapper, as VS Code does: failures are reported
+   * (undefined then), not thrown.
+   */
+  run<R>(handler: (ctx: AppContext, args: CommandArgs) => R, args?: CommandArgs): Promise<Awaited<R> | undefined>;
+  dispose(): Promise<void>;
+}
+
+export interface HarnessOptions {
+  /** Adds and activates this account. */
+  account?: { baseUrl: string; accessKey: string; secretKey: string; name?: string };
+  pageSize?: number;
+  /** Client timeouts (ms) for timeout tests; one attempt, no retries. */
+  timeoutMs?: number;
+  storageDir?: string;
+  /** Records a palette pick lists before offering a search (default: the command's own). */
+  pickLimit?: number;
+  /** More client options, as the settings give them (proxy settings). */
+  clientOptions?: ProxyClientOptions;
+}
+
+/** The command table's row of a handler. */
+function commandRowOf(handler: unknown): CommandRow {
+  const row = COMMANDS.find((candidate) => candidate.run === handler);
+  if (!row) throw new Error('the handler is not in the command table');
+  return row;
+}
+
+/** A poller whose kicks are counted (the views are not shown here, so it never polls by itself). */
+function counted(poller: Poller, count: () => void): Poller {
+  return new Proxy(poller, {
+    get: (target, key) =>
+      key === 'kick'
+        ? () => {
+            count();
+            target.kick();
+          }
+        : Reflect.get(target, key),
+  });
+}
+
+/** The application as compose() builds it, with a scripted Ui, in-memory stores and editor. */
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const ui = new ScriptedUi();
+  const log = new MemoryLog();
+  const state = new MemoryState();
+  const secrets = new MemorySecrets();
+  const editor = new MemoryEditor();
+  const timeoutMs = options.timeoutMs;
+  const pageSize = options.pageSize ?? 50;
+  const revealed: string[] = [];
+  const polled: Record<ViewId, number> = { channels: 0, videos: 0 };
+  let diagnostics: MemoryDiagnostics | undefined;
+  const composed = await compose({
+    ui,
+    log,
+    state,
+    secrets,
+    settings: {
+      pageSize: () => pageSize,
+      pollIntervalMs: () => 1000,
+      clientOptions: () => ({
+        ...options.clientOptions,
+        retry: { attempts: 1 },
+        ...(timeoutMs ? { timeouts: { connectMs: timeoutMs, headersMs: timeoutMs, bodyMs: timeoutMs } } : {}),
+      }),
+    },
+    editor,
+    diagnostics: (references) => (diagnostics = new MemoryDiagnostics(references)),
+    storageDir: options.storageDir ?? '/nonexistent-storage',
+    startLocalPlatform,
+    revealNode: async (_view, node) => {
+      if (node instanceof ChannelNode) revealed.push(node.channel.id);
+      else if (node instanceof VideoNode) revealed.push(node.video.id);
+    },
+    ...(options.pickLimit !== undefined ? { pickLimit: options.pickLimit } : {}),
+  });
+  // No view is shown: the pollers wait, as they do while the views are hidden.
+  composed.poller.channels.setVisible(false);
+  composed.poller.videos.setVisible(false);
+  const ctx: AppContext = {
+    ...composed,
+    poller: {
+      channels: counted(composed.poller.channels, () => polled.channels++),
+      videos: counted(composed.poller.videos, () => polled.videos++),
+    },
+  };
+  if (options.account) {
+    const { secretKey, name, ...fields } = options.account;
+    const profile = await ctx.accounts.add({ name: name ?? 'Test account', ...fields }, secretKey);
+    await ctx.connection.switchTo(profile.id);
+  }
+  return {
+    ctx,
+    ui,
+    log,
+    state,
+    secrets,
+    editor,
+    diagnostics: diagnostics!,
+    store: ctx.accounts,
+    connection: ctx.connection,
+    channels: ctx.models.channels,
+    videos: ctx.models.videos,
+    host: ctx.localPlatform,
+    revealed,
+    polled,
+    run: async (handler, args = {}) => (await runCommand(ctx, commandRowOf(handler), args)) as never,
+    dispose: () => ctx.dispose(),
+  };
+}

@@ -1,0 +1,270 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Channel, LiveOutput, OutputGroup, Video } from '../../src/api/types';
+import { COMMANDS } from '../../src/app/commands/commandTable';
+import { CONTEXT_KEYS } from '../../src/app/contextKeys';
+import { channelContextValue, outputGroupView, outputView } from '../../src/app/tree/channelPresentation';
+import { hasRenditions } from '../../src/app/commands/playAddresses';
+import { canTranscode } from '../../src/app/commands/transcodeVideos';
+import { videoContextValue } from '../../src/app/tree/videoPresentation';
+
+const root = join(__dirname, '..', '..');
+interface Contributed {
+  command: string;
+  title: string;
+}
+interface MenuEntry {
+  command: string;
+  when?: string;
+  group?: string;
+}
+const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  activationEvents?: string[];
+  contributes: {
+    jsonValidation: Array<{ fileMatch: string[] }>;
+    commands: Contributed[];
+    menus: Record<string, MenuEntry[]>;
+    views: Record<string, Array<{ id: string }>>;
+    viewsContainers: { activitybar: Array<{ id: string; icon: string }> };
+    viewsWelcome: Array<{ view: string; contents: string; when?: string }>;
+    configuration: { properties: Record<string, { default: unknown }> };
+  };
+};
+const tableIds: string[] = COMMANDS.map((row) => row.id);
+
+/** The viewItem regular expression of a menu entry. */
+function viewItemPattern(entry: MenuEntry): RegExp | undefined {
+  const match = /viewItem =~ \/(.+?)\/(?:\s|$)/.exec(entry.when ?? '');
+  return match ? new RegExp(match[1]!) : undefined;
+}
+
+/** Commands whose context menu entries match this contextValue (when clauses with viewItem =~). */
+function menuCommandsFor(contextValue: string, view: string): string[] {
+  return pkg.contributes.menus['view/item/context']!.filter(
+    (entry) => (entry.when ?? '').includes(`view == ${view}`) || (entry.when ?? '').includes('view =~ /^videoPlatform'),
+  )
+    .filter((entry) => {
+      const pattern = viewItemPattern(entry);
+      if (pattern) return pattern.test(contextValue);
+      const equal = /viewItem == (\S+)/.exec(entry.when ?? '');
+      return equal ? equal[1] === contextValue : false;
+    })
+    .map((entry) => entry.command.replace('videoPlatform.', ''));
+}
+
+const channel = (fields: Partial<Channel>): Channel =>
+  ({
+    id: 'a'.repeat(32),
+    name: 'News',
+    signalType: '1',
+    status: 2,
+    streamStatus: 1,
+    outputGroupList: [{ protocolType: 1 }, { protocolType: 2 }],
+    pushUrl: 'rtmp://push.example/live/x',
+    ...fields,
+  }) as Channel;
+
+describe('package.json contributions match the code', () => {
+  it('keeps activation lazy: views and commands implicitly, and a workspace holding one of the platform document kinds', () => {
+    const events = pkg.activationEvents ?? [];
+    assert.ok(!events.some((event) => event === '*' || event === 'onStartupFinished'), events.join(', '));
+    // The extension's own problems and quick fixes need it running while such a file is edited.
+    const suffixes = pkg.contributes.jsonValidation.map((entry) => entry.fileMatch[0]!).sort();
+    assert.deepEqual(events.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+  });
+
+  it('has a contributed command for every row of the command table, and a row for every command', () => {
+    const contributed = new Set(pkg.contributes.commands.map((entry) => entry.command));
+    assert.ok(tableIds.length >= 27);
+    for (const id of tableIds) assert.ok(contributed.has(id), `${id} is in the table but not contributed`);
+    for (const id of contributed) assert.ok(tableIds.includes(id), `${id} is contributed but has no row`);
+    assert.equal(new Set(tableIds).size, tableIds.length, 'no id twice');
+    for (const id of [
+      'validateDocument',
+      'createOrUpdateFromDocument',
+      'openChannelAsFile',
+      'refreshAuthoringReferences',
+    ])
+      assert.ok(tableIds.includes(`videoPlatform.${id}`), `authoring command ${id} has a row`);
+  });
+
+  it('menus only name contributed commands', () => {
+    const contributed = new Set(pkg.contributes.commands.map((entry) => entry.command));
+    for (const [place, entries] of Object.entries(pkg.contributes.menus)) {
+      for (const entry of entries) assert.ok(contributed.has(entry.command), `${place}: ${entry.command}`);
+    }
+  });
+
+  it('shows one container with the two views, a welcome with both ways in, and the settings', () => {
+    const [container] = pkg.contributes.viewsContainers.activitybar;
+    assert.equal(container?.id, 'videoPlatform');
+    assert.ok(existsSync(join(root, container!.icon)));
+    assert.deepEqual(
+      pkg.contributes.views.videoPlatform!.map((view) => view.id),
+      ['videoPlatform.channels', 'videoPlatform.videos'],
+    );
+    for (const view of ['videoPlatform.channels', 'videoPlatform.videos']) {
+      const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
+      // No account at all: both ways in. Accounts but none active: switch first.
+      const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
+      assert.match(none?.contents ?? '', /command:videoPlatform\.addAccount/, view);
+      assert.match(none?.contents ?? '', /command:videoPlatform\.connectLocalPlatform/, view);
+      const inactive = welcomes.find(
+        (entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount',
+      );
+      assert.match(inactive?.contents ?? '', /command:videoPlatform\.switchAccount/, view);
+      assert.equal(welcomes.length, 2, view);
+    }
+    assert.equal(pkg.contributes.configuration.properties['videoPlatform.pageSize']?.default, 50);
+  });
+
+  it('offers Start or Stop by channel state, never while an operation runs', () => {
+    const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
+    const live = menuCommandsFor(flags({ status: 2 }), 'videoPlatform.channels');
+    assert.ok(live.includes('stopChannel') && !live.includes('startChannel'));
+    assert.ok(live.includes('copyPushUrl') && live.includes('showChannelPlayUrls'));
+    for (const status of [0, 1] as const) {
+      const commands = menuCommandsFor(flags({ status }), 'videoPlatform.channels');
+      assert.ok(commands.includes('startChannel') && !commands.includes('stopChannel'), `status ${status}`);
+    }
+    const busy = menuCommandsFor(flags({ status: 1 }, true), 'videoPlatform.channels');
+    assert.ok(!busy.includes('startChannel') && !busy.includes('stopChannel'));
+    const pull = menuCommandsFor(flags({ status: 3, signalType: '2' }), 'videoPlatform.channels');
+    assert.ok(pull.includes('stopChannel') && !pull.includes('copyPushUrl'));
+  });
+
+  it('offers Delete only on stopped or new channels (the platform refuses to delete a running one), never while busy', () => {
+    const flags = (fields: Partial<Channel>, busy = false): string => channelContextValue(channel(fields), busy);
+    for (const status of [0, 1] as const)
+      assert.ok(
+        menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'),
+        `status ${status}`,
+      );
+    for (const status of [2, 3, 5] as const)
+      assert.ok(
+        !menuCommandsFor(flags({ status }), 'videoPlatform.channels').includes('deleteChannel'),
+        `status ${status}`,
+      );
+    assert.ok(!menuCommandsFor(flags({ status: 1 }, true), 'videoPlatform.channels').includes('deleteChannel'), 'busy');
+  });
+
+  it('shows view title actions that need an account only with one, and hides tree-item-only commands from the palette', () => {
+    const always = new Set([
+      'videoPlatform.switchAccount',
+      'videoPlatform.addAccount',
+      'videoPlatform.connectLocalPlatform',
+      'videoPlatform.showLog',
+    ]);
+    for (const entry of pkg.contributes.menus['view/title']!) {
+      if (!always.has(entry.command)) assert.match(entry.when ?? '', /videoPlatform\.hasAccount/, entry.command);
+    }
+    const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
+    for (const id of ['videoPlatform.loadMore', 'videoPlatform.retry', 'videoPlatform.refreshItem'])
+      assert.equal(palette.get(id), 'false', id);
+    // Every command that talks to the platform shows in the palette only with an account.
+    const needAccount = pkg.contributes.commands
+      .map((entry) => entry.command)
+      .filter(
+        (id) =>
+          !always.has(id) &&
+          ![
+            'videoPlatform.validateDocument',
+            'videoPlatform.createOrUpdateFromDocument',
+            'videoPlatform.refreshAuthoringReferences',
+            'videoPlatform.editAccount',
+            'videoPlatform.removeAccount',
+          ].includes(id),
+      )
+      .filter((id) => palette.get(id) !== 'false');
+    for (const id of needAccount)
+      assert.match(palette.get(id) ?? '', /videoPlatform\.(hasAccount|channelsFiltered|videosFiltered)/, id);
+  });
+
+  it('offers Switch, Edit and Remove Account whenever any account exists, active or not, and sets every context key it tests', () => {
+    const palette = new Map(pkg.contributes.menus.commandPalette!.map((entry) => [entry.command, entry.when]));
+    for (const id of ['videoPlatform.switchAccount', 'videoPlatform.editAccount', 'videoPlatform.removeAccount'])
+      assert.equal(palette.get(id), 'videoPlatform.hasAnyAccount', id);
+    const title = pkg.contributes.menus['view/title']!.find((entry) => entry.command === 'videoPlatform.switchAccount');
+    assert.match(title?.when ?? '', /videoPlatform\.hasAnyAccount/);
+    // A context key that nothing sets is always false: every one a when clause tests is set by the code.
+    const used = new Set(
+      JSON.stringify(pkg.contributes.menus).match(/videoPlatform\.(?:has|channels|videos)\w*(?=[\s)"&|]|$)/g) ?? [],
+    );
+    used.delete('videoPlatform.channels');
+    used.delete('videoPlatform.videos');
+    assert.ok(used.has('videoPlatform.hasAnyAccount'));
+    for (const key of used) assert.ok(CONTEXT_KEYS.includes(key), `${key} is tested in a when clause but never set`);
+  });
+
+  it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
+    const output = outputView({
+      id: 'o',
+      protocolType: 1,
+      isDefault: '1',
+      videoWidth: 1,
+      videoHeight: 1,
+      videoBitrate: 1,
+      audioBitrate: 1,
+      publicOutputUrl: 'http://x',
+    } as LiveOutput);
+    assert.ok(menuCommandsFor(output.contextValue, 'videoPlatform.channels').includes('copyPlayUrl'));
+    const group = outputGroupView({
+      id: 'g',
+      protocolType: 1,
+      isRecord: '1',
+      liveOutputs: [],
+      outputTemplateList: [],
+    } as unknown as OutputGroup);
+    assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), []);
+    assert.deepEqual(menuCommandsFor('error', 'videoPlatform.videos'), ['retry']);
+    const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] =>
+      menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');
+    assert.ok(video(2).includes('showVideoPlayUrls') && video(2).includes('transcodeVideos'));
+    assert.ok(video(2, 1).includes('transcodeVideos'), 'VR videos too');
+    for (const status of [1, 6, 7] as const) assert.ok(!video(status).includes('transcodeVideos'), `status ${status}`);
+    // The menu and the palette's pick agree on which states can be transcoded.
+    for (const status of [0, 1, 2, 3, 4, 5, 6, 7] as const) {
+      assert.equal(video(status).includes('transcodeVideos'), canTranscode({ status } as Video), `status ${status}`);
+    }
+    assert.ok(!video(0).includes('showVideoPlayUrls'));
+  });
+
+  it('offers playback addresses on every video with renditions (also queued or transcoded again), as the command decides', () => {
+    const stream = [{ idx: 0, name: '720p' }] as unknown as Video['transcodedVideoList'];
+    const menu = (
+      status: Video['status'],
+      transcodedVideoList: Video['transcodedVideoList'],
+      videoType: 0 | 1 = 0,
+      busy = false,
+    ): string[] =>
+      menuCommandsFor(
+        videoContextValue({ status, videoType, transcodedVideoList } as Video, busy),
+        'videoPlatform.videos',
+      );
+    for (const status of [6, 7] as const) {
+      assert.ok(menu(status, stream).includes('showVideoPlayUrls'), `status ${status} with renditions`);
+      assert.ok(!menu(status, []).includes('showVideoPlayUrls'), `status ${status} without`);
+      assert.ok(!menu(status, stream).includes('transcodeVideos'), `status ${status}: already transcoding`);
+    }
+    for (const status of [0, 1, 2, 3, 4, 5, 6, 7] as const) {
+      for (const list of [[], stream]) {
+        for (const videoType of [0, 1] as const) {
+          const offered = menu(status, list, videoType);
+          const record = { status, videoType, transcodedVideoList: list } as unknown as Video;
+          assert.equal(
+            offered.includes('showVideoPlayUrls'),
+            hasRenditions(record),
+            `addresses: status ${status}, ${list.length} renditions, type ${videoType}`,
+          );
+          assert.equal(
+            offered.includes('transcodeVideos'),
+            canTranscode(record),
+            `transcode: status ${status}, ${list.length} renditions, type ${videoType}`,
+          );
+        }
+      }
+    }
+    assert.ok(!menu(2, stream, 0, true).includes('transcodeVideos'), 'not while busy');
+  });
+});

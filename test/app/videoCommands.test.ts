@@ -1,0 +1,308 @@
+import { Codes } from '../../src/api/errorCodes';
+import assert from 'node:assert/strict';
+import { PlatformClient } from '../../src/api/client';
+import type { Video } from '../../src/api/types';
+import { filterVideos } from '../../src/app/commands/filterCommands';
+import { showVideoPlayAddresses } from '../../src/app/commands/playAddresses';
+import { readAdHocSource, transcodeVideos } from '../../src/app/commands/transcodeVideos';
+import { refreshItem } from '../../src/app/commands/viewCommands';
+import { LoadMoreNode, RenditionNode, VideoNode, type TreeNode } from '../../src/app/tree/nodes';
+import { Poller } from '../../src/app/tree/poller';
+import { createHarness, MemoryDocument, type Harness } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { choose, type } from './helpers/scriptedUi';
+import { eventually } from '../helpers/eventually';
+
+const videoNodes = (nodes: TreeNode[]): VideoNode[] =>
+  nodes.filter((node): node is VideoNode => node instanceof VideoNode);
+
+const AD_HOC = `{
+  // a comment is fine: the file is JSONC
+  "videoIds": ["${'0'.repeat(32)}"],
+  "replace": true,
+  "transcodeTemplates": [
+    { "name": "360p", "videoWidth": 640, "videoHeight": 360, "videoBitrate": 600, "audioBitrate": 64000, "hls": true, "mp4": false, "flv": false, "defaultVideo": 1 }
+  ]
+}`;
+
+describe('Videos view and video commands against the local platform', () => {
+  let platform: TestPlatform;
+  let harness: Harness;
+  let client: PlatformClient;
+  const videoTitled = async (title: string): Promise<Video> =>
+    (
+      await client.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: title,
+      })
+    ).find((video) => video.title === title)!;
+  const nodeTitled = async (title: string): Promise<VideoNode> => {
+    harness.videos.setFilter({ searchType: 'title', keyword: title });
+    const node = videoNodes(await harness.videos.getChildren()).find((candidate) => candidate.video.title === title);
+    assert.ok(node, `no node for ${title}`);
+    return node;
+  };
+
+  before(async () => {
+    platform = await startTestPlatform({ clockSpeed: 400 });
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+  });
+  after(async () => {
+    await client.close();
+    await platform.close();
+  });
+  beforeEach(async () => {
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  afterEach(async () => harness.dispose());
+
+  it('lists videos newest first, paged, with a status icon and flags for each of the eight states', async () => {
+    const page = await harness.videos.getChildren();
+    const nodes = videoNodes(page);
+    // queryVideo lists normal videos unless videoType 1 (VR) is asked for.
+    assert.equal(nodes.length, 10);
+    const flags = new Map(nodes.map((node) => [node.video.title, node.view()]));
+    assert.equal(flags.get('Raw upload')?.contextValue, 'video+uploaded');
+    assert.equal(flags.get('Keynote')?.contextValue, 'video+transcoding');
+    assert.equal(flags.get('Keynote')?.description, 'Transcoding...');
+    assert.equal(flags.get('Keynote')?.icon?.id, 'sync~spin');
+    assert.equal(flags.get('Broken encode')?.contextValue, 'video+failed');
+    assert.equal(flags.get('Interrupted upload')?.contextValue, 'video+uploadFailed');
+    assert.equal(flags.get('Meeting notes')?.contextValue, 'video+unknownType');
+    assert.equal(flags.get('Product demo')?.contextValue, 'video+transcoding+second');
+    assert.equal(flags.get('Queued interview')?.contextValue, 'video+queued');
+    assert.equal(flags.get('Welcome tour')?.contextValue, 'video+done+renditions');
+    assert.equal(
+      new Set(nodes.map((node) => node.view().icon?.id + String(node.view().icon?.color))).size,
+      8,
+      'one look per state',
+    );
+    const uploadTimes = nodes.map((node) => node.video.uploadTime);
+    assert.deepEqual(
+      uploadTimes,
+      [...uploadTimes].sort((a, b) => b - a),
+    );
+
+    harness.videos.refresh();
+    const small = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      pageSize: 5,
+    });
+    try {
+      const first = await small.videos.getChildren();
+      assert.equal(videoNodes(first).length, 5);
+      assert.ok(first.at(-1) instanceof LoadMoreNode);
+    } finally {
+      await small.dispose();
+    }
+  });
+
+  it('shows renditions (format, size, resolution, bitrate) under a transcoded video', async () => {
+    const node = await nodeTitled('Match highlights');
+    const renditions = (await harness.videos.getChildren(node)) as RenditionNode[];
+    assert.ok(renditions.length >= 2);
+    const view = renditions[0]!.view();
+    assert.match(view.description ?? '', /^(HLS|MP4)(\+(HLS|MP4))* · \d+x\d+ · \d+ kbps · [\d.]+ (KB|MB|GB)$/);
+    assert.match(view.contextValue, /^rendition(\+(hls|mp4|flv|ts))+/);
+  });
+
+  it('filters by status and category through queryVideo, with the filter text', async () => {
+    harness.ui.script(choose('Only one status'), choose('Transcoding failed'));
+    await harness.run(filterVideos);
+    assert.equal(harness.videos.filterText, 'transcoding failed');
+    assert.deepEqual(
+      videoNodes(await harness.videos.getChildren()).map((node) => node.video.title),
+      ['Broken encode'],
+    );
+
+    harness.ui.script(choose('Clear filter'));
+    await harness.run(filterVideos);
+    await harness.videos.getChildren();
+    const archive = harness.videos.loadedVideos().find((video) => video.category === 'Archive')!;
+    harness.ui.script(choose('Only one category'), choose('Archive'));
+    await harness.run(filterVideos);
+    assert.equal(harness.videos.filter.categoryId, archive.categoryId);
+    assert.ok(
+      videoNodes(await harness.videos.getChildren()).every((node) => node.video.categoryId === archive.categoryId),
+    );
+
+    harness.ui.script(choose('Clear filter'), choose('Show VR videos'));
+    await harness.run(filterVideos);
+    await harness.run(filterVideos);
+    assert.equal(harness.videos.filterText, 'VR');
+    const vr = videoNodes(await harness.videos.getChildren());
+    assert.deepEqual(
+      vr.map((node) => [node.video.title, node.view().contextValue]),
+      [['VR walkthrough', 'video+done+vr+renditions']],
+    );
+
+    harness.ui.script(choose('Only one category'), choose('Enter a category id'), type('twelve'));
+    await harness.run(filterVideos);
+    assert.match(harness.ui.errors[0]!, /Category id must be a whole number/);
+  });
+
+  it('shows video playback addresses grouped by CDN and format', async () => {
+    const node = await nodeTitled('Match highlights');
+    harness.ui.script(choose('MP4'), choose('Copy address'));
+    const used = await harness.run(showVideoPlayAddresses, { node: node });
+    assert.equal(used?.action, 'copy');
+    assert.match(harness.ui.copied[0]!, /^https?:\/\/.*\.mp4$/);
+    const separators = harness.ui.asked[0]!.items!.filter((item) => item.separator).map((item) => item.label);
+    assert.ok(
+      separators.some((label) => /^CDN .* · HLS$/.test(label)) &&
+        separators.some((label) => /^CDN .* · MP4$/.test(label)),
+      separators.join(' | '),
+    );
+
+    const raw = await nodeTitled('Raw upload');
+    await harness.run(showVideoPlayAddresses, { node: raw });
+    assert.match(
+      harness.ui.infos.at(-1)!,
+      /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/,
+    );
+  });
+
+  it('offers the playback addresses of a video queued and transcoded again, which keeps its earlier renditions meanwhile', async () => {
+    // A real-time clock: the second transcoding stays queued (7) for 2 s, then runs (6) for 8 s.
+    const slow = await startTestPlatform({ clockSpeed: 1 });
+    const own = await createHarness({
+      account: { baseUrl: slow.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+    try {
+      const slowClient = await own.connection.activeClient();
+      const [video] = await slowClient.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: 'Match highlights',
+      });
+      assert.ok(video && video.status === 2 && video.transcodedVideoList.length > 0);
+      const [group] = await slowClient.templateGroupList();
+      assert.equal(
+        (
+          await slowClient.secondTranscodeV2({
+            videoIds: [video.id],
+            replace: true,
+            transcodeTemplateGroupId: group!.id,
+          })
+        )[0]?.code,
+        0,
+      );
+      own.videos.setFilter({ searchType: 'title', keyword: 'Match highlights' });
+      const node = videoNodes(await own.videos.getChildren()).find((candidate) => candidate.video.id === video.id)!;
+      assert.equal(node.view().contextValue, 'video+queued+renditions');
+      await eventually('the video to be transcoding again', async () => {
+        await own.videos.refreshVideo(video.id);
+        return node.video.status === 6;
+      });
+      assert.equal(node.view().contextValue, 'video+transcoding+second+renditions');
+      own.ui.script(choose('HLS'), choose('Copy address'));
+      const used = await own.run(showVideoPlayAddresses, { node, selection: [node] });
+      assert.equal(used?.action, 'copy', own.ui.infos.join('\n'));
+      assert.match(own.ui.copied[0]!, /\.m3u8$/);
+    } finally {
+      await own.dispose();
+      await slow.close();
+    }
+  });
+
+  it('transcodes with a template group, reports per-video outcomes and follows the videos until done', async () => {
+    const done = await videoTitled('Match highlights');
+    // A record from before another client started transcoding it: the platform refuses that one.
+    const stale = { ...(await videoTitled('Keynote')), status: 2 as const };
+    harness.ui.script(choose('Mobile HLS'), choose('Replace'));
+    const outcome = await harness.run(transcodeVideos, { node: done, selection: [done, stale] });
+    assert.ok(outcome);
+    assert.equal(outcome.job.replace, true);
+    assert.ok(outcome.job.transcodeTemplateGroupId);
+    assert.deepEqual(
+      outcome.results.map((result) => result.code),
+      [Codes.success, Codes.transcodeRunning],
+    );
+    assert.equal(harness.ui.warnings.length, 1);
+    assert.match(
+      harness.ui.warnings[0]!,
+      new RegExp(
+        `1 of 2 videos accepted\\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\\. \\(code ${Codes.transcodeRunning}\\)`,
+      ),
+    );
+    assert.ok(harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
+
+    const finished: Video[] = [];
+    harness.videos.onSettled((video) => finished.push(video));
+    const poller = new Poller(harness.videos, () => 10, harness.log);
+    try {
+      await eventually('the transcoding to finish', () => {
+        poller.kick();
+        return finished.some((video) => video.id === done.id);
+      });
+    } finally {
+      poller.dispose();
+    }
+    assert.equal(finished.find((video) => video.id === done.id)?.status, 2);
+    assert.ok(!harness.videos.settlingIds().includes(done.id));
+  });
+
+  it('transcodes with the ad-hoc templates of an open *.transcode.json', async () => {
+    const video = await videoTitled('Welcome tour');
+    harness.editor.open('/home/user/notes.json', '{}');
+    harness.editor.open('/home/user/jobs/mobile.transcode.json', AD_HOC);
+    harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
+    const outcome = await harness.run(transcodeVideos, { node: video });
+    assert.ok(outcome, harness.ui.errors.join('\n'));
+    assert.equal(outcome.job.replace, false);
+    assert.deepEqual(outcome.job.videoIds, [video.id], 'the selected videos, not the ids in the file');
+    assert.equal((outcome.job.transcodeTemplates as Array<{ name: string }>)[0]!.name, '360p');
+    assert.equal(outcome.results[0]!.code, 0);
+    assert.equal(
+      harness.ui.asked[0]!.items!.filter((item) => !item.separator && item.label.includes('notes.json')).length,
+      0,
+      'only transcode files are offered',
+    );
+    // The file said replace: true, so Replace was offered first.
+    assert.match(harness.ui.asked[1]!.items![0]!.label, /Replace/);
+    assert.ok(harness.videos.settlingIds().includes(video.id), 'followed until done');
+  });
+
+  it('refreshes every selected video; one deleted elsewhere leaves the view, named in the message', async () => {
+    harness.videos.setFilter({ searchType: 'title', keyword: 'e' });
+    const nodes = videoNodes(await harness.videos.getChildren());
+    const notes = nodes.find((node) => node.video.title === 'Meeting notes')!;
+    const upload = nodes.find((node) => node.video.title === 'Interrupted upload')!;
+    await client.deleteVideo([notes.video.id]);
+    const reads = (): number => harness.log.lines.filter((line) => / GET getVideoInfo /.test(line)).length;
+    await harness.run(refreshItem, { node: upload, selection: [upload, notes] });
+    assert.equal(reads(), 2, 'both selected videos are read');
+    assert.match(
+      harness.ui.errors[0] ?? '',
+      /^Refresh "Meeting notes" failed: The video does not exist in this account\./,
+    );
+    const titles = videoNodes(await harness.videos.getChildren()).map((node) => node.video.title);
+    assert.ok(titles.includes('Interrupted upload') && !titles.includes('Meeting notes'), titles.join(', '));
+  });
+
+  it('refuses a broken transcode file, naming the place and the rule, and sends nothing', async () => {
+    const video = await videoTitled('Raw upload');
+    const broken = AD_HOC.replace('"hls": true', '"hls": false');
+    harness.editor.open('bad.transcode.json', broken);
+    harness.ui.script(choose('bad.transcode.json'));
+    assert.equal(await harness.run(transcodeVideos, { node: video }), undefined);
+    assert.match(
+      harness.ui.errors[0]!,
+      /^Use bad\.transcode\.json failed: bad\.transcode\.json, line 6: transcodeTemplates\[0\] produces no format/,
+    );
+    assert.equal((await client.getVideoInfo(video.id)).status, 0);
+    assert.throws(
+      () => readAdHocSource(new MemoryDocument('x.transcode.json', '{"a": }')),
+      /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/,
+    );
+  });
+});

@@ -1,0 +1,102 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from '../app/helpers/platform';
+
+const run = promisify(execFile);
+const root = join(__dirname, '..', '..');
+const bundle = join(root, 'dist', 'extension.js');
+const probe = join(__dirname, 'bundleProbe.cjs');
+
+interface ProbeResult {
+  error?: string;
+  exports: string[];
+  hadDispatcher: boolean;
+  dispatcherSameAfterLoad: boolean;
+  dispatcherSameAfterActivate?: boolean;
+  channels?: string[];
+  firstItem?: { contextValue: string; hasId: boolean; icon: string };
+  commands?: string[];
+  status?: string[];
+  hasAccount?: boolean;
+  secretInLog?: boolean;
+  requestLogged?: boolean;
+  diagnosticCollections?: string[];
+}
+
+async function probeBundle(storageDir: string, flags: string[], env: NodeJS.ProcessEnv = {}): Promise<ProbeResult> {
+  const { stdout } = await run(process.execPath, [probe, bundle, storageDir, ...flags], {
+    env: { ...process.env, ...env },
+    timeout: 30_000,
+  });
+  const result = JSON.parse(stdout.trim().split('\n').at(-1)!) as ProbeResult;
+  assert.equal(result.error, undefined, result.error);
+  return result;
+}
+
+describe('The built bundle (dist/extension.js) with a minimal vscode seam', function () {
+  this.timeout(60_000);
+  let storageDir: string;
+  let platform: TestPlatform;
+
+  before(async () => {
+    // `npm test` builds first; build here too when the suite runs alone.
+    if (!existsSync(bundle))
+      await run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--only', 'extension'], { cwd: root });
+    storageDir = await mkdtemp(join(tmpdir(), 'vp-bundle-'));
+    platform = await startTestPlatform();
+  });
+  after(async () => {
+    await platform.close();
+    await rm(storageDir, { recursive: true, force: true });
+  });
+
+  it('loads without installing a global undici dispatcher', async () => {
+    const result = await probeBundle(storageDir, []);
+    assert.deepEqual(result.exports, ['activate', 'deactivate']);
+    assert.equal(result.hadDispatcher, false);
+    assert.equal(result.dispatcherSameAfterLoad, true);
+  });
+
+  it('activates with the npm start account, lists its channels, registers every command, and leaves the dispatcher alone', async () => {
+    const result = await probeBundle(storageDir, ['preset', 'activate'], {
+      VIDEO_PLATFORM_DEV_BASE_URL: platform.platform.baseUrl,
+      VIDEO_PLATFORM_DEV_ACCESS_KEY: ACCESS_KEY,
+      VIDEO_PLATFORM_DEV_SECRET_KEY: SECRET_KEY,
+    });
+    assert.equal(result.hadDispatcher, true);
+    assert.equal(result.dispatcherSameAfterLoad, true);
+    assert.equal(result.dispatcherSameAfterActivate, true);
+    assert.ok(result.channels?.includes('Newsroom 24/7'), JSON.stringify(result.channels));
+    assert.equal(result.firstItem?.hasId, true, 'tree items have a stable id (selection and reveal follow it)');
+    assert.match(result.firstItem?.contextValue ?? '', /^channel\+/);
+    assert.deepEqual(result.status, ['$(broadcast) Local platform (npm start)']);
+    assert.equal(result.hasAccount, true);
+    assert.equal(result.requestLogged, true);
+    assert.equal(result.secretInLog, false);
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+      contributes: { commands: Array<{ command: string }> };
+    };
+    const registered = new Set(result.commands);
+    const missing = pkg.contributes.commands.map((entry) => entry.command).filter((id) => !registered.has(id));
+    assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
+    // Authoring problems are live from activation on, not only after a first authoring command.
+    assert.deepEqual(result.diagnosticCollections, ['videoPlatform.authoring']);
+  });
+
+  it('without an account shows the welcome view (no items) and the "no account" status', async () => {
+    const result = await probeBundle(storageDir, ['activate'], {
+      VIDEO_PLATFORM_DEV_BASE_URL: '',
+      VIDEO_PLATFORM_DEV_ACCESS_KEY: '',
+      VIDEO_PLATFORM_DEV_SECRET_KEY: '',
+    });
+    assert.deepEqual(result.channels, []);
+    assert.deepEqual(result.status, ['$(plug) Video Platform: no account']);
+    assert.equal(result.hasAccount, false);
+    assert.equal(result.dispatcherSameAfterActivate, true);
+  });
+});

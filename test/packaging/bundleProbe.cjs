@@ -1,0 +1,216 @@
+// Loads the built dist/extension.js in a fresh Node process with a minimal `vscode` seam and
+// reports, as one JSON line, what a user-visible check needs: whether undici's process-wide
+// dispatcher changed, which commands were registered, what the views and status bar show.
+// Usage: node bundleProbe.cjs <dist/extension.js> <storageDir> [preset] [activate]
+'use strict';
+const Module = require('node:module');
+const path = require('node:path');
+
+const [bundle, storageDir, ...flags] = process.argv.slice(2);
+const KEY = Symbol.for('undici.globalDispatcher.1');
+
+class EventEmitter {
+  constructor() {
+    this.listeners = new Set();
+    this.event = (listener) => {
+      this.listeners.add(listener);
+      return { dispose: () => this.listeners.delete(listener) };
+    };
+  }
+  fire(value) {
+    for (const listener of this.listeners) listener(value);
+  }
+  dispose() {
+    this.listeners.clear();
+  }
+}
+const disposable = () => ({ dispose() {} });
+const commands = new Map();
+const context = new Map();
+const views = new Map();
+const statusItems = [];
+const logLines = [];
+const diagnosticCollections = [];
+
+const vscode = {
+  EventEmitter,
+  TreeItem: class {
+    constructor(label, collapsibleState) {
+      this.label = label;
+      this.collapsibleState = collapsibleState;
+    }
+  },
+  TreeItemCollapsibleState: { None: 0, Collapsed: 1, Expanded: 2 },
+  ThemeIcon: class {
+    constructor(id, color) {
+      this.id = id;
+      this.color = color;
+    }
+  },
+  ThemeColor: class {
+    constructor(id) {
+      this.id = id;
+    }
+  },
+  MarkdownString: class {
+    constructor(value) {
+      this.value = value;
+    }
+  },
+  StatusBarAlignment: { Left: 1, Right: 2 },
+  QuickPickItemKind: { Separator: -1, Default: 0 },
+  ProgressLocation: { Notification: 15 },
+  Uri: { parse: (value) => ({ toString: () => value }) },
+  window: {
+    createOutputChannel: (name) => {
+      const line = (level) => (message) => logLines.push(`${level} ${message}`);
+      return {
+        name,
+        info: line('info'),
+        warn: line('warn'),
+        error: line('error'),
+        debug: line('debug'),
+        trace: line('trace'),
+        show() {},
+        dispose() {},
+      };
+    },
+    createTreeView: (id, options) => {
+      const view = {
+        id,
+        provider: options.treeDataProvider,
+        visible: true,
+        description: undefined,
+        onDidChangeVisibility: () => disposable(),
+        reveal: async () => undefined,
+        dispose() {},
+      };
+      views.set(id, view);
+      return view;
+    },
+    createStatusBarItem: () => {
+      const item = {
+        text: '',
+        show() {
+          item.shown = true;
+        },
+        hide() {},
+        dispose() {},
+      };
+      statusItems.push(item);
+      return item;
+    },
+    showInformationMessage: async () => undefined,
+    showWarningMessage: async () => undefined,
+    showErrorMessage: async () => undefined,
+    visibleTextEditors: [],
+  },
+  commands: {
+    registerCommand: (id, handler) => {
+      commands.set(id, handler);
+      return { dispose: () => commands.delete(id) };
+    },
+    executeCommand: async (id, ...args) =>
+      id === 'setContext' ? context.set(args[0], args[1]) : commands.get(id)?.(...args),
+  },
+  workspace: {
+    getConfiguration: () => ({ get: (_key, fallback) => fallback }),
+    onDidChangeConfiguration: () => disposable(),
+    textDocuments: [],
+    onDidOpenTextDocument: () => disposable(),
+    onDidChangeTextDocument: () => disposable(),
+    onDidCloseTextDocument: () => disposable(),
+  },
+  languages: {
+    createDiagnosticCollection: (name) => {
+      diagnosticCollections.push(name);
+      return { name, set() {}, delete() {}, clear() {}, dispose() {} };
+    },
+    registerCodeActionsProvider: () => disposable(),
+    registerCompletionItemProvider: () => disposable(),
+  },
+  CodeActionKind: { QuickFix: { value: 'quickfix' } },
+  env: { clipboard: { writeText: async () => undefined }, openExternal: async () => true },
+};
+
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  return request === 'vscode' ? 'vscode' : resolve.call(this, request, ...rest);
+};
+require.cache.vscode = { id: 'vscode', filename: 'vscode', loaded: true, exports: vscode };
+
+class Memento {
+  constructor() {
+    this.values = new Map();
+  }
+  get(key, fallback) {
+    return this.values.has(key) ? this.values.get(key) : fallback;
+  }
+  async update(key, value) {
+    this.values.set(key, value);
+  }
+  keys() {
+    return [...this.values.keys()];
+  }
+}
+class Secrets {
+  constructor() {
+    this.values = new Map();
+    this.onDidChange = () => disposable();
+  }
+  async get(key) {
+    return this.values.get(key);
+  }
+  async store(key, value) {
+    this.values.set(key, value);
+  }
+  async delete(key) {
+    this.values.delete(key);
+  }
+}
+
+(async () => {
+  if (flags.includes('preset')) await fetch('data:text/plain,x'); // Node's own fetch installs its dispatcher, as in VS Code.
+  const before = globalThis[KEY];
+  const extension = require(path.resolve(bundle));
+  const result = {
+    exports: Object.keys(extension).sort(),
+    dispatcherSameAfterLoad: globalThis[KEY] === before,
+    hadDispatcher: before !== undefined,
+  };
+  if (flags.includes('activate')) {
+    const ctx = {
+      subscriptions: [],
+      globalState: new Memento(),
+      workspaceState: new Memento(),
+      secrets: new Secrets(),
+      globalStorageUri: { fsPath: storageDir },
+      extensionUri: { fsPath: path.dirname(bundle) },
+    };
+    await extension.activate(ctx);
+    const channels = views.get('videoPlatform.channels');
+    const roots = await channels.provider.getChildren();
+    result.channels = roots.map((node) => channels.provider.getTreeItem(node).label);
+    if (roots.length > 0) {
+      const first = channels.provider.getTreeItem(roots[0]);
+      result.firstItem = {
+        contextValue: first.contextValue,
+        hasId: typeof first.id === 'string' && first.id !== '',
+        icon: first.iconPath && first.iconPath.id,
+      };
+    }
+    result.commands = [...commands.keys()].sort();
+    result.diagnosticCollections = diagnosticCollections;
+    result.status = statusItems.map((item) => item.text);
+    result.hasAccount = context.get('videoPlatform.hasAccount');
+    result.secretInLog = logLines.some((line) => line.includes(process.env.VIDEO_PLATFORM_DEV_SECRET_KEY || '\u0000'));
+    result.requestLogged = logLines.some((line) => /^info GET liveGetChannelsByPage code 0/.test(line));
+    await extension.deactivate();
+    for (const subscription of ctx.subscriptions) subscription.dispose();
+    result.dispatcherSameAfterActivate = globalThis[KEY] === before;
+  }
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+})().catch((error) => {
+  process.stdout.write(`${JSON.stringify({ error: String((error && error.stack) || error) })}\n`);
+  process.exitCode = 1;
+});
