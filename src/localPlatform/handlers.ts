@@ -1,4 +1,5 @@
 /** Action name -> handler: every operation of rest-interface section 4 and facts section 4. */
+import { Codes } from '../api/errorCodes';
 import type { ActionName } from '../api/types';
 import { liveChannelTypeCreate, liveChannelTypeList } from './actions/categories';
 import { liveGetChannelsByPage } from './actions/channelList';
@@ -18,6 +19,7 @@ import { templateGroup, templateGroupList } from './actions/templateGroups';
 import { secondTranscodeV2 } from './actions/transcode';
 import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
 import type { ActionHandler } from './context';
+import { PlatformFault } from './faults';
 
 export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   liveCreateChannel,
@@ -48,4 +50,13 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
 
 export function handlerFor(action: string): ActionHandler | undefined {
   return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;
+}
+
+/** The dispatch step: the handler of a request's action, or the interface's refusal of an unknown one. */
+export function dispatch(action: string): ActionHandler {
+  const handler = handlerFor(action);
+  if (!handler) {
+    throw new PlatformFault(Codes.apiNotExists, `action ${action.slice(0, 100)} is not an operation of this platform`);
+  }
+  return handler;
 }

@@ -42,7 +42,7 @@ describe('local platform: robustness', () => {
     const q = new URLSearchParams(signed('liveChannelTypeCreate', { name: 'huge' })).toString();
     const text = await rawSocket(
       p.platform.port,
-      `POST /rest?${q} HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n{"a":`,
+      `POST /rest?${q} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: ${64 * 1024 * 1024}\r\n\r\n{"a":`,
     );
     assert.match(text, /^HTTP\/1\.1 200/);
     assert.match(text, /"code":10913/);
@@ -384,7 +384,7 @@ describe('local platform: robustness', () => {
     assert.match(text, /^HTTP\/1\.1 400/);
     const odd = await rawSocket(
       p.platform.port,
-      'GET http://%zz/rest?action=x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n',
+      'GET http://%zz/rest?action=x HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n',
     );
     assert.match(odd, /^HTTP\/1\.1 (400|404)/);
     assert.doesNotMatch(odd, /"code":10000/);
