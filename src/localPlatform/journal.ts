@@ -115,10 +115,10 @@ export class Journal {
   /** Loads the account directory (creating it), feeding every stored mutation to `apply` in order. */
   static async open(dir: string, apply: (mutation: Mutation) => void): Promise<LoadResult> {
     await mkdir(dir, { recursive: true, mode: DIR_MODE });
-    // Channel auth codes are stored here: the folder and its files are the owner's only.
-    await restrictFolder(dir);
     const unlock = await lockDir(dir);
     try {
+      // Channel auth codes are stored here: the folder and its files are the owner's only.
+      await restrictFolder(dir);
       return await Journal.load(dir, apply, unlock);
     } catch (error) {
       await unlock();

@@ -9,10 +9,15 @@ import { join } from 'node:path';
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
 
+function ignoreGone(error: NodeJS.ErrnoException): void {
+  if (error.code !== 'ENOENT') throw error;
+}
+
 /** Sets `dir` to 0700 and the files directly in it to 0600. */
 export async function restrictFolder(dir: string): Promise<void> {
   await chmod(dir, DIR_MODE);
   for (const entry of await readdir(dir, { withFileTypes: true })) {
-    if (entry.isFile()) await chmod(join(dir, entry.name), FILE_MODE);
+    // A file gone meanwhile (a temporary one) needs nothing.
+    if (entry.isFile()) await chmod(join(dir, entry.name), FILE_MODE).catch(ignoreGone);
   }
 }

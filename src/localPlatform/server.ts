@@ -17,7 +17,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Codes } from '../api/errorCodes';
-import { ACTIONS, type ActionName } from '../api/types';
+import { ACTIONS } from '../api/types';
 import { openAccount, type PlatformAccount } from './accounts';
 import { makeOrigin } from './addresses';
 import { HttpFault, send, sendFault, sendOnSocket, success } from './answer';
@@ -110,6 +110,11 @@ interface Exchange {
 
 type Route = (req: IncomingMessage, res: ServerResponse, incoming: Incoming, exchange: Exchange) => Promise<void>;
 
+/** liveCreateChannel and liveUpdate carry their definition as a JSON body (facts section 2). */
+function takesJsonBody(action: string): boolean {
+  return (ACTIONS as Record<string, { jsonBody?: boolean } | undefined>)[action]?.jsonBody === true;
+}
+
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
     () => true,
@@ -166,20 +171,18 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         Allow: 'GET, POST',
       });
     }
-    const queryAction = incoming.url.searchParams.get('action') ?? '';
-    const jsonAction = (ACTIONS as Record<string, { jsonBody?: boolean }>)[queryAction]?.jsonBody === true;
+    const jsonAction = takesJsonBody(incoming.url.searchParams.get('action') ?? '');
     const body = await readBody(req, maxBody);
     const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
     const account = authenticate(parsed.params, accounts, auth, now);
     const handler = dispatch(parsed.params.action);
-    const takesJson = (ACTIONS[parsed.params.action as ActionName] as { jsonBody?: boolean }).jsonBody === true;
     // Bound to every interface: addresses in answers use the name the client used.
     const origin = makeOrigin(WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host, port);
     const outcome = await handler({
       params: new Fields(parsed.params),
-      body: takesJson ? parsed.json : undefined,
+      body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
       account,
       view: { store: account.store, userId: account.userId, origin },
       now,

@@ -182,14 +182,15 @@ describe('local platform: independent clients', () => {
   });
 
   it('reads an integer group id of 0 as "not given" (what clients with integer fields send for none)', async () => {
-    // No default group in this account: 0 falls back to the default group, hence 10024, not a range error.
+    // 0 means "not given" (the default group), not a range error: the call is read and answered per video.
     const transcode = await raw(
       p,
       'secondTranscodeV2',
       { videoIds: 'a'.repeat(32), replace: 'true', transcodeTemplateGroupId: '0' },
       { placement: 'form' },
     );
-    assertFault(transcode, Codes.noUserTranscodeTemplate);
+    assert.equal(transcode.json.code, 0, transcode.text);
+    assert.equal((transcode.json.result as Array<{ code: number }>)[0].code, Codes.videoNotExists);
     const logos = JSON.stringify([
       { uri: 'l/a.png', width: 10, height: 10, leftPos: 1, topPos: 1, opacity: 100, resize: 100, start: 0, end: 100 },
     ]);
