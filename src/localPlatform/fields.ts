@@ -10,9 +10,9 @@ import { invalid, missing, PlatformFault } from './faults';
  * optional fields (and "missing" for required ones).
  */
 export interface FieldCodes {
-  /** Code for a missing required field (default 10901). */
+  /** Code for a missing required field (default parameterMissing). */
   missing?: number;
-  /** Code for a field that breaks a rule (default 10902). */
+  /** Code for a field that breaks a rule (default parameterInvalid). */
   invalid?: number;
 }
 

@@ -49,7 +49,7 @@ export interface LocalPlatformOptions {
   clockSpeed?: number;
   /** Allowed skew of a request's `timestamp` (default 15 minutes). */
   timestampWindowMs?: number;
-  /** Largest accepted request body (default 1 MiB); larger ones get 10913. */
+  /** Largest accepted request body (default 1 MiB); larger ones get bodyTooLarge. */
   maxBodyBytes?: number;
   /**
    * Host names served besides loopback and the bound address (a request naming another host, as a

@@ -58,7 +58,7 @@ function readItem(t: Fields): TemplateGroupItemRec {
   };
 }
 
-/** The template items of a group: a JSON array with exactly one `defaultVideo` 1 (10061 otherwise). */
+/** The template items of a group: a JSON array with exactly one `defaultVideo` 1 (transcodeTemplateNotCorrect otherwise). */
 function readItems(p: Fields): TemplateGroupItemRec[] {
   if (!p.has('transcodeTemplates')) throw p.missing('transcodeTemplates');
   const f = new Fields({ transcodeTemplates: p.raw('transcodeTemplates') }, '', TEMPLATE_CODES);

@@ -1,7 +1,7 @@
 /**
  * secondTranscodeV2 (rest-interface 4.3): a built-in or account template group, ad-hoc templates
  * (which win over a group id), or the account's default group. The interface says twice that the
- * top-level code is only 0 or 10000 with the outcomes per video in `result`: an unknown video
+ * top-level code is only success or exception, with the outcomes per video in `result`: an unknown video
  * (videoNotExists), templates that cannot be used (transcodeTemplateNotCorrect,
  * templateGroupNotExist, noUserTranscodeTemplate, logoGroupNotExists) and a video in the wrong
  * state are each a video's own outcome. Only a request that cannot be read at all (no `videoIds`,
