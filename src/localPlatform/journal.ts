@@ -47,6 +47,8 @@ function journalName(gen: number): string {
   return `journal.${String(gen).padStart(10, '0')}.log`;
 }
 
+const CHECKSUMMED = /^[0-9a-f]{8} /;
+
 /** A record line: its CRC-32 (8 hex digits), a space, the JSON text. */
 export function encodeLine(json: string): string {
   return `${crc32(json).toString(16).padStart(8, '0')} ${json}`;
@@ -310,7 +312,7 @@ async function writeSnapshotFile(tmp: string, captured: SnapshotCapture): Promis
   const fh = await open(tmp, 'w', FILE_MODE);
   try {
     const chunks: string[] = [
-      `${JSON.stringify({ snapshot: 1, seq: captured.seq, count: captured.records.length })}\n`,
+      `${encodeLine(JSON.stringify({ snapshot: 1, seq: captured.seq, count: captured.records.length }))}\n`,
     ];
     let pending = chunks[0].length;
     const flush = async (): Promise<void> => {
@@ -325,7 +327,7 @@ async function writeSnapshotFile(tmp: string, captured: SnapshotCapture): Promis
       pending += line.length;
       if (pending > 1 << 20) await flush();
     }
-    chunks.push(`${JSON.stringify({ end: captured.records.length })}\n`);
+    chunks.push(`${encodeLine(JSON.stringify({ end: captured.records.length }))}\n`);
     await flush();
     await fh.sync();
   } finally {
@@ -392,7 +394,10 @@ async function replayJournal(
   const tornTail = lines.pop() ?? '';
   let seq = after;
   const damaged: number[] = [];
+  // In a file written with checksums, a line without one is damage too (its start was lost).
+  const checksummed = lines.some((line) => CHECKSUMMED.test(line));
   const take = (line: string): boolean => {
+    if (checksummed && !CHECKSUMMED.test(line)) return false;
     const entry = decodeLine(line.replace(/\r$/, '')) as { s?: unknown; m?: unknown } | undefined;
     if (!entry || typeof entry.s !== 'number' || !Array.isArray(entry.m)) return false;
     if (entry.s <= after) return true;

@@ -202,7 +202,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     if (error instanceof ClientGone) {
       // Nobody to answer: a plain note, not an internal error.
       exchange.answered = false;
-      console.error(`local platform: note: ${error.message} (action ${exchange.action.slice(0, 64)})`);
+      console.error(`local platform: note: ${error.message}`);
       return;
     }
     if (error instanceof PlatformFault) {

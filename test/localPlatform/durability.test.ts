@@ -276,6 +276,21 @@ describe('local platform: durability', () => {
       }
     });
 
+    it('counts a line that lost its checksum, in a journal written with checksums, as damaged', async () => {
+      dir = await tempDir();
+      const file = await write('stripped');
+      const lines = (await readFile(file, 'utf8')).split('\n');
+      lines[1] = lines[1].replace(/^[0-9a-f]{8} /, '').replace('"two"', '"owt"');
+      await writeFile(file, lines.join('\n'));
+      const { store, reports } = await open('stripped');
+      try {
+        assert.deepEqual(names(store), ['one', 'three']);
+        assert.match(reports[0], /\(line 2\)/);
+      } finally {
+        await store.close();
+      }
+    });
+
     it('still loads a journal written before checksums', async () => {
       dir = await tempDir();
       await mkdir(join(dir, 'old'));
