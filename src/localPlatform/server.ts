@@ -159,7 +159,15 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const allowedHosts = allowedHostNames(host, options.allowedHosts);
   const logError = (error: unknown): void => {
-    console.error(`local platform: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    // A refusal (such as a full data folder met by the transcoding clock) is one readable line; a
+    // bug keeps its stack.
+    const text =
+      error instanceof PlatformFault
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    console.error(`local platform: ${text}`);
   };
   const accounts = await openAccounts(options, logError);
   let port = 0;
