@@ -142,6 +142,23 @@ export const KNOWN_CODES: readonly KnownCode[] = [
     message: 'channel_category_already_exists',
     explanation: 'A channel category with this name already exists.',
   },
+  {
+    code: 10916,
+    message: 'storage_unavailable',
+    explanation:
+      'The local platform could not save the change: its data folder is full, read-only or not writable. Nothing was changed; reads still work.',
+  },
+  {
+    code: 10917,
+    message: 'request_replayed',
+    explanation: 'This exact signed request was already received once: a repeated request is refused (replay guard).',
+  },
+  {
+    code: 10918,
+    message: 'request_not_allowed',
+    explanation:
+      'The request came through a host name or from a web page the local platform does not accept (protection against web pages reaching it).',
+  },
 ];
 
 const byCode = new Map<number, KnownCode>(KNOWN_CODES.map((entry) => [entry.code, entry]));
@@ -195,4 +212,7 @@ export const Codes = {
   bodyTooLarge: 10913,
   bodyMalformed: 10914,
   channelCategoryExists: 10915,
+  storageUnavailable: 10916,
+  requestReplayed: 10917,
+  requestNotAllowed: 10918,
 } as const;

@@ -347,13 +347,15 @@ export interface TemplateGroupInput {
   transcodeTemplates: TemplateGroupItem[];
 }
 
-/** templateGroupList item (facts section 4). */
+/** templateGroupList item (facts section 4), field types as the real platform answers them. */
 export interface TemplateGroupSummary {
   id: number;
+  /** The account the group belongs to (0 for the platform's built-in groups). */
+  userId: number;
   name: string;
   type: 0 | 1;
-  /** 1 for the account's default group. */
-  defaultGroup: number;
+  /** True for the account's default group. */
+  defaultGroup: boolean;
   trailor: boolean;
   trailorDuration: number;
   logoGroupId: number | null;

@@ -55,9 +55,7 @@ export async function fetchReferenceList(
         (await client.templateGroupList({}, o)).map((g) => ({
           id: g.id,
           name: g.name,
-          detail: [g.type === 1 ? 'VR' : 'normal', g.defaultGroup === 1 ? 'default group' : '']
-            .filter(Boolean)
-            .join(', '),
+          detail: [g.type === 1 ? 'VR' : 'normal', g.defaultGroup ? 'default group' : ''].filter(Boolean).join(', '),
         })),
       );
     case 'channels': {

@@ -1,6 +1,6 @@
 /**
  * The platform's built-in transcoding template groups: present for every account, usable by id in
- * secondTranscodeV2, listed by templateGroupList, never modifiable (10082). Ids 1-3; groups an
+ * secondTranscodeV2, listed by templateGroupList, never modifiable (cannotModifyTemplateGroup). Ids 1-3; groups an
  * account creates get ids from 1001 up.
  */
 import type { TemplateGroupItemRec, TemplateGroupRec } from './records';

@@ -1,5 +1,6 @@
 /** Command-line options of the local platform (see cli.ts). */
 import { readFileSync } from 'node:fs';
+import { parseArgs as parseArgv } from 'node:util';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,
@@ -9,7 +10,8 @@ import {
 
 export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret-key SECRET | --account KEY:SECRET ... | --accounts-file FILE)
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
-                     [--timestamp-window-ms N] [--max-body-bytes N] [--verbose]
+                     [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
+                     [--replay-guard] [--verbose]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -22,6 +24,10 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --clock-speed N         simulated transcoding clock multiplier (default 1)
   --timestamp-window-ms N allowed request timestamp skew (default ${DEFAULT_TIMESTAMP_WINDOW_MS})
   --max-body-bytes N      largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
+  --allowed-host NAME     a host name to serve besides 127.0.0.1, localhost, [::1] and the bound address
+                          (repeat for several); requests naming other hosts, or sent by web pages of
+                          other origins, are refused
+  --replay-guard          refuse a signed request received before (within the timestamp window)
   --verbose               log each request (action, code, time) on stderr
 `;
 
@@ -57,78 +63,93 @@ function readAccountsFile(file: string): PlatformAccount[] {
   });
 }
 
+const OPTIONS = {
+  data: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'access-key': { type: 'string' },
+  'secret-key': { type: 'string' },
+  account: { type: 'string', multiple: true },
+  'accounts-file': { type: 'string', multiple: true },
+  demo: { type: 'boolean' },
+  'clock-speed': { type: 'string' },
+  'timestamp-window-ms': { type: 'string' },
+  'max-body-bytes': { type: 'string' },
+  'allowed-host': { type: 'string', multiple: true },
+  'replay-guard': { type: 'boolean' },
+  verbose: { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** node:util's own refusals, in this command's words. */
+function usageErrorOf(error: unknown): UsageError {
+  const e = error as NodeJS.ErrnoException;
+  const flag = /'(-{1,2}[^' ]+)/.exec(e.message ?? '')?.[1] ?? '';
+  switch (e.code) {
+    case 'ERR_PARSE_ARGS_UNKNOWN_OPTION':
+      return new UsageError(`unknown option ${flag}`);
+    case 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE':
+      return new UsageError(
+        /argument missing|ambiguous/.test(e.message) ? `${flag} needs a value` : `${flag} takes no value`,
+      );
+    case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
+      return new UsageError(`unexpected argument ${/'([^']*)'/.exec(e.message)?.[1] ?? ''}`.trim());
+    default:
+      return new UsageError(e.message ?? String(error));
+  }
+}
+
+function readArgv(argv: string[]) {
+  try {
+    return parseArgv({ args: argv, options: OPTIONS, strict: true, allowPositionals: false, tokens: true });
+  } catch (error) {
+    throw usageErrorOf(error);
+  }
+}
+
 export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatformOptions & { verbose: boolean } {
+  const parsed = readArgv(argv);
+  const v = parsed.values;
+  if (v.help) throw new UsageError('');
+  // Accounts in the order given, whether inline or from a file (user ids are derived in this order).
   const accounts: PlatformAccount[] = [];
-  let accessKey: string | undefined;
-  let secretKey: string | undefined;
-  const options: LocalPlatformOptions & { verbose: boolean } = { dataDir: '', accounts, port: 8790, verbose: false };
-  for (let i = 0; i < argv.length; i++) {
-    let flag = argv[i];
-    let value: string | undefined;
-    const eq = flag.indexOf('=');
-    if (flag.startsWith('--') && eq > 0) {
-      value = flag.slice(eq + 1);
-      flag = flag.slice(0, eq);
-    }
-    const next = (): string => {
-      if (value !== undefined) return value;
-      const v = argv[++i];
-      if (v === undefined) throw new UsageError(`${flag} needs a value`);
-      return v;
-    };
-    switch (flag) {
-      case '--data':
-        options.dataDir = next();
-        break;
-      case '--port':
-        options.port = number(flag, next(), 0);
-        break;
-      case '--host':
-        options.host = next();
-        break;
-      case '--access-key':
-        accessKey = next();
-        break;
-      case '--secret-key':
-        secretKey = next();
-        break;
-      case '--account': {
-        const text = next();
-        const colon = text.indexOf(':');
-        if (colon <= 0 || colon === text.length - 1) throw new UsageError('--account needs KEY:SECRET');
-        accounts.push({ accessKey: text.slice(0, colon), secretKey: text.slice(colon + 1) });
-        break;
-      }
-      case '--accounts-file':
-        accounts.push(...readAccountsFile(next()));
-        break;
-      case '--demo':
-        options.demo = true;
-        break;
-      case '--clock-speed':
-        options.clockSpeed = number(flag, next(), Number.MIN_VALUE);
-        break;
-      case '--timestamp-window-ms':
-        options.timestampWindowMs = number(flag, next(), 0);
-        break;
-      case '--max-body-bytes':
-        options.maxBodyBytes = number(flag, next(), 1);
-        break;
-      case '--verbose':
-        options.verbose = true;
-        break;
-      case '--help':
-      case '-h':
-        throw new UsageError('');
-      default:
-        throw new UsageError(`unknown option ${flag}`);
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.value === undefined) continue;
+    if (token.name === 'account') {
+      const text = token.value;
+      const colon = text.indexOf(':');
+      if (colon <= 0 || colon === text.length - 1) throw new UsageError('--account needs KEY:SECRET');
+      accounts.push({ accessKey: text.slice(0, colon), secretKey: text.slice(colon + 1) });
+    } else if (token.name === 'accounts-file') {
+      accounts.push(...readAccountsFile(token.value));
     }
   }
-  secretKey ??= env.LOCAL_PLATFORM_SECRET_KEY;
+  const options: LocalPlatformOptions & { verbose: boolean } = {
+    dataDir: v.data ?? '',
+    accounts,
+    port: v.port === undefined ? 8790 : number('--port', v.port, 0),
+    verbose: v.verbose ?? false,
+  };
+  if (v.host !== undefined) options.host = v.host;
+  if (v.demo) options.demo = true;
+  if (v['clock-speed'] !== undefined) options.clockSpeed = number('--clock-speed', v['clock-speed'], Number.MIN_VALUE);
+  if (v['timestamp-window-ms'] !== undefined)
+    options.timestampWindowMs = number('--timestamp-window-ms', v['timestamp-window-ms'], 0);
+  if (v['max-body-bytes'] !== undefined) options.maxBodyBytes = number('--max-body-bytes', v['max-body-bytes'], 1);
+  if (v['allowed-host'] !== undefined) {
+    for (const name of v['allowed-host']) {
+      if (!/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9._-]+)$/.test(name))
+        throw new UsageError(`--allowed-host needs a host name or address (got ${JSON.stringify(name.slice(0, 100))})`);
+    }
+    options.allowedHosts = v['allowed-host'];
+  }
+  if (v['replay-guard']) options.replayGuard = true;
+  const accessKey = v['access-key'];
+  const secretKey = v['secret-key'] ?? env.LOCAL_PLATFORM_SECRET_KEY;
   if (accessKey !== undefined) {
     if (!secretKey) throw new UsageError('--access-key needs --secret-key (or LOCAL_PLATFORM_SECRET_KEY)');
     accounts.unshift({ accessKey, secretKey });
-  } else if (secretKey !== undefined && env.LOCAL_PLATFORM_SECRET_KEY === undefined) {
+  } else if (v['secret-key'] !== undefined) {
     throw new UsageError('--secret-key needs --access-key');
   }
   if (!options.dataDir) throw new UsageError('--data DIR is required');

@@ -3,12 +3,22 @@
  * would interleave. The lock is a `lock` file holding the owner's pid (and, where the system shows
  * it, the owner's start time); a lock left by a process that no longer runs (after kill -9) is
  * taken over, also when its pid has since been reused by another process (pids wrap around).
+ *
+ * Only an exclusive create (`wx`) makes a process the owner, so two processes can never both
+ * create the lock. Removing a stale lock is the racy step (two processes may both find it stale):
+ * it is done only while holding `lock.takeover` (itself taken by exclusive create), after reading
+ * the lock again and finding the same dead owner. The loser of a race then finds the winner's lock
+ * and is refused.
  */
 import { readFileSync } from 'node:fs';
-import { open, readFile, rm, writeFile } from 'node:fs/promises';
+import { open, readFile, rm, unlink } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
+import { FILE_MODE } from './permissions';
 
 const heldHere = new Set<string>();
+
+/** How long a start waits for another process's takeover of a stale lock to finish. */
+const TAKEOVER_WAIT_MS = 3000;
 
 function running(pid: number): boolean {
   try {
@@ -49,21 +59,71 @@ function ownerAlive(text: string): { pid: number; alive: boolean } {
   return { pid, alive: true };
 }
 
+/** Creates `file` holding this process's id; false when it exists already. */
+async function createExclusive(file: string): Promise<boolean> {
+  try {
+    const fh = await open(file, 'wx', FILE_MODE);
+    try {
+      await fh.writeFile(lockText());
+    } finally {
+      await fh.close();
+    }
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+const readText = (file: string): Promise<string | undefined> => readFile(file, 'utf8').catch(() => undefined);
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/**
+ * Removes the lock if it still holds `stale` (a dead owner), under the takeover lock. Returns false
+ * when another process is taking over right now (the caller looks again shortly).
+ */
+async function removeStale(file: string, stale: string): Promise<boolean> {
+  const guard = `${file}.takeover`;
+  if (!(await createExclusive(guard))) {
+    const taker = await readText(guard);
+    // A takeover left by a process that died during it: clear it and look again.
+    if (taker !== undefined && taker !== '' && !ownerAlive(taker).alive) await rm(guard, { force: true });
+    return false;
+  }
+  try {
+    if ((await readText(file)) === stale) await unlink(file).catch(() => undefined);
+    return true;
+  } finally {
+    await rm(guard, { force: true });
+  }
+}
+
 /** Takes the folder's lock; resolves with the function that releases it. */
 export async function lockDir(dir: string): Promise<() => Promise<void>> {
   const key = resolve(dir);
   if (heldHere.has(key)) throw new Error(`the data folder ${dir} is already open in this process`);
   const file = join(dir, 'lock');
-  try {
-    const fh = await open(file, 'wx');
-    await fh.writeFile(lockText());
-    await fh.close();
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-    const owner = ownerAlive(await readFile(file, 'utf8').catch(() => ''));
-    if (owner.alive)
+  const deadline = Date.now() + TAKEOVER_WAIT_MS;
+  for (;;) {
+    if (await createExclusive(file)) break;
+    const text = await readText(file);
+    if (text === undefined) continue; // removed meanwhile: try to create it again
+    const owner = ownerAlive(text);
+    // An empty lock is one being written right now (create, then write): its owner is alive.
+    if (owner.alive || (text === '' && Date.now() < deadline)) {
+      if (text === '') {
+        await sleep(10);
+        continue;
+      }
       throw new Error(`the data folder ${dir} is in use by another local platform (process ${owner.pid})`);
-    await writeFile(file, lockText());
+    }
+    if (!(await removeStale(file, text))) {
+      if (Date.now() > deadline) throw new Error(`the data folder ${dir}: its stale lock could not be taken over`);
+      await sleep(10);
+    }
   }
   heldHere.add(key);
   return async () => {

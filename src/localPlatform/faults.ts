@@ -22,3 +22,12 @@ export function missing(field: string, code: number = Codes.parameterMissing): P
 export function invalid(field: string, rule: string, code: number = Codes.parameterInvalid): PlatformFault {
   return new PlatformFault(code, `${field} ${rule}`);
 }
+
+/**
+ * Failures injected by tests, so the handling of rare system errors (a full disk) is tested on
+ * every run. Never set outside tests.
+ */
+export const injectedFaults: {
+  /** Called before each journal write of the account folder `dir`; an error returned makes it fail. */
+  journalWrite?: (dir: string) => NodeJS.ErrnoException | undefined;
+} = {};

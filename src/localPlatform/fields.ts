@@ -10,9 +10,9 @@ import { invalid, missing, PlatformFault } from './faults';
  * optional fields (and "missing" for required ones).
  */
 export interface FieldCodes {
-  /** Code for a missing required field (default 10901). */
+  /** Code for a missing required field (default parameterMissing). */
   missing?: number;
-  /** Code for a field that breaks a rule (default 10902). */
+  /** Code for a field that breaks a rule (default parameterInvalid). */
   invalid?: number;
 }
 
@@ -179,19 +179,23 @@ export class Fields {
     }
   }
 
-  /** Comma-separated list of ids (`a,b,c`); blanks dropped, duplicates removed, order kept. */
+  /**
+   * Comma-separated list of ids (`a,b,c`); blanks around ids ignored, duplicates removed, order
+   * kept. An empty id (`a,,b`, `a,`) is refused: it is a mistake, never "no id".
+   */
   idList(name: string, required = true, max = 1000): string[] {
     const text = this.str(name, required, 100_000);
     if (text === undefined) return [];
-    const ids = [
-      ...new Set(
-        text
-          .split(',')
-          .map((part) => part.trim())
-          .filter((part) => part !== ''),
-      ),
-    ];
-    if (ids.length === 0 && required) throw this.missing(name);
+    const parts = text.split(',').map((part) => part.trim());
+    if (parts.length === 1 && parts[0] === '') {
+      if (required) throw this.missing(name);
+      return [];
+    }
+    const empty = parts.indexOf('');
+    if (empty >= 0) {
+      throw this.invalid(name, `must list ids separated by commas, with no empty id (entry ${empty + 1} is empty)`);
+    }
+    const ids = [...new Set(parts)];
     if (ids.length > max) throw this.invalid(name, `must list at most ${max} ids`);
     return ids;
   }

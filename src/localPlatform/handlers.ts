@@ -1,4 +1,5 @@
 /** Action name -> handler: every operation of rest-interface section 4 and facts section 4. */
+import { Codes } from '../api/errorCodes';
 import type { ActionName } from '../api/types';
 import { liveChannelTypeCreate, liveChannelTypeList } from './actions/categories';
 import { liveGetChannelsByPage } from './actions/channelList';
@@ -13,13 +14,20 @@ import {
 } from './actions/channels';
 import { liveLogoCreate, liveLogoList } from './actions/liveLogos';
 import { liveGetTemplates, liveTemplateCreate, liveTemplateUpdate } from './actions/liveTemplates';
-import { getLogoGroupList, logoGroup } from './actions/logoGroups';
-import { templateGroup, templateGroupList } from './actions/templateGroups';
+import { deleteLogoGroup, getLogoGroupList, logoGroup } from './actions/logoGroups';
+import { deleteTemplateGroup, templateGroup, templateGroupList } from './actions/templateGroups';
 import { secondTranscodeV2 } from './actions/transcode';
 import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
 import type { ActionHandler } from './context';
+import { PlatformFault } from './faults';
 
-export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
+/**
+ * Operations the local platform serves that the client's action table may not list yet
+ * (issue 12: the group deletes; POST, `ids` comma-separated).
+ */
+export type LocalOnlyAction = 'deleteTemplateGroup' | 'deleteLogoGroup';
+
+export const HANDLERS: Readonly<Record<ActionName | LocalOnlyAction, ActionHandler>> = {
   liveCreateChannel,
   liveUpdate,
   liveGetChannelsByPage,
@@ -39,6 +47,8 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   getLogoGroupList,
   templateGroup,
   templateGroupList,
+  deleteTemplateGroup,
+  deleteLogoGroup,
   secondTranscodeV2,
   queryVideo,
   getTranscodedVideos,
@@ -47,5 +57,16 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
 };
 
 export function handlerFor(action: string): ActionHandler | undefined {
-  return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;
+  return Object.prototype.hasOwnProperty.call(HANDLERS, action)
+    ? HANDLERS[action as ActionName | LocalOnlyAction]
+    : undefined;
+}
+
+/** The dispatch step: the handler of a request's action, or the interface's refusal of an unknown one. */
+export function dispatch(action: string): ActionHandler {
+  const handler = handlerFor(action);
+  if (!handler) {
+    throw new PlatformFault(Codes.apiNotExists, `action ${action.slice(0, 100)} is not an operation of this platform`);
+  }
+  return handler;
 }

@@ -28,6 +28,14 @@ export class BodyTooLarge extends PlatformFault {
   }
 }
 
+/** The client closed the connection before its request body was complete: nobody to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection before sending the whole request body');
+    this.name = 'ClientGone';
+  }
+}
+
 /**
  * Reads the body up to `limit` bytes. A larger body is drained (up to 16 times the limit) and then
  * refused, so the client can read the answer; anything bigger is refused without reading it.
@@ -55,7 +63,11 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       }
     });
     req.on('end', () => (over ? reject(new BodyTooLarge(limit, false)) : resolve(Buffer.concat(chunks))));
-    req.on('error', reject);
+    // A disconnect mid-body ends in 'error' (ECONNRESET "aborted") or a 'close' without 'end'.
+    req.on('error', () => reject(new ClientGone()));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
   });
 }
 

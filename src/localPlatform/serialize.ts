@@ -263,12 +263,18 @@ export function logoGroup(view: View, g: LogoGroupRec): LogoGroup {
   };
 }
 
-export function templateGroupSummary(g: TemplateGroupRec, defaultGroupId: number | null): TemplateGroupSummary {
+/** A templateGroupList item; `userId` is 0 for a built-in group (it belongs to no account). */
+export function templateGroupSummary(
+  g: TemplateGroupRec,
+  defaultGroupId: number | null,
+  userId: number,
+): TemplateGroupSummary {
   return {
     id: g.id,
+    userId,
     name: g.name,
     type: g.type,
-    defaultGroup: g.id === defaultGroupId ? 1 : 0,
+    defaultGroup: g.id === defaultGroupId,
     trailor: g.trailor,
     trailorDuration: g.trailorDuration,
     logoGroupId: g.logoGroupId,

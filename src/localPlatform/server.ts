@@ -2,21 +2,35 @@
  * The local platform: a Node http server implementing the platform's signed REST interface at
  * `/rest`, with durable per-account data under `dataDir`. Used by the extension (inside the
  * extension host), by `npm run platform` / `npm start`, and by every test of the project.
+ *
+ * A request goes through these steps, each its own module:
+ *   1. normalise (normalise.ts): the path, the Host and Origin checks;
+ *   2. route: `/rest` is the REST interface; other paths get the 404 envelope (a new route, such as
+ *      serving files, is one more entry in `routes`);
+ * and for `/rest`:
+ *   3. read the body (request.ts), 4. authenticate (auth.ts), 5. dispatch to the action's handler
+ *      (handlers.ts), 6. answer with the envelope (answer.ts).
  */
-import { mkdir } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, chmod, mkdir, stat } from 'node:fs/promises';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Codes } from '../api/errorCodes';
-import { ACTIONS, type ActionName } from '../api/types';
+import { ACTIONS } from '../api/types';
 import { openAccount, type PlatformAccount } from './accounts';
-import { makeOrigin, type Origin } from './addresses';
-import { authenticate, DEFAULT_TIMESTAMP_WINDOW_MS } from './auth';
-import type { Account, ActionOutcome } from './context';
+import { makeOrigin } from './addresses';
+import { HttpFault, send, sendFault, sendOnSocket, success } from './answer';
+import { authenticate, DEFAULT_TIMESTAMP_WINDOW_MS, ReplayGuard, type AuthOptions } from './auth';
+import type { Account } from './context';
 import { seedDemo } from './demo';
 import { PlatformFault } from './faults';
 import { Fields } from './fields';
-import { handlerFor } from './handlers';
-import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
+import { dispatch } from './handlers';
+import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
+import { DIR_MODE } from './permissions';
+import { BodyTooLarge, ClientGone, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
+import { startError } from './storageErrors';
 
 export type { PlatformAccount } from './accounts';
 export { DEFAULT_TIMESTAMP_WINDOW_MS } from './auth';
@@ -35,8 +49,15 @@ export interface LocalPlatformOptions {
   clockSpeed?: number;
   /** Allowed skew of a request's `timestamp` (default 15 minutes). */
   timestampWindowMs?: number;
-  /** Largest accepted request body (default 1 MiB); larger ones get 10913. */
+  /** Largest accepted request body (default 1 MiB); larger ones get bodyTooLarge. */
   maxBodyBytes?: number;
+  /**
+   * Host names served besides loopback and the bound address (a request naming another host, as a
+   * web page reaching the platform through DNS rebinding does, is refused).
+   */
+  allowedHosts?: string[];
+  /** Refuse a signed request seen before within the timestamp window (default off). */
+  replayGuard?: boolean;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
 }
@@ -50,33 +71,8 @@ export interface LocalPlatform {
   close(): Promise<void>;
 }
 
-interface Envelope {
-  code: number;
-  message: string;
-  result: unknown;
-  success: boolean;
-  count?: number;
-}
-
-function send(res: ServerResponse, status: number, envelope: Envelope, close = false): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify(envelope);
-  res.writeHead(status, {
-    'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(body),
-    ...(close ? { Connection: 'close' } : {}),
-  });
-  res.end(body);
-}
-
-function failure(fault: PlatformFault): Envelope {
-  return { code: fault.code, message: fault.message, result: null, success: false };
-}
-
 /** Largest request line plus headers (Node's default is 16 KiB). */
 export const MAX_HEADER_BYTES = 256 * 1024;
-
-const WILDCARD_HOSTS = new Set(['0.0.0.0', '::', '']);
 
 function checkOptions(options: LocalPlatformOptions): void {
   if (!options.dataDir) throw new Error('dataDir is required');
@@ -97,120 +93,156 @@ function checkOptions(options: LocalPlatformOptions): void {
   if (options.port !== undefined && !(Number.isInteger(options.port) && options.port >= 0 && options.port <= 65535)) {
     throw new Error('port must be an integer from 0 to 65535');
   }
+  for (const name of options.allowedHosts ?? []) {
+    if (typeof name !== 'string' || !/^(\[[0-9a-fA-F:.]+\]|[0-9a-fA-F:.]+|[A-Za-z0-9._-]+)$/.test(name)) {
+      throw new Error(`allowedHosts: ${JSON.stringify(name)} is not a host name or address`);
+    }
+  }
 }
 
-export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
-  checkOptions(options);
-  const host = options.host ?? '127.0.0.1';
-  const windowMs = options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
-  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const clockSpeed = options.clockSpeed ?? 1;
-  const logError = (error: unknown): void => {
-    console.error(`local platform: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-  };
+/** What a request's log entry says: its action and the code it was answered with. */
+interface Exchange {
+  action: string;
+  code: number;
+  /** False when nobody was answered (the client went away). */
+  answered: boolean;
+}
 
-  await mkdir(options.dataDir, { recursive: true });
+type Route = (req: IncomingMessage, res: ServerResponse, incoming: Incoming, exchange: Exchange) => Promise<void>;
+
+/** liveCreateChannel and liveUpdate carry their definition as a JSON body (facts section 2). */
+function takesJsonBody(action: string): boolean {
+  return (ACTIONS as Record<string, { jsonBody?: boolean } | undefined>)[action]?.jsonBody === true;
+}
+
+const exists = (path: string): Promise<boolean> =>
+  stat(path).then(
+    () => true,
+    () => false,
+  );
+
+/** Opens every account's store (creating the data folder, owner-only), seeding demo data if asked. */
+async function openAccounts(options: LocalPlatformOptions, logError: (error: unknown) => void) {
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
+    // An existing folder that cannot be written is said so (a recursive mkdir reports ENOENT there).
+    if (await exists(options.dataDir)) await access(options.dataDir, constants.W_OK);
+    await mkdir(join(options.dataDir, 'accounts'), { recursive: true, mode: DIR_MODE });
+    // Channel auth codes live here: the folder is the owner's only, also one made by an older version.
+    await chmod(options.dataDir, DIR_MODE);
+    await chmod(join(options.dataDir, 'accounts'), DIR_MODE);
     for (const config of options.accounts) {
-      const { account, fresh } = await openAccount(options.dataDir, config, takenUserIds, clockSpeed, logError);
+      const { account, fresh } = await openAccount(
+        options.dataDir,
+        config,
+        takenUserIds,
+        options.clockSpeed ?? 1,
+        logError,
+      );
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
       account.transcoder.reschedule();
     }
   } catch (error) {
     await closeAccounts(accounts);
-    throw error;
+    throw startError(error, options.dataDir);
   }
+  return accounts;
+}
 
+export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
+  checkOptions(options);
+  const host = options.host ?? '127.0.0.1';
+  const windowMs = options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
+  const auth: AuthOptions = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
+  const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const allowedHosts = allowedHostNames(host, options.allowedHosts);
+  const logError = (error: unknown): void => {
+    // A refusal (such as a full data folder met by the transcoding clock) is one readable line; a
+    // bug keeps its stack.
+    const text =
+      error instanceof PlatformFault
+        ? error.message
+        : error instanceof Error
+          ? (error.stack ?? error.message)
+          : String(error);
+    console.error(`local platform: ${text}`);
+  };
+  const accounts = await openAccounts(options, logError);
   let port = 0;
-  const originFor = (req: IncomingMessage): Origin => {
-    if (!WILDCARD_HOSTS.has(host)) return makeOrigin(host, port);
-    // Bound to every interface: answer with the address the client used, if it is a plain host.
-    const hostHeader = req.headers.host ?? '';
-    const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?$/.exec(hostHeader);
-    return makeOrigin(m ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1', port);
+
+  /** The `/rest` route: read the body, authenticate, dispatch, answer. */
+  const serveRest: Route = async (req, res, incoming, exchange) => {
+    if (incoming.method !== 'GET' && incoming.method !== 'POST') {
+      throw new HttpFault(405, Codes.parameterInvalid, `method must be GET or POST (got ${incoming.method || '?'})`, {
+        Allow: 'GET, POST',
+      });
+    }
+    const jsonAction = takesJsonBody(incoming.url.searchParams.get('action') ?? '');
+    const body = await readBody(req, maxBody);
+    const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
+    exchange.action = parsed.params.action ?? '-';
+    const now = Date.now();
+    const account = authenticate(parsed.params, accounts, auth, now);
+    const handler = dispatch(parsed.params.action);
+    // Bound to every interface: addresses in answers use the name the client used.
+    const origin = makeOrigin(WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host, port);
+    const outcome = await handler({
+      params: new Fields(parsed.params),
+      body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
+      account,
+      view: { store: account.store, userId: account.userId, origin },
+      now,
+    });
+    // Never answer with data that is not yet on disk.
+    await account.store.durable();
+    exchange.code = Codes.success;
+    send(res, 200, success(outcome));
+  };
+
+  const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route }> = [
+    { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
+  ];
+
+  /** The answer to a refusal or failure of any step. */
+  const answerError = (req: IncomingMessage, res: ServerResponse, error: unknown, exchange: Exchange): void => {
+    if (error instanceof ClientGone) {
+      // Nobody to answer: a plain note, not an internal error.
+      exchange.answered = false;
+      console.error(`local platform: note: ${error.message}`);
+      return;
+    }
+    if (error instanceof PlatformFault) {
+      exchange.code = error.code;
+      // A refusal before the body was read: drain it so the connection stays usable.
+      if (error instanceof HttpFault) req.resume();
+      sendFault(res, error, error instanceof BodyTooLarge && error.unread);
+      return;
+    }
+    exchange.code = Codes.exception;
+    logError(error);
+    sendFault(res, new PlatformFault(Codes.exception));
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     const started = performance.now();
-    let action = '-';
-    let code: number = Codes.exception;
+    const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     try {
-      // An absolute-form request line (through a proxy) is routed by its path.
-      let url: URL;
-      try {
-        // An origin-form target is read as a path even when it starts with `//` (a base address
-        // given with a trailing slash: `http://host:port/` + `/rest`), never as a host name.
-        const target = req.url ?? '/';
-        url = target.startsWith('/') ? new URL(`http://local.invalid${target}`) : new URL(target);
-      } catch {
-        url = new URL('http://local.invalid/unreadable');
+      const incoming = normalise(req, allowedHosts);
+      const route = routes.find((r) => r.path(incoming.path));
+      if (!route) {
+        throw new HttpFault(404, Codes.apiNotExists, `only /rest is served (got ${incoming.path.slice(0, 100)})`);
       }
-      // Repeated slashes are one, as web servers in front of the real service treat them.
-      const path = url.pathname.replace(/\/{2,}/g, '/');
-      if (path !== '/rest' && path !== '/rest/') {
-        code = Codes.apiNotExists;
-        req.resume();
-        send(
-          res,
-          404,
-          failure(new PlatformFault(Codes.apiNotExists, `only /rest is served (got ${path.slice(0, 100)})`)),
-        );
-        return;
-      }
-      if (req.method !== 'GET' && req.method !== 'POST') {
-        code = Codes.parameterInvalid;
-        req.resume();
-        res.setHeader('Allow', 'GET, POST');
-        send(
-          res,
-          405,
-          failure(new PlatformFault(Codes.parameterInvalid, `method must be GET or POST (got ${req.method ?? '?'})`)),
-        );
-        return;
-      }
-      const queryAction = url.searchParams.get('action') ?? '';
-      const jsonAction = (ACTIONS as Record<string, { jsonBody?: boolean }>)[queryAction]?.jsonBody === true;
-      const body = await readBody(req, maxBody);
-      const parsed = parseRequest(url, req.headers['content-type'], body, jsonAction);
-      action = parsed.params.action ?? '-';
-      const now = Date.now();
-      const account = authenticate(parsed.params, accounts, windowMs, now);
-      const handler = handlerFor(parsed.params.action);
-      if (!handler)
-        throw new PlatformFault(
-          Codes.apiNotExists,
-          `action ${parsed.params.action.slice(0, 100)} is not an operation of this platform`,
-        );
-      const jsonBody = ACTIONS[parsed.params.action as ActionName] as { jsonBody?: boolean };
-      const outcome: ActionOutcome = await handler({
-        params: new Fields(parsed.params),
-        body: jsonBody.jsonBody ? parsed.json : undefined,
-        account,
-        view: { store: account.store, userId: account.userId, origin: originFor(req) },
-        now,
-      });
-      // Never answer with data that is not yet on disk.
-      await account.store.durable();
-      code = Codes.success;
-      const envelope: Envelope = { code: 0, message: 'success', result: outcome.result, success: true };
-      if (outcome.count !== undefined) envelope.count = outcome.count;
-      send(res, 200, envelope);
+      await route.serve(req, res, incoming, exchange);
     } catch (error) {
-      if (error instanceof PlatformFault) {
-        code = error.code;
-        send(res, 200, failure(error), error instanceof BodyTooLarge && error.unread);
-      } else {
-        code = Codes.exception;
-        logError(error);
-        send(res, 200, failure(new PlatformFault(Codes.exception)));
-      }
+      answerError(req, res, error, exchange);
     } finally {
       // The action name comes from the request: keep it to one short, printable word in logs.
-      const logged = action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
-      options.onRequest?.({ action: logged, code, durationMs: performance.now() - started });
+      const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
+      if (exchange.answered) {
+        options.onRequest?.({ action: logged, code: exchange.code, durationMs: performance.now() - started });
+      }
     }
   };
 
@@ -233,16 +265,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
     if (error.code === 'HPE_HEADER_OVERFLOW') {
       // Refused like an oversized body: the envelope, so the client reads why.
-      const body = JSON.stringify(
-        failure(
-          new PlatformFault(
-            Codes.bodyTooLarge,
-            `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`,
-          ),
+      sendOnSocket(
+        socket,
+        '200 OK',
+        new PlatformFault(
+          Codes.bodyTooLarge,
+          `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`,
         ),
-      );
-      socket.end(
-        `HTTP/1.1 200 OK\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
       );
       return;
     }
@@ -252,16 +281,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_CONSTANT'
         ? '; percent-encode spaces and non-ASCII characters in the address'
         : '';
-    const body = JSON.stringify(
-      failure(
-        new PlatformFault(
-          Codes.parameterInvalid,
-          `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`,
-        ),
+    sendOnSocket(
+      socket,
+      '400 Bad Request',
+      new PlatformFault(
+        Codes.parameterInvalid,
+        `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`,
       ),
-    );
-    socket.end(
-      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
     );
   });
   try {

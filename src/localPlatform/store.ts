@@ -3,14 +3,27 @@
  * them only through `commit`, which applies the change at once (synchronously, so writes of one
  * account are serialised by the event loop) and resolves when it is durable.
  */
-import { Journal, type Mutation } from './journal';
+import { Journal, type Damage, type Mutation } from './journal';
 import { COLLECTION_NAMES, type CollectionName, type Collections, type RecordOf } from './records';
+import { storageFault } from './storageErrors';
 
 /** Journal size after which the store writes a snapshot and drops the journal. */
 const DEFAULT_COMPACT_BYTES = 16 * 1024 * 1024;
 
 export interface StoreOptions {
   compactBytes?: number;
+  /** Told about records that could not be read (damaged files); default: one line on stderr. */
+  onDamage?: (message: string) => void;
+}
+
+/** The sentence that says what was lost, naming the file and where its copy was kept. */
+export function damageReport(damage: Damage): string {
+  const n = damage.lines.length;
+  return (
+    `local platform: ${damage.file}: ${n} damaged record${n === 1 ? '' : 's'} could not be read and ` +
+    `${n === 1 ? 'was' : 'were'} left out (line${n === 1 ? '' : 's'} ${damage.lines.slice(0, 20).join(', ')}` +
+    `${n > 20 ? ', ...' : ''}); every intact record was kept; the damaged file was copied to ${damage.keptAs}`
+  );
 }
 
 /** A set of changes committed together (one journal line: all or nothing). */
@@ -72,7 +85,14 @@ export class AccountStore {
     store.seq = loaded.seq;
     store.fresh = loaded.fresh;
     store.logging = true;
-    if (store.journal.journalBytes > 0) void store.compact().catch(() => undefined);
+    if (loaded.damage.length > 0) {
+      const report = options.onDamage ?? ((message: string) => console.error(message));
+      for (const damage of loaded.damage) report(damageReport(damage));
+      // Rewrite the intact records now, so the damaged lines are not met (and reported) again.
+      await store.compact();
+    } else if (store.journal.journalBytes > 0) {
+      void store.compact().catch(() => undefined);
+    }
     return store;
   }
 
@@ -104,12 +124,24 @@ export class AccountStore {
     return log.filter((change) => change.version > version);
   }
 
-  /** Applies the changes now and resolves once they are on disk. */
+  /**
+   * Applies the changes now and resolves once they are on disk. When they cannot be written (a full
+   * disk), they are taken back out of memory and the promise rejects with a PlatformFault saying why.
+   */
   commit(tx: Tx): Promise<void> {
     if (tx.mutations.length === 0) return this.durable();
     this.seq++;
+    const before = tx.mutations.map((m) => (this.data[m.c] as Map<string, unknown> | undefined)?.get(m.id));
     for (const mutation of tx.mutations) this.apply(mutation);
-    const written = this.journal.append(this.seq, tx.mutations);
+    const undo = (): void => {
+      for (let i = tx.mutations.length - 1; i >= 0; i--) {
+        const { c, id } = tx.mutations[i];
+        this.apply({ c, id, v: before[i] ?? null });
+      }
+    };
+    const written = this.journal.append(this.seq, tx.mutations, undo).catch((error: unknown) => {
+      throw storageFault(error);
+    });
     if (this.journal.journalBytes > this.compactBytes && !this.journal.compacting) {
       void written.then(() => this.compact()).catch(() => undefined);
     }

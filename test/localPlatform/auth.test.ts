@@ -2,6 +2,7 @@
 import * as assert from 'node:assert/strict';
 import { Codes } from '../../src/api/errorCodes';
 import { signParams } from '../../src/api/signing';
+import { ReplayGuard } from '../../src/localPlatform/auth';
 import { ACCOUNT, assertFault, multipartBody, raw, rawSocket, signed, TestPlatform } from './harness';
 
 describe('local platform: authentication and carriage', () => {
@@ -135,13 +136,13 @@ describe('local platform: authentication and carriage', () => {
     const q = new URLSearchParams(signed('liveChannelTypeList', {})).toString();
     const text = await rawSocket(
       p.platform.port,
-      `GET http://example.invalid:9999/rest?${q} HTTP/1.1\r\nHost: example.invalid:9999\r\nConnection: close\r\n\r\n`,
+      `GET http://localhost:${p.platform.port}/rest?${q} HTTP/1.1\r\nHost: localhost:${p.platform.port}\r\nConnection: close\r\n\r\n`,
     );
     assert.match(text, /^HTTP\/1\.1 200/);
     assert.match(text, /"code":0/);
   });
 
-  it('signs empty values too, and accepts clients that leave them out of the signature', async () => {
+  it('signs empty values too, and refuses an empty parameter added to a signed request unsigned', async () => {
     const withEmpty = await raw(p, 'liveChannelTypeList', { name: '' });
     assert.equal(withEmpty.json.code, 0, withEmpty.text);
     const base: Record<string, string> = {
@@ -152,7 +153,80 @@ describe('local platform: authentication and carriage', () => {
     };
     const signature = signParams(base, ACCOUNT.secretKey);
     const sentWithEmpty = await raw(p, '', { ...base, name: '', signature }, { bare: true });
-    assert.equal(sentWithEmpty.json.code, 0, sentWithEmpty.text);
+    assertFault(sentWithEmpty, Codes.signatureIncorrect, 'empty ones too');
+  });
+
+  it('refuses a signature that is not 64 hexadecimal characters, even one whose low bytes match', async () => {
+    const answer = await raw(
+      p,
+      'liveChannelTypeList',
+      {},
+      {
+        // Each hex digit moved to a character with the same low byte (U+0100 + code): not hex.
+        tamper: (q) =>
+          (q.signature = [...q.signature].map((c) => String.fromCharCode(0x100 + c.charCodeAt(0))).join('')),
+      },
+    );
+    assertFault(answer, Codes.signatureIncorrect, 'signature must be 64 hexadecimal characters');
+    const short = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = q.signature.slice(0, 63)) });
+    assertFault(short, Codes.signatureIncorrect, '64 hexadecimal');
+    const zz = await raw(p, 'liveChannelTypeList', {}, { tamper: (q) => (q.signature = 'zz'.repeat(32)) });
+    assertFault(zz, Codes.signatureIncorrect, '64 hexadecimal');
+  });
+
+  it('answers an unsigned request alike for a known and an unknown access key', async () => {
+    const stranger = { accessKey: 'nobody', secretKey: 'x' };
+    for (const tamper of [
+      (q: Record<string, string>) => delete q.signature,
+      (q: Record<string, string>) => (q.signature = 'not-a-signature'),
+    ]) {
+      const known = await raw(p, 'liveChannelTypeList', {}, { tamper });
+      const unknown = await raw(p, 'liveChannelTypeList', {}, { tamper, account: stranger });
+      assert.notEqual(known.json.code, 0);
+      assert.deepEqual(unknown.json, known.json);
+    }
+  });
+
+  describe('replay guard', () => {
+    it('is off by default: the same signed request is served twice', async () => {
+      const params = signed('liveChannelTypeList', {});
+      const first = await raw(p, '', params, { bare: true });
+      const again = await raw(p, '', params, { bare: true });
+      assert.equal(first.json.code, 0);
+      assert.equal(again.json.code, 0);
+    });
+
+    it('refuses a signed request seen before within the window, with its own code, and changes nothing', async () => {
+      const guarded = await TestPlatform.start({ replayGuard: true, timestampWindowMs: 60_000 });
+      try {
+        const params = signed('liveChannelTypeCreate', { name: 'Once' });
+        const first = await raw(guarded, '', params, { bare: true, method: 'POST' });
+        assert.equal(first.json.code, 0, first.text);
+        const replayed = await raw(guarded, '', params, { bare: true, method: 'POST' });
+        assertFault(replayed, Codes.requestReplayed, 'already received');
+        const list = await raw(guarded, 'liveChannelTypeList');
+        assert.deepEqual(
+          (list.json.result as Array<{ name: string }>).map((c) => c.name),
+          ['Once'],
+        );
+        // A request signed anew (another timestamp) is served.
+        const fresh = await raw(guarded, 'liveChannelTypeList', { timestamp: String(Date.now() + 1) });
+        assert.equal(fresh.json.code, 0);
+      } finally {
+        await guarded.close();
+      }
+    });
+
+    it('forgets signatures once their timestamp has left the window (memory bounded)', () => {
+      const guard = new ReplayGuard(1000);
+      const t0 = 1_000_000;
+      for (let i = 0; i < 100; i++) guard.check(`sig-${i}`, t0, t0);
+      assert.equal(guard.size, 100);
+      assert.throws(() => guard.check('sig-1', t0, t0 + 500), /already received/);
+      guard.check('later', t0 + 5000, t0 + 5000);
+      assert.equal(guard.size, 1, 'expired entries were dropped');
+      guard.check('sig-1', t0 + 5000, t0 + 5000);
+    });
   });
 
   it('refuses a parameter given twice with different values', async () => {

@@ -303,15 +303,20 @@ describe('local platform: templates, logos, categories and groups', () => {
     it('lists the built-in groups and creates groups with integer ids; the first regular one is the default', async () => {
       const before = await client.templateGroupList();
       for (const g of before) assertFields(g, TEMPLATE_GROUP_SUMMARY_FIELDS, 'template group');
-      assert.ok(before.length >= 1 && before.every((g) => g.defaultGroup === 0));
+      assert.ok(before.length >= 1 && before.every((g) => g.defaultGroup === false));
       const vrId = await client.templateGroup(group({ name: 'VR first', type: 1 }));
       const id = await client.templateGroup(group());
       assert.ok(Number.isInteger(id));
       const id2 = await client.templateGroup(group({ name: 'Second' }));
       const list = await client.templateGroupList();
-      assert.equal(list.find((g) => g.id === id)?.defaultGroup, 1);
-      assert.equal(list.find((g) => g.id === id2)?.defaultGroup, 0);
-      assert.equal(list.find((g) => g.id === vrId)?.defaultGroup, 0);
+      assert.equal(list.find((g) => g.id === id)?.defaultGroup, true);
+      // JSON types as the real platform answers them: a boolean, and the owning account's user id.
+      assert.ok(list.every((g) => typeof g.defaultGroup === 'boolean'));
+      const { userId } = await client.liveChannelTypeCreate(`Owner check ${id}`);
+      assert.equal(list.find((g) => g.id === id)?.userId, userId);
+      assert.equal(list.find((g) => g.id === 1)?.userId, 0, 'a built-in group belongs to no account');
+      assert.equal(list.find((g) => g.id === id2)?.defaultGroup, false);
+      assert.equal(list.find((g) => g.id === vrId)?.defaultGroup, false);
       assert.deepEqual(
         (await client.templateGroupList({ type: 1 })).map((g) => g.type),
         (await client.templateGroupList({ type: 1 })).map(() => 1),
@@ -321,7 +326,7 @@ describe('local platform: templates, logos, categories and groups', () => {
     it('modifies a group, refuses built-in ones (10082) and a type change of the default (10095)', async () => {
       const list = await client.templateGroupList();
       const builtIn = list.find((g) => g.id < 1000)!;
-      const def = list.find((g) => g.defaultGroup === 1)!;
+      const def = list.find((g) => g.defaultGroup)!;
       await apiError(
         client.templateGroup(group({ id: builtIn.id })),
         Codes.cannotModifyTemplateGroup,

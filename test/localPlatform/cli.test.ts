@@ -128,6 +128,26 @@ describe('local platform: command line', () => {
       assert.equal(parseArgs(['--data', 'x', '--account', 'k:s'], {}).port, 8790, 'port defaults to 8790');
     });
 
+    it('reads --allowed-host (repeatable) and --replay-guard, both off by default', () => {
+      const o = parseArgs(
+        ['--data', 'd', '--account', 'k:s', '--allowed-host', 'box.lan', '--allowed-host=10.0.0.5', '--replay-guard'],
+        {},
+      );
+      assert.deepEqual(o.allowedHosts, ['box.lan', '10.0.0.5']);
+      assert.equal(o.replayGuard, true);
+      const plain = parseArgs(['--data', 'd', '--account', 'k:s'], {});
+      assert.equal(plain.allowedHosts, undefined);
+      assert.equal(plain.replayGuard, undefined);
+    });
+
+    it('keeps accounts in the order given, inline and from files', () => {
+      const o = parseArgs(['--data', 'd', '--account', 'a:1', '--account', 'b:2'], {});
+      assert.deepEqual(
+        o.accounts.map((a) => a.accessKey),
+        ['a', 'b'],
+      );
+    });
+
     for (const [args, message] of [
       [['--access-key', 'k', '--secret-key', 's'], /--data DIR is required/],
       [['--data', 'x'], /give an account/],
@@ -136,6 +156,10 @@ describe('local platform: command line', () => {
       [['--data', 'x', '--account', 'k:s', '--clock-speed', '0'], /--clock-speed needs a number/],
       [['--data', 'x', '--account', 'k:s', '--wat'], /unknown option --wat/],
       [['--data'], /--data needs a value/],
+      [['--data', 'x', '--account', 'k:s', '--demo=yes'], /--demo takes no value/],
+      [['--data', 'x', '--account', 'k:s', 'stray'], /unexpected argument stray/],
+      [['--data', 'x', '--account', 'k:s', '--allowed-host', 'evil host/'], /--allowed-host needs a host name/],
+      [['--data', 'x', '--account', 'k:s', '--port', '-1'], /--port needs a/],
     ] as const) {
       it(`refuses ${args.join(' ')}`, () => {
         assert.throws(() => parseArgs([...args], {}), message);

@@ -27,7 +27,7 @@ describe('local platform: independent clients', () => {
 
   it('serves `//rest` (a base address given with a trailing slash) like `/rest`', async () => {
     const q = new URLSearchParams(signed('liveChannelTypeList', {})).toString();
-    for (const target of [`//rest?${q}`, `///rest/?${q}`, `http://example.invalid:9999//rest?${q}`]) {
+    for (const target of [`//rest?${q}`, `///rest/?${q}`, `http://127.0.0.1:${p.platform.port}//rest?${q}`]) {
       const text = await rawSocket(
         p.platform.port,
         `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
@@ -108,7 +108,8 @@ describe('local platform: independent clients', () => {
       {},
       { body: '{"name": ', contentType: 'application/x-www-form-urlencoded' },
     );
-    assertFault(formJunk, Codes.parameterMissing, 'the channel definition (JSON request body) is required');
+    // Read as a form, the text is a parameter that was not signed.
+    assertFault(formJunk, Codes.signatureIncorrect, 'every parameter sent is signed');
   });
 
   it('reads a channel definition sent as form fields, and a liveUpdate id sent as a parameter', async () => {
@@ -181,14 +182,15 @@ describe('local platform: independent clients', () => {
   });
 
   it('reads an integer group id of 0 as "not given" (what clients with integer fields send for none)', async () => {
-    // No default group in this account: 0 falls back to the default group, hence 10024, not a range error.
+    // 0 means "not given" (the default group), not a range error: the call is read and answered per video.
     const transcode = await raw(
       p,
       'secondTranscodeV2',
       { videoIds: 'a'.repeat(32), replace: 'true', transcodeTemplateGroupId: '0' },
       { placement: 'form' },
     );
-    assertFault(transcode, Codes.noUserTranscodeTemplate);
+    assert.equal(transcode.json.code, 0, transcode.text);
+    assert.equal((transcode.json.result as Array<{ code: number }>)[0].code, Codes.videoNotExists);
     const logos = JSON.stringify([
       { uri: 'l/a.png', width: 10, height: 10, leftPos: 1, topPos: 1, opacity: 100, resize: 100, start: 0, end: 100 },
     ]);

@@ -225,6 +225,7 @@ export const PLAY_URL_FIELDS = ['channelId', 'channelGroupId', 'channelGroupType
 export const PLAY_URL_ITEM_FIELDS = ['url', 'width', 'height', 'videoBitrate', 'audioBitrate', 'defaultVideo'];
 export const TEMPLATE_GROUP_SUMMARY_FIELDS = [
   'id',
+  'userId',
   'name',
   'type',
   'defaultGroup',

@@ -1,7 +1,7 @@
 /** `npm start` (scripts/start.mjs): account kept private, VS Code opened with the dev variables, no secret printed. */
 import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { chmod, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
@@ -67,7 +67,8 @@ describe('local platform: npm start', function () {
     assert.equal((await stat(join(home, 'account.json'))).mode & 0o777, 0o600);
     assert.ok(!first.output().includes(account.secretKey), 'the secret is never printed');
     assert.match(first.output(), new RegExp(`access key: ${account.accessKey}`));
-    await waitFor(() => existsSync(seen), 'the code launcher');
+    // The stand-in creates the file, then writes it: wait for its content, not just the file.
+    await waitFor(() => existsSync(seen) && statSync(seen).size > 0, 'the code launcher');
     const call = JSON.parse(await readFile(seen, 'utf8')) as {
       args: string[];
       base: string;

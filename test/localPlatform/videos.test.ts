@@ -4,7 +4,11 @@ import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import type { AdHocTemplate, Video } from '../../src/api/types';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
-import { apiError, eventually, raw, TestPlatform } from './harness';
+import { accountDir } from '../../src/localPlatform/accounts';
+import { newId } from '../../src/localPlatform/ids';
+import { newVideoRecord } from '../../src/localPlatform/records';
+import { AccountStore, Tx } from '../../src/localPlatform/store';
+import { ACCOUNT, apiError, eventually, raw, removeDir, tempDir, TestPlatform } from './harness';
 import {
   assertFields,
   CDN_FIELDS,
@@ -121,7 +125,7 @@ describe('local platform: demo data, videos and transcoding', () => {
       [...DEMO_NAMES.logoGroups],
     );
     assert.equal(
-      (await client.templateGroupList()).find((g) => g.defaultGroup === 1)?.name,
+      (await client.templateGroupList()).find((g) => g.defaultGroup)?.name,
       DEMO_NAMES.templateGroups.standard,
     );
   });
@@ -273,50 +277,62 @@ describe('local platform: demo data, videos and transcoding', () => {
     assert.ok([Codes.videoInWaitingList, Codes.transcodeRunning].includes(again[0].code as never));
   });
 
-  it('refuses the whole call: 10017 no video exists, 10081 unknown group, 10061 bad templates, 10901 no replace', async () => {
+  it('answers code 0 at the top with the outcome of each video: unknown video, unknown group, bad templates', async () => {
     const id = byTitle('Meeting notes').id;
-    await apiError(
-      client.secondTranscodeV2({ videoIds: ['1'.repeat(32)], replace: true, transcodeTemplateGroupId: 1 }),
-      Codes.noVideoExists,
-      'none of videoIds',
-    );
-    await apiError(
-      client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplateGroupId: 4242 }),
+    const unknown = '1'.repeat(32);
+    const only = async (job: Parameters<typeof client.secondTranscodeV2>[0], code: number, detail: string) => {
+      // The raw envelope: top-level code 0, the refusal in the video's own result.
+      const results = await client.secondTranscodeV2(job);
+      assert.equal(results.length, job.videoIds.length);
+      for (const r of results) {
+        if (r.id === unknown) continue;
+        assert.equal(r.code, code, r.message);
+        assert.ok(r.message.includes(detail), `"${r.message}" should mention "${detail}"`);
+      }
+      return results;
+    };
+    const none = await client.secondTranscodeV2({ videoIds: [unknown], replace: true, transcodeTemplateGroupId: 1 });
+    assert.deepEqual(none, [
+      { id: unknown, code: Codes.videoNotExists, message: 'video_not_exists: not a video of this account' },
+    ]);
+    const mixed = await only(
+      { videoIds: [unknown, id], replace: true, transcodeTemplateGroupId: 4242 },
       Codes.templateGroupNotExist,
       'transcodeTemplateGroupId 4242',
     );
-    await apiError(
-      client.secondTranscodeV2({
-        videoIds: [id],
-        replace: true,
-        transcodeTemplates: [{ ...adHoc[0], hls: false, mp4: false }],
-      }),
+    assert.equal(mixed[0].code, Codes.videoNotExists);
+    await only(
+      { videoIds: [id], replace: true, transcodeTemplates: [{ ...adHoc[0], hls: false, mp4: false }] },
       Codes.transcodeTemplateNotCorrect,
       'transcodeTemplates[0].hls or mp4, flv or ts must be true',
     );
-    await apiError(
-      client.secondTranscodeV2({
-        videoIds: [id],
-        replace: true,
-        transcodeTemplates: [{ ...adHoc[0], hlsEncryptType: 5 as never }],
-      }),
+    await only(
+      { videoIds: [id], replace: true, transcodeTemplates: [{ ...adHoc[0], hlsEncryptType: 5 as never }] },
       Codes.transcodeTemplateNotCorrect,
       'transcodeTemplates[0].hlsEncryptType must be one of 0, 6, 7',
     );
-    await apiError(
-      client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [adHoc[0], adHoc[0]] }),
+    await only(
+      { videoIds: [id], replace: true, transcodeTemplates: [adHoc[0], adHoc[0]] },
       Codes.transcodeTemplateNotCorrect,
       'at most one template with defaultVideo 1',
     );
-    await apiError(
-      client.secondTranscodeV2({
+    await only(
+      {
         videoIds: [id],
         replace: true,
         transcodeTemplates: { logoGroupId: 0, templates: [{ ...adHoc[0], videoWidth: undefined as never }] },
-      }),
+      },
       Codes.transcodeTemplateNotCorrect,
       'transcodeTemplates.templates[0].videoWidth is required',
     );
+    const envelope = await raw(
+      p,
+      'secondTranscodeV2',
+      { videoIds: id, replace: 'true', transcodeTemplateGroupId: '4242' },
+      { method: 'POST' },
+    );
+    assert.equal(envelope.json.code, 0, envelope.text);
+    assert.equal(envelope.json.success, true);
     const noReplace = await raw(
       p,
       'secondTranscodeV2',
@@ -337,18 +353,36 @@ describe('local platform: demo data, videos and transcoding', () => {
     assert.equal(r.code, Codes.createTranscodeTaskFailed);
   });
 
-  it('answers 10024 when the account has no default group and none is given', async () => {
+  it('answers noUserTranscodeTemplate for each video when the account has no default group and none is given', async () => {
     // Without demo data an account has only the built-in groups, none of them its default.
-    const bare = await TestPlatform.start();
+    const dir = await tempDir();
+    const store = await AccountStore.open(accountDir(dir, ACCOUNT.accessKey));
+    const video = newVideoRecord({
+      id: newId(),
+      fileName: 'a.mp4',
+      title: 'A',
+      width: 1280,
+      height: 720,
+      bitrate: 2000,
+      audioBitrate: 128,
+      duration: 60_000,
+      size: 1000,
+      categoryId: 1,
+      status: 2,
+      uploadTime: Date.now(),
+      tag: null,
+      videoType: 0,
+    });
+    await store.commit(new Tx().put('videos', video));
+    await store.close();
+    const bare = await TestPlatform.start({}, dir);
     try {
-      const c = bare.client();
-      await apiError(
-        c.secondTranscodeV2({ videoIds: ['a'.repeat(32)], replace: true }),
-        Codes.noUserTranscodeTemplate,
-        'no default template group',
-      );
+      const [r] = await bare.client().secondTranscodeV2({ videoIds: [video.id], replace: true });
+      assert.equal(r.code, Codes.noUserTranscodeTemplate, r.message);
+      assert.match(r.message, /no default template group/);
     } finally {
       await bare.close();
+      await removeDir(dir);
     }
   });
 

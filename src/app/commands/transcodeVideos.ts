@@ -137,7 +137,7 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     for (const group of groups) {
       items.push({
         label: `$(layers) ${group.name}`,
-        description: [group.defaultGroup === 1 ? 'default' : '', group.type === 1 ? 'VR' : '', `id ${group.id}`]
+        description: [group.defaultGroup ? 'default' : '', group.type === 1 ? 'VR' : '', `id ${group.id}`]
           .filter(Boolean)
           .join(' · '),
         value: { kind: 'group', group },

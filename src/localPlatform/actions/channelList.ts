@@ -26,7 +26,7 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   // Both are optional; 0 (an integer field left at its default by the client) means "not given".
   const start = p.int('start', false, { min: 0, max: 1_000_000 }) || 1;
   const number = p.int('number', false, { min: 0, max: MAX_PAGE_SIZE }) || 15;
-  // The interface's codes for a wrong sort key or search type (10013 / 10018), as on queryVideo.
+  // The interface's codes for a wrong sort key or search type (sortTypeIncorrect / searchTypeIncorrect), as on queryVideo.
   const sort = p.oneOf('sort', CHANNEL_SORTS, false, Codes.sortTypeIncorrect) ?? 'createTime';
   // Newest first when listing by creation time without an order; otherwise ascending.
   const order = p.oneOf('order', ['asc', 'desc'] as const) ?? (p.has('sort') ? 'asc' : 'desc');

@@ -1,4 +1,7 @@
-/** Logo groups (integer ids): logoGroup create/modify, getLogoGroupList (rest-interface 4.2, facts section 4). */
+/**
+ * Logo groups (integer ids): logoGroup create/modify, getLogoGroupList (rest-interface 4.2, facts
+ * section 4), deleteLogoGroup (all or nothing; a group a template group uses is kept).
+ */
 import { Codes } from '../../api/errorCodes';
 import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
@@ -19,6 +22,15 @@ export function readGroupId(p: Fields, field: string, required = false): number 
   const id = p.int(field, required, { min: 0, max: 2_000_000_000 });
   if (id === 0 && required) throw p.invalid(field, 'must be a group id (1 or more)');
   return id === 0 ? undefined : id;
+}
+
+/** A comma-separated list of integer group ids (`ids` of the group deletes). */
+export function readGroupIds(p: Fields, field: string): number[] {
+  return p.idList(field).map((text) => {
+    if (!/^\d{1,10}$/.test(text) || Number(text) < 1)
+      throw p.invalid(field, `must list group ids (integers from 1; got ${text.slice(0, 20)})`);
+    return Number(text);
+  });
 }
 
 /** `logoGroupId` of a template group or job: 0 (or absent) means no logo group. */
@@ -75,4 +87,25 @@ export const logoGroup: ActionHandler = async (ctx) => {
 export const getLogoGroupList: ActionHandler = (ctx) => {
   const rows = [...ctx.account.store.values('logoGroups')].sort((a, b) => a.id - b.id);
   return { result: rows.map((g) => out.logoGroup(ctx.view, g)) };
+};
+
+/** deleteLogoGroup: `ids` comma-separated; all or nothing; result null. */
+export const deleteLogoGroup: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const ids = readGroupIds(ctx.params, 'ids');
+  const tx = new Tx();
+  for (const id of ids) {
+    if (!store.get('logoGroups', id))
+      throw new PlatformFault(Codes.logoGroupNotExists, `ids: ${id} is not a logo group of this account`);
+    const user = [...store.values('templateGroups')].find((g) => g.logoGroupId === id);
+    if (user) {
+      throw new PlatformFault(
+        Codes.parameterInvalid,
+        `ids: logo group ${id} is used by template group ${user.id} (its logoGroupId); change that group first`,
+      );
+    }
+    tx.del('logoGroups', id);
+  }
+  await store.commit(tx);
+  return { result: null };
 };

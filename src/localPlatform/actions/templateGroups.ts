@@ -1,7 +1,10 @@
 /**
- * Transcoding template groups (integer ids): templateGroup create/modify and templateGroupList
- * (rest-interface 4.3, facts section 4). Built-in groups cannot be modified (10082); the default
- * group cannot change type (10095). An account's first regular group becomes its default group.
+ * Transcoding template groups (integer ids): templateGroup create/modify, templateGroupList
+ * (rest-interface 4.3, facts section 4) and deleteTemplateGroup. Built-in groups cannot be modified
+ * or deleted (cannotModifyTemplateGroup); the default group cannot change type
+ * (cannotModifyDefaultGroupType). An account's first regular group becomes its default group; when
+ * the default group is deleted, the account's lowest-numbered remaining regular group becomes the
+ * default (none if there is none: the next regular group created becomes it).
  */
 import { Codes } from '../../api/errorCodes';
 import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
@@ -12,7 +15,7 @@ import { metaOf } from '../meta';
 import type { TemplateGroupItemRec, TemplateGroupRec } from '../records';
 import * as out from '../serialize';
 import { Tx, type AccountStore } from '../store';
-import { checkLogoGroup, readGroupId } from './logoGroups';
+import { checkLogoGroup, readGroupId, readGroupIds } from './logoGroups';
 
 const MAX_ITEMS = 20;
 const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
@@ -55,7 +58,7 @@ function readItem(t: Fields): TemplateGroupItemRec {
   };
 }
 
-/** The template items of a group: a JSON array with exactly one `defaultVideo` 1 (10061 otherwise). */
+/** The template items of a group: a JSON array with exactly one `defaultVideo` 1 (transcodeTemplateNotCorrect otherwise). */
 function readItems(p: Fields): TemplateGroupItemRec[] {
   if (!p.has('transcodeTemplates')) throw p.missing('transcodeTemplates');
   const f = new Fields({ transcodeTemplates: p.raw('transcodeTemplates') }, '', TEMPLATE_CODES);
@@ -134,6 +137,35 @@ export const templateGroupList: ActionHandler = (ctx) => {
     ...[...ctx.account.store.values('templateGroups')].sort((a, b) => a.id - b.id),
   ]
     .filter((g) => type === undefined || g.type === type)
-    .map((g) => out.templateGroupSummary(g, defaultTemplateGroupId));
+    .map((g) =>
+      out.templateGroupSummary(g, defaultTemplateGroupId, builtinTemplateGroup(g.id) ? 0 : ctx.account.userId),
+    );
   return { result: rows };
+};
+
+/** deleteTemplateGroup: `ids` comma-separated; all or nothing; result null. */
+export const deleteTemplateGroup: ActionHandler = async (ctx) => {
+  const { store } = ctx.account;
+  const ids = readGroupIds(ctx.params, 'ids');
+  const tx = new Tx();
+  for (const id of ids) {
+    if (builtinTemplateGroup(id)) {
+      throw new PlatformFault(
+        Codes.cannotModifyTemplateGroup,
+        `ids: ${id} is a built-in template group, which cannot be deleted`,
+      );
+    }
+    if (!store.get('templateGroups', id))
+      throw new PlatformFault(Codes.templateGroupNotExist, `ids: ${id} is not a template group of this account`);
+    tx.del('templateGroups', id);
+  }
+  const meta = metaOf(store);
+  if (meta.defaultTemplateGroupId !== null && ids.includes(meta.defaultTemplateGroupId)) {
+    const next = [...store.values('templateGroups')]
+      .filter((g) => g.type === 0 && !ids.includes(g.id))
+      .sort((a, b) => a.id - b.id)[0];
+    tx.put('meta', { ...meta, defaultTemplateGroupId: next?.id ?? null });
+  }
+  await store.commit(tx);
+  return { result: null };
 };

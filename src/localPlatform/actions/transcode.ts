@@ -1,8 +1,11 @@
 /**
  * secondTranscodeV2 (rest-interface 4.3): a built-in or account template group, ad-hoc templates
- * (which win over a group id), or the account's default group (10024 if it has none). Per-video
- * outcomes are returned in `result`; the top-level code is 0 unless no listed video exists (10017)
- * or the templates are unusable (10061 / 10081 / 10024).
+ * (which win over a group id), or the account's default group. The interface says twice that the
+ * top-level code is only success or exception, with the outcomes per video in `result`: an unknown video
+ * (videoNotExists), templates that cannot be used (transcodeTemplateNotCorrect,
+ * templateGroupNotExist, noUserTranscodeTemplate, logoGroupNotExists) and a video in the wrong
+ * state are each a video's own outcome. Only a request that cannot be read at all (no `videoIds`,
+ * no `replace`) is refused as a whole, with the local parameter codes.
  */
 import { Codes, knownCode } from '../../api/errorCodes';
 import type { SecondTranscodeResult } from '../../api/types';
@@ -158,22 +161,27 @@ function outcome(id: string, code: number, detail?: string): SecondTranscodeResu
   return { id, code, message: detail ? `${message}: ${detail}` : message };
 }
 
+/** The templates to use, or the refusal every listed video gets when there are none usable. */
+function tryPlan(p: Fields, store: AccountStore): Plan | PlatformFault {
+  try {
+    return planFor(p, store);
+  } catch (error) {
+    if (error instanceof PlatformFault) return error;
+    throw error;
+  }
+}
+
 export const secondTranscodeV2: ActionHandler = async (ctx) => {
   const p = ctx.params;
   const { store, transcoder } = ctx.account;
   const videoIds = p.idList('videoIds', true, MAX_VIDEOS);
   const replace = p.bool('replace', true);
-  const plan = planFor(p, store);
-  if (!videoIds.some((id) => store.get('videos', id))) {
-    throw new PlatformFault(
-      Codes.noVideoExists,
-      `none of videoIds (${videoIds.join(', ')}) is a video of this account`,
-    );
-  }
+  const plan = tryPlan(p, store);
   const tx = new Tx();
   const results = videoIds.map((id): SecondTranscodeResult => {
     const video = store.get('videos', id);
     if (!video) return outcome(id, Codes.videoNotExists, 'not a video of this account');
+    if (plan instanceof PlatformFault) return outcome(id, plan.code, plan.detail);
     if (video.status === 7) return outcome(id, Codes.videoInWaitingList, 'the video is already queued for transcoding');
     if (video.status === 1 || video.status === 6)
       return outcome(id, Codes.transcodeRunning, 'the video is being transcoded');
@@ -189,7 +197,7 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
       createTime: ctx.now,
     };
     tx.put('jobs', job).put('videos', { ...video, status: 7 });
-    return outcome(id, 0);
+    return outcome(id, Codes.success);
   });
   await store.commit(tx);
   transcoder.reschedule();
