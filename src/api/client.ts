@@ -33,8 +33,7 @@ import { signParams } from './signing';
 import { Transport } from './transport';
 import {
   ACTIONS,
-  GROUP_DELETIONS,
-  type ClientActionName,
+  type ActionName,
   type Channel,
   type ChannelCategory,
   type ChannelDefinition,
@@ -104,7 +103,7 @@ export interface CallOptions {
 }
 
 export interface RequestLogEntry {
-  action: ClientActionName;
+  action: ActionName;
   method: HttpMethod;
   /** `{base_url}/rest`, no query string. */
   url: string;
@@ -126,7 +125,7 @@ export interface RequestLogEntry {
 const VERSION = '2.0';
 
 /** How each action travels. */
-const CARRIAGE: Readonly<Record<ClientActionName, { method: HttpMethod }>> = { ...ACTIONS, ...GROUP_DELETIONS };
+const CARRIAGE: Readonly<Record<ActionName, { method: HttpMethod }>> = ACTIONS;
 
 interface Prepared {
   params: WireParams;
@@ -432,7 +431,7 @@ export class PlatformClient {
   // ---- the one way a request is made ------------------------------------------------------------
 
   /** Action, address and, for a POST, the warning that a garbled answer may hide a done operation. */
-  private context(action: ClientActionName): { action: ClientActionName; url: string; note: string } {
+  private context(action: ActionName): { action: ActionName; url: string; note: string } {
     return { action, url: this.restUrl, note: mayHaveBeenCarriedOut(CARRIAGE[action].method) };
   }
 
@@ -441,7 +440,7 @@ export class PlatformClient {
    * (re-signed with a fresh timestamp each time); POSTs are sent once.
    */
   private async call(
-    action: ClientActionName,
+    action: ActionName,
     o: CallOptions | undefined,
     prepare: () => Prepared,
   ): Promise<Envelope<unknown>> {
@@ -523,7 +522,7 @@ export class PlatformClient {
 
   /** Builds the log entry only when someone listens. */
   private log(
-    action: ClientActionName,
+    action: ActionName,
     method: HttpMethod,
     attempt: number,
     signed: Readonly<WireParams>,

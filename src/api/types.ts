@@ -569,6 +569,8 @@ export const ACTIONS = {
   getLogoGroupList: { method: 'GET' },
   templateGroup: { method: 'POST' },
   templateGroupList: { method: 'GET' },
+  deleteTemplateGroup: { method: 'POST' },
+  deleteLogoGroup: { method: 'POST' },
   secondTranscodeV2: { method: 'POST' },
   queryVideo: { method: 'GET' },
   getTranscodedVideos: { method: 'GET' },
@@ -577,16 +579,3 @@ export const ACTIONS = {
 } as const satisfies Record<string, { method: HttpMethod; jsonBody?: boolean }>;
 
 export type ActionName = keyof typeof ACTIONS;
-
-/**
- * Deleting transcoding template groups and logo groups (POST, `ids` comma-separated, result null).
- * Kept beside ACTIONS, not in it, until the local platform serves them: its handler table must
- * cover every ActionName (src/localPlatform/handlers.ts).
- */
-export const GROUP_DELETIONS = {
-  deleteTemplateGroup: { method: 'POST' },
-  deleteLogoGroup: { method: 'POST' },
-} as const satisfies Record<string, { method: HttpMethod }>;
-
-/** Every action the client sends. */
-export type ClientActionName = ActionName | keyof typeof GROUP_DELETIONS;

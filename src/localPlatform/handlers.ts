@@ -21,13 +21,7 @@ import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './ac
 import type { ActionHandler } from './context';
 import { PlatformFault } from './faults';
 
-/**
- * Operations the local platform serves that the client's action table may not list yet
- * (issue 12: the group deletes; POST, `ids` comma-separated).
- */
-export type LocalOnlyAction = 'deleteTemplateGroup' | 'deleteLogoGroup';
-
-export const HANDLERS: Readonly<Record<ActionName | LocalOnlyAction, ActionHandler>> = {
+export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   liveCreateChannel,
   liveUpdate,
   liveGetChannelsByPage,
@@ -57,9 +51,7 @@ export const HANDLERS: Readonly<Record<ActionName | LocalOnlyAction, ActionHandl
 };
 
 export function handlerFor(action: string): ActionHandler | undefined {
-  return Object.prototype.hasOwnProperty.call(HANDLERS, action)
-    ? HANDLERS[action as ActionName | LocalOnlyAction]
-    : undefined;
+  return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;
 }
 
 /** The dispatch step: the handler of a request's action, or the interface's refusal of an unknown one. */

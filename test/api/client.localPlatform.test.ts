@@ -125,6 +125,17 @@ describe('PlatformClient against the local platform', function () {
     });
     assert.ok(Number.isInteger(groupId));
     assert.ok((await client.templateGroupList()).some((g) => g.id === groupId && g.name === 'IT group'));
+
+    // Deleting: the logo group is refused while the template group uses it; in order, both go.
+    await assert.rejects(client.deleteLogoGroup({ ids: [String(logoGroup.id)] }), (error: unknown) => {
+      assert.ok(error instanceof ApiError, String(error));
+      assert.equal(error.code, Codes.parameterInvalid);
+      return true;
+    });
+    await client.deleteTemplateGroup({ ids: [String(groupId)] });
+    assert.ok(!(await client.templateGroupList()).some((g) => g.id === groupId), 'the template group is gone');
+    await client.deleteLogoGroup({ ids: [String(logoGroup.id)] });
+    assert.ok(!(await client.getLogoGroupList()).some((g) => g.id === logoGroup.id), 'the logo group is gone');
   });
 
   it('returns per-video transcoding outcomes instead of throwing', async () => {

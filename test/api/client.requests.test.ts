@@ -313,7 +313,7 @@ describe('PlatformClient requests', () => {
             ? ''
             : listy.includes(action) || action === 'liveGetChannelsByPage'
               ? []
-              : action === 'liveDelete' || action === 'deleteVideo'
+              : ['liveDelete', 'deleteVideo', 'deleteTemplateGroup', 'deleteLogoGroup'].includes(action)
                 ? null
                 : { id: 'x' };
       sendJson(res, ok(result, action === 'liveGetChannelsByPage' ? { count: 0 } : {}));
@@ -327,6 +327,8 @@ describe('PlatformClient requests', () => {
       liveStartChannel: () => client.liveStartChannel('c'),
       liveStopChannel: () => client.liveStopChannel('c'),
       liveDelete: () => client.liveDelete(['c', 'd']),
+      deleteTemplateGroup: () => client.deleteTemplateGroup({ ids: ['11', '12'] }),
+      deleteLogoGroup: () => client.deleteLogoGroup({ ids: ['11', '12'] }),
       liveGetChannelsPlayUrl: () => client.liveGetChannelsPlayUrl(['c', 'd']),
       liveChannelTypeList: () => client.liveChannelTypeList({ name: 'news' }),
       liveChannelTypeCreate: () => client.liveChannelTypeCreate('news'),
