@@ -4,7 +4,18 @@ import { Codes, knownCode } from '../api/errorCodes';
  * A refusal the platform answers with an error envelope (HTTP 200, `success: false`).
  * `detail` names the field and the rule; the envelope message is `<code message>: <detail>`.
  */
+/** Marks a fault whichever copy of this module made it (a loader may load a module twice, e.g. tsx's tsImport). */
+const FAULT_BRAND = Symbol.for('videoPlatform.localPlatform.PlatformFault');
+
 export class PlatformFault extends Error {
+  readonly [FAULT_BRAND] = true;
+
+  /** A refusal thrown by another copy of this module is still a refusal, not an internal error. */
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
+    return this === PlatformFault && typeof value === 'object' && value !== null && FAULT_BRAND in value;
+  }
+
   constructor(
     readonly code: number,
     readonly detail?: string,
