@@ -11,7 +11,7 @@ export class PlatformFault extends Error {
   readonly [FAULT_BRAND] = true;
 
   /** A refusal thrown by another copy of this module is still a refusal, not an internal error. */
-  static [Symbol.hasInstance](value: unknown): boolean {
+  static override [Symbol.hasInstance](value: unknown): boolean {
     if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
     return this === PlatformFault && typeof value === 'object' && value !== null && FAULT_BRAND in value;
   }

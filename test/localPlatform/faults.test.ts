@@ -14,7 +14,7 @@ describe('local platform: faults', () => {
     const foreign = new copy.PlatformFault(Codes.channelCategoryExists, 'name X is already a channel category');
     assert.ok(foreign instanceof PlatformFault);
     assert.ok(!(new Error('x') instanceof PlatformFault));
-    assert.ok(!(null instanceof PlatformFault));
+    assert.ok(!((null as unknown) instanceof PlatformFault));
   });
 
   it('keeps subclasses apart: a plain fault is not an instance of a subclass', () => {
