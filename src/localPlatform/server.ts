@@ -10,6 +10,7 @@ import { Codes } from '../api/errorCodes';
 import { ACTIONS, type ActionName } from '../api/types';
 import { openAccount, type PlatformAccount } from './accounts';
 import { makeOrigin, type Origin } from './addresses';
+import { envelopeText } from './answerCache';
 import { authenticate, DEFAULT_TIMESTAMP_WINDOW_MS } from './auth';
 import type { Account, ActionOutcome } from './context';
 import { seedDemo } from './demo';
@@ -60,7 +61,7 @@ interface Envelope {
 
 function send(res: ServerResponse, status: number, envelope: Envelope, close = false): void {
   if (res.headersSent) return;
-  const body = JSON.stringify(envelope);
+  const body = envelopeText(envelope);
   res.writeHead(status, {
     'Content-Type': 'application/json;charset=UTF-8',
     'Content-Length': Buffer.byteLength(body),

@@ -82,7 +82,7 @@ export const queryVideo: ActionHandler = (ctx) => {
   const page = tagged
     ? pageOf(tagged.sort(comparator(ctx.account.store, sort)), order === 'desc', filters, start, number)
     : pageOf(view.rows, order === 'desc', keep, start, number);
-  return { result: page.map((v) => out.video(ctx.view, v)) };
+  return { result: out.videoList(ctx.view, page) };
 };
 
 export const getTranscodedVideos: ActionHandler = (ctx) => {
