@@ -11,6 +11,7 @@ export default tseslint.config(
       '.local-platform/**',
       'test-results/**',
       '.vscode-test/**',
+      'src/authoring/generated/**',
     ],
   },
   js.configs.recommended,
