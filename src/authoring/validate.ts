@@ -69,14 +69,7 @@ function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceL
  * Text only jsonc-parser accepts (comments, a trailing comma) is read from the tree.
  */
 function valueOf(doc: JsonDocument): unknown {
-  if (doc.parseErrors.length === 0) {
-    try {
-      return JSON.parse(doc.text) as unknown;
-    } catch {
-      // comments: read from the tree below
-    }
-  }
-  return plain(getNodeValue(doc.root!));
+  return doc.strictValue ? doc.strictValue.value : plain(getNodeValue(doc.root!));
 }
 
 /** jsonc-parser builds prototype-less objects; callers get ordinary ones (own `__proto__` keys stay data). */
