@@ -238,37 +238,21 @@ export class Transport {
       response.body.destroy();
       throw tooLarge(x, limit);
     }
-    // Stream events rather than `for await`: an async iterator costs a few promises per chunk, and
-    // this runs for every answer (see bench/client.bench.ts).
-    const body = response.body;
-    return new Promise<string>((resolve, reject) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      let settled = false;
-      const fail = (error: unknown): void => {
-        if (settled) return;
-        settled = true;
-        reject(this.classify(error, x, 'body', deadline));
-      };
-      body.on('data', (chunk: Buffer) => {
-        if (settled) return;
+    const chunks: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of response.body as AsyncIterable<Buffer>) {
         size += chunk.length;
         if (size > limit) {
-          fail(tooLarge(x, limit));
-          body.destroy();
-          return;
+          response.body.destroy();
+          throw tooLarge(x, limit);
         }
         chunks.push(chunk);
-      });
-      body.on('end', () => {
-        if (settled) return;
-        settled = true;
-        resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8'));
-      });
-      body.on('error', fail);
-      // Closed without its end or an error: cut off, as `for await` reports it.
-      body.on('close', () => fail(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' })));
-    });
+      }
+    } catch (error) {
+      throw this.classify(error, x, 'body', deadline);
+    }
+    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
   }
 
   private statusError(response: Dispatcher.ResponseData, x: Exchange): TransportError {
