@@ -13,6 +13,7 @@ export default tseslint.config(
       // The extension-host suite's bundle (scripts/e2e/build-vscode-tests.mjs).
       'out/**',
       '.vscode-test/**',
+      'src/authoring/generated/**',
     ],
   },
   js.configs.recommended,

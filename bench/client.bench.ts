@@ -13,6 +13,7 @@ import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { PlatformClient } from '../src/api/client';
 import { signParams } from '../src/api/signing';
+import { goalRow } from './goalTable';
 
 const TOTAL_CALLS = Number(process.env.BENCH_CLIENT_CALLS ?? 20_000);
 const ROUNDS = 10;
@@ -155,6 +156,12 @@ export async function run(): Promise<void> {
     );
     // What the client adds per call on this machine (signing, query building, envelope checks).
     console.log(`client cost per call: ${((1 / fa.ops - 1 / fb.ops) * 1e6).toFixed(1)} µs of event-loop time`);
+    goalRow({
+      figure: 'client throughput vs plain undici, presigned paths',
+      goal: '0.91 or more',
+      measured: (fa.ops / fb.ops).toFixed(3),
+      met: fa.ops / fb.ops >= 0.91,
+    });
   } finally {
     await client.close();
     await pool.close();

@@ -1,8 +1,9 @@
 /**
  * Local platform list speed on a large account: 10,000 channels and 100,000 videos (seeded directly
  * through the store), then liveGetChannelsByPage and queryVideo (with sort and search) under a few
- * concurrent connections, beside a bare Node http server answering a constant envelope in the same
- * run. Prints p50/p90/p99 latency, throughput, and the ratio to the bare server.
+ * concurrent connections, beside a bare Node http server answering a constant envelope in alternating
+ * rounds of the same run. Prints p50/p90/p99 latency, throughput, the ratio to the bare server, and the
+ * process RSS after start, after the cases and after the same reads again (growth).
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -10,6 +11,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Pool } from 'undici';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { signParams } from '../src/api/signing';
 import { accountDir } from '../src/localPlatform/accounts';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
@@ -25,11 +28,14 @@ import {
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { AccountStore, Tx } from '../src/localPlatform/store';
 import { renditionsFor } from '../src/localPlatform/transcoder';
+import { goalRow } from './goalTable';
 
 const CHANNELS = 10_000;
 const VIDEOS = 100_000;
 const CONNECTIONS = 8;
 const REQUESTS = 2_000;
+/** Alternating rounds of the case and the bare server. */
+const ROUNDS = 4;
 const ACCOUNT = { accessKey: 'bench-key', secretKey: 'bench-secret' };
 const WORDS = [
   'news',
@@ -192,38 +198,96 @@ function signedPath(params: Record<string, string>): string {
   return `/rest?${new URLSearchParams({ ...all, signature: signParams(all, ACCOUNT.secretKey) })}`;
 }
 
-async function measure(origin: string, paths: string[], warmup: string[] = paths): Promise<Figures> {
-  const pool = new Pool(origin, { connections: CONNECTIONS });
-  const latencies: number[] = [];
-  let bytes = 0;
-  let next = 0;
-  const one = async (path: string): Promise<void> => {
-    const t = performance.now();
-    const res = await pool.request({ method: 'GET', path });
-    const text = await res.body.text();
-    latencies.push(performance.now() - t);
-    bytes = text.length;
-    if (!text.startsWith('{"code":0')) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
-  };
-  for (let i = 0; i < 100; i++) await one(warmup[i % warmup.length]); // warm-up (and cache build)
-  latencies.length = 0;
+interface Load {
+  pool: Pool;
+  latencies: number[];
+  bytes: number;
+  ms: number;
+  /** Index of the next path: continues across rounds, so a write (a start) is never repeated. */
+  next: number;
+}
+
+function newLoad(origin: string): Load {
+  return { pool: new Pool(origin, { connections: CONNECTIONS }), latencies: [], bytes: 0, ms: 0, next: 0 };
+}
+
+async function one(load: Load, path: string, latencies: number[] | undefined): Promise<void> {
+  const t = performance.now();
+  const res = await load.pool.request({ method: 'GET', path });
+  const text = await res.body.text();
+  latencies?.push(performance.now() - t);
+  load.bytes = text.length;
+  if (!text.startsWith('{"code":0')) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
+}
+
+/** `count` requests over CONNECTIONS lanes, added to the load's figures. */
+async function round(load: Load, paths: string[], count: number): Promise<void> {
+  const end = load.next + count;
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (next < REQUESTS) await one(paths[next++ % paths.length]);
+      while (load.next < end) await one(load, paths[load.next++ % paths.length], load.latencies);
     }),
   );
-  const elapsed = performance.now() - started;
-  await pool.close();
-  latencies.sort((a, b) => a - b);
-  const at = (q: number): number => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))];
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), rps: (REQUESTS / elapsed) * 1000, bytes };
+  load.ms += performance.now() - started;
+}
+
+function figures(load: Load): Figures {
+  const sorted = [...load.latencies].sort((a, b) => a - b);
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
+  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), rps: (sorted.length / load.ms) * 1000, bytes: load.bytes };
+}
+
+/**
+ * The case and the bare server in alternating rounds (which goes first alternates too), so that the
+ * load of this shared machine weighs on both alike and their ratio means something.
+ */
+async function measure(
+  origin: string,
+  bareOrigin: string,
+  paths: string[],
+  warmup: string[] = paths,
+  requests = REQUESTS,
+): Promise<{ figures: Figures; bare: Figures }> {
+  const subject = newLoad(origin);
+  const bare = newLoad(bareOrigin);
+  try {
+    for (let i = 0; i < 100; i++) await one(subject, warmup[i % warmup.length], undefined); // warm-up (and cache build)
+    for (let i = 0; i < 100; i++) await one(bare, '/rest', undefined);
+    const perRound = Math.ceil(requests / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      if (r % 2 === 0) {
+        await round(subject, paths, perRound);
+        await round(bare, ['/rest'], perRound);
+      } else {
+        await round(bare, ['/rest'], perRound);
+        await round(subject, paths, perRound);
+      }
+    }
+    return { figures: figures(subject), bare: figures(bare) };
+  } finally {
+    await Promise.all([subject.pool.close(), bare.pool.close()]);
+  }
 }
 
 function row(name: string, f: Figures, bare?: Figures): string {
-  const ratio = bare ? `  x${(f.p50 / bare.p50).toFixed(1)} p50, ${(bare.rps / f.rps).toFixed(1)}x fewer req/s` : '';
+  const ratio = bare
+    ? `  x${(f.p50 / bare.p50).toFixed(1)} p50, ${(bare.rps / f.rps).toFixed(2)}x fewer req/s (bare ${bare.rps.toFixed(0)} req/s in the same rounds)`
+    : '';
   return `${name.padEnd(44)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B${ratio}`;
 }
+
+// A full collection before each RSS reading, so the figure is what is kept, not garbage not yet collected.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+function settledRss(): number {
+  collect();
+  collect();
+  return process.memoryUsage().rss;
+}
+
+const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
 
 function bareServer(): Promise<Server> {
   const body = JSON.stringify({ code: 0, message: 'success', result: [], success: true, count: 0 });
@@ -243,18 +307,18 @@ export async function run(): Promise<void> {
     console.log(
       `seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${seedMs.toFixed(0)} ms; snapshot written: ${snapshotMs.toFixed(0)} ms`,
     );
-    const rssBefore = process.memoryUsage().rss;
+    const rssBefore = settledRss();
     const loadStart = performance.now();
     const platform = await startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });
+    const rssStarted = settledRss();
     console.log(
-      `platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, rss +${((process.memoryUsage().rss - rssBefore) / 1048576).toFixed(0)} MiB`,
+      `platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, RSS ${mib(rssBefore)} -> ${mib(rssStarted)}`,
     );
     console.log(
-      `${CONNECTIONS} connections, ${REQUESTS} requests per case, client and servers in one process on this machine\n`,
+      `${CONNECTIONS} connections, ${REQUESTS} requests per case in ${ROUNDS} rounds alternating with the bare server (a constant envelope), client and servers in one process on this machine\n`,
     );
     try {
-      const bareFigures = await measure(`http://127.0.0.1:${(bare.address() as AddressInfo).port}`, ['/rest']);
-      console.log(row('bare http server, constant envelope', bareFigures));
+      const bareOrigin = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
       const cases: Array<[string, Array<Record<string, string>>]> = [
         ['liveGetChannelsByPage page 1 (15, newest)', [{ action: 'liveGetChannelsByPage' }]],
         [
@@ -326,12 +390,65 @@ export async function run(): Promise<void> {
           ],
         ],
       ];
+      const results = new Map<string, { figures: Figures; bare: Figures }>();
       for (const [name, paramSets] of cases) {
         const paths = paramSets.map(signedPath);
         // Warm up on the reads only: a write (start) must not be repeated.
         const warmup = paths.filter((path) => !path.includes('action=liveStartChannel'));
-        console.log(row(name, await measure(platform.baseUrl, paths, warmup), bareFigures));
+        const measured = await measure(platform.baseUrl, bareOrigin, paths, warmup);
+        results.set(name, measured);
+        console.log(row(name, measured.figures, measured.bare));
       }
+      const rssLoaded = settledRss();
+      // The same reads again: what the platform keeps after answering them should not grow.
+      for (const [, paramSets] of cases) {
+        const reads = paramSets.filter((params) => params.action !== 'liveStartChannel').map(signedPath);
+        await measure(platform.baseUrl, bareOrigin, reads, reads, REQUESTS / 4);
+      }
+      const rssAgain = settledRss();
+      console.log(
+        `\nprocess RSS (both servers and the client, after a GC): started ${mib(rssStarted)}, after the cases ${mib(rssLoaded)}, after the reads again ${mib(rssAgain)}`,
+      );
+
+      const fewer = (name: string): number => {
+        const m = results.get(name)!;
+        return m.bare.rps / m.figures.rps;
+      };
+      const channelPage = fewer('liveGetChannelsByPage page 1 (15, newest)');
+      goalRow({
+        figure: `channel page (15) on ${CHANNELS} channels, req/s vs a bare server`,
+        goal: 'at most 2x fewer',
+        measured: `${channelPage.toFixed(2)}x fewer`,
+        met: channelPage <= 2,
+      });
+      const videoPages = ['queryVideo sort=title asc, page 1 (15)', 'queryVideo sort=size desc, pages 1-500'];
+      const videoPage = Math.max(...videoPages.map(fewer));
+      goalRow({
+        figure: `queryVideo page on ${VIDEOS} videos, req/s vs a bare server (worse of 2 cases)`,
+        goal: 'at most 1.5x fewer',
+        measured: `${videoPage.toFixed(2)}x fewer`,
+        met: videoPage <= 1.5,
+      });
+      const rareTag = results.get('queryVideo search tag, rare (100k scan)')!.figures.p99;
+      goalRow({
+        figure: `rare-tag search over ${VIDEOS} videos, p99`,
+        goal: 'at most 10 ms',
+        measured: `${rareTag.toFixed(2)} ms`,
+        met: rareTag <= 10,
+      });
+      goalRow({
+        figure: `local platform RSS, ${CHANNELS} channels + ${VIDEOS} videos (bench process)`,
+        goal: 'reported',
+        measured: `${mib(rssStarted)} started, ${mib(rssLoaded)} after the cases`,
+        met: undefined,
+      });
+      const growth = (rssAgain - rssLoaded) / rssLoaded;
+      goalRow({
+        figure: 'RSS growth when the same reads run again',
+        goal: 'not growing (under 5%)',
+        measured: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}% (${mib(rssAgain - rssLoaded)})`,
+        met: growth < 0.05,
+      });
     } finally {
       await platform.close();
     }

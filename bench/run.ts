@@ -1,9 +1,11 @@
 /**
  * Runs every benchmark in bench/ (files named *.bench.ts, each exporting `run(): Promise<void>`
  * that prints its own figures). `npm run bench -- NAME` runs only the files whose name contains NAME.
+ * The run ends with one table: each figure with a goal, its goal, the measured value, met or not.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { goalTable } from './goalTable';
 
 async function main(): Promise<void> {
   const filter = process.argv[2];
@@ -17,6 +19,8 @@ async function main(): Promise<void> {
     const bench = (await import(join(__dirname, file))) as { run: () => Promise<void> };
     await bench.run();
   }
+  const table = goalTable();
+  if (table) console.log(`\n== goals (issue 15), this run ==\n${table}`);
 }
 
 main().catch((error: unknown) => {

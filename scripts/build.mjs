@@ -1,6 +1,11 @@
 // Bundles the extension and the local platform's command line with esbuild.
 // Usage: node scripts/build.mjs [--production] [--only extension|platform]
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
 const args = process.argv.slice(2);
 const production = args.includes('--production');
@@ -30,6 +35,25 @@ const entries = {
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
 };
+
+// The authoring validators: compiled from schemas/*.schema.json into src/authoring/generated/ (a build
+// output, git-ignored) before the extension bundle takes them in. The generator is TypeScript sharing
+// the project's ajv settings, so it is bundled and run here first.
+async function generateValidators() {
+  // Under node_modules/.cache: a scratch file, out of git, lint and packaging.
+  const generator = join(root, 'node_modules', '.cache', 'video-platform-tools', 'generateValidators.cjs');
+  await esbuild.build({
+    ...common,
+    sourcemap: false,
+    minify: false,
+    entryPoints: ['scripts/generateValidators.ts'],
+    outfile: generator,
+  });
+  const { generateValidators } = createRequire(import.meta.url)(generator);
+  generateValidators(root);
+}
+
+if (!only || only === 'extension') await generateValidators();
 
 const selected = only ? { [only]: entries[only] } : entries;
 if (only && !entries[only]) {

@@ -36,11 +36,29 @@ function foldChar(code: number): number {
 
 /** The text that is signed: secret key, then `name=value` pairs in case-insensitive name order, no separators. */
 export function stringToSign(params: SignableParams, secretKey: string): string {
-  const names = Object.keys(params).filter((name) => name !== 'signature');
-  names.sort(compareCaseInsensitive);
   let text = secretKey;
-  for (const name of names) text += `${name}=${params[name]}`;
+  for (const name of signingOrder(Object.keys(params))) text += `${name}=${params[name]}`;
   return text;
+}
+
+/**
+ * Each operation sends the same names in the same order call after call: their signing order is
+ * worked out once per list of names (the comparison folds case char by char, which costs more than
+ * the HMAC on a short query) and remembered, up to a bound.
+ */
+const orders = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
+const MAX_ORDERS = 512;
+
+function signingOrder(names: readonly string[]): readonly string[] {
+  const key = names.join(',');
+  const known = orders.get(key);
+  if (known && known.names.length === names.length && known.names.every((name, i) => name === names[i])) {
+    return known.sorted;
+  }
+  const sorted = names.filter((name) => name !== 'signature').sort(compareCaseInsensitive);
+  if (orders.size >= MAX_ORDERS) orders.clear();
+  orders.set(key, { names: [...names], sorted });
+  return sorted;
 }
 
 /** HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex. */

@@ -7,7 +7,7 @@ import type { Problem } from './problems';
 export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
   const problems: Problem[] = [];
   const visit = (node: Node): void => {
-    if (node.type === 'object') {
+    if (node.type === 'object' && node.children && node.children.length > 1 && hasRepeatedKey(node.children)) {
       const lastIndex = new Map<string, number>();
       node.children?.forEach((property, i) => lastIndex.set(String(property.children?.[0]?.value), i));
       node.children?.forEach((property, i) => {
@@ -25,10 +25,21 @@ export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
         });
       });
     }
-    node.children?.forEach(visit);
+    if (node.children) for (const child of node.children) visit(child);
   };
   if (doc.root) visit(doc.root);
   return problems;
+}
+
+/** A quick first look (most objects repeat nothing), before working out which ones. */
+function hasRepeatedKey(properties: Node[]): boolean {
+  const names = new Set<unknown>();
+  for (const property of properties) {
+    const name = String(property.children?.[0]?.value);
+    if (names.has(name)) return true;
+    names.add(name);
+  }
+  return false;
 }
 
 /** Removes the i-th property of an object with its separating comma. */

@@ -6,6 +6,7 @@
  */
 import { applyEdits, modify, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import type { TextEdit, TextRange, Fix } from './problems';
+import { strictJsonTree } from './strictTree';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -14,8 +15,20 @@ export class JsonDocument {
   readonly parseErrors: ParseError[] = [];
   readonly formatting: FormattingOptions;
 
+  /** The value, when the text is strict JSON (no comments, no trailing comma). */
+  readonly strictValue: { value: unknown } | undefined;
+
   constructor(readonly text: string) {
-    this.root = parseTree(text, this.parseErrors, { allowTrailingComma: false, disallowComments: false });
+    // Strict JSON (the usual case) is read by JSON.parse and its tree built in one quick pass; what
+    // only jsonc-parser accepts, or cannot read at all, goes to jsonc-parser, which says where it fails.
+    try {
+      this.strictValue = { value: JSON.parse(text) as unknown };
+    } catch {
+      this.strictValue = undefined;
+    }
+    this.root = this.strictValue
+      ? strictJsonTree(text)
+      : parseTree(text, this.parseErrors, { allowTrailingComma: false, disallowComments: false });
     this.formatting = detectFormatting(text);
   }
 

@@ -1,25 +1,13 @@
 /**
  * The one JSON Schema per document kind: the files in schemas/, which VS Code also reads through
- * `contributes.jsonValidation`. They are read from disk (shipped once in the package, not copied into
- * the bundle), compiled with ajv once per kind on first use, and cached.
+ * `contributes.jsonValidation`. The extension checks documents with validators compiled from these
+ * files by `npm run build` (standalone code in src/authoring/generated/, a build output that is not
+ * committed; see scripts/generateValidators.ts), so nothing is compiled while the user types.
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Ajv, { type AnySchemaObject, type ValidateFunction } from 'ajv';
+import type { AnySchemaObject, ValidateFunction } from 'ajv';
 import type { DocumentKind } from './documentKind';
-
-/** Annotation keywords VS Code understands; ajv must know them to stay in strict mode. */
-export const EDITOR_KEYWORDS = [
-  'markdownDescription',
-  'defaultSnippets',
-  'enumDescriptions',
-  'markdownEnumDescriptions',
-  'errorMessage',
-  'patternErrorMessage',
-] as const;
-
-/** Draft 2019-09 bounds of `contains`, honoured by VS Code and (with `next`) by ajv's draft-07 `contains`. */
-const CONTAINS_LIMITS = ['minContains', 'maxContains'] as const;
 
 /**
  * The schemas folder: beside dist/ in the extension (the bundle runs from dist/extension.js), two
@@ -44,43 +32,37 @@ export function schemaOf(kind: DocumentKind): AnySchemaObject {
   return schema;
 }
 
-/** A strict ajv instance (unknown keywords and type slips in a schema are errors, not silent). */
-export function createAjv(): Ajv {
-  const ajv = new Ajv({
-    allErrors: true,
-    verbose: true,
-    strictSchema: true,
-    strictNumbers: true,
-    strictTypes: true,
-    strictTuples: true,
-    // `required` inside if/then names properties declared at the outer level.
-    strictRequired: false,
-    allowUnionTypes: true,
-    // minContains / maxContains beside `contains` ("exactly one default"), which VS Code's JSON
-    // language service checks as well; ajv reads them with this option.
-    next: true,
-  });
-  ajv.addVocabulary([...EDITOR_KEYWORDS, ...CONTAINS_LIMITS]);
-  return ajv;
-}
+// Generated CommonJS modules, loaded on first use (the bundle takes them in: the paths are literal).
+const GENERATED: Readonly<Record<DocumentKind, () => unknown>> = {
+  channel: () => require('./generated/channel.js'),
+  templategroup: () => require('./generated/templategroup.js'),
+  logogroup: () => require('./generated/logogroup.js'),
+  transcode: () => require('./generated/transcode.js'),
+  livetemplate: () => require('./generated/livetemplate.js'),
+  livelogo: () => require('./generated/livelogo.js'),
+};
 
-let sharedAjv: Ajv | undefined;
 const validators = new Map<DocumentKind, ValidateFunction>();
 
-/** The compiled validator of a kind; compiled on first use only. */
+/** The validator of a kind, compiled from its schema file at build time; loaded on first use. */
 export function validatorFor(kind: DocumentKind): ValidateFunction {
   let validate = validators.get(kind);
   if (!validate) {
-    sharedAjv ??= createAjv();
-    validate = sharedAjv.compile(schemaOf(kind));
+    try {
+      validate = GENERATED[kind]() as ValidateFunction;
+    } catch (error) {
+      throw new Error(
+        `The ${kind} validator has not been generated from schemas/${kind}.schema.json: run npm run build.`,
+        { cause: error },
+      );
+    }
     validators.set(kind, validate);
   }
   return validate;
 }
 
-/** Forgets read schemas and compiled validators (benchmarks measure the cold start this way). */
+/** Forgets read schemas and loaded validators (benchmarks measure the cold start this way). */
 export function clearValidatorCache(): void {
   validators.clear();
   loaded.clear();
-  sharedAjv = undefined;
 }

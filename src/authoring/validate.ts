@@ -47,7 +47,7 @@ export function validateDocument(kind: DocumentKind, text: string, references?: 
 
 function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceLists | undefined): ValidationResult {
   if (!doc.root) return { problems: [] };
-  const value = plain(getNodeValue(doc.root));
+  const value = valueOf(doc);
 
   const validate = validatorFor(kind);
   validate(value);
@@ -61,6 +61,15 @@ function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceL
   // An id that is both malformed and unknown (a name typed where the id goes) is one problem: the
   // reference check's, which names the object and offers its id.
   return { value, problems: sortProblems(merge(fromSchema, [...fromRules, ...fromReferences])) };
+}
+
+/**
+ * The document's value. Plain JSON (the usual case) is read by JSON.parse, many times faster than
+ * rebuilding it from the tree; both keep the last of repeated keys and `__proto__` as an own data key.
+ * Text only jsonc-parser accepts (comments, a trailing comma) is read from the tree.
+ */
+function valueOf(doc: JsonDocument): unknown {
+  return doc.strictValue ? doc.strictValue.value : plain(getNodeValue(doc.root!));
 }
 
 /** jsonc-parser builds prototype-less objects; callers get ordinary ones (own `__proto__` keys stay data). */

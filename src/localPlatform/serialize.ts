@@ -21,6 +21,7 @@ import type {
   VideoPlayback,
 } from '../api/types';
 import * as addr from './addresses';
+import { AnswerCache, jsonList, type JsonText } from './answerCache';
 import type { Origin } from './addresses';
 import type {
   CategoryRec,
@@ -407,4 +408,39 @@ export function playback(view: View, id: string, v: VideoRec | undefined): Video
     thumbnailInterval: null,
   };
   return { id: v.id, videoType: v.videoType, cdns: [cdn], comments: [] };
+}
+
+/** Per store: serialised channels and videos, up to 16 M characters each (about 16 MiB of ASCII). */
+const CACHE_CHARS = 16 * 1024 * 1024;
+const answerCaches = new WeakMap<AccountStore, { channels: AnswerCache<ChannelRec>; videos: AnswerCache<VideoRec> }>();
+
+function cachesOf(store: AccountStore): { channels: AnswerCache<ChannelRec>; videos: AnswerCache<VideoRec> } {
+  let caches = answerCaches.get(store);
+  if (!caches) {
+    caches = { channels: new AnswerCache(CACHE_CHARS), videos: new AnswerCache(CACHE_CHARS) };
+    answerCaches.set(store, caches);
+  }
+  return caches;
+}
+
+/**
+ * A page of channels as `channel` answers each, from ready text where the channel is unchanged. The
+ * key names all that `channel` reads besides the record: keep it in step when that changes.
+ */
+export function channelList(view: View, channels: readonly ChannelRec[]): JsonText {
+  const { store } = view;
+  const key = `${view.origin.http} ${view.origin.host} ${view.userId} ${store.version('liveTemplates')} ${store.version('liveLogos')}`;
+  const cache = cachesOf(store).channels;
+  return jsonList(channels.map((ch) => cache.text(ch, key, () => channel(view, ch))));
+}
+
+/** A page of videos as `video` answers each (see channelList). */
+export function videoList(view: View, videos: readonly VideoRec[]): JsonText {
+  const cache = cachesOf(view.store).videos;
+  const prefix = `${view.origin.http} ${view.origin.host} ${view.userId} `;
+  return jsonList(
+    videos.map((v) =>
+      cache.text(v, prefix + (view.store.get('videoCategories', v.categoryId)?.name ?? ''), () => video(view, v)),
+    ),
+  );
 }

@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import type { ValidateFunction } from 'ajv';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
-import { createAjv } from '../../src/authoring/schemas';
+import { createAjv } from '../../src/authoring/ajvOptions';
 import { validateDocument } from '../../src/authoring/validate';
 import { covered, EXAMPLES, HEX, readJson, textOf } from './fixtures';
 

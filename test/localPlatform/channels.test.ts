@@ -390,6 +390,9 @@ describe('local platform: live channels', () => {
   it('updates a channel: groups with an id keep id and addresses, groups without are replaced', async () => {
     const ch = await client.liveCreateChannel(definition());
     const [hls, rtmp] = ch.outputGroupList;
+    const listed = async (): Promise<unknown> =>
+      (await client.liveGetChannelsByPage({ number: 1000 })).channels.find((c) => c.id === ch.id);
+    assert.deepEqual(await listed(), ch, 'the list answers the channel as created');
     const updated = await client.liveUpdate({
       id: ch.id,
       name: 'Renamed',
@@ -401,6 +404,7 @@ describe('local platform: live channels', () => {
       ],
     });
     assert.equal(updated.name, 'Renamed');
+    assert.deepEqual(await listed(), updated, 'the list answers the channel as updated, not as first listed');
     assert.equal(updated.signalType, '2');
     assert.equal(updated.pullStream, 'rtsp://192.0.2.7/cam');
     assert.equal(updated.outputGroupList[0].id, hls.id);

@@ -90,9 +90,13 @@ const PROFILE = ['videoWidth', 'videoHeight', 'videoBitrate', 'audioBitrate'] as
  * A repeated name is a mistake when the format repeats too, or when the size or bitrates differ.
  */
 function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[number, JsonObject]>): void {
-  for (const [index, item] of items) {
+  // Earlier items by name, in order (one pass, not a scan per item: groups may list hundreds).
+  const byName = new Map<unknown, Array<[number, JsonObject]>>();
+  for (const entry of items) {
+    const [index, item] = entry;
     if (typeof item.name !== 'string') continue;
-    const earlier = items.filter(([i, other]) => i < index && other.name === item.name);
+    const earlier = byName.get(item.name) ?? [];
+    byName.set(item.name, [...earlier, entry]);
     if (earlier.length === 0) continue;
     const path = [...at, index, 'name'];
     const sameFormat = earlier.find(([, other]) => other.format === item.format);

@@ -46,5 +46,5 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   }
   const count = keep ? countOf(view.rows, keep) : view.rows.length;
   const page = pageOf(view.rows, order === 'desc', keep ?? (() => true), start, number);
-  return { result: page.map((ch) => out.channel(ctx.view, ch)), count };
+  return { result: out.channelList(ctx.view, page), count };
 };

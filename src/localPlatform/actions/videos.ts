@@ -10,6 +10,7 @@ import type { VideoRec } from '../records';
 import * as out from '../serialize';
 import { compareId, compareText, pageOf, sortedView } from '../sortCache';
 import { Tx, type AccountStore } from '../store';
+import { videosTagged } from '../videoIndex';
 import { MAX_PAGE_SIZE } from './channelList';
 
 export const VIDEO_SORTS = ['title', 'size', 'category', 'uploadTime', 'status', 'tag'] as const;
@@ -70,14 +71,18 @@ export const queryVideo: ActionHandler = (ctx) => {
     const byTag = (i: number): boolean => tags[i]?.includes(word) ?? false;
     matches = searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : (i) => byTitle(i) || byTag(i);
   }
-  // The search reads the compact lower-cased arrays first, so a rare keyword touches few records.
-  const keep = (v: VideoRec, i: number): boolean =>
-    (matches === undefined || matches(i)) &&
+  const filters = (v: VideoRec): boolean =>
     v.videoType === videoType &&
     (categoryId === undefined || v.categoryId === categoryId) &&
     (status === undefined || v.status === status);
-  const page = pageOf(view.rows, order === 'desc', keep, start, number);
-  return { result: page.map((v) => out.video(ctx.view, v)) };
+  // The search reads the compact lower-cased arrays first, so a rare keyword touches few records.
+  const keep = (v: VideoRec, i: number): boolean => (matches === undefined || matches(i)) && filters(v);
+  // A rare tag: sort the few videos carrying it instead of scanning the whole order.
+  const tagged = searchType === 'tag' ? videosTagged(ctx.account.store, keyword!, view.rows.length >> 4) : undefined;
+  const page = tagged
+    ? pageOf(tagged.sort(comparator(ctx.account.store, sort)), order === 'desc', filters, start, number)
+    : pageOf(view.rows, order === 'desc', keep, start, number);
+  return { result: out.videoList(ctx.view, page) };
 };
 
 export const getTranscodedVideos: ActionHandler = (ctx) => {
