@@ -8,6 +8,12 @@
  * a placeholder holds the slot (undici sees a dispatcher and installs none); then the slot is put
  * back exactly as it was: removed, or its old property descriptor. When the slot is already set,
  * undici leaves it alone by itself. test/api/globalDispatcher.test.ts checks this, bundled too.
+ *
+ * Node's own fetch must be initialised first: undici's root reads `globalThis.Headers`, which loads
+ * Node's internal undici; had that happened while the placeholder held the slot, Node's fetch would
+ * have found a dispatcher, installed none, and failed on every later call once the slot was emptied.
+ * So Node's fetch is initialised here first, as its own first use would (the slot then holds Node's
+ * own dispatcher, never ours). In VS Code's extension host the slot is set long before.
  */
 import type * as Undici from 'undici';
 
@@ -16,6 +22,7 @@ export type { Dispatcher } from 'undici';
 const SLOT = Symbol.for('undici.globalDispatcher.1');
 
 function requireUndici(): typeof Undici {
+  void (globalThis as { Headers?: unknown }).Headers;
   const global = globalThis as unknown as Record<symbol, unknown>;
   const before = Object.getOwnPropertyDescriptor(globalThis, SLOT);
   if (global[SLOT] !== undefined || (before !== undefined && !before.configurable && !before.writable)) {
