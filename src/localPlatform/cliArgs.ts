@@ -10,6 +10,7 @@ import {
 export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret-key SECRET | --account KEY:SECRET ... | --accounts-file FILE)
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
                      [--timestamp-window-ms N] [--max-body-bytes N] [--verbose]
+                     [--rtmp-port N] [--max-live-channels N] [--ffmpeg DIR] [--simulated-live]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -23,6 +24,10 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --timestamp-window-ms N allowed request timestamp skew (default ${DEFAULT_TIMESTAMP_WINDOW_MS})
   --max-body-bytes N      largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
   --verbose               log each request (action, code, time) on stderr
+  --rtmp-port N           RTMP ingest port (default 1935 where free, else a free port)
+  --max-live-channels N   channels with real live media at once (default 2)
+  --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
+  --simulated-live        no real live media even when ffmpeg is found
 `;
 
 export class UsageError extends Error {}
@@ -62,6 +67,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   let accessKey: string | undefined;
   let secretKey: string | undefined;
   const options: LocalPlatformOptions & { verbose: boolean } = { dataDir: '', accounts, port: 8790, verbose: false };
+  const live: NonNullable<LocalPlatformOptions['live']> = { npmFallback: true };
+  let simulatedLive = false;
   for (let i = 0; i < argv.length; i++) {
     let flag = argv[i];
     let value: string | undefined;
@@ -117,6 +124,18 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
       case '--verbose':
         options.verbose = true;
         break;
+      case '--rtmp-port':
+        live.rtmpPort = number(flag, next(), 0);
+        break;
+      case '--max-live-channels':
+        live.maxLiveChannels = number(flag, next(), 1);
+        break;
+      case '--ffmpeg':
+        live.ffmpegDir = next();
+        break;
+      case '--simulated-live':
+        simulatedLive = true;
+        break;
       case '--help':
       case '-h':
         throw new UsageError('');
@@ -135,5 +154,6 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (accounts.length === 0)
     throw new UsageError('give an account: --access-key and --secret-key, --account KEY:SECRET or --accounts-file');
   if (!Number.isInteger(options.port)) throw new UsageError('--port needs an integer');
+  if (!simulatedLive) options.live = live;
   return options;
 }

@@ -16,6 +16,9 @@ import { seedDemo } from './demo';
 import { PlatformFault } from './faults';
 import { Fields } from './fields';
 import { handlerFor } from './handlers';
+import { LiveMedia, type LiveOptions } from './live/liveMedia';
+import { serveLive } from './live/router';
+import { findMediaTools } from '../media/tools';
 import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
 
 export type { PlatformAccount } from './accounts';
@@ -39,6 +42,8 @@ export interface LocalPlatformOptions {
   maxBodyBytes?: number;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
+  /** Real live media (RTMP ingest, ffmpeg outputs; live/liveMedia.ts) when ffmpeg is found; simulated otherwise. */
+  live?: LiveOptions;
 }
 
 export interface LocalPlatform {
@@ -47,6 +52,10 @@ export interface LocalPlatform {
   /** `http://127.0.0.1:PORT/rest` */
   readonly restUrl: string;
   readonly port: number;
+  /** `rtmp://HOST:PORT/live` when real live media runs. */
+  readonly rtmpUrl?: string;
+  /** Why live media is simulated, when `live` was asked for and ffmpeg is missing. */
+  readonly liveSimulatedReason?: string;
   close(): Promise<void>;
 }
 
@@ -110,27 +119,41 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
 
   await mkdir(options.dataDir, { recursive: true });
+  let live: LiveMedia | undefined;
+  let liveSimulatedReason: string | undefined;
+  if (options.live) {
+    const mode = await findMediaTools({ dir: options.live.ffmpegDir, npmFallback: options.live.npmFallback });
+    if (mode.kind === 'real') {
+      live = await LiveMedia.start(mode.tools, host, options.dataDir, options.live, (line) =>
+        console.error(`local platform: ${line}`),
+      );
+    } else liveSimulatedReason = mode.reason;
+  }
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
     for (const config of options.accounts) {
-      const { account, fresh } = await openAccount(options.dataDir, config, takenUserIds, clockSpeed, logError);
+      const opened = await openAccount(options.dataDir, config, takenUserIds, clockSpeed, logError);
+      const { fresh } = opened;
+      const account: Account = live ? { ...opened.account, live: live.hooksFor(opened.account) } : opened.account;
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
       account.transcoder.reschedule();
+      await live?.resume(account);
     }
   } catch (error) {
+    await live?.close();
     await closeAccounts(accounts);
     throw error;
   }
 
   let port = 0;
   const originFor = (req: IncomingMessage): Origin => {
-    if (!WILDCARD_HOSTS.has(host)) return makeOrigin(host, port);
+    if (!WILDCARD_HOSTS.has(host)) return makeOrigin(host, port, live?.rtmpPort);
     // Bound to every interface: answer with the address the client used, if it is a plain host.
     const hostHeader = req.headers.host ?? '';
     const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+)(?::\d+)?$/.exec(hostHeader);
-    return makeOrigin(m ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1', port);
+    return makeOrigin(m ? m[1].replace(/^\[|\]$/g, '') : '127.0.0.1', port, live?.rtmpPort);
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -150,6 +173,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       }
       // Repeated slashes are one, as web servers in front of the real service treat them.
       const path = url.pathname.replace(/\/{2,}/g, '/');
+      if (live && (await serveLive(live, req, res, path))) {
+        action = 'live-file';
+        code = Codes.success;
+        return;
+      }
       if (path !== '/rest' && path !== '/rest/') {
         code = Codes.apiNotExists;
         req.resume();
@@ -273,6 +301,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       });
     });
   } catch (error) {
+    await live?.close();
     await closeAccounts(accounts);
     throw error;
   }
@@ -284,8 +313,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     baseUrl,
     restUrl: `${baseUrl}/rest`,
     port,
+    rtmpUrl: live
+      ? `rtmp://${makeOrigin(WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host, live.rtmpPort).host}:${live.rtmpPort}/live`
+      : undefined,
+    liveSimulatedReason,
     close(): Promise<void> {
       closing ??= (async () => {
+        await live?.close();
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -1,0 +1,85 @@
+/** Shared by the live tests: an ffmpeg encoder pushing a test pattern, polling, ffprobe, leftover processes. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { probe, type ProbeResult } from '../../../src/media/tools';
+
+export const FFMPEG = 'ffmpeg';
+export const TOOLS = { ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe' };
+
+export interface Encoder {
+  child: ChildProcess;
+  exited: Promise<number | string>;
+  stderr(): string;
+  kill(): Promise<void>;
+}
+
+/** Pushes a 320x180 test pattern with a tone, in real time, for `seconds`. */
+export function pushTestPattern(url: string, seconds: number): Encoder {
+  const child = spawn(
+    TOOLS.ffmpeg,
+    [
+      '-hide_banner', '-loglevel', 'error', '-nostats', '-re',
+      '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
+      '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25',
+      '-b:v', '300k', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'flv', url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | string>((resolve) => child.on('close', (c, s) => resolve(c ?? s ?? -1)));
+  return {
+    child,
+    exited,
+    stderr: () => err,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value (not undefined), or fails with what was last seen. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`${what}: not seen in ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+export function probeUrl(url: string): Promise<ProbeResult> {
+  return probe(TOOLS, url, { timeoutMs: 20_000 });
+}
+
+/** Processes whose command line contains `marker` (Linux /proc). */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(marker)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+export async function httpGet(url: string): Promise<{ status: number; type: string; body: Buffer; cors: string }> {
+  const res = await fetch(url);
+  return {
+    status: res.status,
+    type: res.headers.get('content-type') ?? '',
+    cors: res.headers.get('access-control-allow-origin') ?? '',
+    body: Buffer.from(await res.arrayBuffer()),
+  };
+}
