@@ -41,7 +41,11 @@ describe('local platform: command line', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
     assert.equal(cli.stdout(), `listening ${url}\n`);
-    assert.equal(cli.stderr(), '');
+    // stderr carries one line: the live media mode and the RTMP address (or why media is simulated).
+    assert.match(
+      cli.stderr(),
+      /^localPlatform: (real live media, RTMP ingest rtmp:\/\/127\.0\.0\.1:\d+\/live|simulated live media .*)\n$/,
+    );
     assert.ok(!cli.stdout().includes('cli-Secret-77'));
   });
 

@@ -46,6 +46,8 @@ export class ChannelMedia {
   private ladder: Supervised | undefined;
   private publisher: NmsSession | undefined;
   private stopped = false;
+  /** Ladders finishing after their source left. */
+  private readonly finishing = new Set<Promise<void>>();
   private recordFiles: string[] = [];
   hlsGroups: HlsGroupInfo[] = [];
 
@@ -227,7 +229,14 @@ export class ChannelMedia {
     this.publisher = undefined;
     const ladder = this.ladder;
     this.ladder = undefined;
-    void ladder?.stop(3000);
+    // The source is gone: its players (the ladder among them) get the end of the stream, so the
+    // ladder finishes its files and exits by itself.
+    for (const player of session.broadcast.subscribers.values()) player.close();
+    if (ladder) {
+      const done = ladder.stop(5000);
+      this.finishing.add(done);
+      void done.finally(() => this.finishing.delete(done));
+    }
     if (this.stopped) return;
     const pull = this.relay !== undefined;
     void this.update(pull ? { status: 3, streamStatus: 2 } : { streamStatus: 2 }).catch(this.env.log);
@@ -237,7 +246,7 @@ export class ChannelMedia {
   async stop(handOver = true): Promise<void> {
     this.stopped = true;
     const ch = this.channel();
-    await Promise.all([this.relay?.stop(1000), this.ladder?.stop(5000)]);
+    await Promise.all([this.relay?.stop(1000), this.ladder?.stop(5000), ...this.finishing]);
     this.publisher?.close();
     this.publisher = undefined;
     if (ch && handOver && this.env.onRecording) {

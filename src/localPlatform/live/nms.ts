@@ -58,7 +58,6 @@ export function nmsCore(onLog: (line: string) => void): NmsCore {
     req: unknown,
     res: ServerResponse,
   ) => NmsSession;
-  /* eslint-enable @typescript-eslint/no-require-imports */
   logger.level = 'error';
   logger.log = (message: string, level = 'info') => {
     if (level === 'error') logSink?.(message);

@@ -18,10 +18,40 @@ export function pushTestPattern(url: string, seconds: number): Encoder {
   const child = spawn(
     TOOLS.ffmpeg,
     [
-      '-hide_banner', '-loglevel', 'error', '-nostats', '-re',
-      '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25', '-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100',
-      '-t', String(seconds), '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '25',
-      '-b:v', '300k', '-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', '64k', '-f', 'flv', url,
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostats',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x180:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '25',
+      '-b:v',
+      '300k',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'flv',
+      url,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },
   );
@@ -57,6 +87,19 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
 
 export function probeUrl(url: string): Promise<ProbeResult> {
   return probe(TOOLS, url, { timeoutMs: 20_000 });
+}
+
+/** Command lines of processes that contain `marker` (Linux /proc). */
+export function commandsWith(marker: string): string[] {
+  return processesWith(marker)
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 300);
+      } catch {
+        return '';
+      }
+    })
+    .filter((c) => c !== '');
 }
 
 /** Processes whose command line contains `marker` (Linux /proc). */
