@@ -98,7 +98,14 @@ export class LiveMedia {
   hooksFor(account: Account): LiveHooks {
     return {
       reserve: (channel) => {
-        if (this.channels.has(channel.id)) return;
+        // Addresses name a channel by its id or stream only: one running channel per id and stream
+        // in a platform (accounts seeded with the same demo data share them).
+        if (this.channels.has(channel.id) || this.byStream.has(channel.stream)) {
+          throw new PlatformFault(
+            Codes.channelStateConflict,
+            `channel ${channel.id} cannot start: a channel with the same id or stream name is live in another account`,
+          );
+        }
         if (this.channels.size >= this.max) {
           throw new PlatformFault(
             Codes.channelStateConflict,
@@ -143,8 +150,11 @@ export class LiveMedia {
   async resume(account: Account): Promise<void> {
     for (const ch of [...account.store.values('channels')]) {
       if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
-      if (this.channels.size >= this.max) {
-        this.log(`channel ${ch.id} was live but is not started again: the limit of ${this.max} channels is reached`);
+      const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
+      if (this.channels.size >= this.max || taken) {
+        this.log(
+          `channel ${ch.id} was live but is not started again: ${taken ? 'its id or stream is live in another account' : `the limit of ${this.max} channels is reached`}`,
+        );
         await account.store.commit(
           new Tx().put('channels', { ...ch, status: 1, streamStatus: 2, endTime: Date.now(), updateTime: Date.now() }),
         );
