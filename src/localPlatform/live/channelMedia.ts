@@ -12,7 +12,14 @@ import type { MediaTools } from '../../media/tools';
 import { probe, frameRate } from '../../media/tools';
 import type { ChannelRec } from '../records';
 import { Tx, type AccountStore } from '../store';
-import { ladderArgs, PLAYLIST_SEGMENTS, SEGMENT_SECONDS, type LadderGroup, type Rendition } from './ladder';
+import {
+  ladderArgs,
+  PLAYLIST_SEGMENTS,
+  SEGMENT_SECONDS,
+  type LadderGroup,
+  type LogoBox,
+  type Rendition,
+} from './ladder';
 import type { NmsSession } from './nms';
 import { pullInputArgs } from './pullSource';
 import { Supervised } from './supervisor';
@@ -175,7 +182,7 @@ export class ChannelMedia {
         }
         let keyInfoFile: string | undefined;
         if (g.isLiveEncrypt === '1') keyInfoFile = await this.writeKey(g.id);
-        groups.push({ id: g.id, kind: 'hls', renditions, listSize, keyInfoFile });
+        groups.push({ id: g.id, kind: 'hls', renditions, listSize, keyInfoFile, logo: this.logoOf(g.logoId) });
       } else {
         const base = `${this.env.rtmpLocal}/${this.stream}_${g.id}`;
         const auth = `?auth=${this.env.internalAuth}`;
@@ -186,11 +193,11 @@ export class ChannelMedia {
           renditions,
           rtmpUrls: renditions.map((_, n) => `${base}-${n + 1}${auth}`),
           rtmpDefaultUrls: [`${base}${auth}`, ...third],
+          logo: this.logoOf(g.logoId),
         });
       }
     }
     const recording = ch.groups.some((g) => g.isRecord === '1');
-    const logo = undefined;
     this.ladder = new Supervised({
       name: `channel ${this.channelId} ladder`,
       file: this.env.tools.ffmpeg,
@@ -205,13 +212,25 @@ export class ChannelMedia {
           groups,
           thumbnailFile: join(this.env.dir, 'thumbnail.jpg'),
           recordFile,
-          logo,
         });
       },
       watchdog: this.env.watchdog,
       log: this.env.log,
     });
     this.ladder.start();
+  }
+
+  private logoOf(logoId: string | null): LogoBox | undefined {
+    const logo = logoId ? this.env.store.get('liveLogos', logoId) : undefined;
+    if (!logo) return undefined;
+    const scale = (logo.resize || 100) / 100;
+    return {
+      left: logo.offsetWidth,
+      top: logo.offsetHeight,
+      width: logo.width * scale,
+      height: logo.height * scale,
+      opacity: logo.opacity ?? 100,
+    };
   }
 
   /** AES-128 key of an encrypted group, served at `/live/hls/<channel>/<group>.key`. */

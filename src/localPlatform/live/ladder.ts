@@ -36,6 +36,8 @@ export interface LadderGroup {
   listSize?: number;
   /** HLS: an `-hls_key_info_file`. */
   keyInfoFile?: string;
+  /** The group's live logo, in source pixels (see `LogoBox`). */
+  logo?: LogoBox;
   /** RTMP: where each rendition goes (`urls[n]`), plus extra addresses of the default one. */
   rtmpUrls?: string[];
   rtmpDefaultUrls?: string[];
@@ -51,8 +53,20 @@ export interface LadderInput {
   thumbnailFile: string;
   /** A file to copy the incoming stream to (MPEG-TS), for recording. */
   recordFile?: string;
-  /** A PNG/JPEG overlaid at the top left. */
-  logo?: { file: string; left: number; top: number; width: number; height: number };
+}
+
+/**
+ * A live logo as the platform can draw it: the interface stores only a relative `uri` for its image
+ * and no image file reaches the platform, so the logo is a filled box of its size (times `resize`
+ * percent), position and opacity. Numbers only go into the filter graph, never text from a request.
+ */
+export interface LogoBox {
+  left: number;
+  top: number;
+  width: number;
+  height: number;
+  /** 0-100 */
+  opacity: number;
 }
 
 /** Name of HLS child playlist `n` (0-based) of a group on disk. */
@@ -65,20 +79,22 @@ function teeEscape(url: string): string {
   return url.replace(/[\\|[\]]/g, (c) => `\\${c}`);
 }
 
+function int(n: number): number {
+  return Math.max(0, Math.round(Number(n) || 0));
+}
+
 export function ladderArgs(input: LadderInput): string[] {
   const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-rw_timeout', '10000000', '-i', input.source];
-  if (input.logo) args.push('-loop', '1', '-i', input.logo.file);
-  const renditions = input.groups.flatMap((g) => g.renditions);
+  const renditions = input.groups.flatMap((g) => g.renditions.map((r) => ({ r, logo: g.logo })));
   const graph: string[] = [];
-  let base = '[0:v]';
-  if (input.logo) {
-    const l = input.logo;
-    graph.push(`[1:v]scale=${l.width}:${l.height}[logo]`, `[0:v][logo]overlay=${l.left}:${l.top}:shortest=1[src]`);
-    base = '[src]';
-  }
-  graph.push(`${base}split=${renditions.length + 1}${renditions.map((_, i) => `[s${i}]`).join('')}[sthumb]`);
-  renditions.forEach((r, i) => {
-    graph.push(`[s${i}]fps=${r.frameRate || input.sourceFrameRate || 25},scale=${r.width}:${r.height},setsar=1[v${i}]`);
+  graph.push(`[0:v]split=${renditions.length + 1}${renditions.map((_, i) => `[s${i}]`).join('')}[sthumb]`);
+  renditions.forEach(({ r, logo }, i) => {
+    const box = logo
+      ? `drawbox=x=${int(logo.left)}:y=${int(logo.top)}:w=${int(logo.width)}:h=${int(logo.height)}:color=white@${(Math.min(100, Math.max(0, logo.opacity)) / 100).toFixed(2)}:t=fill,`
+      : '';
+    graph.push(
+      `[s${i}]${box}fps=${r.frameRate || input.sourceFrameRate || 25},scale=${r.width}:${r.height},setsar=1[v${i}]`,
+    );
   });
   graph.push(`[sthumb]fps=1/${THUMBNAIL_SECONDS},scale=320:-2[thumb]`);
   args.push('-filter_complex', graph.join(';'));

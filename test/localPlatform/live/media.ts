@@ -1,7 +1,7 @@
 /** Shared by the live tests: an ffmpeg encoder pushing a test pattern, polling, ffprobe, leftover processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { probe, type ProbeResult } from '../../../src/media/tools';
+import { probe, runTool, type ProbeResult } from '../../../src/media/tools';
 
 export const FFMPEG = 'ffmpeg';
 export const TOOLS = { ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe' };
@@ -83,6 +83,16 @@ export async function waitFor<T>(what: string, check: () => Promise<T | undefine
     if (Date.now() > until) throw new Error(`${what}: not seen in ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
     await new Promise((r) => setTimeout(r, 250));
   }
+}
+
+/** One decoded frame of an address as 8-bit gray pixels, row by row. */
+export async function grayFrame(url: string): Promise<Buffer> {
+  const { stdout } = await runTool(
+    TOOLS.ffmpeg,
+    ['-v', 'error', '-i', url, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    { timeoutMs: 20_000 },
+  );
+  return stdout;
 }
 
 export function probeUrl(url: string): Promise<ProbeResult> {

@@ -10,7 +10,7 @@ import type { PlatformClient } from '../../../src/api/client';
 import { Codes } from '../../../src/api/errorCodes';
 import type { Channel, ChannelPlayUrl, ChannelDefinition } from '../../../src/api/types';
 import { apiError, TestPlatform } from '../harness';
-import { commandsWith, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { commandsWith, grayFrame, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
 
 /** Seconds one hour of time shift lasts here: 1 hour = 7 segments of 2 s. */
 const HOUR_SECONDS = 14;
@@ -42,6 +42,15 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
       videoBitrate: 150,
     });
     smallId = small.id;
+    // A 40x20 opaque logo at (20, 10) of the 320x180 source: (10, 5) 20x10 in the 160x90 rendition.
+    const logo = await client.liveLogoCreate({
+      name: 'Box',
+      uri: 'img/box.png',
+      width: 40,
+      height: 20,
+      offsetWidth: 20,
+      offsetHeight: 10,
+    });
     const definition: ChannelDefinition = {
       name: 'Pushed',
       signalType: '1',
@@ -58,7 +67,7 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
           ],
         },
         { protocolType: 1, isLiveEncrypt: '1', outputTemplateList: [{ templateId: small.id, isDefault: '1' }] },
-        { protocolType: 2, outputTemplateList: [{ templateId: small.id, isDefault: '1' }] },
+        { protocolType: 2, logoId: logo.id, outputTemplateList: [{ templateId: small.id, isDefault: '1' }] },
       ],
     };
     channel = await client.liveCreateChannel(definition);
@@ -142,6 +151,10 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
   it('plays the RTMP group from the RTMP server, the source as HTTP-FLV, and a thumbnail', async () => {
     const rtmp = await probeUrl(urls[2].playUrl);
     assert.equal(rtmp.streams.find((s) => s.codec_type === 'video')?.height, 90);
+    // The group's logo is drawn: a white box where the test pattern has colours.
+    const frame = await grayFrame(urls[2].playUrl);
+    assert.equal(frame.length, 160 * 90);
+    assert.ok(frame[10 * 160 + 20] > 230, `pixel inside the logo box: ${frame[10 * 160 + 20]}`);
     const flv = await probeUrl(channel.publicFlvPlayUrl);
     assert.equal(flv.streams.find((s) => s.codec_type === 'video')?.width, 320);
     const thumb = await waitFor('thumbnail', async () => {
