@@ -14,7 +14,7 @@ export interface Encoder {
 }
 
 /** Pushes a 320x180 test pattern with a tone, in real time, for `seconds`. */
-export function pushTestPattern(url: string, seconds: number): Encoder {
+export function pushTestPattern(url: string, seconds: number, outputOptions: string[] = []): Encoder {
   const child = spawn(
     TOOLS.ffmpeg,
     [
@@ -51,6 +51,7 @@ export function pushTestPattern(url: string, seconds: number): Encoder {
       '64k',
       '-f',
       'flv',
+      ...outputOptions,
       url,
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },

@@ -8,7 +8,18 @@ import { PlatformClient } from '../../../src/api/client';
 import type { Channel } from '../../../src/api/types';
 import { removeDir, tempDir } from '../harness';
 import { runCli, stopCli, type CliProcess } from '../child';
-import { commandsWith, httpGet, probeUrl, waitFor } from './media';
+import { createServer } from 'node:net';
+import { commandsWith, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
 
 const KEY = 'live-pull-key';
 const SECRET = 'live-Pull-Secret-42';
@@ -28,8 +39,10 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
 
   before(async () => {
     dir = await tempDir();
+    sourcePort = await freePort();
   });
   after(async () => {
+    await source?.kill();
     await client?.close();
     await stopCli(cli);
     await removeDir(dir);
@@ -37,6 +50,8 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
 
   let pattern: Channel;
   let down: Channel;
+  let sourcePort = 0;
+  let source: Encoder | undefined;
 
   it('puts a pull channel on the built-in test pattern live, and shows a source that is down as status 3', async () => {
     const c = await start();
@@ -51,7 +66,7 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     down = await c.liveCreateChannel({
       name: 'Down',
       signalType: '2',
-      pullStream: 'rtmp://127.0.0.1:9/live/nothing',
+      pullStream: `rtmp://127.0.0.1:${sourcePort}/live/source`,
       outputGroupList: [group],
     });
     await c.liveStartChannel(pattern.id);
@@ -69,6 +84,23 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     assert.equal(notLive.status, 3);
     assert.equal(notLive.streamStatus, 2);
     await waitFor('the failure logged', async () => (/channel \w+ pull ended/.test(cli!.stderr()) ? true : undefined));
+  });
+
+  it('recovers when the pull source comes up: status 2 and a source present', async () => {
+    // ffmpeg as an RTMP server that sends the pattern to whoever plays it.
+    source = pushTestPattern(`rtmp://127.0.0.1:${sourcePort}/live/source`, 60, ['-listen', '1']);
+    const back = await waitFor(
+      'the pulled source delivering',
+      async () => {
+        const ch = await client!.liveGetChannelById(down.id);
+        return ch.status === 2 && ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
+      },
+      30_000,
+    );
+    assert.equal(back.streamWidth, 320);
+    await client!.liveStopChannel(down.id);
+    await source.kill();
+    source = undefined;
   });
 
   it('leaves no ffmpeg behind after kill -9 of the platform', async () => {
@@ -94,9 +126,7 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     assert.equal(again.streamHeight, 90);
     const [urls] = await c.liveGetChannelsPlayUrl(pattern.id);
     await waitFor('playlist again', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined));
-    assert.equal((await c.liveGetChannelById(down.id)).status, 3);
-    const stopped = await c.liveStopChannel(down.id);
-    assert.equal(stopped.status, 1);
+    assert.equal((await c.liveGetChannelById(down.id)).status, 1, 'stopped before the kill: stays stopped');
     await c.close();
     client = undefined;
     cli!.child.kill('SIGTERM');

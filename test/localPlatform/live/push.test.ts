@@ -4,7 +4,9 @@
  * the whole suite (the tests follow the stream's life in order).
  */
 import * as assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { existsSync, readdirSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import { Codes } from '../../../src/api/errorCodes';
@@ -216,6 +218,21 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     await encoder!.exited;
     const ch = await waitFor('no source', async () => ((await get()).streamStatus === 2 ? get() : undefined), 15_000);
     assert.equal(ch.status, 2);
+  });
+
+  it('shrugs off garbage on the RTMP port and takes the encoder again when it reconnects', async () => {
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(new URL(channel.pushUrl.replace(/^rtmp:/, 'http:')).port), '127.0.0.1', () => {
+        socket.write(randomBytes(8192), () => setTimeout(() => socket.destroy(), 200));
+      });
+      socket.on('error', () => resolve());
+      socket.on('close', () => resolve());
+    });
+    const again = pushTestPattern(channel.pushUrl, 6);
+    others.push(again);
+    await waitFor('source present again', async () => ((await get()).streamStatus === 1 ? true : undefined));
+    await again.exited;
+    await waitFor('no source again', async () => ((await get()).streamStatus === 2 ? true : undefined), 15_000);
   });
 
   it('stops: status 1, no process left, and the recording becomes an MP4 video of the account', async () => {
