@@ -163,6 +163,8 @@ export class ChannelMedia {
     } catch (error) {
       this.env.log(`channel ${this.channelId}: the incoming stream cannot be probed (${String(error).slice(0, 300)})`);
       if (this.publisher !== session) return;
+      // The encoder's metadata tells whether audio comes (0: none announced).
+      hasAudio = Boolean(session.audioCodec);
     }
     await this.startLadder(hasAudio, fps);
   }

@@ -22,6 +22,7 @@ export interface NmsSession {
   videoFramerate: number;
   videoDatarate: number;
   audioDatarate: number;
+  audioCodec: number;
   socket: Socket;
   rtmp: { onPushCallback: () => void; onPlayCallback: () => void };
   broadcast: { publishGraceMs: number; subscribers: Map<string, NmsSession> };
