@@ -2,13 +2,14 @@
 import * as assert from 'node:assert/strict';
 import { DEMO_NAMES } from '../../../src/localPlatform/demo';
 import { TestPlatform } from '../harness';
-import { httpGet, probeUrl, waitFor } from './media';
+import { httpGet, loadTools, probeUrl, waitFor } from './media';
 
 describe('local platform: demo live channel on the test pattern (real ffmpeg)', function () {
   this.timeout(60_000);
   let p: TestPlatform;
   before(async () => {
-    p = await TestPlatform.start({ demo: true, live: { rtmpPort: 0 } });
+    await loadTools();
+    p = await TestPlatform.start({ demo: true, live: { npmFallback: true, rtmpPort: 0 } });
   });
   after(async () => {
     await p.close();

@@ -1,10 +1,19 @@
 /** Shared by the live tests: an ffmpeg encoder pushing a test pattern, polling, ffprobe, leftover processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
-import { probe, runTool, type ProbeResult } from '../../../src/media/tools';
+import { findMediaTools, probe, runTool, type ProbeResult } from '../../../src/media/tools';
 
-export const FFMPEG = 'ffmpeg';
-export const TOOLS = { ffmpeg: '/usr/bin/ffmpeg', ffprobe: '/usr/bin/ffprobe' };
+/** ffmpeg and ffprobe as the platform finds them (the PATH, else the npm packages); set by `loadTools()`. */
+export const TOOLS = { ffmpeg: '', ffprobe: '' };
+
+/** Finds the tools once per run; a suite calls it in its `before` hook. */
+export async function loadTools(): Promise<void> {
+  if (TOOLS.ffmpeg) return;
+  const mode = await findMediaTools({ npmFallback: true });
+  if (mode.kind !== 'real') throw new Error(`the live media tests need ffmpeg: ${mode.reason}`);
+  TOOLS.ffmpeg = mode.tools.ffmpeg;
+  TOOLS.ffprobe = mode.tools.ffprobe;
+}
 
 export interface Encoder {
   child: ChildProcess;

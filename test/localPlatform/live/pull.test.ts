@@ -9,7 +9,7 @@ import type { Channel } from '../../../src/api/types';
 import { removeDir, tempDir } from '../harness';
 import { runCli, stopCli, type CliProcess } from '../child';
 import { createServer } from 'node:net';
-import { commandsWith, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { commandsWith, loadTools, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -38,6 +38,7 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
   }
 
   before(async () => {
+    await loadTools();
     dir = await tempDir();
     sourcePort = await freePort();
   });

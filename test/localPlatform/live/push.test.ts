@@ -12,7 +12,7 @@ import type { PlatformClient } from '../../../src/api/client';
 import { Codes } from '../../../src/api/errorCodes';
 import type { Channel, ChannelPlayUrl, ChannelDefinition } from '../../../src/api/types';
 import { apiError, TestPlatform } from '../harness';
-import { commandsWith, grayFrame, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { commandsWith, loadTools, grayFrame, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
 
 /** Seconds one hour of time shift lasts here: 1 hour = 7 segments of 2 s. */
 const HOUR_SECONDS = 14;
@@ -29,7 +29,10 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
   const others: Encoder[] = [];
 
   before(async () => {
-    p = await TestPlatform.start({ live: { rtmpPort: 0, maxLiveChannels: 2, timeShiftHourSeconds: HOUR_SECONDS } });
+    await loadTools();
+    p = await TestPlatform.start({
+      live: { npmFallback: true, rtmpPort: 0, maxLiveChannels: 2, timeShiftHourSeconds: HOUR_SECONDS },
+    });
     client = p.client();
     const big = await client.liveTemplateCreate({
       displayName: 'S',
