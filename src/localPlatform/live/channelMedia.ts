@@ -138,6 +138,25 @@ export class ChannelMedia {
   published(session: NmsSession): void {
     if (this.stopped) return;
     this.publisher = session;
+    // An encoder that stalls without closing its connection is no source either: after
+    // STALL_MS without a byte its connection is closed (and reads as gone).
+    let bytes = session.inBytes;
+    let quietSince = Date.now();
+    const timer = setInterval(() => {
+      if (this.publisher !== session) {
+        clearInterval(timer);
+        return;
+      }
+      if (session.inBytes !== bytes) {
+        bytes = session.inBytes;
+        quietSince = Date.now();
+      } else if (Date.now() - quietSince > STALL_MS) {
+        this.env.log(`channel ${this.channelId}: the encoder sent nothing for ${STALL_MS / 1000} s; disconnected`);
+        clearInterval(timer);
+        session.socket.destroy();
+      }
+    }, 1000);
+    timer.unref();
     void this.onPublished(session).catch((error: unknown) => this.env.log(String(error)));
   }
 
@@ -276,6 +295,8 @@ export class ChannelMedia {
     await rm(this.env.dir, { recursive: true, force: true }).catch(() => undefined);
   }
 }
+
+const STALL_MS = 5000;
 
 function even(n: number): number {
   return Math.max(2, Math.round(n / 2) * 2);

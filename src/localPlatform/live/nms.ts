@@ -23,6 +23,7 @@ export interface NmsSession {
   videoDatarate: number;
   audioDatarate: number;
   audioCodec: number;
+  inBytes: number;
   socket: Socket;
   rtmp: { onPushCallback: () => void; onPlayCallback: () => void };
   broadcast: { publishGraceMs: number; subscribers: Map<string, NmsSession> };

@@ -238,6 +238,19 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     await waitFor('no source again', async () => ((await get()).streamStatus === 2 ? true : undefined), 15_000);
   });
 
+  it('reads an encoder that stalls without closing its connection as no source', async () => {
+    const stalling = pushTestPattern(channel.pushUrl, 30);
+    others.push(stalling);
+    await waitFor('source present', async () => ((await get()).streamStatus === 1 ? true : undefined));
+    stalling.child.kill('SIGSTOP');
+    await waitFor(
+      'no source after the stall',
+      async () => ((await get()).streamStatus === 2 ? true : undefined),
+      15_000,
+    );
+    await stalling.kill();
+  });
+
   it('stops: status 1, no process left, and the recording becomes an MP4 video of the account', async () => {
     const stopped = await client.liveStopChannel(channel.id);
     assert.equal(stopped.status, 1);
