@@ -51,6 +51,7 @@ export class LiveMedia {
   private constructor(
     readonly tools: MediaTools,
     readonly rtmp: RtmpServer,
+    private readonly rtmpLocal: string,
     private readonly dataDir: string,
     private readonly options: LiveOptions,
     private readonly log: (line: string) => void,
@@ -67,12 +68,14 @@ export class LiveMedia {
   ): Promise<LiveMedia> {
     let media: LiveMedia | undefined;
     const rtmp = await RtmpServer.start(host, options.rtmpPort, {
-      authorize: (p) => media?.authorize(p.stream, p.query, p.ip) ?? 'the platform is starting',
+      authorize: (p) => media?.authorize(p.stream, p.query) ?? 'the platform is starting',
       published: (stream, session) => media?.byStream.get(stream)?.published(session),
       unpublished: (stream, session) => media?.byStream.get(stream)?.unpublished(session),
       log,
     });
-    media = new LiveMedia(tools, rtmp, dataDir, options, log);
+    // The platform's own processes reach the RTMP server at the bound address (loopback for a wildcard).
+    const local = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    media = new LiveMedia(tools, rtmp, `rtmp://${local}:${rtmp.port}/${RTMP_APP}`, dataDir, options, log);
     return media;
   }
 
@@ -80,10 +83,9 @@ export class LiveMedia {
     return this.rtmp.port;
   }
 
-  private authorize(stream: string, query: Record<string, string>, ip: string): true | string {
-    const loopback = /^(::ffff:)?127\.|^::1$/.test(ip.replace(/:\d+$/, ''));
-    // Outputs of the platform's own processes (RTMP groups, pull relays).
-    if (query.auth === this.internalAuth && loopback) return true;
+  private authorize(stream: string, query: Record<string, string>): true | string {
+    // Outputs of the platform's own processes (RTMP groups, pull relays): a random token of this run.
+    if (query.auth === this.internalAuth) return true;
     const media = this.byStream.get(stream);
     if (!media) return `no started channel has stream ${stream.slice(0, 40)}`;
     const ch = media.channelRecord();
@@ -126,7 +128,7 @@ export class LiveMedia {
       tools: this.tools,
       store: account.store,
       watchdog: this.watchdog,
-      rtmpLocal: `rtmp://127.0.0.1:${this.rtmp.port}/${RTMP_APP}`,
+      rtmpLocal: this.rtmpLocal,
       internalAuth: this.internalAuth,
       dir: this.channelDir(channelId),
       timeShiftHourSeconds: this.options.timeShiftHourSeconds ?? 3600,
