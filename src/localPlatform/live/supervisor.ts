@@ -61,7 +61,9 @@ export class Supervised {
       if (this.child === child) this.child = undefined;
       if (this.stopped) return;
       const last = tail.trim().split('\n').slice(-2).join(' | ');
-      o.log(`${o.name} ended (${code ?? signal}): ${last.slice(0, 400)}`);
+      // Addresses in ffmpeg's words may carry auth codes or a source's user:password: never logged.
+      const safe = last.replace(/auth=[^&\s'"]+/g, 'auth=***').replace(/\/\/[^/@\s]+@/g, '//***@');
+      o.log(`${o.name} ended (${code ?? signal}): ${safe.slice(0, 400)}`);
       o.onExit?.(code ?? signal, tail);
       if (o.restart === false) return;
       // A run that lasted a while resets the backoff.

@@ -85,6 +85,7 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     assert.equal(notLive.status, 3);
     assert.equal(notLive.streamStatus, 2);
     await waitFor('the failure logged', async () => (/channel \w+ pull ended/.test(cli!.stderr()) ? true : undefined));
+    assert.doesNotMatch(cli!.stderr(), /auth=[0-9a-f]{6,}/, 'no auth code in the log');
   });
 
   it('recovers when the pull source comes up: status 2 and a source present', async () => {
