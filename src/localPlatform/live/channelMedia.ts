@@ -10,6 +10,7 @@ import { mkdir, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
 import { probe, frameRate } from '../../media/tools';
+import { DIR_MODE, FILE_MODE } from '../permissions';
 import type { ChannelRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import {
@@ -87,7 +88,8 @@ export class ChannelMedia {
     const ch = this.channel();
     if (!ch) return;
     await rm(this.env.dir, { recursive: true, force: true });
-    await mkdir(this.env.dir, { recursive: true });
+    // The folder holds the AES keys: the owner's only, as the rest of the data folder.
+    await mkdir(this.env.dir, { recursive: true, mode: DIR_MODE });
     this.hlsGroups = ch.groups
       .filter((g) => g.protocolType === 1)
       .map((g) => ({ id: g.id, renditions: this.renditions(g.outputs), encrypted: g.isLiveEncrypt === '1' }));
@@ -257,9 +259,9 @@ export class ChannelMedia {
   /** AES-128 key of an encrypted group, served at `/live/hls/<channel>/<group>.key`. */
   private async writeKey(groupId: string): Promise<string> {
     const keyFile = join(this.env.dir, `${groupId}.key`);
-    await writeFile(keyFile, randomBytes(16));
+    await writeFile(keyFile, randomBytes(16), { mode: FILE_MODE });
     const info = join(this.env.dir, `${groupId}.keyinfo`);
-    await writeFile(info, `${groupId}.key\n${keyFile}\n`);
+    await writeFile(info, `${groupId}.key\n${keyFile}\n`, { mode: FILE_MODE });
     return info;
   }
 

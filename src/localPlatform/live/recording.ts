@@ -10,6 +10,7 @@ import type { MediaTools } from '../../media/tools';
 import { probe, runTool } from '../../media/tools';
 import type { Account } from '../context';
 import { newId } from '../ids';
+import { DIR_MODE } from '../permissions';
 import { newVideoRecord, type ChannelRec, type StreamRec } from '../records';
 import { Tx } from '../store';
 
@@ -30,7 +31,7 @@ export async function recordingToVideo(
   const mp4 = group?.needToMp4 === '1';
   const videoId = newId();
   const dir = join(dataDir, 'vod', videoId);
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
   const name = mp4 ? 'recording.mp4' : 'recording.ts';
   const target = join(dir, name);
   if (mp4) {

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
@@ -146,6 +146,10 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     const base = urls[1].playUrl.replace(/[^/]+$/, '');
     const keyAnswer = await httpGet(base + key[1]);
     assert.equal(keyAnswer.body.length, 16);
+    // The key on disk is the owner's only, in a folder that is too (as the whole data folder).
+    const folder = join(p.dataDir, 'live', channel.id);
+    assert.equal(statSync(folder).mode & 0o777, 0o700);
+    assert.equal(statSync(join(folder, key[1])).mode & 0o777, 0o600);
     const segment = child.split('\n').find((l) => l.endsWith('.ts'))!;
     const raw = await httpGet(base + segment);
     assert.notEqual(raw.body[0], 0x47, 'a segment is not plain MPEG-TS');
