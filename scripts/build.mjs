@@ -31,7 +31,9 @@ const entries = {
   extension: {
     entryPoints: ['src/vscode/extension.ts'],
     outfile: 'dist/extension.js',
-    external: ['vscode', ...FFMPEG_PACKAGES],
+    // The extension starts its local platform without real live media, so the RTMP server (loaded by
+    // src/localPlatform/server.ts only when `live` is asked for) stays out of its bundle.
+    external: ['vscode', ...FFMPEG_PACKAGES, 'node-media-server'],
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
 };

@@ -176,6 +176,9 @@ async function runWorkbenchFlows(tools, chromium) {
     demo: true,
     port: 0,
     clockSpeed: 4,
+    // Real live media (RTMP ingest, ffmpeg ladders): a flow pushes to a channel with an encoder. Room for
+    // the demo's two live channels and the one the flows start.
+    live: { npmFallback: true, rtmpPort: 0, maxLiveChannels: 4 },
   });
   cleanups.push(() => platform.close());
   log(

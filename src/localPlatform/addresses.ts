@@ -7,18 +7,20 @@ export interface Origin {
   http: string;
   /** Host name only (brackets kept for IPv6), for rtmp:// addresses. */
   host: string;
+  /** Port of the RTMP server (live/rtmpServer.ts) when real media runs. */
+  rtmpPort?: number;
 }
 
-export function makeOrigin(host: string, port: number): Origin {
+export function makeOrigin(host: string, port: number, rtmpPort?: number): Origin {
   const h = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-  return { http: `http://${h}:${port}`, host: h };
+  return { http: `http://${h}:${port}`, host: h, ...(rtmpPort ? { rtmpPort } : {}) };
 }
 
-/** Port of the (simulated) RTMP ingest/egress; nothing listens there, the address is what clients show. */
+/** RTMP port shown when media is simulated (nothing listens there; the address is what clients show). */
 const RTMP_PORT = 1935;
 
 export function rtmpBase(origin: Origin): string {
-  return `rtmp://${origin.host}:${RTMP_PORT}/live`;
+  return `rtmp://${origin.host}:${origin.rtmpPort ?? RTMP_PORT}/live`;
 }
 
 export function pushUrl(origin: Origin, stream: string, authCode: string): string {

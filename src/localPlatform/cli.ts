@@ -31,6 +31,10 @@ async function main(): Promise<void> {
   }
   const platform = await startLocalPlatform(platformOptions);
   process.stdout.write(`listening ${platform.restUrl}\n`);
+  // stdout keeps its one line; the media mode goes to stderr.
+  if (platform.rtmpUrl) process.stderr.write(`localPlatform: real live media, RTMP ingest ${platform.rtmpUrl}\n`);
+  else if (platform.liveSimulatedReason)
+    process.stderr.write(`localPlatform: simulated live media (${platform.liveSimulatedReason})\n`);
   let stopping = false;
   const stop = (): void => {
     if (stopping) return;

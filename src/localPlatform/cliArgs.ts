@@ -12,6 +12,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
                      [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
                      [--replay-guard] [--verbose]
+                     [--rtmp-port N] [--max-live-channels N] [--ffmpeg DIR] [--simulated-live]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -29,6 +30,10 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                           other origins, are refused
   --replay-guard          refuse a signed request received before (within the timestamp window)
   --verbose               log each request (action, code, time) on stderr
+  --rtmp-port N           RTMP ingest port (default 1935 where free, else a free port)
+  --max-live-channels N   channels with real live media at once (default 2)
+  --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
+  --simulated-live        no real live media even when ffmpeg is found
 `;
 
 export class UsageError extends Error {}
@@ -37,6 +42,12 @@ function number(flag: string, text: string | undefined, min: number): number {
   const n = Number(text);
   if (text === undefined || text === '' || !Number.isFinite(n) || n < min)
     throw new UsageError(`${flag} needs a number of at least ${min}`);
+  return n;
+}
+
+function integer(flag: string, text: string, min: number, max: number): number {
+  const n = number(flag, text, min);
+  if (!Number.isInteger(n) || n > max) throw new UsageError(`${flag} needs an integer from ${min} to ${max}`);
   return n;
 }
 
@@ -78,6 +89,10 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'replay-guard': { type: 'boolean' },
   verbose: { type: 'boolean' },
+  'rtmp-port': { type: 'string' },
+  'max-live-channels': { type: 'string' },
+  ffmpeg: { type: 'string' },
+  'simulated-live': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -156,5 +171,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (accounts.length === 0)
     throw new UsageError('give an account: --access-key and --secret-key, --account KEY:SECRET or --accounts-file');
   if (!Number.isInteger(options.port)) throw new UsageError('--port needs an integer');
+  // Live options are checked even with --simulated-live, so a typo is never silently ignored.
+  const live: NonNullable<LocalPlatformOptions['live']> = { npmFallback: true };
+  if (v['rtmp-port'] !== undefined) live.rtmpPort = integer('--rtmp-port', v['rtmp-port'], 0, 65535);
+  if (v['max-live-channels'] !== undefined)
+    live.maxLiveChannels = integer('--max-live-channels', v['max-live-channels'], 1, Number.MAX_SAFE_INTEGER);
+  if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
+  // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
+  if (!v['simulated-live']) options.live = live;
   return options;
 }

@@ -1,4 +1,5 @@
 import type { Fields } from './fields';
+import type { LiveHooks } from './live/liveMedia';
 import type { View } from './serialize';
 import type { AccountStore } from './store';
 import type { Transcoder } from './transcoder';
@@ -10,6 +11,8 @@ export interface Account {
   readonly userId: number;
   readonly store: AccountStore;
   readonly transcoder: Transcoder;
+  /** Real live media (live/liveMedia.ts); absent when media is simulated. */
+  readonly live?: LiveHooks;
 }
 
 /** What an action handler gets: the checked request and the account it acts on. */

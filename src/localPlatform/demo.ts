@@ -30,7 +30,13 @@ export const DEMO_NAMES = {
   categories: ['News', 'Sports', 'Events'],
   liveTemplates: ['1080p', '720p', '480p'],
   liveLogos: ['Station bug', 'Watermark'],
-  channels: { live: 'Newsroom 24/7', stopped: 'Stadium feed', fresh: 'Town hall', vr: 'Concert VR' },
+  channels: {
+    live: 'Newsroom 24/7',
+    stopped: 'Stadium feed',
+    fresh: 'Town hall',
+    vr: 'Concert VR',
+    pattern: 'Test pattern',
+  },
   templateGroups: { standard: 'Standard HLS + MP4', mobile: 'Mobile HLS', vr: 'VR 4K' },
   logoGroups: ['Corner logo', 'Intro and outro'],
   videoCategories: ['Tutorials', 'Highlights', 'Archive'],
@@ -312,6 +318,28 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
     }),
   );
   tx.put('channels', channel(vr, at + 40, { liveType: 2, groups: [group(vr, 'hls', at + 40, 1, ['1080p'])] }));
+  // Pulls the built-in test pattern (live/pullSource.ts): with real media it plays from the first start.
+  const { pattern } = DEMO_NAMES.channels;
+  tx.put(
+    'channels',
+    channel(pattern, at + 50, {
+      description:
+        'The built-in test pattern (pullStream testsrc://), live from the first start: play its HLS address.',
+      signalType: '2',
+      pullStream: 'testsrc://854x480',
+      pullTaskId: id('pullTask', pattern),
+      status: 2,
+      streamStatus: 1,
+      startTime: now,
+      updateTime: now,
+      streamWidth: 854,
+      streamHeight: 480,
+      streamBitrate: 800,
+      streamAudioBitrate: 96,
+      streamFrameRate: 25,
+      groups: [group(pattern, 'hls', at + 50, 1, ['480p'], { taskId: id('task', `${pattern}/hls`) })],
+    }),
+  );
 
   const meta = metaOf(store);
   const videoCategories = DEMO_NAMES.videoCategories.map((name, i) => ({ id: meta.nextVideoCategoryId + i, name }));

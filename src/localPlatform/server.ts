@@ -5,8 +5,9 @@
  *
  * A request goes through these steps, each its own module:
  *   1. normalise (normalise.ts): the path, the Host and Origin checks;
- *   2. route: `/rest` is the REST interface; other paths get the 404 envelope (a new route, such as
- *      serving files, is one more entry in `routes`);
+ *   2. route: `/rest` is the REST interface; `/live/...` a live channel's files when real live media
+ *      runs (live/router.ts); other paths get the 404 envelope (a new route is one more entry in
+ *      `routes`);
  * and for `/rest`:
  *   3. read the body (request.ts), 4. authenticate (auth.ts), 5. dispatch to the action's handler
  *      (handlers.ts), 6. answer with the envelope (answer.ts).
@@ -27,6 +28,9 @@ import { seedDemo } from './demo';
 import { PlatformFault } from './faults';
 import { Fields } from './fields';
 import { dispatch } from './handlers';
+import type { LiveMedia, LiveOptions } from './live/liveMedia';
+import { serveLive } from './live/router';
+import { findMediaTools } from '../media/tools';
 import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
 import { DIR_MODE } from './permissions';
 import { BodyTooLarge, ClientGone, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
@@ -60,6 +64,8 @@ export interface LocalPlatformOptions {
   replayGuard?: boolean;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
+  /** Real live media (RTMP ingest, ffmpeg outputs; live/liveMedia.ts) when ffmpeg is found; simulated otherwise. */
+  live?: LiveOptions;
 }
 
 export interface LocalPlatform {
@@ -68,6 +74,10 @@ export interface LocalPlatform {
   /** `http://127.0.0.1:PORT/rest` */
   readonly restUrl: string;
   readonly port: number;
+  /** `rtmp://HOST:PORT/live` when real live media runs. */
+  readonly rtmpUrl?: string;
+  /** Why live media is simulated, when `live` was asked for and ffmpeg is missing. */
+  readonly liveSimulatedReason?: string;
   close(): Promise<void>;
 }
 
@@ -122,7 +132,11 @@ const exists = (path: string): Promise<boolean> =>
   );
 
 /** Opens every account's store (creating the data folder, owner-only), seeding demo data if asked. */
-async function openAccounts(options: LocalPlatformOptions, logError: (error: unknown) => void) {
+async function openAccounts(
+  options: LocalPlatformOptions,
+  logError: (error: unknown) => void,
+  live: LiveMedia | undefined,
+) {
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
@@ -133,18 +147,17 @@ async function openAccounts(options: LocalPlatformOptions, logError: (error: unk
     await chmod(options.dataDir, DIR_MODE);
     await chmod(join(options.dataDir, 'accounts'), DIR_MODE);
     for (const config of options.accounts) {
-      const { account, fresh } = await openAccount(
-        options.dataDir,
-        config,
-        takenUserIds,
-        options.clockSpeed ?? 1,
-        logError,
-      );
+      const opened = await openAccount(options.dataDir, config, takenUserIds, options.clockSpeed ?? 1, logError);
+      const { fresh } = opened;
+      // With real live media, channel operations reach it through the account (actions/channels.ts).
+      const account: Account = live ? { ...opened.account, live: live.hooksFor(opened.account) } : opened.account;
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
       account.transcoder.reschedule();
+      await live?.resume(account);
     }
   } catch (error) {
+    await live?.close();
     await closeAccounts(accounts);
     throw startError(error, options.dataDir);
   }
@@ -169,7 +182,20 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
           : String(error);
     console.error(`local platform: ${text}`);
   };
-  const accounts = await openAccounts(options, logError);
+  let live: LiveMedia | undefined;
+  let liveSimulatedReason: string | undefined;
+  if (options.live) {
+    const mode = await findMediaTools({ dir: options.live.ffmpegDir, npmFallback: options.live.npmFallback });
+    if (mode.kind === 'real') {
+      // Loaded only when asked for: the extension's bundle leaves the RTMP server out (scripts/build.mjs).
+      // (require, not import(): the tests run the sources as CommonJS through tsx.)
+      const { LiveMedia } = require('./live/liveMedia') as typeof import('./live/liveMedia');
+      live = await LiveMedia.start(mode.tools, host, options.dataDir, options.live, (line) =>
+        console.error(`local platform: ${line}`),
+      );
+    } else liveSimulatedReason = mode.reason;
+  }
+  const accounts = await openAccounts(options, logError, live);
   let port = 0;
 
   /** The `/rest` route: read the body, authenticate, dispatch, answer. */
@@ -187,7 +213,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const account = authenticate(parsed.params, accounts, auth, now);
     const handler = dispatch(parsed.params.action);
     // Bound to every interface: addresses in answers use the name the client used.
-    const origin = makeOrigin(WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host, port);
+    const origin = makeOrigin(
+      WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host,
+      port,
+      live?.rtmpPort,
+    );
     const outcome = await handler({
       params: new Fields(parsed.params),
       body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
@@ -201,8 +231,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     send(res, 200, success(outcome));
   };
 
+  /** The `/live/...` route: GET/HEAD of a live channel's files (live/router.ts answers). */
+  const serveLiveFiles: Route = async (req, res, incoming, exchange) => {
+    exchange.action = 'live-file';
+    if (live) await serveLive(live, req, res, incoming.path);
+    exchange.code = Codes.success;
+  };
+
   const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route }> = [
     { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
+    // Real live media: HLS, HTTP-FLV and thumbnails (live/router.ts); simulated media has no files.
+    { path: (path) => live !== undefined && path.startsWith('/live/'), serve: serveLiveFiles },
   ];
 
   /** The answer to a refusal or failure of any step. */
@@ -299,6 +338,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       });
     });
   } catch (error) {
+    await live?.close();
     await closeAccounts(accounts);
     throw error;
   }
@@ -310,8 +350,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     baseUrl,
     restUrl: `${baseUrl}/rest`,
     port,
+    rtmpUrl: live
+      ? `rtmp://${makeOrigin(WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host, live.rtmpPort).host}:${live.rtmpPort}/live`
+      : undefined,
+    liveSimulatedReason,
     close(): Promise<void> {
       closing ??= (async () => {
+        await live?.close();
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -57,7 +57,7 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.equal(channelsOf(first).length, 4);
     const more = first.at(-1);
     assert.ok(more instanceof LoadMoreNode);
-    assert.match(more.view().label, /Load more \(4 of 11\)/);
+    assert.match(more.view().label, /Load more \(4 of 12\)/);
     assert.equal(more.view().command?.command, 'videoPlatform.loadMore');
 
     let changed = 0;
@@ -72,9 +72,9 @@ describe('Live channels view (tree model against the local platform)', () => {
     assert.equal(channelsOf(second)[0], channelsOf(first)[0]);
     await (second.at(-1) as LoadMoreNode).load();
     const all = await harness.channels.getChildren();
-    assert.equal(channelsOf(all).length, 11);
+    assert.equal(channelsOf(all).length, 12);
     assert.ok(!all.some((node) => node instanceof LoadMoreNode), 'no Load more after the last page');
-    assert.equal(new Set(channelsOf(all).map((node) => node.channel.id)).size, 11);
+    assert.equal(new Set(channelsOf(all).map((node) => node.channel.id)).size, 12);
 
     harness.channels.refresh();
     assert.equal(channelsOf(await harness.channels.getChildren()).length, 4, 'refresh starts again from page 1');

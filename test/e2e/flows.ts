@@ -1,6 +1,7 @@
 // What a media engineer does with the extension in a fresh VS Code, step by step, against the local platform
 // with demo data. The flows build on each other (the account added in one is used by the next), as one session.
 import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
@@ -115,6 +116,35 @@ async function expectRowText(
   });
 }
 
+/**
+ * Source presence changes without a state change, which the view does not poll: refresh the row
+ * (its context menu's Refresh) until its text says `pattern`.
+ */
+async function refreshUntil(
+  ctx: FlowContext,
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+  pattern: RegExp,
+  what: string,
+): Promise<void> {
+  let text = '';
+  await ctx.wb
+    .until(
+      what,
+      async () => {
+        await ctx.wb.rowContextAction(row, /^Refresh$/);
+        const seen = await ctx.wb.within(3_000, async () => {
+          text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
+          return pattern.test(text);
+        });
+        return seen || undefined;
+      },
+      60_000,
+    )
+    .catch(() => {
+      throw new Error(`${what}: the row shows "${text}", expected ${pattern}`);
+    });
+}
+
 export const flows: Flow[] = [
   {
     name: 'open the Video Platform view and see how to begin',
@@ -179,7 +209,8 @@ export const flows: Flow[] = [
       const row = await channelRow(ctx, DEMO_NAMES.channels.stopped);
       await expectRowText(row, /Stopped/, 'before starting');
       await ctx.wb.rowAction(row, 'Start Channel');
-      await expectRowText(row, /Live/, 'after starting');
+      // It pulls a source that is not reachable offline: started, and honest that it is still pulling.
+      await expectRowText(row, /Live|Pulling the source/, 'after starting');
       await ctx.shot('channel live');
     },
   },
@@ -193,6 +224,47 @@ export const flows: Flow[] = [
       await ctx.wb.clickDialogButton(dialog, /^Stop$/);
       await expectRowText(row, /Stopped/, 'after stopping');
       await ctx.shot('channel stopped');
+    },
+  },
+  {
+    name: 'start a channel, push to it, see live with source, then no source',
+    timeoutMs: 180_000,
+    async run(ctx) {
+      // The demo's push channel (the stopped one pulls its source): live and waiting for an encoder;
+      // stopped first, so that the flow starts it.
+      const row = await channelRow(ctx, DEMO_NAMES.channels.live);
+      await expectRowText(row, /Live.*no source/, 'before stopping', 60_000);
+      await ctx.wb.rowAction(row, 'Stop Channel');
+      const dialog = await ctx.wb.dialog(new RegExp(`Stop live channel "${DEMO_NAMES.channels.live}"`));
+      await ctx.wb.clickDialogButton(dialog, /^Stop$/);
+      await expectRowText(row, /Stopped/, 'after stopping', 60_000);
+      await ctx.wb.rowAction(row, 'Start Channel');
+      await expectRowText(row, /Live.*no source/, 'started, before an encoder pushes', 60_000);
+      await ctx.shot('live, no source yet');
+      await ctx.wb.clearNotifications();
+      await ctx.wb.rowContextAction(row, /Copy Push Address/);
+      await ctx.wb.notification(/Copied push address/);
+      const pushUrl = (await readClipboard(ctx.wb.page)).trim();
+      assert.match(pushUrl, /^rtmp:\/\/[^/]+:\d+\/live\/\w+\?auth=\w+$/);
+      // An encoder as a user runs one: a test pattern in real time, for as long as the flow needs it.
+      const encoder = spawn(
+        'ffmpeg',
+        [
+          ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25'],
+          ...['-t', '120', '-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50'],
+          ...['-f', 'flv', pushUrl],
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        await refreshUntil(ctx, row, /Live.*source present/, 'while the encoder pushes');
+        await ctx.shot('live, source present');
+      } finally {
+        encoder.kill('SIGKILL');
+      }
+      // Left live and waiting, as the demo has it (the next flows read its addresses).
+      await refreshUntil(ctx, row, /Live.*no source/, 'after the encoder stopped');
+      await ctx.shot('live, no source');
     },
   },
   {
@@ -267,7 +339,7 @@ export const flows: Flow[] = [
         assert.match(row, new RegExp(`/live/hls/\\w+/\\w+-${n + 1}\\.m3u8( |$)`));
       assert.match(
         rows[rtmp],
-        /^Play address RTMP · all renditions rtmp:\/\/127\.0\.0\.1:1935\/live\/\S+ RTMP output group$/,
+        /^Play address RTMP · all renditions rtmp:\/\/127\.0\.0\.1:\d+\/live\/\S+ RTMP output group$/,
       );
       await ctx.shot('addresses by output group');
       await ctx.wb.pick(/1280x720 2000 kbps\s*HLS/);
@@ -353,7 +425,7 @@ export const flows: Flow[] = [
       await ctx.shot('filtered by name');
       await ctx.wb.viewTitleAction(pane, 'Clear Channel Filter');
       await ctx.wb.until('every demo channel to be listed again', async () =>
-        (await ctx.wb.rowTexts(pane)).length === 4 ? true : undefined,
+        (await ctx.wb.rowTexts(pane)).length === 5 ? true : undefined,
       );
       assert.equal(await ctx.wb.paneDescription(pane), '', 'the description is gone with the filter');
       await ctx.wb.page.locator('.pane-header').filter({ hasText: 'Live Channels' }).hover();

@@ -41,7 +41,11 @@ describe('local platform: command line', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
     assert.equal(cli.stdout(), `listening ${url}\n`);
-    assert.equal(cli.stderr(), '');
+    // stderr carries one line: the live media mode and the RTMP address (or why media is simulated).
+    assert.match(
+      cli.stderr(),
+      /^localPlatform: (real live media, RTMP ingest rtmp:\/\/127\.0\.0\.1:\d+\/live|simulated live media .*)\n$/,
+    );
     assert.ok(!cli.stdout().includes('cli-Secret-77'));
   });
 
@@ -140,6 +144,32 @@ describe('local platform: command line', () => {
       assert.equal(plain.replayGuard, undefined);
     });
 
+    it('reads the live media options; real live media (npm ffmpeg as a fallback) unless --simulated-live', () => {
+      const o = parseArgs(
+        [
+          '--data',
+          'd',
+          '--account',
+          'k:s',
+          '--rtmp-port',
+          '19350',
+          '--max-live-channels=3',
+          '--ffmpeg',
+          '/opt/ffmpeg/bin',
+        ],
+        {},
+      );
+      assert.deepEqual(o.live, {
+        npmFallback: true,
+        rtmpPort: 19350,
+        maxLiveChannels: 3,
+        ffmpegDir: '/opt/ffmpeg/bin',
+      });
+      assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).live, { npmFallback: true });
+      const simulated = parseArgs(['--data', 'd', '--account', 'k:s', '--simulated-live', '--rtmp-port', '0'], {});
+      assert.equal(simulated.live, undefined);
+    });
+
     it('keeps accounts in the order given, inline and from files', () => {
       const o = parseArgs(['--data', 'd', '--account', 'a:1', '--account', 'b:2'], {});
       assert.deepEqual(
@@ -160,6 +190,18 @@ describe('local platform: command line', () => {
       [['--data', 'x', '--account', 'k:s', 'stray'], /unexpected argument stray/],
       [['--data', 'x', '--account', 'k:s', '--allowed-host', 'evil host/'], /--allowed-host needs a host name/],
       [['--data', 'x', '--account', 'k:s', '--port', '-1'], /--port needs a/],
+      [['--data', 'x', '--account', 'k:s', '--rtmp-port', '65536'], /--rtmp-port needs an integer from 0 to 65535/],
+      [['--data', 'x', '--account', 'k:s', '--rtmp-port', '19.5'], /--rtmp-port needs an integer/],
+      [
+        ['--data', 'x', '--account', 'k:s', '--max-live-channels', '0'],
+        /--max-live-channels needs a number of at least 1/,
+      ],
+      [
+        ['--data', 'x', '--account', 'k:s', '--simulated-live', '--max-live-channels', 'two'],
+        /--max-live-channels needs a number/,
+      ],
+      [['--data', 'x', '--account', 'k:s', '--ffmpeg'], /--ffmpeg needs a value/],
+      [['--data', 'x', '--account', 'k:s', '--simulated-live=no'], /--simulated-live takes no value/],
     ] as const) {
       it(`refuses ${args.join(' ')}`, () => {
         assert.throws(() => parseArgs([...args], {}), message);

@@ -43,7 +43,8 @@ export const ROTATIONS = ['0', '90', '270'] as const;
 export const LIVE_TYPES = [0, 2, 3, 4] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
-const PULL_SCHEMES = /^(rtmp|rtmps|rtsp|http|https|srt|udp):\/\/\S+$/i;
+// `testsrc://` is the built-in test pattern and `file://` a local file (live/pullSource.ts).
+const PULL_SCHEMES = /^((rtmp|rtmps|rtsp|http|https|srt|udp|file):\/\/\S+|testsrc:\/\/\S*)$/i;
 const RTMP_SCHEMES = /^rtmps?:\/\/\S+$/i;
 
 export function readChannelDefinition(body: unknown, store: AccountStore, withId: boolean): ChannelDef {

@@ -105,7 +105,7 @@ export const liveUpdate: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, true), store, true);
   const current = findChannel(store, def.id ?? '');
-  if (current.status === 2) {
+  if (isRunning(current)) {
     throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is live; stop it before updating it`);
   }
   const used = new Set<string>();
@@ -181,21 +181,32 @@ function sourceProfile(
   };
 }
 
+/** Live (2), or with real media connecting (3) or starting (5). */
+function isRunning(ch: ChannelRec): boolean {
+  return ch.status === 2 || ch.status === 3 || ch.status === 5;
+}
+
 export const liveStartChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const current = findChannel(store, ctx.params.str('id', true, 64));
-  if (current.status === 2) {
+  if (isRunning(current)) {
     throw new PlatformFault(
       Codes.channelStateConflict,
       `channel ${current.id} is already live; stop it before starting it again`,
     );
   }
+  const live = ctx.account.live;
+  live?.reserve(current);
   const now = ctx.now;
+  // Real media: starting (5) with no source yet; the media (live/channelMedia.ts) reports the rest.
+  // Simulated: live at once with the largest template as the stream.
   const ch: ChannelRec = {
     ...current,
-    ...sourceProfile(ctx, current),
-    status: 2,
-    streamStatus: 1,
+    ...(live
+      ? { streamWidth: null, streamHeight: null, streamBitrate: null, streamAudioBitrate: null, streamFrameRate: null }
+      : sourceProfile(ctx, current)),
+    status: live ? 5 : 2,
+    streamStatus: live ? 2 : 1,
     startTime: now,
     endTime: null,
     updateTime: now,
@@ -210,23 +221,28 @@ export const liveStartChannel: ActionHandler = async (ctx) => {
     })),
   };
   await store.commit(new Tx().put('channels', ch));
+  live?.start(ch.id);
   return { result: out.channel(ctx.view, ch) };
 };
 
 export const liveStopChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const current = findChannel(store, ctx.params.str('id', true, 64));
-  if (current.status !== 2) {
+  if (!isRunning(current)) {
     throw new PlatformFault(
       Codes.channelStateConflict,
       `channel ${current.id} is not live (status ${current.status}); only a live channel can be stopped`,
     );
   }
-  const now = ctx.now;
+  const live = ctx.account.live;
+  // Every process of the channel ends before the answer (its recording becomes a video).
+  if (live) await live.stop(current.id);
+  const now = live ? Date.now() : ctx.now;
+  const latest = store.get('channels', current.id) ?? current;
   const ch: ChannelRec = {
-    ...current,
+    ...latest,
     status: 1,
-    streamStatus: 1,
+    streamStatus: live ? 2 : 1,
     endTime: now,
     updateTime: now,
     groups: current.groups.map((g) => ({ ...g, taskId: '', timeShiftTaskId: '', updateTime: now })),
@@ -242,7 +258,7 @@ export const liveDelete: ActionHandler = async (ctx) => {
   const tx = new Tx();
   for (const id of ids) {
     const ch = findChannel(store, id, 'ids');
-    if (ch.status === 2)
+    if (isRunning(ch))
       throw new PlatformFault(Codes.channelStateConflict, `channel ${id} is live; stop it before deleting it`);
     tx.del('channels', id);
   }

@@ -1,0 +1,310 @@
+/**
+ * The real media of one started channel: for a pull channel a relay ffmpeg that publishes the source
+ * into the RTMP server (so pushed and pulled channels share one path), and per publish one ladder
+ * ffmpeg (ladder.ts) writing the channel's outputs. The channel record follows what happens:
+ * status 5 while starting, 3 while a pull source connects, 2 when live; streamStatus 1 while a
+ * source delivers, 2 when it stops; the stream fields from ffprobe of the incoming stream.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MediaTools } from '../../media/tools';
+import { probe, frameRate } from '../../media/tools';
+import { DIR_MODE, FILE_MODE } from '../permissions';
+import type { ChannelRec } from '../records';
+import { Tx, type AccountStore } from '../store';
+import {
+  ladderArgs,
+  PLAYLIST_SEGMENTS,
+  SEGMENT_SECONDS,
+  type LadderGroup,
+  type LogoBox,
+  type Rendition,
+} from './ladder';
+import type { NmsSession } from './nms';
+import { pullInputArgs } from './pullSource';
+import { Supervised } from './supervisor';
+import type { Watchdog } from './watchdog';
+
+export interface ChannelMediaEnv {
+  tools: MediaTools;
+  store: AccountStore;
+  watchdog: Watchdog;
+  /** The RTMP server's address for the platform's own processes: `rtmp://127.0.0.1:PORT/live`. */
+  rtmpLocal: string;
+  /** Token that lets the platform's own processes publish. */
+  internalAuth: string;
+  /** Folder of this channel's live files. */
+  dir: string;
+  /** Seconds one "hour" of time shift lasts (3600; tests use less). */
+  timeShiftHourSeconds: number;
+  log: (line: string) => void;
+  /** The recording of a run, when the channel records: called after the channel stops. */
+  onRecording?: (file: string, channel: ChannelRec) => Promise<void>;
+}
+
+export interface HlsGroupInfo {
+  id: string;
+  renditions: Rendition[];
+  encrypted: boolean;
+}
+
+export class ChannelMedia {
+  private relay: Supervised | undefined;
+  private ladder: Supervised | undefined;
+  private publisher: NmsSession | undefined;
+  private stopped = false;
+  /** Ladders finishing after their source left. */
+  private readonly finishing = new Set<Promise<void>>();
+  private recordFiles: string[] = [];
+  hlsGroups: HlsGroupInfo[] = [];
+
+  constructor(
+    readonly channelId: string,
+    readonly stream: string,
+    private readonly env: ChannelMediaEnv,
+  ) {}
+
+  get publishing(): boolean {
+    return this.publisher !== undefined;
+  }
+
+  channelRecord(): ChannelRec | undefined {
+    return this.channel();
+  }
+
+  private channel(): ChannelRec | undefined {
+    return this.env.store.get('channels', this.channelId);
+  }
+
+  /** Applies fields to the channel record while the channel is running (never after a stop). */
+  private async update(fields: Partial<ChannelRec>): Promise<void> {
+    const ch = this.channel();
+    if (!ch || this.stopped || ch.status === 0 || ch.status === 1) return;
+    await this.env.store.commit(new Tx().put('channels', { ...ch, ...fields, updateTime: Date.now() }));
+  }
+
+  async start(): Promise<void> {
+    const ch = this.channel();
+    if (!ch) return;
+    await rm(this.env.dir, { recursive: true, force: true });
+    // The folder holds the AES keys: the owner's only, as the rest of the data folder.
+    await mkdir(this.env.dir, { recursive: true, mode: DIR_MODE });
+    this.hlsGroups = ch.groups
+      .filter((g) => g.protocolType === 1)
+      .map((g) => ({ id: g.id, renditions: this.renditions(g.outputs), encrypted: g.isLiveEncrypt === '1' }));
+    if (ch.signalType === '2' && ch.pullStream) {
+      const source = ch.pullStream;
+      await this.update({ status: 3, streamStatus: 2 });
+      this.relay = new Supervised({
+        name: `channel ${this.channelId} pull`,
+        file: this.env.tools.ffmpeg,
+        args: () => [
+          '-hide_banner',
+          '-loglevel',
+          'error',
+          '-nostats',
+          ...pullInputArgs(source),
+          '-f',
+          'flv',
+          `${this.env.rtmpLocal}/${this.stream}?auth=${this.env.internalAuth}`,
+        ],
+        watchdog: this.env.watchdog,
+        log: this.env.log,
+        onExit: () => void this.update({ status: 3, streamStatus: 2 }).catch(this.env.log),
+      });
+      this.relay.start();
+    } else {
+      await this.update({ status: 2, streamStatus: 2 });
+    }
+  }
+
+  private renditions(outputs: ChannelRec['groups'][number]['outputs']): Rendition[] {
+    const out: Rendition[] = [];
+    for (const o of outputs) {
+      const t = this.env.store.get('liveTemplates', o.templateId);
+      if (!t) continue;
+      out.push({
+        width: even(t.videoWidth),
+        height: even(t.videoHeight),
+        videoBitrate: t.videoBitrate,
+        audioBitrate: t.audioBitrate,
+        frameRate: t.frameRate,
+        isDefault: o.isDefault === '1',
+      });
+    }
+    return out;
+  }
+
+  /** A publish of this channel's stream was accepted. */
+  published(session: NmsSession): void {
+    if (this.stopped) return;
+    this.publisher = session;
+    // An encoder that stalls without closing its connection is no source either: after
+    // STALL_MS without a byte its connection is closed (and reads as gone).
+    let bytes = session.inBytes;
+    let quietSince = Date.now();
+    const timer = setInterval(() => {
+      if (this.publisher !== session) {
+        clearInterval(timer);
+        return;
+      }
+      if (session.inBytes !== bytes) {
+        bytes = session.inBytes;
+        quietSince = Date.now();
+      } else if (Date.now() - quietSince > STALL_MS) {
+        this.env.log(`channel ${this.channelId}: the encoder sent nothing for ${STALL_MS / 1000} s; disconnected`);
+        clearInterval(timer);
+        session.socket.destroy();
+      }
+    }, 1000);
+    timer.unref();
+    void this.onPublished(session).catch((error: unknown) => this.env.log(String(error)));
+  }
+
+  private async onPublished(session: NmsSession): Promise<void> {
+    await this.update({ status: 2, streamStatus: 1 });
+    const source = `${this.env.rtmpLocal}/${this.stream}`;
+    let hasAudio = true;
+    let fps = 25;
+    try {
+      const probed = await probe(this.env.tools, source, { timeoutMs: 15_000 });
+      if (this.publisher !== session) return;
+      const v = probed.streams.find((s) => s.codec_type === 'video');
+      const a = probed.streams.find((s) => s.codec_type === 'audio');
+      hasAudio = a !== undefined;
+      fps = frameRate(v?.avg_frame_rate) || frameRate(v?.r_frame_rate) || session.videoFramerate || 25;
+      await this.update({
+        streamWidth: v?.width ?? (session.videoWidth || null),
+        streamHeight: v?.height ?? (session.videoHeight || null),
+        streamBitrate: kbps(v?.bit_rate) ?? (Math.round(session.videoDatarate) || null),
+        streamAudioBitrate: a ? (kbps(a.bit_rate) ?? (Math.round(session.audioDatarate) || null)) : null,
+        streamFrameRate: Math.round(fps * 100) / 100,
+      });
+    } catch (error) {
+      this.env.log(`channel ${this.channelId}: the incoming stream cannot be probed (${String(error).slice(0, 300)})`);
+      if (this.publisher !== session) return;
+      // The encoder's metadata tells whether audio comes (0: none announced).
+      hasAudio = Boolean(session.audioCodec);
+    }
+    await this.startLadder(hasAudio, fps);
+  }
+
+  private async startLadder(hasAudio: boolean, fps: number): Promise<void> {
+    const ch = this.channel();
+    if (!ch || this.stopped) return;
+    const groups: LadderGroup[] = [];
+    for (const g of ch.groups) {
+      const renditions = this.renditions(g.outputs);
+      if (renditions.length === 0) continue;
+      if (g.protocolType === 1) {
+        let listSize = PLAYLIST_SEGMENTS;
+        if (g.isTimeShift === '1' && g.timeShiftDuration) {
+          const seconds = Number(g.timeShiftDuration) * this.env.timeShiftHourSeconds;
+          listSize = Math.max(PLAYLIST_SEGMENTS, Math.ceil(seconds / SEGMENT_SECONDS));
+        }
+        let keyInfoFile: string | undefined;
+        if (g.isLiveEncrypt === '1') keyInfoFile = await this.writeKey(g.id);
+        groups.push({ id: g.id, kind: 'hls', renditions, listSize, keyInfoFile, logo: this.logoOf(g.logoId) });
+      } else {
+        const base = `${this.env.rtmpLocal}/${this.stream}_${g.id}`;
+        const auth = `?auth=${this.env.internalAuth}`;
+        const third = g.rtmpThirdPartyOutputUrl ? [g.rtmpThirdPartyOutputUrl] : [];
+        groups.push({
+          id: g.id,
+          kind: 'rtmp',
+          renditions,
+          rtmpUrls: renditions.map((_, n) => `${base}-${n + 1}${auth}`),
+          rtmpDefaultUrls: [`${base}${auth}`, ...third],
+          logo: this.logoOf(g.logoId),
+        });
+      }
+    }
+    const recording = ch.groups.some((g) => g.isRecord === '1');
+    this.ladder = new Supervised({
+      name: `channel ${this.channelId} ladder`,
+      file: this.env.tools.ffmpeg,
+      args: () => {
+        const recordFile = recording ? join(this.env.dir, `record-${Date.now()}.ts`) : undefined;
+        if (recordFile) this.recordFiles.push(recordFile);
+        return ladderArgs({
+          source: `${this.env.rtmpLocal}/${this.stream}`,
+          hasAudio,
+          sourceFrameRate: fps,
+          dir: this.env.dir,
+          groups,
+          thumbnailFile: join(this.env.dir, 'thumbnail.jpg'),
+          recordFile,
+        });
+      },
+      watchdog: this.env.watchdog,
+      log: this.env.log,
+    });
+    this.ladder.start();
+  }
+
+  private logoOf(logoId: string | null): LogoBox | undefined {
+    const logo = logoId ? this.env.store.get('liveLogos', logoId) : undefined;
+    if (!logo) return undefined;
+    const scale = (logo.resize || 100) / 100;
+    return {
+      left: logo.offsetWidth,
+      top: logo.offsetHeight,
+      width: logo.width * scale,
+      height: logo.height * scale,
+      opacity: logo.opacity ?? 100,
+    };
+  }
+
+  /** AES-128 key of an encrypted group, served at `/live/hls/<channel>/<group>.key`. */
+  private async writeKey(groupId: string): Promise<string> {
+    const keyFile = join(this.env.dir, `${groupId}.key`);
+    await writeFile(keyFile, randomBytes(16), { mode: FILE_MODE });
+    const info = join(this.env.dir, `${groupId}.keyinfo`);
+    await writeFile(info, `${groupId}.key\n${keyFile}\n`, { mode: FILE_MODE });
+    return info;
+  }
+
+  /** The publisher's connection closed: no source until it comes back. */
+  unpublished(session: NmsSession): void {
+    if (this.publisher !== session) return;
+    this.publisher = undefined;
+    const ladder = this.ladder;
+    this.ladder = undefined;
+    // The source is gone: its players (the ladder among them) get the end of the stream, so the
+    // ladder finishes its files and exits by itself.
+    for (const player of session.broadcast.subscribers.values()) player.close();
+    if (ladder) {
+      const done = ladder.stop(5000);
+      this.finishing.add(done);
+      void done.finally(() => this.finishing.delete(done));
+    }
+    if (this.stopped) return;
+    const pull = this.relay !== undefined;
+    void this.update(pull ? { status: 3, streamStatus: 2 } : { streamStatus: 2 }).catch(this.env.log);
+  }
+
+  /** Stops every process, then hands over the recording. The caller sets the record's status. */
+  async stop(handOver = true): Promise<void> {
+    this.stopped = true;
+    const ch = this.channel();
+    await Promise.all([this.relay?.stop(1000), this.ladder?.stop(5000), ...this.finishing]);
+    this.publisher?.close();
+    this.publisher = undefined;
+    if (ch && handOver && this.env.onRecording) {
+      for (const file of this.recordFiles) await this.env.onRecording(file, ch).catch(this.env.log);
+    }
+    await rm(this.env.dir, { recursive: true, force: true }).catch(() => undefined);
+  }
+}
+
+const STALL_MS = 5000;
+
+function even(n: number): number {
+  return Math.max(2, Math.round(n / 2) * 2);
+}
+
+function kbps(bitRate: string | undefined): number | null {
+  const n = Number(bitRate);
+  return bitRate && Number.isFinite(n) && n > 0 ? Math.round(n / 1000) : null;
+}

@@ -1,0 +1,188 @@
+/**
+ * Live media of a platform: the RTMP server, the media of every started channel, the limit on how
+ * many run at once, and the `/live/...` files. Created by startLocalPlatform when real media is on
+ * (the `live` option and ffmpeg found); channel operations reach it through `Account.live`.
+ */
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { Codes } from '../../api/errorCodes';
+import type { MediaTools } from '../../media/tools';
+import type { Account } from '../context';
+import { PlatformFault } from '../faults';
+import type { ChannelRec } from '../records';
+import { Tx } from '../store';
+import { ChannelMedia } from './channelMedia';
+import { recordingToVideo } from './recording';
+import { RtmpServer, RTMP_APP } from './rtmpServer';
+import { Watchdog } from './watchdog';
+
+export const DEFAULT_MAX_LIVE_CHANNELS = 2;
+
+export interface LiveOptions {
+  /** 1935 where free, else a free port, when not given. */
+  rtmpPort?: number;
+  /** Channels with real media at once (default 2, suited to 2 cores). */
+  maxLiveChannels?: number;
+  /** Folder of ffmpeg and ffprobe. */
+  ffmpegDir?: string;
+  /** Also look for ffmpeg in the npm packages that carry it. */
+  npmFallback?: boolean;
+  /** Seconds one hour of time shift lasts: 3600; tests shorten it. */
+  timeShiftHourSeconds?: number;
+}
+
+/** What channel operations call (actions/channels.ts). */
+export interface LiveHooks {
+  /** Throws the envelope error when one more channel would pass the limit. */
+  reserve(channel: ChannelRec): void;
+  /** Starts the media of a channel whose record says it is starting (status 5). */
+  start(channelId: string): void;
+  /** Stops every process of the channel and hands over its recording. */
+  stop(channelId: string): Promise<void>;
+}
+
+export class LiveMedia {
+  private readonly channels = new Map<string, ChannelMedia>();
+  private readonly byStream = new Map<string, ChannelMedia>();
+  private readonly watchdog = new Watchdog();
+  private readonly internalAuth = randomBytes(16).toString('hex');
+  private readonly max: number;
+
+  private constructor(
+    readonly tools: MediaTools,
+    readonly rtmp: RtmpServer,
+    private readonly rtmpLocal: string,
+    private readonly dataDir: string,
+    private readonly options: LiveOptions,
+    private readonly log: (line: string) => void,
+  ) {
+    this.max = options.maxLiveChannels ?? DEFAULT_MAX_LIVE_CHANNELS;
+  }
+
+  static async start(
+    tools: MediaTools,
+    host: string,
+    dataDir: string,
+    options: LiveOptions,
+    log: (line: string) => void,
+  ): Promise<LiveMedia> {
+    let media: LiveMedia | undefined;
+    const rtmp = await RtmpServer.start(host, options.rtmpPort, {
+      authorize: (p) => media?.authorize(p.stream, p.query) ?? 'the platform is starting',
+      published: (stream, session) => media?.byStream.get(stream)?.published(session),
+      unpublished: (stream, session) => media?.byStream.get(stream)?.unpublished(session),
+      log,
+    });
+    // The platform's own processes reach the RTMP server at the bound address (loopback for a wildcard).
+    const local = ['0.0.0.0', '::', ''].includes(host) ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
+    media = new LiveMedia(tools, rtmp, `rtmp://${local}:${rtmp.port}/${RTMP_APP}`, dataDir, options, log);
+    return media;
+  }
+
+  get rtmpPort(): number {
+    return this.rtmp.port;
+  }
+
+  private authorize(stream: string, query: Record<string, string>): true | string {
+    // Outputs of the platform's own processes (RTMP groups, pull relays): a random token of this run.
+    if (query.auth === this.internalAuth) return true;
+    const media = this.byStream.get(stream);
+    if (!media) return `no started channel has stream ${stream.slice(0, 40)}`;
+    const ch = media.channelRecord();
+    if (!ch) return 'the channel is gone';
+    if (ch.signalType === '2') return 'the channel pulls its source; it takes no push';
+    if (query.auth !== ch.authCode) return 'the auth code is wrong or missing';
+    if (media.publishing) return 'the stream already has a publisher';
+    return true;
+  }
+
+  /** The hooks of one account's channel operations. */
+  hooksFor(account: Account): LiveHooks {
+    return {
+      reserve: (channel) => {
+        // Addresses name a channel by its id or stream only: one running channel per id and stream
+        // in a platform (accounts seeded with the same demo data share them).
+        if (this.channels.has(channel.id) || this.byStream.has(channel.stream)) {
+          throw new PlatformFault(
+            Codes.channelStateConflict,
+            `channel ${channel.id} cannot start: a channel with the same id or stream name is live in another account`,
+          );
+        }
+        if (this.channels.size >= this.max) {
+          throw new PlatformFault(
+            Codes.channelStateConflict,
+            `channel ${channel.id} cannot start: ${this.channels.size} channels with real media are already started ` +
+              `and the limit is ${this.max} (maxLiveChannels / --max-live-channels); stop one first`,
+          );
+        }
+      },
+      start: (channelId) => this.startChannel(account, channelId),
+      stop: (channelId) => this.stopChannel(channelId),
+    };
+  }
+
+  private startChannel(account: Account, channelId: string): void {
+    const ch = account.store.get('channels', channelId);
+    if (!ch || this.channels.has(channelId)) return;
+    const media = new ChannelMedia(channelId, ch.stream, {
+      tools: this.tools,
+      store: account.store,
+      watchdog: this.watchdog,
+      rtmpLocal: this.rtmpLocal,
+      internalAuth: this.internalAuth,
+      dir: this.channelDir(channelId),
+      timeShiftHourSeconds: this.options.timeShiftHourSeconds ?? 3600,
+      log: (line) => this.log(line),
+      onRecording: (file, channel) => recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log),
+    });
+    this.channels.set(channelId, media);
+    this.byStream.set(ch.stream, media);
+    media.start().catch((error: unknown) => this.log(`channel ${channelId}: ${String(error)}`));
+  }
+
+  private async stopChannel(channelId: string, handOver = true): Promise<void> {
+    const media = this.channels.get(channelId);
+    if (!media) return;
+    this.channels.delete(channelId);
+    if (this.byStream.get(media.stream) === media) this.byStream.delete(media.stream);
+    await media.stop(handOver);
+  }
+
+  /** Channels whose record says they were live when the platform stopped start again. */
+  async resume(account: Account): Promise<void> {
+    for (const ch of [...account.store.values('channels')]) {
+      if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
+      const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
+      if (this.channels.size >= this.max || taken) {
+        this.log(
+          `channel ${ch.id} was live but is not started again: ${taken ? 'its id or stream is live in another account' : `the limit of ${this.max} channels is reached`}`,
+        );
+        await account.store.commit(
+          new Tx().put('channels', { ...ch, status: 1, streamStatus: 2, endTime: Date.now(), updateTime: Date.now() }),
+        );
+        continue;
+      }
+      await account.store.commit(new Tx().put('channels', { ...ch, status: 5, streamStatus: 2 }));
+      this.startChannel(account, ch.id);
+    }
+  }
+
+  channelDir(channelId: string): string {
+    return join(this.dataDir, 'live', channelId);
+  }
+
+  mediaOf(channelId: string): ChannelMedia | undefined {
+    return this.channels.get(channelId);
+  }
+
+  mediaOfStream(stream: string): ChannelMedia | undefined {
+    return this.byStream.get(stream);
+  }
+
+  /** Stops every process; the records still say live, so the next start resumes them. */
+  async close(): Promise<void> {
+    await Promise.all([...this.channels.keys()].map((id) => this.stopChannel(id, false).catch(() => undefined)));
+    await this.rtmp.close();
+    this.watchdog.close();
+  }
+}

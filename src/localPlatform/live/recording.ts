@@ -1,0 +1,101 @@
+/**
+ * A channel's recording becomes a video of the account when the channel stops (type 3, live
+ * recording): the copy of the incoming stream (MPEG-TS) is remuxed to MP4 (`+faststart`) when the
+ * group asks for MP4 (`needToMp4`), otherwise kept as TS. Stored under `DATA/vod/<videoId>/`, where
+ * the video's paths (`/vod/<videoId>/recording.mp4`) point.
+ */
+import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { MediaTools } from '../../media/tools';
+import { probe, runTool } from '../../media/tools';
+import type { Account } from '../context';
+import { newId } from '../ids';
+import { DIR_MODE } from '../permissions';
+import { newVideoRecord, type ChannelRec, type StreamRec } from '../records';
+import { Tx } from '../store';
+
+export async function recordingToVideo(
+  tools: MediaTools,
+  account: Account,
+  dataDir: string,
+  file: string,
+  channel: ChannelRec,
+  log: (line: string) => void,
+): Promise<void> {
+  const size = await stat(file).then(
+    (s) => s.size,
+    () => 0,
+  );
+  if (size === 0) return;
+  const group = channel.groups.find((g) => g.isRecord === '1');
+  const mp4 = group?.needToMp4 === '1';
+  const videoId = newId();
+  const dir = join(dataDir, 'vod', videoId);
+  await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  const name = mp4 ? 'recording.mp4' : 'recording.ts';
+  const target = join(dir, name);
+  if (mp4) {
+    await runTool(
+      tools.ffmpeg,
+      ['-hide_banner', '-loglevel', 'error', '-y', '-i', file, '-c', 'copy', '-movflags', '+faststart', target],
+      {
+        timeoutMs: 10 * 60_000,
+      },
+    );
+    await rm(file, { force: true });
+  } else {
+    await rename(file, target);
+  }
+  const probed = await probe(tools, target, { timeoutMs: 60_000 });
+  const v = probed.streams.find((s) => s.codec_type === 'video');
+  const a = probed.streams.find((s) => s.codec_type === 'audio');
+  const finalSize = (await stat(target)).size;
+  const duration = Number(probed.format.duration) || 0;
+  const kbps = (text: string | undefined): number => Math.round((Number(text) || 0) / 1000);
+  const path = `/vod/${videoId}/${name}`;
+  const stream: StreamRec = {
+    name: 'recording',
+    hlsPath: null,
+    mp4Path: mp4 ? path : null,
+    flvPath: null,
+    tsPath: mp4 ? null : path,
+    hlsSize: 0,
+    mp4Size: mp4 ? finalSize : 0,
+    flvSize: 0,
+    tsSize: mp4 ? 0 : finalSize,
+    videoWidth: v?.width ?? 0,
+    videoHeight: v?.height ?? 0,
+    videoBitrate: kbps(v?.bit_rate) || kbps(probed.format.bit_rate),
+    audioBitrate: kbps(a?.bit_rate),
+    defaultVideo: 1,
+    taskId: group?.recordTaskId ?? newId(),
+    status: 2,
+    idx: 0,
+    type: 0,
+    hlsEncryptType: 0,
+    mp4EncryptType: 0,
+    flvEncryptType: 0,
+    tsEncryptType: 0,
+    contentId: null,
+    customId: null,
+    aesKey: null,
+  };
+  const now = Date.now();
+  const video = newVideoRecord({
+    id: videoId,
+    fileName: name,
+    title: `${channel.name} ${new Date(channel.startTime ?? now).toISOString().slice(0, 16).replace('T', ' ')}`,
+    uploadTime: now,
+    status: 2,
+    type: 3,
+    width: stream.videoWidth,
+    height: stream.videoHeight,
+    bitrate: stream.videoBitrate,
+    audioBitrate: stream.audioBitrate,
+    duration: Math.round(duration * 1000),
+    size: finalSize,
+    streams: [stream],
+  });
+  await account.store.commit(new Tx().put('videos', video));
+  log(`channel ${channel.id}: recording stored as video ${videoId} (${Math.round(duration)} s)`);
+}

@@ -1,0 +1,155 @@
+/**
+ * GET/HEAD `/live/...` of the platform's HTTP port (addresses.ts names them):
+ *   /live/<stream>.flv                           HTTP-FLV of the incoming stream (node-media-server)
+ *   /live/thumbnail/<channelId>.jpg              the picture, refreshed every few seconds
+ *   /live/hls/<channelId>/<groupId>.m3u8         master playlist (written here, from the templates)
+ *   /live/hls/<channelId>/<groupId>-<n>.m3u8     child n (1-based, template order)
+ *   /live/hls/<channelId>/<file>.ts | <group>.key segments and the AES-128 key
+ * Names are matched against fixed patterns and files are read only from the channel's own folder, so
+ * no request names a path. Every answer carries `Access-Control-Allow-Origin: *` (web players).
+ */
+import { createReadStream } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { hlsChildFile } from './ladder';
+import type { LiveMedia } from './liveMedia';
+
+const NAME = '[A-Za-z0-9_-]{1,64}';
+const FLV = new RegExp(`^/live/(${NAME})\\.flv$`);
+const THUMB = new RegExp(`^/live/thumbnail/(${NAME})\\.jpg$`);
+const HLS = new RegExp(`^/live/hls/(${NAME})/(${NAME})\\.(m3u8|ts|key)$`);
+
+const TYPES: Record<string, string> = {
+  m3u8: 'application/vnd.apple.mpegurl',
+  ts: 'video/mp2t',
+  key: 'application/octet-stream',
+  jpg: 'image/jpeg',
+};
+
+function notFound(res: ServerResponse, why: string): void {
+  const body = `${why}\n`;
+  res.writeHead(404, {
+    'Content-Type': 'text/plain;charset=UTF-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.end(body);
+}
+
+async function sendFile(req: IncomingMessage, res: ServerResponse, file: string, type: string): Promise<void> {
+  let size: number;
+  try {
+    const s = await stat(file);
+    if (!s.isFile()) throw new Error('not a file');
+    size = s.size;
+  } catch {
+    notFound(res, 'not available (yet)');
+    return;
+  }
+  res.writeHead(200, {
+    'Content-Type': TYPES[type],
+    'Content-Length': size,
+    'Cache-Control': type === 'ts' ? 'max-age=60' : 'no-cache',
+    'Access-Control-Allow-Origin': '*',
+  });
+  if (req.method === 'HEAD') {
+    res.end();
+    return;
+  }
+  createReadStream(file)
+    .on('error', () => res.destroy())
+    .pipe(res);
+}
+
+function sendText(req: IncomingMessage, res: ServerResponse, text: string, type: string): void {
+  res.writeHead(200, {
+    'Content-Type': TYPES[type],
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache',
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
+/** Answers a `/live/...` request; false when the path is not one of these (the caller goes on). */
+export async function serveLive(
+  live: LiveMedia,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+): Promise<boolean> {
+  if (!path.startsWith('/live/')) return false;
+  req.resume();
+  if (req.method !== 'GET' && req.method !== 'HEAD') {
+    res.writeHead(405, { Allow: 'GET, HEAD', 'Access-Control-Allow-Origin': '*' });
+    res.end();
+    return true;
+  }
+  let m = THUMB.exec(path);
+  if (m) {
+    if (!live.mediaOf(m[1])) notFound(res, 'the channel is not live');
+    else await sendFile(req, res, join(live.channelDir(m[1]), 'thumbnail.jpg'), 'jpg');
+    return true;
+  }
+  m = HLS.exec(path);
+  if (m) {
+    const [, channelId, name, ext] = m;
+    const media = live.mediaOf(channelId);
+    if (!media) {
+      notFound(res, 'the channel is not live');
+      return true;
+    }
+    const dir = live.channelDir(channelId);
+    const group = media.hlsGroups.find((g) => g.id === name);
+    if (ext === 'm3u8' && group) {
+      // The master is listed only once the children exist, so a player never gets a dead child.
+      const text = await readFile(join(dir, hlsChildFile(group.id, 0)), 'utf8').catch(() => undefined);
+      if (text === undefined) notFound(res, 'no segment yet: is a source delivering?');
+      else sendText(req, res, master(group), 'm3u8');
+      return true;
+    }
+    const child = /^(.+)-(\d{1,3})$/.exec(name);
+    if (ext === 'm3u8' && child) {
+      const g = media.hlsGroups.find((x) => x.id === child[1]);
+      const n = Number(child[2]);
+      if (!g || n < 1 || n > g.renditions.length) notFound(res, 'no such playlist');
+      else await sendFile(req, res, join(dir, hlsChildFile(g.id, n - 1)), 'm3u8');
+      return true;
+    }
+    if (ext === 'key' && !media.hlsGroups.some((g) => g.id === name && g.encrypted)) {
+      notFound(res, 'no such key');
+      return true;
+    }
+    if (ext === 'm3u8') notFound(res, 'no such playlist');
+    else await sendFile(req, res, join(dir, `${name}.${ext}`), ext);
+    return true;
+  }
+  m = FLV.exec(path);
+  if (m) {
+    const media = live.mediaOfStream(m[1]);
+    if (!media?.publishing) notFound(res, 'the stream has no source now');
+    else if (req.method === 'HEAD') {
+      res.writeHead(200, { 'Content-Type': 'video/x-flv', 'Access-Control-Allow-Origin': '*' });
+      res.end();
+    } else live.rtmp.playFlv(req, res, m[1]);
+    return true;
+  }
+  notFound(res, 'no such live address');
+  return true;
+}
+
+function master(group: {
+  id: string;
+  renditions: { width: number; height: number; videoBitrate: number; audioBitrate: number; frameRate: number }[];
+}): string {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  group.renditions.forEach((r, i) => {
+    const bandwidth = Math.round((r.videoBitrate + (r.audioBitrate || 64)) * 1000 * 1.1);
+    lines.push(
+      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},AVERAGE-BANDWIDTH=${Math.round(bandwidth / 1.1)},RESOLUTION=${r.width}x${r.height}${r.frameRate ? `,FRAME-RATE=${r.frameRate.toFixed(3)}` : ''}`,
+      `${group.id}-${i + 1}.m3u8`,
+    );
+  });
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,163 @@
+/** Shared by the live tests: an ffmpeg encoder pushing a test pattern, polling, ffprobe, leftover processes. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { get } from 'node:http';
+import { findMediaTools, probe, runTool, type ProbeResult } from '../../../src/media/tools';
+
+/** ffmpeg and ffprobe as the platform finds them (the PATH, else the npm packages); set by `loadTools()`. */
+export const TOOLS = { ffmpeg: '', ffprobe: '' };
+
+/** Finds the tools once per run; a suite calls it in its `before` hook. */
+export async function loadTools(): Promise<void> {
+  if (TOOLS.ffmpeg) return;
+  const mode = await findMediaTools({ npmFallback: true });
+  if (mode.kind !== 'real') throw new Error(`the live media tests need ffmpeg: ${mode.reason}`);
+  TOOLS.ffmpeg = mode.tools.ffmpeg;
+  TOOLS.ffprobe = mode.tools.ffprobe;
+}
+
+export interface Encoder {
+  child: ChildProcess;
+  exited: Promise<number | string>;
+  stderr(): string;
+  kill(): Promise<void>;
+}
+
+/** Pushes a 320x180 test pattern with a tone, in real time, for `seconds`. */
+export function pushTestPattern(url: string, seconds: number, outputOptions: string[] = []): Encoder {
+  const child = spawn(
+    TOOLS.ffmpeg,
+    [
+      '-hide_banner',
+      '-loglevel',
+      'error',
+      '-nostats',
+      '-re',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=320x180:rate=25',
+      '-f',
+      'lavfi',
+      '-i',
+      'sine=frequency=440:sample_rate=44100',
+      '-t',
+      String(seconds),
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-tune',
+      'zerolatency',
+      '-g',
+      '25',
+      '-b:v',
+      '300k',
+      '-pix_fmt',
+      'yuv420p',
+      '-c:a',
+      'aac',
+      '-b:a',
+      '64k',
+      '-f',
+      'flv',
+      ...outputOptions,
+      url,
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  let err = '';
+  child.stderr!.setEncoding('utf8').on('data', (c: string) => (err += c));
+  const exited = new Promise<number | string>((resolve) => child.on('close', (c, s) => resolve(c ?? s ?? -1)));
+  return {
+    child,
+    exited,
+    stderr: () => err,
+    kill: async () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
+
+/** Polls `check` until it returns a value (not undefined), or fails with what was last seen. */
+export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > until) throw new Error(`${what}: not seen in ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** One decoded frame of an address as 8-bit gray pixels, row by row. */
+export async function grayFrame(url: string): Promise<Buffer> {
+  const { stdout } = await runTool(
+    TOOLS.ffmpeg,
+    ['-v', 'error', '-i', url, '-frames:v', '1', '-f', 'rawvideo', '-pix_fmt', 'gray', '-'],
+    { timeoutMs: 20_000 },
+  );
+  return stdout;
+}
+
+export function probeUrl(url: string): Promise<ProbeResult> {
+  return probe(TOOLS, url, { timeoutMs: 20_000 });
+}
+
+/** Command lines of processes that contain `marker` (Linux /proc). */
+export function commandsWith(marker: string): string[] {
+  return processesWith(marker)
+    .map((pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').slice(0, 300);
+      } catch {
+        return '';
+      }
+    })
+    .filter((c) => c !== '');
+}
+
+/** Processes whose command line contains `marker` (Linux /proc). */
+export function processesWith(marker: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      if (cmd.includes(marker)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * A plain GET through node:http. Not the global fetch: once the API client has loaded the npm undici
+ * (src/api/undici.ts) in a process whose built-in fetch was never used, that fetch fails an internal
+ * assertion on its first call.
+ */
+export function httpGet(url: string): Promise<{ status: number; type: string; body: Buffer; cors: string }> {
+  return new Promise((resolve, reject) => {
+    const req = get(url, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('error', reject);
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          type: String(res.headers['content-type'] ?? ''),
+          cors: String(res.headers['access-control-allow-origin'] ?? ''),
+          body: Buffer.concat(chunks),
+        }),
+      );
+    });
+    req.on('error', reject);
+  });
+}
