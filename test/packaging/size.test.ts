@@ -12,7 +12,10 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
 // Raised once for issue 14: the client loads undici through its package root (public API only), which brings
 // fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
-const BUNDLE_BUDGET_BYTES = 960_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
+// Raised again for issues 9 and 10: the local platform the extension embeds now carries real media (upload
+// parsing, the transcoding queue, live ladders; ~60 KiB). Splitting the local platform into a bundle of its own,
+// loaded on first use, is issue 15's.
+const BUNDLE_BUDGET_BYTES = 1_040_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
 const VSIX_BUDGET_BYTES = 340_000;
 
 const INPUTS = [
