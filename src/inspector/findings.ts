@@ -51,7 +51,8 @@ export const FINDING_CODES = {
   },
   'HLS-SEGMENT-LONGER-THAN-TARGET': {
     severity: 'error',
-    meaning: 'a segment (EXTINF, or its measured duration), rounded to the nearest second, exceeds EXT-X-TARGETDURATION',
+    meaning:
+      'a segment (EXTINF, or its measured duration), rounded to the nearest second, exceeds EXT-X-TARGETDURATION',
     clause: `${RFC} 4.3.3.1`,
   },
   'HLS-VERSION-TOO-LOW': {
@@ -88,7 +89,8 @@ export const FINDING_CODES = {
   },
   'HLS-BANDWIDTH-OVERSTATED': {
     severity: 'warning',
-    meaning: 'BANDWIDTH is more than 10 % above the measured peak segment bit rate (players pick a lower variant than they could)',
+    meaning:
+      'BANDWIDTH is more than 10 % above the measured peak segment bit rate (players pick a lower variant than they could)',
     clause: `${APPLE}, bit rates (peak within 10 % of BANDWIDTH)`,
   },
   'HLS-AVERAGE-BANDWIDTH-MISMATCH': {
@@ -103,7 +105,8 @@ export const FINDING_CODES = {
   },
   'HLS-CODECS-MISMATCH': {
     severity: 'error',
-    meaning: 'the media does not match CODECS (a codec declared but absent, present but undeclared, or another profile)',
+    meaning:
+      'the media does not match CODECS (a codec declared but absent, present but undeclared, or another profile)',
     clause: `${RFC} 4.3.4.2`,
   },
   'HLS-CODECS-MISSING': {

@@ -64,7 +64,11 @@ function textFindings(text: string, variant: string | undefined): Finding[] {
 const kbps = (bps: number): string => `${Math.round(bps / 1000)} kb/s`;
 const seconds = (s: number): string => `${Math.round(s * 1000) / 1000} s`;
 
-export async function inspectHls(address: string, text: string, ctx: HlsContext): Promise<{
+export async function inspectHls(
+  address: string,
+  text: string,
+  ctx: HlsContext,
+): Promise<{
   kind: 'hls-master' | 'hls-media';
   live: boolean;
   variants: VariantRow[];
@@ -76,7 +80,12 @@ export async function inspectHls(address: string, text: string, ctx: HlsContext)
   if (!playlist.isMasterPlaylist) {
     const name = displayAddress(address).split('/').pop() ?? address;
     const result = await inspectVariant(name, address, {}, ctx, text);
-    return { kind: 'hls-media', live: result.row.live ?? false, variants: [result.row], findings: [...findings, ...result.findings] };
+    return {
+      kind: 'hls-media',
+      live: result.row.live ?? false,
+      variants: [result.row],
+      findings: [...findings, ...result.findings],
+    };
   }
   const variants = playlist.variants.filter((v) => !v.isIFrameOnly);
   const results = await mapLimit(variants, 3, (v) =>
@@ -168,7 +177,11 @@ async function inspectVariant(
   const playlist = parsePlaylist(text);
   if (!playlist || playlist.isMasterPlaylist) {
     if (playlist?.isMasterPlaylist) {
-      findings.push(finding('HLS-TAG-MISPLACED', 'A variant points at another master playlist, not a media playlist.', { variant: name }));
+      findings.push(
+        finding('HLS-TAG-MISPLACED', 'A variant points at another master playlist, not a media playlist.', {
+          variant: name,
+        }),
+      );
     }
     return result;
   }
@@ -200,7 +213,8 @@ async function inspectVariant(
     let data: Buffer;
     try {
       data = await ctx.reader.bytes(segAddress);
-      if (seg.byterange) data = data.subarray(seg.byterange.offset ?? 0, (seg.byterange.offset ?? 0) + seg.byterange.length);
+      if (seg.byterange)
+        data = data.subarray(seg.byterange.offset ?? 0, (seg.byterange.offset ?? 0) + seg.byterange.length);
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
       findings.push(finding('INPUT-UNREADABLE', `Segment ${error.message}.`, { variant: name, segment: seg.uri }));
@@ -211,9 +225,13 @@ async function inspectVariant(
       if (seg.key.method !== 'AES-128' || !seg.key.uri) {
         if (!findings.some((f) => f.code === 'HLS-ENCRYPTION-NOT-CHECKED')) {
           findings.push(
-            finding('HLS-ENCRYPTION-NOT-CHECKED', `Segments are encrypted with ${seg.key.method}: not decrypted, so not probed.`, {
-              variant: name,
-            }),
+            finding(
+              'HLS-ENCRYPTION-NOT-CHECKED',
+              `Segments are encrypted with ${seg.key.method}: not decrypted, so not probed.`,
+              {
+                variant: name,
+              },
+            ),
           );
         }
         continue;
@@ -249,7 +267,9 @@ async function inspectVariant(
       if (!init) {
         init = ctx.reader.bytes(mapAddress).catch((error: unknown) => {
           if (error instanceof ReadError) {
-            findings.push(finding('INPUT-UNREADABLE', `The initialization section ${error.message}.`, { variant: name }));
+            findings.push(
+              finding('INPUT-UNREADABLE', `The initialization section ${error.message}.`, { variant: name }),
+            );
             return undefined;
           }
           throw error;
@@ -279,7 +299,9 @@ async function inspectVariant(
   row.sampledSegments = facts.map((f) => String(segments[f.index]!.mediaSequenceNumber));
 
   // Bandwidth: every segment when their sizes are known, the sampled ones otherwise.
-  const known = segments.map((seg, i) => ({ seg, size: sizes[i] })).filter((s) => s.size !== undefined && s.seg.duration > 0);
+  const known = segments
+    .map((seg, i) => ({ seg, size: sizes[i] }))
+    .filter((s) => s.size !== undefined && s.seg.duration > 0);
   if (known.length > 0) {
     const rates = known.map((s) => (s.size! * 8) / s.seg.duration);
     const peakAt = rates.indexOf(Math.max(...rates));
@@ -312,7 +334,11 @@ async function inspectVariant(
       }
     }
     const average = row.measured.averageBandwidth;
-    if (declared.averageBandwidth !== undefined && all && Math.abs(average - declared.averageBandwidth) > declared.averageBandwidth * 0.1) {
+    if (
+      declared.averageBandwidth !== undefined &&
+      all &&
+      Math.abs(average - declared.averageBandwidth) > declared.averageBandwidth * 0.1
+    ) {
       findings.push(
         finding(
           'HLS-AVERAGE-BANDWIDTH-MISMATCH',
@@ -338,10 +364,14 @@ async function inspectVariant(
       );
     } else if (Math.abs(measured - seg.duration) > 0.5) {
       findings.push(
-        finding('HLS-EXTINF-MISMATCH', `Segment ${seg.uri} holds ${seconds(measured)} of media, its EXTINF says ${seg.duration} s.`, {
-          variant: name,
-          segment: seg.uri,
-        }),
+        finding(
+          'HLS-EXTINF-MISMATCH',
+          `Segment ${seg.uri} holds ${seconds(measured)} of media, its EXTINF says ${seg.duration} s.`,
+          {
+            variant: name,
+            segment: seg.uri,
+          },
+        ),
       );
     }
   }
@@ -358,18 +388,30 @@ async function inspectVariant(
     row.measured.codecs = describeCodecs(withVideo[0]?.facts ?? withMedia);
     if (declared.resolution && v && declared.resolution !== row.measured.resolution) {
       findings.push(
-        finding('HLS-RESOLUTION-MISMATCH', `RESOLUTION declares ${declared.resolution}, the video is ${row.measured.resolution}.`, {
-          variant: name,
-        }),
+        finding(
+          'HLS-RESOLUTION-MISMATCH',
+          `RESOLUTION declares ${declared.resolution}, the video is ${row.measured.resolution}.`,
+          {
+            variant: name,
+          },
+        ),
       );
     }
     if (declared.codecs) {
       const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia);
       if (differences.length > 0) {
-        findings.push(finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }));
+        findings.push(
+          finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }),
+        );
       }
     } else if (Object.keys(declared).length > 0) {
-      findings.push(finding('HLS-CODECS-MISSING', 'The variant declares no CODECS, so players must download it to know if they can play it.', { variant: name }));
+      findings.push(
+        finding(
+          'HLS-CODECS-MISSING',
+          'The variant declares no CODECS, so players must download it to know if they can play it.',
+          { variant: name },
+        ),
+      );
     }
   }
   const allKeyframes: number[] = [];
@@ -380,12 +422,18 @@ async function inspectVariant(
         finding(
           'HLS-SEGMENT-NOT-IDR-START',
           `Segment ${seg.uri} does not start with an IDR frame` +
-            (f.keyframes.length > 0 ? ` (its first keyframe is ${seconds(f.keyframes[0]! - f.start)} in).` : ' (it has no keyframe at all).'),
+            (f.keyframes.length > 0
+              ? ` (its first keyframe is ${seconds(f.keyframes[0]! - f.start)} in).`
+              : ' (it has no keyframe at all).'),
           { variant: name, segment: seg.uri },
         ),
       );
     }
-    samples.set(seg.mediaSequenceNumber, { start: f.videoStart ?? f.start, keyframes: f.keyframes, frameRate: f.video!.frameRate });
+    samples.set(seg.mediaSequenceNumber, {
+      start: f.videoStart ?? f.start,
+      keyframes: f.keyframes,
+      frameRate: f.video!.frameRate,
+    });
     const interval = keyframeInterval(f.keyframes);
     if (interval) allKeyframes.push(...f.keyframes.slice(1).map((k, i) => k - f.keyframes[i]!));
   }
@@ -394,16 +442,20 @@ async function inspectVariant(
     const spread = Math.sqrt(allKeyframes.reduce((s, g) => s + (g - mean) ** 2, 0) / allKeyframes.length);
     row.measured.keyframeInterval = { mean: round3(mean), spread: round3(spread) };
   } else if (withVideo.length > 0) {
-    // One keyframe per segment: the segment duration is the interval.
-    const durations = withVideo.map((f) => f.facts.videoEnd! - f.facts.videoStart!);
-    const mean = durations.reduce((s, d) => s + d, 0) / durations.length;
-    row.measured.keyframeInterval = { mean: round3(mean), spread: 0 };
+    // At most one keyframe per sampled segment: the video time per keyframe is the interval.
+    const span = withVideo.reduce((t, f) => t + f.facts.videoEnd! - f.facts.videoStart!, 0);
+    const count = withVideo.reduce((n, f) => n + f.facts.keyframes.length, 0);
+    if (count > 0) row.measured.keyframeInterval = { mean: round3(span / count), spread: 0 };
   }
   if (row.measured.keyframeInterval && row.measured.keyframeInterval.mean > 2.1) {
     findings.push(
-      finding('HLS-KEYFRAME-INTERVAL', `Keyframes come every ${row.measured.keyframeInterval.mean.toFixed(2)} s on average; Apple asks for every 2 s.`, {
-        variant: name,
-      }),
+      finding(
+        'HLS-KEYFRAME-INTERVAL',
+        `Keyframes come every ${row.measured.keyframeInterval.mean.toFixed(2)} s on average; Apple asks for every 2 s.`,
+        {
+          variant: name,
+        },
+      ),
     );
   }
 
@@ -419,7 +471,11 @@ function round3(n: number): number {
 function describeCodecs(f: MediaFacts): string {
   const parts: string[] = [];
   if (f.video) {
-    parts.push([f.video.codec, f.video.profile, f.video.level ? `L${(f.video.level / 10).toFixed(1)}` : undefined].filter(Boolean).join(' '));
+    parts.push(
+      [f.video.codec, f.video.profile, f.video.level ? `L${(f.video.level / 10).toFixed(1)}` : undefined]
+        .filter(Boolean)
+        .join(' '),
+    );
   }
   if (f.audio) parts.push([f.audio.codec, f.audio.profile].filter(Boolean).join(' '));
   return parts.join(', ');
@@ -429,7 +485,11 @@ async function fetchKey(keyAddress: string, ctx: HlsContext, variant: string): P
   try {
     const key = await ctx.reader.bytes(keyAddress);
     if (key.length !== 16) {
-      return finding('HLS-KEY-INVALID', `The key at ${displayAddress(keyAddress)} is ${key.length} bytes long; AES-128 needs 16.`, { variant });
+      return finding(
+        'HLS-KEY-INVALID',
+        `The key at ${displayAddress(keyAddress)} is ${key.length} bytes long; AES-128 needs 16.`,
+        { variant },
+      );
     }
     return key;
   } catch (error) {
@@ -451,7 +511,14 @@ export function decrypt(data: Buffer, key: Buffer, iv: Buffer): Buffer | undefin
     const decipher = createDecipheriv('aes-128-cbc', key, iv);
     const clear = Buffer.concat([decipher.update(data), decipher.final()]);
     // MPEG-TS packets start with 0x47 every 188 bytes; fMP4 and others are left to ffprobe.
-    if (clear.length >= 188 && clear[0] === 0x47 && clear.length % 188 === 0 && clear[188] !== undefined && clear[188] !== 0x47) return undefined;
+    if (
+      clear.length >= 188 &&
+      clear[0] === 0x47 &&
+      clear.length % 188 === 0 &&
+      clear[188] !== undefined &&
+      clear[188] !== 0x47
+    )
+      return undefined;
     return clear;
   } catch {
     return undefined;
@@ -469,7 +536,8 @@ function programDateTimeDrift(playlist: HLS.types.MediaPlaylist, variant: string
       const time = seg.programDateTime.getTime() / 1000;
       if (anchor) {
         const drift = time - anchor.time - (elapsed - anchor.at);
-        if (Math.abs(drift) > 0.5 && (!worst || Math.abs(drift) > Math.abs(worst.drift))) worst = { drift, uri: seg.uri };
+        if (Math.abs(drift) > 0.5 && (!worst || Math.abs(drift) > Math.abs(worst.drift)))
+          worst = { drift, uri: seg.uri };
       }
       anchor = { time, at: elapsed };
     }
@@ -534,7 +602,13 @@ async function watchLive(
     }
   }
   if (ctx.liveSeconds <= 0) {
-    findings.push(finding('HLS-LIVE-NOT-WATCHED', 'A live playlist read once: run with --live-seconds N to check that it advances.', { variant: name }));
+    findings.push(
+      finding(
+        'HLS-LIVE-NOT-WATCHED',
+        'A live playlist read once: run with --live-seconds N to check that it advances.',
+        { variant: name },
+      ),
+    );
     return findings;
   }
   const started = ctx.now();
@@ -564,7 +638,11 @@ async function watchLive(
     const after = playlist.mediaSequenceBase ?? 0;
     if (after < before) {
       findings.push(
-        finding('HLS-MEDIA-SEQUENCE-REGRESSED', `EXT-X-MEDIA-SEQUENCE went from ${before} back to ${after} between two reloads.`, { variant: name }),
+        finding(
+          'HLS-MEDIA-SEQUENCE-REGRESSED',
+          `EXT-X-MEDIA-SEQUENCE went from ${before} back to ${after} between two reloads.`,
+          { variant: name },
+        ),
       );
     }
     for (const seg of playlist.segments) {

@@ -57,7 +57,11 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
   }
   const reader = makeReader(options.fetch, options.signal ? { signal: options.signal } : {});
   const tempDir = await mkdtemp(join(tmpdir(), 'vpt-inspect-'));
-  const counters = { segmentsProbed: 0, reloads: 0 } as { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number };
+  const counters = { segmentsProbed: 0, reloads: 0 } as {
+    segmentsProbed: number;
+    reloads: number;
+    liveEdgeSeconds?: number;
+  };
   const progress = options.onProgress ?? (() => undefined);
   try {
     const path = new URL(address).pathname.toLowerCase();
@@ -73,7 +77,10 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
         if (error instanceof ReadError) throw new InspectError(`cannot read ${error.message}`);
         throw error;
       }
-      const head = data.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '');
+      const head = data
+        .subarray(0, 64)
+        .toString('utf8')
+        .replace(/^\uFEFF/, '');
       if (head.startsWith('#EXTM3U') || (extension === 'm3u8' && head.trimStart().startsWith('#'))) {
         result = await inspectHls(address, data.toString('utf8'), {
           tools: options.tools,
@@ -115,7 +122,10 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
 function sortFindings(findings: Finding[]): Finding[] {
-  return findings.map((f, i) => ({ f, i })).sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || a.i - b.i).map((x) => x.f);
+  return findings
+    .map((f, i) => ({ f, i }))
+    .sort((a, b) => ORDER[a.f.severity] - ORDER[b.f.severity] || a.i - b.i)
+    .map((x) => x.f);
 }
 
 /** A single media file: MP4, FLV, TS (or anything ffprobe reads). */
@@ -133,13 +143,17 @@ async function inspectFile(
       const handle = await open(file, 'r');
       await handle.close();
     } catch (error) {
-      throw new InspectError(`cannot read ${displayAddress(address)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`);
+      throw new InspectError(
+        `cannot read ${displayAddress(address)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+      );
     }
   } else {
     const max = options.maxFileBytes ?? 1024 * 1024 * 1024;
     const size = already ? already.length : await reader.size(address);
     if (size !== undefined && size > max) {
-      throw new InspectError(`${displayAddress(address)} is ${size} bytes, more than the ${max} bytes the inspector downloads`);
+      throw new InspectError(
+        `${displayAddress(address)} is ${size} bytes, more than the ${max} bytes the inspector downloads`,
+      );
     }
     let data = already;
     if (!data) {
@@ -157,13 +171,25 @@ async function inspectFile(
   let facts;
   try {
     // The first minute is enough for the keyframe interval; the stream list covers the whole file.
-    facts = await mediaFacts(options.tools, file, { readSeconds: 60, ...(options.signal ? { signal: options.signal } : {}) });
+    facts = await mediaFacts(options.tools, file, {
+      readSeconds: 60,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
   } catch (error) {
     if (options.signal?.aborted) throw error;
-    throw new InspectError(`${displayAddress(address)} is not media ffprobe can read (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`);
+    throw new InspectError(
+      `${displayAddress(address)} is not media ffprobe can read (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+    );
   }
   const format = facts.formatName;
-  const kind: InputKind = format.includes('mp4') || format.includes('mov') ? 'mp4' : format === 'flv' ? 'flv' : format === 'mpegts' ? 'ts' : 'media';
+  const kind: InputKind =
+    format.includes('mp4') || format.includes('mov')
+      ? 'mp4'
+      : format === 'flv'
+        ? 'flv'
+        : format === 'mpegts'
+          ? 'ts'
+          : 'media';
   const whole = await probe(options.tools, file, options.signal ? { signal: options.signal } : {});
   const size = Number(whole.format.size);
   const duration = Number(whole.format.duration);
@@ -172,23 +198,43 @@ async function inspectFile(
     address: displayAddress(address),
     declared: {},
     measured: {
-      ...(Number.isFinite(size) && duration > 0 ? { averageBandwidth: Math.round((size * 8) / duration), bandwidthFrom: 'file' as const } : {}),
-      ...(facts.video ? { resolution: `${facts.video.width}x${facts.video.height}`, frameRate: Math.round(facts.video.frameRate * 1000) / 1000 } : {}),
-      codecs: [facts.video ? [facts.video.codec, facts.video.profile].filter(Boolean).join(' ') : '', facts.audio ? [facts.audio.codec, facts.audio.profile].filter(Boolean).join(' ') : '']
+      ...(Number.isFinite(size) && duration > 0
+        ? { averageBandwidth: Math.round((size * 8) / duration), bandwidthFrom: 'file' as const }
+        : {}),
+      ...(facts.video
+        ? {
+            resolution: `${facts.video.width}x${facts.video.height}`,
+            frameRate: Math.round(facts.video.frameRate * 1000) / 1000,
+          }
+        : {}),
+      codecs: [
+        facts.video ? [facts.video.codec, facts.video.profile].filter(Boolean).join(' ') : '',
+        facts.audio ? [facts.audio.codec, facts.audio.profile].filter(Boolean).join(' ') : '',
+      ]
         .filter(Boolean)
         .join(', '),
     },
     ...(duration > 0 ? { duration: Math.round(duration * 1000) / 1000 } : {}),
   };
   const interval = keyframeInterval(facts.keyframes);
-  if (interval) row.measured.keyframeInterval = { mean: Math.round(interval.mean * 1000) / 1000, spread: Math.round(interval.spread * 1000) / 1000 };
+  if (interval)
+    row.measured.keyframeInterval = {
+      mean: Math.round(interval.mean * 1000) / 1000,
+      spread: Math.round(interval.spread * 1000) / 1000,
+    };
   if (!facts.video) findings.push(finding('MEDIA-NO-VIDEO', 'The input has no video stream.', {}));
   if (kind === 'mp4') {
     const order = await topLevelAtoms(file);
     const moov = order.indexOf('moov');
     const mdat = order.indexOf('mdat');
     if (moov !== -1 && mdat !== -1 && moov > mdat) {
-      findings.push(finding('MP4-MOOV-AT-END', 'The moov atom comes after mdat: a player must fetch the whole file before it can start (remux with -movflags +faststart).', {}));
+      findings.push(
+        finding(
+          'MP4-MOOV-AT-END',
+          'The moov atom comes after mdat: a player must fetch the whole file before it can start (remux with -movflags +faststart).',
+          {},
+        ),
+      );
     }
   }
   return { kind, live: false, variants: [row], findings };

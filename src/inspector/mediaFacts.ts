@@ -218,7 +218,8 @@ export function codecDifferences(declared: string, facts: Pick<MediaFacts, 'vide
   }
   const actualFamilies = actual.map((a) => familyOf(a.codec));
   for (const [i, family] of families.entries()) {
-    if (!actualFamilies.includes(family)) problems.push(`CODECS declares ${entries[i]}, which the media does not carry`);
+    if (!actualFamilies.includes(family))
+      problems.push(`CODECS declares ${entries[i]}, which the media does not carry`);
   }
   // H.264: the profile byte of avc1.PPCCLL against the stream's profile; the level must not be understated.
   const avc = entries.find((e) => /^avc[13]\.[0-9a-f]{6}$/i.test(e));
@@ -227,7 +228,9 @@ export function codecDifferences(declared: string, facts: Pick<MediaFacts, 'vide
     const levelIdc = parseInt(avc.slice(9, 11), 16);
     const actualProfile = facts.video.profile ? H264_PROFILES[facts.video.profile] : undefined;
     if (actualProfile !== undefined && actualProfile !== profileIdc) {
-      problems.push(`${avc} declares H.264 profile ${profileIdc}, the stream is ${facts.video.profile} (${actualProfile})`);
+      problems.push(
+        `${avc} declares H.264 profile ${profileIdc}, the stream is ${facts.video.profile} (${actualProfile})`,
+      );
     }
     if (facts.video.level !== undefined && levelIdc < facts.video.level) {
       problems.push(`${avc} declares H.264 level ${levelIdc / 10}, the stream needs level ${facts.video.level / 10}`);

@@ -59,7 +59,13 @@ const OTHER_TAGS = new Set([
   'EXT-X-ALLOW-CACHE',
 ]);
 /** Tags that may appear once only. */
-const ONCE = new Set(['EXT-X-VERSION', 'EXT-X-TARGETDURATION', 'EXT-X-MEDIA-SEQUENCE', 'EXT-X-PLAYLIST-TYPE', 'EXT-X-ENDLIST']);
+const ONCE = new Set([
+  'EXT-X-VERSION',
+  'EXT-X-TARGETDURATION',
+  'EXT-X-MEDIA-SEQUENCE',
+  'EXT-X-PLAYLIST-TYPE',
+  'EXT-X-ENDLIST',
+]);
 
 /** `A=1,B="x,y"` as a map (RFC 8216 4.2). */
 export function parseAttributes(text: string): Map<string, string> {
@@ -102,7 +108,11 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     if (!line.startsWith('#')) {
       if (pendingUri) pendingUri = undefined;
       else if (mediaLine !== undefined || masterLine !== undefined) {
-        add('HLS-URI-MISSING', 'This URI has no EXTINF (media playlist) or EXT-X-STREAM-INF (master playlist) before it.', i);
+        add(
+          'HLS-URI-MISSING',
+          'This URI has no EXTINF (media playlist) or EXT-X-STREAM-INF (master playlist) before it.',
+          i,
+        );
       }
       continue;
     }
@@ -113,24 +123,31 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     const nameEnd = raw.indexOf(name) + name.length;
 
     if (ONCE.has(name)) {
-      if (seen.has(name)) add('HLS-TAG-MISPLACED', `#${name} appears more than once (first on line ${seen.get(name)! + 1}).`, i);
+      if (seen.has(name))
+        add('HLS-TAG-MISPLACED', `#${name} appears more than once (first on line ${seen.get(name)! + 1}).`, i);
     }
     if (!seen.has(name)) seen.set(name, i);
 
     if (pendingUri && (name === 'EXTINF' || name === 'EXT-X-STREAM-INF')) {
-      add('HLS-URI-MISSING', `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`, pendingUri.line);
+      add(
+        'HLS-URI-MISSING',
+        `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+        pendingUri.line,
+      );
       pendingUri = undefined;
     }
 
     if (MASTER_TAGS.has(name)) masterLine ??= i;
     else if (MEDIA_HEADER_TAGS.has(name) || SEGMENT_TAGS.has(name)) mediaLine ??= i;
-    else if (!OTHER_TAGS.has(name)) add('HLS-UNKNOWN-TAG', `#${name} is not a tag of RFC 8216; players ignore it.`, i, 1, nameEnd);
+    else if (!OTHER_TAGS.has(name))
+      add('HLS-UNKNOWN-TAG', `#${name} is not a tag of RFC 8216; players ignore it.`, i, 1, nameEnd);
 
     switch (name) {
       case 'EXT-X-VERSION': {
         versionLine = i;
         const v = Number(value);
-        if (!Number.isInteger(v) || v < 1) add('HLS-ATTRIBUTE-INVALID', `EXT-X-VERSION must be a positive integer, not "${value}".`, i);
+        if (!Number.isInteger(v) || v < 1)
+          add('HLS-ATTRIBUTE-INVALID', `EXT-X-VERSION must be a positive integer, not "${value}".`, i);
         else declaredVersion = v;
         break;
       }
@@ -197,7 +214,8 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
         }
         const iv = attrs.get('IV');
         if (iv !== undefined) {
-          if (!/^0[xX][0-9a-fA-F]{1,32}$/.test(iv)) add('HLS-ATTRIBUTE-INVALID', `IV must be a 128-bit hexadecimal number, not "${iv}".`, i);
+          if (!/^0[xX][0-9a-fA-F]{1,32}$/.test(iv))
+            add('HLS-ATTRIBUTE-INVALID', `IV must be a 128-bit hexadecimal number, not "${iv}".`, i);
           needs.push({ version: 2, why: 'the IV attribute of EXT-X-KEY', line: i });
         }
         if (attrs.has('KEYFORMAT') || attrs.has('KEYFORMATVERSIONS')) {
@@ -215,10 +233,19 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
         break;
     }
   }
-  if (pendingUri) add('HLS-URI-MISSING', `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`, pendingUri.line);
+  if (pendingUri)
+    add(
+      'HLS-URI-MISSING',
+      `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+      pendingUri.line,
+    );
 
   if (masterLine !== undefined && mediaLine !== undefined) {
-    add('HLS-TAG-MISPLACED', `A playlist is either a master playlist (line ${masterLine + 1}) or a media playlist, not both.`, Math.max(masterLine, mediaLine));
+    add(
+      'HLS-TAG-MISPLACED',
+      `A playlist is either a master playlist (line ${masterLine + 1}) or a media playlist, not both.`,
+      Math.max(masterLine, mediaLine),
+    );
   }
   const isMedia = mediaLine !== undefined && masterLine === undefined;
   if (isMedia && target === undefined && targetLine === undefined) {
@@ -237,7 +264,10 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
       }
     }
   }
-  const strictest = needs.reduce<(typeof needs)[number] | undefined>((m, n) => (!m || n.version > m.version ? n : m), undefined);
+  const strictest = needs.reduce<(typeof needs)[number] | undefined>(
+    (m, n) => (!m || n.version > m.version ? n : m),
+    undefined,
+  );
   if (strictest && strictest.version > declaredVersion) {
     const where = versionLine ?? 0;
     add(

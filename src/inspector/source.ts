@@ -133,7 +133,11 @@ export function makeReader(fetchPort: FetchPort, options: { signal?: AbortSignal
 export const nodeFetch: FetchPort = (url, init) => fetch(url, init);
 
 /** Runs `work` over `items` with at most `limit` at a time, keeping the order of the results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  work: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async (): Promise<void> => {

@@ -20,10 +20,23 @@ function cells(v: VariantRow): string[] {
 }
 
 export function reportText(report: Report): string {
-  const head = ['variant', 'bandwidth decl/peak', 'average decl/meas', 'resolution decl/real', 'codecs decl/real', 'segments', 'keyframes', 'encryption'];
+  const head = [
+    'variant',
+    'bandwidth decl/peak',
+    'average decl/meas',
+    'resolution decl/real',
+    'codecs decl/real',
+    'segments',
+    'keyframes',
+    'encryption',
+  ];
   const rows = [head, ...report.variants.map(cells)];
   const widths = head.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
-  const line = (r: string[]): string => r.map((c, i) => c.padEnd(widths[i]!)).join('  ').trimEnd();
+  const line = (r: string[]): string =>
+    r
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd();
   const out: string[] = [];
   out.push(`${report.input} (${report.kind}${report.live ? ', live' : ''})`, '');
   out.push(line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line), '');
