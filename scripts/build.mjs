@@ -1,5 +1,5 @@
-// Bundles the extension and the local platform's command line with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform]
+// Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
 import * as esbuild from 'esbuild';
 
 const args = process.argv.slice(2);
@@ -29,6 +29,7 @@ const entries = {
     external: ['vscode', ...FFMPEG_PACKAGES],
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
+  inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
 };
 
 const selected = only ? { [only]: entries[only] } : entries;
