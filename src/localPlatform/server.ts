@@ -29,6 +29,7 @@ import { Fields } from './fields';
 import { dispatch } from './handlers';
 import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
 import { DIR_MODE } from './permissions';
+import { isPlayerPath, servePlayer } from './player';
 import { BodyTooLarge, ClientGone, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
 import { startError } from './storageErrors';
 
@@ -203,6 +204,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
 
   const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route }> = [
     { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
+    // The browser player of Open Player in Browser (player.ts).
+    { path: isPlayerPath, serve: servePlayer },
   ];
 
   /** The answer to a refusal or failure of any step. */
