@@ -1,5 +1,7 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
+import { copyFile, mkdir } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import * as esbuild from 'esbuild';
 
 const args = process.argv.slice(2);
@@ -38,3 +40,9 @@ if (only && !entries[only]) {
   process.exit(2);
 }
 await Promise.all(Object.values(selected).map((options) => esbuild.build({ ...common, ...options })));
+// The browser player's hls.js (src/localPlatform/player.ts serves it at /player/hls.js) beside the extension's
+// bundle: the VSIX ships the installed package's browser build, never a CDN.
+if (selected.extension) {
+  await mkdir('dist', { recursive: true });
+  await copyFile(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js'), 'dist/hls.min.js');
+}

@@ -4,6 +4,7 @@
  * extension's Open Player in Browser opens this page (README "Inspecting and previewing").
  */
 import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Codes } from '../api/errorCodes';
 import { hlsJsFile, playerPageHtml } from '../inspector/html';
@@ -14,6 +15,15 @@ export const PLAYER_PATH = '/player';
 export const PLAYER_SCRIPT_PATH = '/player/hls.js';
 
 let script: Promise<Buffer> | undefined;
+
+/** hls.js's browser build: beside the bundle (scripts/build.mjs copies it into dist/), else the installed package. */
+async function readScript(): Promise<Buffer> {
+  try {
+    return await readFile(join(__dirname, 'hls.min.js'));
+  } catch {
+    return readFile(hlsJsFile());
+  }
+}
 
 function answer(res: ServerResponse, type: string, body: Buffer | string, head: boolean): void {
   res.writeHead(200, {
@@ -37,7 +47,7 @@ export async function servePlayer(_req: IncomingMessage, res: ServerResponse, in
   }
   const head = incoming.method === 'HEAD';
   if (incoming.path === PLAYER_SCRIPT_PATH) {
-    script ??= readFile(hlsJsFile());
+    script ??= readScript();
     script.catch(() => (script = undefined));
     answer(res, 'text/javascript; charset=utf-8', await script, head);
     return;

@@ -1,11 +1,13 @@
 import * as vscode from 'vscode';
 import type { PlaylistProblemsSink } from '../app/inspect/playlistDocuments';
 
-const SEVERITY = {
-  error: vscode.DiagnosticSeverity.Error,
-  warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information,
-} as const;
+function severity(level: 'error' | 'warning' | 'info'): vscode.DiagnosticSeverity {
+  return level === 'error'
+    ? vscode.DiagnosticSeverity.Error
+    : level === 'warning'
+      ? vscode.DiagnosticSeverity.Warning
+      : vscode.DiagnosticSeverity.Information;
+}
 
 /** The Problems of open `.m3u8` documents: one DiagnosticCollection, fed by src/app/inspect/playlistDocuments.ts. */
 export function createPlaylistDiagnostics(subscriptions: vscode.Disposable[]): PlaylistProblemsSink {
@@ -21,7 +23,7 @@ export function createPlaylistDiagnostics(subscriptions: vscode.Disposable[]): P
       target,
       problems.map((problem) => {
         const range = new vscode.Range(problem.line, problem.startColumn, problem.line, problem.endColumn);
-        const diagnostic = new vscode.Diagnostic(range, problem.message, SEVERITY[problem.severity]);
+        const diagnostic = new vscode.Diagnostic(range, problem.message, severity(problem.severity));
         diagnostic.code = problem.code;
         diagnostic.source = 'HLS';
         return diagnostic;

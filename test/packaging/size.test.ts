@@ -12,8 +12,11 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
 // Raised once for issue 14: the client loads undici through its package root (public API only), which brings
 // fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
-const BUNDLE_BUDGET_BYTES = 960_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
-const VSIX_BUDGET_BYTES = 340_000;
+// Raised again for issue 11: the stream inspector (with hls-parser) runs inside the extension (~60 KiB minified),
+// and the VSIX ships hls.js's browser build (dist/hls.min.js, ~610 KiB, ~185 KiB compressed) for the browser
+// player, which must not load it from a CDN.
+const BUNDLE_BUDGET_BYTES = 1_050_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform, the inspector
+const VSIX_BUDGET_BYTES = 560_000;
 
 const INPUTS = [
   'src',
@@ -89,13 +92,15 @@ describe('packaging: production bundle and VSIX', function () {
       );
     }
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
-    assert.ok(source.split('\n').length < 200, 'bundle does not look minified');
+    // The report, player and preview pages are template literals that keep their own lines.
+    assert.ok(source.split('\n').length < 400, 'bundle does not look minified');
   });
 
   it('holds the manifest, bundle, schemas, snippets, media, README, CHANGELOG and LICENSE', () => {
     for (const name of [
       'extension/package.json',
       'extension/dist/extension.js',
+      'extension/dist/hls.min.js',
       'extension/readme.md',
       'extension/changelog.md',
       'extension/LICENSE.txt',

@@ -20,20 +20,18 @@ function addressRule(text: string): string | undefined {
 /** From the palette: a recent address, or a new one typed in (remembered for next time). */
 export async function askAddress(ctx: AppContext, title: string): Promise<StreamTarget | undefined> {
   const recent = ctx.inspection.recentAddresses();
-  let address: string | undefined;
-  if (recent.length > 0) {
-    const NEW = '';
-    const picked = await ctx.ui.pick(
-      [
-        { label: '$(edit) Enter an address…', value: NEW },
-        { label: 'Recent', separator: true },
-        ...recent.map((entry) => ({ label: entry, value: entry })),
-      ],
-      { title, placeHolder: 'A recent address, or a new one' },
-    );
-    if (picked === undefined) return undefined;
-    address = picked || undefined;
-  }
+  // A pick first, always: a new address, or one used before.
+  const NEW = '';
+  const picked = await ctx.ui.pick(
+    [
+      { label: '$(edit) Enter an address…', description: 'HLS, MP4, FLV or TS; http(s) or a file path', value: NEW },
+      ...(recent.length > 0 ? [{ label: 'Recent', separator: true }] : []),
+      ...recent.map((entry) => ({ label: entry, value: entry })),
+    ],
+    { title, placeHolder: 'A new address, or a recent one' },
+  );
+  if (picked === undefined) return undefined;
+  let address: string | undefined = picked || undefined;
   if (address === undefined) {
     const typed = await ctx.ui.input({
       title,

@@ -14,10 +14,6 @@ import type { WebPanel } from './panels';
 import { playlistOnlyReport } from './playlistOnly';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
 
-/** How long a live playlist is watched per run (s), and the pause between runs while the panel is open (ms). */
-export const LIVE_WATCH_SECONDS = 6;
-export const LIVE_REFRESH_MS = 10_000;
-
 /** What ffmpeg reads: a file path for a file: URI, the address otherwise. */
 export function mediaInput(address: string): string {
   return /^file:/i.test(address) ? fileURLToPath(address) : address;
@@ -25,7 +21,7 @@ export function mediaInput(address: string): string {
 
 /**
  * One report panel: runs the inspection (with progress and cancel), shows the report, re-runs on the page's
- * Re-run button, and for a live stream runs again every LIVE_REFRESH_MS while the panel is open.
+ * Re-run button, and for a live stream runs again (ctx.inspection.live.refreshMs) while the panel is open.
  */
 export class InspectSession {
   readonly panel: WebPanel;
@@ -50,6 +46,7 @@ export class InspectSession {
       this.disposed = true;
       this.closed.abort();
       if (this.liveTimer) clearTimeout(this.liveTimer);
+      this.liveTimer = undefined;
     });
   }
 
@@ -71,6 +68,7 @@ export class InspectSession {
   private async runOnce(progress: boolean): Promise<Report | undefined> {
     if (this.disposed) return undefined;
     if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.liveTimer = undefined;
     const work = async (signal: AbortSignal, report: (text: string) => void): Promise<Report> => {
       const both = AbortSignal.any([signal, this.closed.signal]);
       const mode = await this.ctx.inspection.tools.mode();
@@ -85,7 +83,7 @@ export class InspectSession {
       const result = await inspect(this.target.address, {
         tools: { ffprobe: mode.tools.ffprobe, version: mode.tools.version },
         fetch,
-        liveSeconds: LIVE_WATCH_SECONDS,
+        liveSeconds: this.ctx.inspection.live.watchSeconds,
         signal: both,
         onProgress: report,
       });
@@ -111,12 +109,18 @@ export class InspectSession {
 
   private scheduleLive(): void {
     this.liveTimer = setTimeout(() => {
+      this.liveTimer = undefined;
       this.run(false).catch((error: unknown) => {
         // A failed refresh is logged and shown in the panel; the next one is still tried.
         this.ctx.log.warn(`Live refresh of ${this.target.name} failed: ${describeFailure(error)}`);
         if (!this.disposed) this.scheduleLive();
       });
-    }, LIVE_REFRESH_MS);
+    }, this.ctx.inspection.live.refreshMs);
+  }
+
+  /** A live refresh is waiting to run (false once the panel is closed). */
+  get liveScheduled(): boolean {
+    return this.liveTimer !== undefined;
   }
 
   private async contactSheet(tools: MediaTools, signal: AbortSignal): Promise<string | undefined> {
@@ -137,9 +141,10 @@ export class InspectSession {
   private show(report: Report, contactSheet: string | undefined, notes: readonly string[]): void {
     if (this.disposed) return;
     const nonce = randomBytes(16).toString('base64');
+    const { refreshMs, watchSeconds } = this.ctx.inspection.live;
     const live = report.live
       ? [
-          `Live: inspected again every ${LIVE_REFRESH_MS / 1000} s while this panel is open (each run watches the playlist for ${LIVE_WATCH_SECONDS} s); last run ${new Date().toLocaleTimeString()}.`,
+          `Live: inspected again every ${refreshMs / 1000} s while this panel is open (each run watches the playlist for ${watchSeconds} s); last run ${new Date().toLocaleTimeString()}.`,
         ]
       : [];
     const html = renderReportHtml(report, {

@@ -10,6 +10,12 @@ const RECENT_MAX = 10;
 
 /** What the inspection, preview and player commands use besides the rest of the context. */
 export class InspectionServices {
+  /**
+   * Live mode: how long each run watches a live playlist (s), and the pause between runs while the report panel
+   * is open (ms). Fields, not constants, so the tests can shorten them.
+   */
+  readonly live = { watchSeconds: 6, refreshMs: 10_000 };
+
   constructor(
     readonly tools: MediaToolsFinder,
     readonly fetch: ProxyFetch,
