@@ -166,8 +166,11 @@ async function inspectVariant(
   const samples: VariantResult['samples'] = new Map();
   const result: VariantResult = { row, findings, samples };
   let text: string;
+  // When the playlist was read: the live edge is measured from then, not after the probing.
+  let readAt = ctx.now();
   try {
     text = alreadyRead ?? (await ctx.reader.text(address));
+    readAt = ctx.now();
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     findings.push(finding('INPUT-UNREADABLE', `The media playlist ${error.message}.`, { variant: name }));
@@ -236,7 +239,8 @@ async function inspectVariant(
         }
         continue;
       }
-      const keyAddress = resolveUri(seg.key.uri, segAddress === address ? address : address);
+      // A key URI is relative to the media playlist that names it (RFC 8216 4.1).
+      const keyAddress = resolveUri(seg.key.uri, address);
       let key = keys.get(keyAddress);
       if (!key) {
         key = fetchKey(keyAddress, ctx, name);
@@ -460,7 +464,7 @@ async function inspectVariant(
   }
 
   findings.push(...programDateTimeDrift(playlist, name));
-  if (live) findings.push(...(await watchLive(name, address, playlist, text, ctx)));
+  if (live) findings.push(...(await watchLive(name, address, playlist, text, readAt, ctx)));
   return result;
 }
 
@@ -584,11 +588,12 @@ async function watchLive(
   address: string,
   first: HLS.types.MediaPlaylist,
   firstText: string,
+  readAt: number,
   ctx: HlsContext,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const target = first.targetDuration || 1;
-  const edge = liveEdge(first, ctx.now());
+  const edge = liveEdge(first, readAt);
   if (edge !== undefined) {
     ctx.counters.liveEdgeSeconds = Math.max(ctx.counters.liveEdgeSeconds ?? -Infinity, round3(edge));
     if (edge > 3 * target + target) {
