@@ -32,6 +32,8 @@ export interface HlsContext {
 }
 
 interface Declared {
+  /** The variant's audio comes from an EXT-X-MEDIA rendition with its own playlist. */
+  externalAudio?: boolean;
   bandwidth?: number;
   averageBandwidth?: number;
   resolution?: string;
@@ -98,6 +100,7 @@ export async function inspectHls(
         ...(v.resolution ? { resolution: `${v.resolution.width}x${v.resolution.height}` } : {}),
         ...(v.codecs ? { codecs: v.codecs } : {}),
         ...(v.frameRate ? { frameRate: v.frameRate } : {}),
+        ...(v.audio.some((a) => a.uri) ? { externalAudio: true } : {}),
       },
       ctx,
     ),
@@ -162,7 +165,8 @@ async function inspectVariant(
   alreadyRead?: string,
 ): Promise<VariantResult> {
   const findings: Finding[] = [];
-  const row: VariantRow = { name, address: displayAddress(address), declared, measured: {} };
+  const { externalAudio: _external, ...shown } = declared;
+  const row: VariantRow = { name, address: displayAddress(address), declared: shown, measured: {} };
   const samples: VariantResult['samples'] = new Map();
   const result: VariantResult = { row, findings, samples };
   let text: string;
@@ -402,7 +406,9 @@ async function inspectVariant(
       );
     }
     if (declared.codecs) {
-      const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia);
+      const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia, {
+        externalAudio: declared.externalAudio ?? false,
+      });
       if (differences.length > 0) {
         findings.push(
           finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }),

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { playerPageHtml, renderReportHtml } from '../../src/inspector/html';
 import { topLevelAtoms } from '../../src/inspector/inspect';
+import { codecDifferences } from '../../src/inspector/mediaFacts';
 import { playlistProblems } from '../../src/inspector/playlistProblems';
 import type { Report } from '../../src/inspector/report';
 import { makeContactSheet, makePreview, makeThumbnail } from '../../src/inspector/stills';
@@ -185,5 +186,31 @@ describe('inspector: stills and preview made with ffmpeg', function () {
     );
     const atoms = await topLevelAtoms(out);
     assert.ok(atoms.indexOf('moov') !== -1 && atoms.indexOf('moov') < atoms.indexOf('mdat'), atoms.join(','));
+  });
+});
+
+describe('inspector: CODECS against the media', () => {
+  const facts = {
+    video: { codec: 'h264', profile: 'High', level: 31, width: 320, height: 180, frameRate: 25 },
+    audio: { codec: 'aac', profile: 'LC' },
+  };
+  it('accepts a matching CODECS and names each difference otherwise', () => {
+    assert.deepEqual(codecDifferences('avc1.64001f,mp4a.40.2', facts), []);
+    assert.deepEqual(codecDifferences('avc1.4d001e,mp4a.40.2', facts), [
+      'avc1.4d001e declares H.264 profile 77, the stream is High (100)',
+      'avc1.4d001e declares H.264 level 3, the stream needs level 3.1',
+    ]);
+    assert.deepEqual(codecDifferences('hvc1.1.6.L93.B0', facts), [
+      'the video is h264, which CODECS does not declare',
+      'the audio is aac, which CODECS does not declare',
+      'CODECS declares hvc1.1.6.L93.B0, which the media does not carry',
+    ]);
+  });
+  it('does not ask video segments for audio that an EXT-X-MEDIA rendition carries, nor for subtitles', () => {
+    const videoOnly = { video: facts.video };
+    assert.deepEqual(codecDifferences('avc1.64001f,mp4a.40.2,wvtt', videoOnly, { externalAudio: true }), []);
+    assert.deepEqual(codecDifferences('avc1.64001f,mp4a.40.2', videoOnly), [
+      'CODECS declares mp4a.40.2, which the media does not carry',
+    ]);
   });
 });
