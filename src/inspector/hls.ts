@@ -24,11 +24,12 @@ export interface HlsContext {
   readonly tools: Pick<MediaTools, 'ffprobe'>;
   readonly reader: Reader;
   readonly tempDir: string;
-  readonly liveSeconds: number;
+  /** How long to watch a live playlist (s); undefined: 3 target durations, at least 10 s; 0: read once. */
+  readonly liveSeconds: number | undefined;
   readonly signal?: AbortSignal;
   readonly now: () => number;
   readonly progress: (text: string) => void;
-  readonly counters: { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number };
+  readonly counters: { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number; watchedSeconds?: number };
 }
 
 interface Declared {
@@ -612,7 +613,8 @@ async function watchLive(
       );
     }
   }
-  if (ctx.liveSeconds <= 0) {
+  const watchSeconds = ctx.liveSeconds ?? Math.max(10, 3 * target);
+  if (watchSeconds <= 0) {
     findings.push(
       finding(
         'HLS-LIVE-NOT-WATCHED',
@@ -629,7 +631,7 @@ async function watchLive(
   let staleFor = 0;
   let reported = false;
   const bySequence = new Map(first.segments.map((s) => [s.mediaSequenceNumber, s.uri]));
-  while (ctx.now() - started < ctx.liveSeconds * 1000) {
+  while (ctx.now() - started < watchSeconds * 1000) {
     await sleep(Math.max(250, (target * 1000) / 2), ctx.signal);
     let text: string;
     try {
@@ -684,6 +686,16 @@ async function watchLive(
       );
     }
     last = playlist;
+  }
+  ctx.counters.watchedSeconds = Math.max(ctx.counters.watchedSeconds ?? 0, watchSeconds);
+  if (watchSeconds <= 1.5 * target) {
+    findings.push(
+      finding(
+        'HLS-LIVE-NOT-WATCHED',
+        `Watched for ${watchSeconds} s, not longer than 1.5 target durations (${1.5 * target} s): too short to call the playlist stale.`,
+        { variant: name },
+      ),
+    );
   }
   return findings;
 }
