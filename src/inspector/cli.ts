@@ -62,8 +62,8 @@ async function main(): Promise<number> {
     const report = await inspect(args.input, {
       tools: mode.tools,
       fetch: nodeFetch,
-      // Live: watch long enough to see a stale playlist (1.5 target durations) unless told otherwise.
-      liveSeconds: args.liveSeconds ?? 10,
+      // Live, unless told: 3 target durations (at least 10 s), long enough to see a stale playlist.
+      ...(args.liveSeconds !== undefined ? { liveSeconds: args.liveSeconds } : {}),
       signal: controller.signal,
       ...(args.json ? {} : { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) }),
     });

@@ -178,7 +178,8 @@ export const FINDING_CODES = {
   },
   'HLS-LIVE-NOT-WATCHED': {
     severity: 'info',
-    meaning: 'a live playlist was read once (--live-seconds 0): advancing and staleness not checked',
+    meaning:
+      'a live playlist was read once (--live-seconds 0), or watched no longer than 1.5 target durations: staleness not checked',
     clause: `${RFC} 6.3.4`,
   },
   // Single files (MP4, FLV, TS)

@@ -24,14 +24,17 @@ export interface HlsContext {
   readonly tools: Pick<MediaTools, 'ffprobe'>;
   readonly reader: Reader;
   readonly tempDir: string;
-  readonly liveSeconds: number;
+  /** How long to watch a live playlist (s); undefined: 3 target durations, at least 10 s; 0: read once. */
+  readonly liveSeconds: number | undefined;
   readonly signal?: AbortSignal;
   readonly now: () => number;
   readonly progress: (text: string) => void;
-  readonly counters: { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number };
+  readonly counters: { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number; watchedSeconds?: number };
 }
 
 interface Declared {
+  /** The variant's audio comes from an EXT-X-MEDIA rendition with its own playlist. */
+  externalAudio?: boolean;
   bandwidth?: number;
   averageBandwidth?: number;
   resolution?: string;
@@ -98,6 +101,7 @@ export async function inspectHls(
         ...(v.resolution ? { resolution: `${v.resolution.width}x${v.resolution.height}` } : {}),
         ...(v.codecs ? { codecs: v.codecs } : {}),
         ...(v.frameRate ? { frameRate: v.frameRate } : {}),
+        ...(v.audio.some((a) => a.uri) ? { externalAudio: true } : {}),
       },
       ctx,
     ),
@@ -162,12 +166,16 @@ async function inspectVariant(
   alreadyRead?: string,
 ): Promise<VariantResult> {
   const findings: Finding[] = [];
-  const row: VariantRow = { name, address: displayAddress(address), declared, measured: {} };
+  const { externalAudio: _external, ...shown } = declared;
+  const row: VariantRow = { name, address: displayAddress(address), declared: shown, measured: {} };
   const samples: VariantResult['samples'] = new Map();
   const result: VariantResult = { row, findings, samples };
   let text: string;
+  // When the playlist was read: the live edge is measured from then, not after the probing.
+  let readAt = ctx.now();
   try {
     text = alreadyRead ?? (await ctx.reader.text(address));
+    readAt = ctx.now();
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
     findings.push(finding('INPUT-UNREADABLE', `The media playlist ${error.message}.`, { variant: name }));
@@ -236,7 +244,8 @@ async function inspectVariant(
         }
         continue;
       }
-      const keyAddress = resolveUri(seg.key.uri, segAddress === address ? address : address);
+      // A key URI is relative to the media playlist that names it (RFC 8216 4.1).
+      const keyAddress = resolveUri(seg.key.uri, address);
       let key = keys.get(keyAddress);
       if (!key) {
         key = fetchKey(keyAddress, ctx, name);
@@ -398,7 +407,9 @@ async function inspectVariant(
       );
     }
     if (declared.codecs) {
-      const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia);
+      const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia, {
+        externalAudio: declared.externalAudio ?? false,
+      });
       if (differences.length > 0) {
         findings.push(
           finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }),
@@ -460,7 +471,7 @@ async function inspectVariant(
   }
 
   findings.push(...programDateTimeDrift(playlist, name));
-  if (live) findings.push(...(await watchLive(name, address, playlist, text, ctx)));
+  if (live) findings.push(...(await watchLive(name, address, playlist, text, readAt, ctx)));
   return result;
 }
 
@@ -584,11 +595,12 @@ async function watchLive(
   address: string,
   first: HLS.types.MediaPlaylist,
   firstText: string,
+  readAt: number,
   ctx: HlsContext,
 ): Promise<Finding[]> {
   const findings: Finding[] = [];
   const target = first.targetDuration || 1;
-  const edge = liveEdge(first, ctx.now());
+  const edge = liveEdge(first, readAt);
   if (edge !== undefined) {
     ctx.counters.liveEdgeSeconds = Math.max(ctx.counters.liveEdgeSeconds ?? -Infinity, round3(edge));
     if (edge > 3 * target + target) {
@@ -601,7 +613,8 @@ async function watchLive(
       );
     }
   }
-  if (ctx.liveSeconds <= 0) {
+  const watchSeconds = ctx.liveSeconds ?? Math.max(10, 3 * target);
+  if (watchSeconds <= 0) {
     findings.push(
       finding(
         'HLS-LIVE-NOT-WATCHED',
@@ -618,7 +631,7 @@ async function watchLive(
   let staleFor = 0;
   let reported = false;
   const bySequence = new Map(first.segments.map((s) => [s.mediaSequenceNumber, s.uri]));
-  while (ctx.now() - started < ctx.liveSeconds * 1000) {
+  while (ctx.now() - started < watchSeconds * 1000) {
     await sleep(Math.max(250, (target * 1000) / 2), ctx.signal);
     let text: string;
     try {
@@ -673,6 +686,16 @@ async function watchLive(
       );
     }
     last = playlist;
+  }
+  ctx.counters.watchedSeconds = Math.max(ctx.counters.watchedSeconds ?? 0, watchSeconds);
+  if (watchSeconds <= 1.5 * target) {
+    findings.push(
+      finding(
+        'HLS-LIVE-NOT-WATCHED',
+        `Watched for ${watchSeconds} s, not longer than 1.5 target durations (${1.5 * target} s): too short to call the playlist stale.`,
+        { variant: name },
+      ),
+    );
   }
   return findings;
 }

@@ -16,7 +16,7 @@ import { ReadError, displayAddress, makeReader, toAddress, type FetchPort } from
 export interface InspectOptions {
   readonly tools: Pick<MediaTools, 'ffprobe'> & { version?: string };
   readonly fetch: FetchPort;
-  /** How long to watch a live playlist (s); 0 reads it once. */
+  /** How long to watch a live playlist (s); 0 reads it once; by default 3 target durations, at least 10 s. */
   readonly liveSeconds?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (text: string) => void;
@@ -61,6 +61,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
     segmentsProbed: number;
     reloads: number;
     liveEdgeSeconds?: number;
+    watchedSeconds?: number;
   };
   const progress = options.onProgress ?? (() => undefined);
   try {
@@ -86,7 +87,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
           tools: options.tools,
           reader,
           tempDir,
-          liveSeconds: options.liveSeconds ?? 0,
+          liveSeconds: options.liveSeconds,
           ...(options.signal ? { signal: options.signal } : {}),
           now,
           progress,
@@ -109,7 +110,9 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
         segmentsProbed: counters.segmentsProbed,
         requests: { get: reader.counts.get, head: reader.counts.head },
         bytesRead: reader.counts.bytes,
-        ...(result.live ? { liveSeconds: options.liveSeconds ?? 0, playlistReloads: counters.reloads } : {}),
+        ...(result.live
+          ? { liveSeconds: counters.watchedSeconds ?? options.liveSeconds ?? 0, playlistReloads: counters.reloads }
+          : {}),
         ...(counters.liveEdgeSeconds !== undefined ? { liveEdgeSeconds: counters.liveEdgeSeconds } : {}),
         elapsedMs: Date.now() - started,
         ...(options.tools.version ? { ffprobe: options.tools.version } : {}),

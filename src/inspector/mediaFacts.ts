@@ -158,6 +158,9 @@ export function keyframeInterval(keyframes: readonly number[]): { mean: number; 
   return { mean, spread };
 }
 
+const TEXT_FAMILIES = new Set(['wvtt', 'stpp', 'tx3g']);
+const AUDIO_FAMILIES = new Set(['mp4a.40', 'mp4a.6b', 'ac-3', 'ec-3', 'opus', 'flac', 'alac']);
+
 const H264_PROFILES: Record<string, number> = {
   Baseline: 66,
   'Constrained Baseline': 66,
@@ -203,7 +206,11 @@ function declaredFamily(entry: string): string {
 }
 
 /** How the media differs from a CODECS attribute, in words (empty when it matches). */
-export function codecDifferences(declared: string, facts: Pick<MediaFacts, 'video' | 'audio'>): string[] {
+export function codecDifferences(
+  declared: string,
+  facts: Pick<MediaFacts, 'video' | 'audio'>,
+  options: { externalAudio?: boolean } = {},
+): string[] {
   const entries = declared
     .split(',')
     .map((e) => e.trim())
@@ -218,6 +225,9 @@ export function codecDifferences(declared: string, facts: Pick<MediaFacts, 'vide
   }
   const actualFamilies = actual.map((a) => familyOf(a.codec));
   for (const [i, family] of families.entries()) {
+    // Subtitles are never in the media segments; audio may come from an EXT-X-MEDIA rendition instead.
+    if (TEXT_FAMILIES.has(family)) continue;
+    if (options.externalAudio && AUDIO_FAMILIES.has(family)) continue;
     if (!actualFamilies.includes(family))
       problems.push(`CODECS declares ${entries[i]}, which the media does not carry`);
   }

@@ -113,6 +113,18 @@ describe('inspector: golden HLS streams, each with one known defect', function (
       };
     };
     routes['/live-frozen.m3u8'] = window(1);
+    // Program date-times a minute old with a 3-second jump, and a media sequence that goes back on reload.
+    let reads = 0;
+    routes['/live-odd.m3u8'] = (_req, res) => {
+      const sequence = reads++ === 0 ? 3 : 1;
+      const start = Date.now() - 60_000;
+      const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:1', `#EXT-X-MEDIA-SEQUENCE:${sequence}`];
+      for (let i = 0; i < 3; i++) {
+        const pdt = new Date(start + i * 1000 + (i === 2 ? 3000 : 0)).toISOString();
+        lines.push(`#EXT-X-PROGRAM-DATE-TIME:${pdt}`, '#EXTINF:1.000000,', `/live/v0_00${sequence + i}.ts`);
+      }
+      res.writeHead(200).end(lines.join('\n') + '\n');
+    };
     routes['/live-advancing.m3u8'] = window(Infinity);
     server = await serve(tmp, routes);
   });
@@ -210,6 +222,22 @@ describe('inspector: golden HLS streams, each with one known defect', function (
     assert.ok(!codes(advancing).includes('HLS-LIVE-PLAYLIST-STALE'), JSON.stringify(advancing.findings, null, 1));
     const once = await run('/live-advancing.m3u8', 0);
     assert.ok(codes(once).includes('HLS-LIVE-NOT-WATCHED'));
+  });
+
+  it('finds program date-time drift, a live edge far behind the clock and a media sequence going back', async () => {
+    const report = await run('/live-odd.m3u8', 1);
+    const found = codes(report);
+    assert.ok(found.includes('HLS-PROGRAM-DATE-TIME-DRIFT'), JSON.stringify(report.findings, null, 1));
+    assert.match(
+      report.findings.find((f) => f.code === 'HLS-PROGRAM-DATE-TIME-DRIFT')!.message,
+      /segment \/live\/v0_005\.ts is 3\.00 s off/,
+    );
+    assert.ok(found.includes('HLS-LIVE-EDGE-BEHIND'));
+    assert.ok(
+      report.sampled.liveEdgeSeconds! > 50 && report.sampled.liveEdgeSeconds! < 58,
+      String(report.sampled.liveEdgeSeconds),
+    );
+    assert.ok(found.includes('HLS-MEDIA-SEQUENCE-REGRESSED'));
   });
 
   it('CLI: --json prints the report and exits 1 on errors, 0 on none, 2 on a bad address', async () => {

@@ -83,7 +83,9 @@ export class InspectSession {
       const result = await inspect(this.target.address, {
         tools: { ffprobe: mode.tools.ffprobe, version: mode.tools.version },
         fetch,
-        liveSeconds: this.ctx.inspection.live.watchSeconds,
+        ...(this.ctx.inspection.live.watchSeconds !== undefined
+          ? { liveSeconds: this.ctx.inspection.live.watchSeconds }
+          : {}),
         signal: both,
         onProgress: report,
       });
@@ -141,10 +143,11 @@ export class InspectSession {
   private show(report: Report, contactSheet: string | undefined, notes: readonly string[]): void {
     if (this.disposed) return;
     const nonce = randomBytes(16).toString('base64');
-    const { refreshMs, watchSeconds } = this.ctx.inspection.live;
+    const { refreshMs } = this.ctx.inspection.live;
+    const watched = report.sampled.liveSeconds;
     const live = report.live
       ? [
-          `Live: inspected again every ${refreshMs / 1000} s while this panel is open (each run watches the playlist for ${watchSeconds} s); last run ${new Date().toLocaleTimeString()}.`,
+          `Live: inspected again every ${refreshMs / 1000} s while this panel is open${watched !== undefined ? ` (each run watches the playlist for ${watched} s)` : ''}; last run ${new Date().toLocaleTimeString()}.`,
         ]
       : [];
     const html = renderReportHtml(report, {

@@ -11,10 +11,14 @@ const RECENT_MAX = 10;
 /** What the inspection, preview and player commands use besides the rest of the context. */
 export class InspectionServices {
   /**
-   * Live mode: how long each run watches a live playlist (s), and the pause between runs while the report panel
-   * is open (ms). Fields, not constants, so the tests can shorten them.
+   * Live mode: how long each run watches a live playlist (s; undefined: the inspector's own rule, three target
+   * durations and at least 10 s), and the pause between runs while the report panel is open (ms). Fields, not
+   * constants, so the tests can shorten them.
    */
-  readonly live = { watchSeconds: 6, refreshMs: 10_000 };
+  readonly live: { watchSeconds: number | undefined; refreshMs: number } = {
+    watchSeconds: undefined,
+    refreshMs: 10_000,
+  };
 
   constructor(
     readonly tools: MediaToolsFinder,
