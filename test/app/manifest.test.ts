@@ -23,6 +23,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   activationEvents?: string[];
   contributes: {
     jsonValidation: Array<{ fileMatch: string[] }>;
+    languages?: Array<{ id: string; extensions: string[] }>;
     commands: Contributed[];
     menus: Record<string, MenuEntry[]>;
     views: Record<string, Array<{ id: string }>>;
@@ -71,7 +72,16 @@ describe('package.json contributions match the code', () => {
     assert.ok(!events.some((event) => event === '*' || event === 'onStartupFinished'), events.join(', '));
     // The extension's own problems and quick fixes need it running while such a file is edited.
     const suffixes = pkg.contributes.jsonValidation.map((entry) => entry.fileMatch[0]!).sort();
-    assert.deepEqual(events.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+    const documents = events.filter((event) => event.startsWith('workspaceContains:'));
+    assert.deepEqual(documents.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+    // An opened HLS playlist (the language this extension contributes for .m3u8) gets its Problems.
+    assert.deepEqual(
+      events.filter((event) => !event.startsWith('workspaceContains:')),
+      ['onLanguage:hls'],
+    );
+    assert.ok(
+      pkg.contributes.languages?.some((language) => language.id === 'hls' && language.extensions.includes('.m3u8')),
+    );
   });
 
   it('has a contributed command for every row of the command table, and a row for every command', () => {
