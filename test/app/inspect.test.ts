@@ -100,6 +100,8 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     assert.match(panel.html, /no errors/);
     assert.match(panel.html, /320x180/);
     assert.match(panel.html, /id="rerun"/);
+    // A still per variant.
+    assert.equal(panel.html.match(/<img class="thumb" alt="" src="data:image\/jpeg;base64,/g)?.length, 2);
     const csp = cspOf(panel.html);
     assert.match(csp, /default-src 'none'/);
     const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];

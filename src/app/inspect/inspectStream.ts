@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 import { escapeHtml, renderReportHtml } from '../../inspector/html';
 import { inspect } from '../../inspector/inspect';
 import type { Report } from '../../inspector/report';
-import { makeContactSheet } from '../../inspector/stills';
+import { resolveUri, toAddress } from '../../inspector/source';
+import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
 import { INSTALL_HINT, type MediaTools } from '../../media/tools';
 import type { AppContext, CommandArgs } from '../context';
 import { describeFailure, reportFailure } from '../failures';
@@ -13,6 +14,9 @@ import { askAddress } from './askAddress';
 import type { WebPanel } from './panels';
 import { playlistOnlyReport } from './playlistOnly';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
+
+/** Variants of a ladder that get a still in the report. */
+const MAX_STILLS = 8;
 
 /** What ffmpeg reads: a file path for a file: URI, the address otherwise. */
 export function mediaInput(address: string): string {
@@ -89,13 +93,18 @@ export class InspectSession {
         signal: both,
         onProgress: report,
       });
-      // A rendition or a file: a contact sheet of its pictures (a live stream changes too fast for one).
+      // A rendition or a file: a contact sheet of its pictures (a live stream changes too fast for one); a
+      // ladder: a still per variant.
       let sheet: string | undefined;
+      let stills: Record<string, string> = {};
       if (this.target.single && !result.live) {
         report('making the contact sheet');
         sheet = await this.contactSheet(mode.tools, both);
+      } else if (result.kind === 'hls-master' && !result.live) {
+        report('making a still per variant');
+        stills = await this.variantStills(mode.tools, result, both);
       }
-      this.show(result, sheet, []);
+      this.show(result, sheet, [], stills);
       return result;
     };
     const result = progress
@@ -125,6 +134,22 @@ export class InspectSession {
     return this.liveTimer !== undefined;
   }
 
+  /** One small still per variant (at most MAX_STILLS), by the variant's name in the report. */
+  private async variantStills(tools: MediaTools, report: Report, signal: AbortSignal): Promise<Record<string, string>> {
+    const stills: Record<string, string> = {};
+    for (const variant of report.variants.slice(0, MAX_STILLS)) {
+      try {
+        const address = resolveUri(variant.name, toAddress(this.target.address));
+        const still = await makeThumbnail(tools, mediaInput(address), { signal, width: 160, at: 0 });
+        stills[variant.name] = `data:image/jpeg;base64,${still.toString('base64')}`;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.ctx.log.warn(`No still of ${variant.name}: ${describeFailure(error)}`);
+      }
+    }
+    return stills;
+  }
+
   private async contactSheet(tools: MediaTools, signal: AbortSignal): Promise<string | undefined> {
     try {
       const file = await makeContactSheet(tools, mediaInput(this.target.address), { signal });
@@ -140,7 +165,12 @@ export class InspectSession {
     }
   }
 
-  private show(report: Report, contactSheet: string | undefined, notes: readonly string[]): void {
+  private show(
+    report: Report,
+    contactSheet: string | undefined,
+    notes: readonly string[],
+    thumbnails: Readonly<Record<string, string>> = {},
+  ): void {
     if (this.disposed) return;
     const nonce = randomBytes(16).toString('base64');
     const { refreshMs } = this.ctx.inspection.live;
@@ -153,6 +183,7 @@ export class InspectSession {
     const html = renderReportHtml(report, {
       cspSource: this.panel.cspSource,
       nonce,
+      thumbnails,
       ...(contactSheet ? { contactSheet } : {}),
     });
     const banner = [...notes, ...live].map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n');
