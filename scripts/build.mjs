@@ -1,5 +1,6 @@
-// Bundles the extension and the local platform's command line with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform]
+// Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
+import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,7 @@ const entries = {
     external: ['vscode', ...FFMPEG_PACKAGES, 'node-media-server'],
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
+  inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
 };
 
 // The authoring validators: compiled from schemas/*.schema.json into src/authoring/generated/ (a build
@@ -63,3 +65,9 @@ if (only && !entries[only]) {
   process.exit(2);
 }
 await Promise.all(Object.values(selected).map((options) => esbuild.build({ ...common, ...options })));
+// The browser player's hls.js (src/localPlatform/player.ts serves it at /player/hls.js) beside the extension's
+// bundle: the VSIX ships the installed package's browser build, never a CDN.
+if (selected.extension) {
+  await mkdir('dist', { recursive: true });
+  await copyFile(createRequire(import.meta.url).resolve('hls.js/dist/hls.min.js'), 'dist/hls.min.js');
+}

@@ -11,10 +11,11 @@ const root = resolve(__dirname, '..');
 const ALLOWED: Record<string, readonly string[]> = {
   api: [],
   media: [],
-  localPlatform: ['api', 'media'],
+  inspector: ['media'],
+  localPlatform: ['api', 'media', 'inspector'],
   authoring: ['api'],
-  app: ['api', 'authoring', 'localPlatform', 'media'],
-  vscode: ['api', 'authoring', 'localPlatform', 'media', 'app'],
+  app: ['api', 'authoring', 'localPlatform', 'media', 'inspector'],
+  vscode: ['api', 'authoring', 'localPlatform', 'media', 'inspector', 'app'],
 };
 
 /** Where VS Code's API may be imported: the shell, and the suite that runs inside the extension host. */

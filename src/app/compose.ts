@@ -4,6 +4,10 @@ import { applyDevEnvironment } from './accounts/devAccount';
 import { LocalPlatformHost } from './accounts/localPlatformHost';
 import { ReferenceCache } from './authoring/referenceCache';
 import type { AppContext } from './context';
+import { MediaToolsFinder } from './inspect/mediaTools';
+import { PlaylistDocuments } from './inspect/playlistDocuments';
+import { ProxyFetch } from './inspect/proxyFetch';
+import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
@@ -34,6 +38,16 @@ export async function compose(ports: Ports): Promise<AppContext> {
     videos: new Poller(videos, interval, log),
   };
   const references = new ReferenceCache(() => connection.activeClient(), log);
+  const proxyFetch = new ProxyFetch(() => settings.clientOptions());
+  const inspection = new InspectionServices(
+    new MediaToolsFinder(() => settings.ffmpegPath()),
+    proxyFetch,
+    ports.panels,
+    ports.state,
+    ports.storageDir,
+    localPlatform,
+  );
+  const playlists = new PlaylistDocuments(ports.playlistProblems);
 
   const subscriptions = [
     connection.onDidChange(() => {
@@ -72,11 +86,15 @@ export async function compose(ports: Ports): Promise<AppContext> {
     reveal,
     editor: ports.editor,
     authoring: { references, diagnostics: ports.diagnostics(references) },
+    inspection,
+    playlists,
     ...(ports.pickLimit !== undefined ? { pickLimit: ports.pickLimit } : {}),
     async dispose(): Promise<void> {
       for (const subscription of subscriptions) subscription.dispose();
       poller.channels.dispose();
       poller.videos.dispose();
+      playlists.dispose();
+      await proxyFetch.close();
       await connection.dispose();
       await localPlatform.dispose();
     },

@@ -5,6 +5,8 @@ import type { AccountStore } from './accounts/accountStore';
 import type { Connection } from './accounts/connection';
 import type { LocalPlatformHost } from './accounts/localPlatformHost';
 import type { ReferenceCache } from './authoring/referenceCache';
+import type { PlaylistDocuments } from './inspect/playlistDocuments';
+import type { InspectionServices } from './inspect/services';
 import type { LogSink } from './log';
 import type { ChannelTreeModel } from './tree/channelTree';
 import type { Poller } from './tree/poller';
@@ -65,6 +67,9 @@ export interface AppContext {
   readonly reveal: { channel(id: string): Promise<void>; video(id: string): Promise<void> };
   readonly editor: EditorPort;
   readonly authoring: { readonly references: ReferenceCache; readonly diagnostics: DiagnosticsPort };
+  /** Inspect Stream, Preview and the browser player (src/app/inspect/); the Problems of open `.m3u8` documents. */
+  readonly inspection: InspectionServices;
+  readonly playlists: PlaylistDocuments;
   /** Records a palette pick lists before offering a search (targets.ts PICK_LIMIT when unset). */
   readonly pickLimit?: number;
   /** Closes the client and the local platform, stops the pollers. */

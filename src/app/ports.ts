@@ -3,6 +3,8 @@ import type { SecretStore, StateStore } from './accounts/accountStore';
 import type { LocalPlatformStarter } from './accounts/localPlatformHost';
 import type { ReferenceCache } from './authoring/referenceCache';
 import type { DiagnosticsPort, EditorPort, ViewId } from './context';
+import type { PanelPort } from './inspect/panels';
+import type { PlaylistProblemsSink } from './inspect/playlistDocuments';
 import type { LogSink } from './log';
 import type { TreeNode } from './tree/nodes';
 import type { Ui } from './ui';
@@ -13,6 +15,8 @@ export interface SettingsPort {
   pollIntervalMs(): number;
   /** Timeouts, retry and proxy of each new client. */
   clientOptions(): Partial<ClientOptions>;
+  /** `videoPlatform.ffmpegPath`: the folder that holds ffmpeg and ffprobe; empty: FFMPEG_DIR and the PATH. */
+  ffmpegPath(): string;
 }
 
 /** What the host provides; compose() builds the application's context from these. */
@@ -34,4 +38,8 @@ export interface Ports {
   readonly env?: NodeJS.ProcessEnv;
   /** Records a palette pick lists before offering a search. */
   readonly pickLimit?: number;
+  /** The report and preview panels (src/vscode/webPanels.ts). */
+  readonly panels: PanelPort;
+  /** The Problems of open `.m3u8` documents (src/vscode/playlistDiagnostics.ts). */
+  readonly playlistProblems: PlaylistProblemsSink;
 }

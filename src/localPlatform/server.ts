@@ -33,6 +33,7 @@ import { serveLive } from './live/router';
 import { findMediaTools } from '../media/tools';
 import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
 import { DIR_MODE } from './permissions';
+import { isPlayerPath, servePlayer } from './player';
 import { BodyTooLarge, ClientGone, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
 import { startError } from './storageErrors';
 
@@ -242,6 +243,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
     // Real live media: HLS, HTTP-FLV and thumbnails (live/router.ts); simulated media has no files.
     { path: (path) => live !== undefined && path.startsWith('/live/'), serve: serveLiveFiles },
+    // The browser player of Open Player in Browser (player.ts).
+    { path: isPlayerPath, serve: servePlayer },
   ];
 
   /** The answer to a refusal or failure of any step. */

@@ -26,6 +26,11 @@ class VscodeDocument implements EditorDocument {
   }
 }
 
+/** A VS Code document as the application's. */
+export function wrapDocument(document: vscode.TextDocument): EditorDocument {
+  return new VscodeDocument(document);
+}
+
 /** The TextDocument behind an application document (made here, or one open under its URI). */
 export function textDocumentOf(document: EditorDocument): vscode.TextDocument | undefined {
   if (document instanceof VscodeDocument) return document.document;

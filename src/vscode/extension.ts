@@ -15,11 +15,13 @@ import { CHANNELS_FILTERED_KEY, VIDEOS_FILTERED_KEY } from '../app/contextKeys';
 import type { TreeNode } from '../app/tree/nodes';
 import { startLocalPlatform } from '../localPlatform/server';
 import { createAuthoringFeatures } from './authoring/languageFeatures';
-import { createVscodeEditor } from './editor';
+import { createVscodeEditor, wrapDocument } from './editor';
+import { createPlaylistDiagnostics } from './playlistDiagnostics';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
 import { AccountStatusBar } from './statusBar';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
 import { createVscodeUi } from './vscodeUi';
+import { createWebPanels } from './webPanels';
 
 /**
  * VS Code's arguments as the command table's: a document URI from an editor title; from a view the clicked
@@ -57,6 +59,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (target) await revealNode(target, node);
     },
     env: process.env,
+    panels: createWebPanels(subscriptions),
+    playlistProblems: createPlaylistDiagnostics(subscriptions),
   });
   // The client and the local platform close when the extension stops: deactivate awaits this.
   shutdown = () => ctx.dispose();
@@ -92,6 +96,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   showAccount();
+
+  // The Problems of open .m3u8 documents: checked on open, on change (debounced), cleared on close.
+  for (const document of ctx.editor.openDocuments()) ctx.playlists.check(document);
+  subscriptions.push(
+    vscode.workspace.onDidOpenTextDocument((document) => ctx.playlists.check(wrapDocument(document))),
+    vscode.workspace.onDidChangeTextDocument((event) => ctx.playlists.changed(wrapDocument(event.document))),
+    vscode.workspace.onDidCloseTextDocument((document) => ctx.playlists.closed(document.uri.toString())),
+  );
 }
 
 /** Closes the client and the local platform (VS Code awaits this); views go with context.subscriptions. */

@@ -23,6 +23,7 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
   activationEvents?: string[];
   contributes: {
     jsonValidation: Array<{ fileMatch: string[] }>;
+    languages?: Array<{ id: string; extensions: string[] }>;
     commands: Contributed[];
     menus: Record<string, MenuEntry[]>;
     views: Record<string, Array<{ id: string }>>;
@@ -71,7 +72,16 @@ describe('package.json contributions match the code', () => {
     assert.ok(!events.some((event) => event === '*' || event === 'onStartupFinished'), events.join(', '));
     // The extension's own problems and quick fixes need it running while such a file is edited.
     const suffixes = pkg.contributes.jsonValidation.map((entry) => entry.fileMatch[0]!).sort();
-    assert.deepEqual(events.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+    const documents = events.filter((event) => event.startsWith('workspaceContains:'));
+    assert.deepEqual(documents.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+    // An opened HLS playlist (the language this extension contributes for .m3u8) gets its Problems.
+    assert.deepEqual(
+      events.filter((event) => !event.startsWith('workspaceContains:')),
+      ['onLanguage:hls'],
+    );
+    assert.ok(
+      pkg.contributes.languages?.some((language) => language.id === 'hls' && language.extensions.includes('.m3u8')),
+    );
   });
 
   it('has a contributed command for every row of the command table, and a row for every command', () => {
@@ -174,6 +184,10 @@ describe('package.json contributions match the code', () => {
             'videoPlatform.refreshAuthoringReferences',
             'videoPlatform.editAccount',
             'videoPlatform.removeAccount',
+            // Any address, asked for: no account needed.
+            'videoPlatform.inspectStream',
+            'videoPlatform.previewStream',
+            'videoPlatform.openPlayerInBrowser',
           ].includes(id),
       )
       .filter((id) => palette.get(id) !== 'false');
@@ -197,6 +211,42 @@ describe('package.json contributions match the code', () => {
     for (const key of used) assert.ok(CONTEXT_KEYS.includes(key), `${key} is tested in a when clause but never set`);
   });
 
+  it('offers Inspect Stream, Preview and Open Player in Browser where the item has a stream, and on .m3u8/.mp4 files', () => {
+    const channels = (fields: Partial<Channel>): string[] =>
+      menuCommandsFor(channelContextValue(channel(fields), false), 'videoPlatform.channels');
+    assert.ok(channels({ status: 2 }).includes('inspectStream'), 'a channel with an HLS group');
+    assert.ok(
+      !channels({ status: 2, outputGroupList: [{ protocolType: 2 }] as Channel['outputGroupList'] }).includes(
+        'inspectStream',
+      ),
+      'RTMP only',
+    );
+    const output = (protocolType: 1 | 2): string[] =>
+      menuCommandsFor(
+        outputView({ id: 'o', protocolType, isDefault: '0' } as LiveOutput).contextValue,
+        'videoPlatform.channels',
+      );
+    assert.ok(output(1).includes('inspectStream') && output(1).includes('openPlayerInBrowser'));
+    assert.ok(!output(2).includes('inspectStream'));
+    const videos = menuCommandsFor(
+      videoContextValue({ status: 2, videoType: 0 } as Video, false),
+      'videoPlatform.videos',
+    );
+    for (const id of ['inspectStream', 'previewStream', 'openPlayerInBrowser']) assert.ok(videos.includes(id), id);
+    assert.ok(
+      !menuCommandsFor(videoContextValue({ status: 0, videoType: 0 } as Video, false), 'videoPlatform.videos').includes(
+        'inspectStream',
+      ),
+    );
+    for (const id of ['inspectStream', 'previewStream'])
+      assert.ok(menuCommandsFor('rendition+hls+mp4+default', 'videoPlatform.videos').includes(id), id);
+    const fileMenus = [...pkg.contributes.menus['editor/title']!, ...pkg.contributes.menus['explorer/context']!];
+    const inspectFiles = fileMenus.filter((entry) => entry.command === 'videoPlatform.inspectStream');
+    assert.equal(inspectFiles.length, 2, 'editor title and explorer');
+    for (const entry of inspectFiles) assert.match(entry.when ?? '', /m3u8\|mp4/);
+    assert.equal(pkg.contributes.configuration.properties['videoPlatform.ffmpegPath']?.default, '');
+  });
+
   it('offers copy on outputs, retry on errors, play addresses and transcoding on finished videos only', () => {
     const output = outputView({
       id: 'o',
@@ -216,7 +266,18 @@ describe('package.json contributions match the code', () => {
       liveOutputs: [],
       outputTemplateList: [],
     } as unknown as OutputGroup);
-    assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), []);
+    // An HLS group can be inspected and played; an RTMP group cannot.
+    assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), [
+      'inspectStream',
+      'openPlayerInBrowser',
+    ]);
+    const rtmpGroup = outputGroupView({
+      id: 'g',
+      protocolType: 2,
+      liveOutputs: [],
+      outputTemplateList: [],
+    } as unknown as OutputGroup);
+    assert.deepEqual(menuCommandsFor(rtmpGroup.contextValue, 'videoPlatform.channels'), []);
     assert.deepEqual(menuCommandsFor('error', 'videoPlatform.videos'), ['retry']);
     const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] =>
       menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');

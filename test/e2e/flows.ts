@@ -6,6 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
 import { eventually } from '../helpers/eventually';
+import { makeLadder, realTools } from '../inspector/golden';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -702,6 +703,41 @@ export const flows: Flow[] = [
         "the built-in platform's own copy of the demo video",
       );
       await ctx.shot('built-in local platform');
+    },
+  },
+  {
+    name: 'inspect an HLS ladder from the palette, and see a broken playlist in the Problems panel',
+    timeoutMs: 180_000,
+    async run(ctx) {
+      const { wb } = ctx;
+      // A clean two-variant ladder made with ffmpeg, and a media playlist without its target duration.
+      const dir = join(ctx.workspace, 'ladder');
+      mkdirSync(dir, { recursive: true });
+      await makeLadder(await realTools(), dir, { variants: 2, seconds: 4 });
+      writeFileSync(join(ctx.workspace, 'broken.m3u8'), '#EXTM3U\n#EXTINF:4,\nseg0.ts\n#EXT-X-ENDLIST\n');
+      await wb.openFile('broken.m3u8');
+      await wb.problems(/A media playlist needs #EXT-X-TARGETDURATION/, 30_000);
+      await ctx.shot('playlist problems');
+
+      await wb.runCommand('Video Platform: Inspect Stream');
+      await wb.pick(/Enter an address/);
+      await wb.answerInput(/HLS playlist/, join(dir, 'master.m3u8'));
+      // The report is a webview: its frame shows the variants table.
+      await wb.until(
+        'the report panel with both variants',
+        async () => {
+          for (const frame of wb.page.frames()) {
+            const text = await frame
+              .locator('body')
+              .innerText({ timeout: 500 })
+              .catch(() => '');
+            if (text.includes('v0.m3u8') && text.includes('v1.m3u8') && /no errors/.test(text)) return true;
+          }
+          return undefined;
+        },
+        90_000,
+      );
+      await ctx.shot('inspection report');
     },
   },
 ];

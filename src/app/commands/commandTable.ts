@@ -18,6 +18,9 @@ import { createLiveLogo } from './createLiveLogo';
 import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
+import { inspectStream } from '../inspect/inspectStream';
+import { openPlayerInBrowser } from '../inspect/player';
+import { previewStream } from '../inspect/preview';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
@@ -69,6 +72,11 @@ export const COMMANDS: readonly CommandRow[] = [
   // Videos
   { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', run: showVideoPlayAddresses },
   { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', run: transcodeVideos },
+
+  // Inspecting and previewing (src/app/inspect/)
+  { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
+  { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
+  { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
 
   // Authoring
   { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },

@@ -1,6 +1,6 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
-import { md, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
 /** Status names (platform-facts section 3) as used in labels and context flags. */
 const STATE: Record<ChannelStatus, { flag: string; text: string }> = {
@@ -110,6 +110,8 @@ function channelTooltip(channel: Channel): string {
   if (channel.startTime) lines.push(`- Started: ${new Date(channel.startTime).toISOString()}`);
   if (channel.endTime) lines.push(`- Ended: ${new Date(channel.endTime).toISOString()}`);
   lines.push(`- Id: \`${channel.id}\``);
+  const still = stillMarkdown(channel.thumbnailUrl);
+  if (still) lines.push('', still);
   return lines.join('\n');
 }
 

@@ -43,3 +43,12 @@ export interface NodeView {
 export function md(text: string | null | undefined): string {
   return (text ?? '').replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, (character) => `\\${character}`);
 }
+
+/**
+ * A still in a tooltip: the picture at `url` (the channel thumbnail or video cover address the platform lists),
+ * 240 pixels wide (VS Code's `|width=` suffix). Only plain http(s) addresses: nothing else reaches the Markdown.
+ */
+export function stillMarkdown(url: string | null | undefined): string | undefined {
+  if (!url || !/^https?:\/\/[^\s<>()|]+$/i.test(url)) return undefined;
+  return `![still](${url}|width=240)`;
+}

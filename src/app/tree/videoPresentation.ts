@@ -1,5 +1,5 @@
 import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
-import { md, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
 const STATUS: Record<VideoStatus, { flag: string; text: string; icon: NodeIcon }> = {
@@ -77,6 +77,9 @@ function videoTooltip(video: Video): string {
   lines.push(`- Renditions: ${video.transcodedVideoList.length}`);
   lines.push(`- Uploaded: ${video.date || new Date(video.uploadTime).toISOString()}`);
   lines.push(`- Id: \`${video.id}\``);
+  // The cover the platform lists (its first thumbnail when there is no cover).
+  const still = stillMarkdown(video.cover || video.thumbnail);
+  if (still) lines.push('', still);
   return lines.join('\n');
 }
 

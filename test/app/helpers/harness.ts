@@ -17,6 +17,8 @@ import type {
   EditorPort,
   ViewId,
 } from '../../../src/app/context';
+import type { PanelOptions, PanelPort, WebPanel } from '../../../src/app/inspect/panels';
+import type { PlaylistProblem } from '../../../src/inspector/playlistProblems';
 import type { LogSink } from '../../../src/app/log';
 import type { ProxyClientOptions } from '../../../src/app/proxySettings';
 import type { ChannelTreeModel } from '../../../src/app/tree/channelTree';
@@ -147,6 +149,56 @@ export class MemoryDiagnostics implements DiagnosticsPort {
   }
 }
 
+/** A web panel held in memory: the page's HTML as set, messages the test posts as the page would. */
+export class MemoryPanel implements WebPanel {
+  readonly cspSource = 'https://webview.test';
+  html = '';
+  /** Every HTML set, in order. */
+  readonly pages: string[] = [];
+  disposed = false;
+  private readonly messageListeners: Array<(message: unknown) => void> = [];
+  private readonly disposeListeners: Array<() => void> = [];
+  /** What the page posts as soon as its HTML is set (the preview page's canPlay answer). */
+  onLoad: ((panel: MemoryPanel) => void) | undefined;
+  constructor(readonly options: PanelOptions) {}
+  resource(path: string): string {
+    return `https://webview.test/file${path}`;
+  }
+  setHtml(html: string): void {
+    this.html = html;
+    this.pages.push(html);
+    this.onLoad?.(this);
+  }
+  onMessage(listener: (message: unknown) => void): void {
+    this.messageListeners.push(listener);
+  }
+  onDidDispose(listener: () => void): void {
+    this.disposeListeners.push(listener);
+  }
+  /** The page posts a message (the Re-run button, the preview's canPlay). */
+  post(message: unknown): void {
+    for (const listener of this.messageListeners) listener(message);
+  }
+  reveal(): void {}
+  dispose(): void {
+    if (this.disposed) return;
+    this.disposed = true;
+    for (const listener of this.disposeListeners) listener();
+  }
+}
+
+/** The panels opened, newest last; `onLoad` is given to each new one. */
+export class MemoryPanels implements PanelPort {
+  readonly opened: MemoryPanel[] = [];
+  onLoad: ((panel: MemoryPanel) => void) | undefined;
+  open(options: PanelOptions): MemoryPanel {
+    const panel = new MemoryPanel(options);
+    panel.onLoad = this.onLoad;
+    this.opened.push(panel);
+    return panel;
+  }
+}
+
 export interface Harness {
   /** The context compose() built, as the extension builds it (poller kicks counted). */
   readonly ctx: AppContext;
@@ -165,6 +217,9 @@ export interface Harness {
   readonly revealed: string[];
   /** Times a command kicked a view's poller. */
   readonly polled: Record<ViewId, number>;
+  readonly panels: MemoryPanels;
+  /** The Problems of `.m3u8` documents, by URI, as the Problems panel would list them. */
+  readonly playlistProblems: Map<string, readonly PlaylistProblem[]>;
   /**
    * Runs a handler's row of the command table through the wrapper, as VS Code does: failures are reported
    * (undefined then), not thrown.
@@ -184,6 +239,8 @@ export interface HarnessOptions {
   pickLimit?: number;
   /** More client options, as the settings give them (proxy settings). */
   clientOptions?: ProxyClientOptions;
+  /** The videoPlatform.ffmpegPath setting (default empty: the PATH). */
+  ffmpegPath?: string;
 }
 
 /** The command table's row of a handler. */
@@ -218,6 +275,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const revealed: string[] = [];
   const polled: Record<ViewId, number> = { channels: 0, videos: 0 };
   let diagnostics: MemoryDiagnostics | undefined;
+  const panels = new MemoryPanels();
+  const playlistProblems = new Map<string, readonly PlaylistProblem[]>();
   const composed = await compose({
     ui,
     log,
@@ -226,6 +285,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     settings: {
       pageSize: () => pageSize,
       pollIntervalMs: () => 1000,
+      ffmpegPath: () => options.ffmpegPath ?? '',
       clientOptions: () => ({
         ...options.clientOptions,
         retry: { attempts: 1 },
@@ -241,6 +301,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       else if (node instanceof VideoNode) revealed.push(node.video.id);
     },
     ...(options.pickLimit !== undefined ? { pickLimit: options.pickLimit } : {}),
+    panels,
+    playlistProblems: (uri, problems) => {
+      if (problems.length === 0) playlistProblems.delete(uri);
+      else playlistProblems.set(uri, problems);
+    },
   });
   // No view is shown: the pollers wait, as they do while the views are hidden.
   composed.poller.channels.setVisible(false);
@@ -272,6 +337,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     host: ctx.localPlatform,
     revealed,
     polled,
+    panels,
+    playlistProblems,
     run: async (handler, args = {}) => (await runCommand(ctx, commandRowOf(handler), args)) as never,
     dispose: () => ctx.dispose(),
   };

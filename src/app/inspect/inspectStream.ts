@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto';
+import { readFile, rm } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { escapeHtml, renderReportHtml } from '../../inspector/html';
+import { inspect } from '../../inspector/inspect';
+import type { Report } from '../../inspector/report';
+import { resolveUri, toAddress } from '../../inspector/source';
+import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
+import { INSTALL_HINT, type MediaTools } from '../../media/tools';
+import type { AppContext, CommandArgs } from '../context';
+import { describeFailure, reportFailure } from '../failures';
+import { askAddress } from './askAddress';
+import type { WebPanel } from './panels';
+import { playlistOnlyReport } from './playlistOnly';
+import { targetOfArgs, type StreamTarget } from './streamTargets';
+
+/** Variants of a ladder that get a still in the report. */
+const MAX_STILLS = 8;
+
+/** What ffmpeg reads: a file path for a file: URI, the address otherwise. */
+export function mediaInput(address: string): string {
+  return /^file:/i.test(address) ? fileURLToPath(address) : address;
+}
+
+/**
+ * One report panel: runs the inspection (with progress and cancel), shows the report, re-runs on the page's
+ * Re-run button, and for a live stream runs again (ctx.inspection.live.refreshMs) while the panel is open.
+ */
+export class InspectSession {
+  readonly panel: WebPanel;
+  report: Report | undefined;
+  /** Runs so far (the first included). */
+  runs = 0;
+  disposed = false;
+  private running: Promise<Report | undefined> | undefined;
+  private liveTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly closed = new AbortController();
+
+  constructor(
+    private readonly ctx: AppContext,
+    readonly target: StreamTarget,
+  ) {
+    this.panel = ctx.inspection.panels.open({ kind: 'report', title: `Inspect ${target.name}` });
+    this.panel.setHtml(this.page(`<p>Inspecting ${escapeHtml(target.address)}…</p>`));
+    this.panel.onMessage((message) => {
+      if ((message as { type?: unknown })?.type === 'rerun') void this.rerun();
+    });
+    this.panel.onDidDispose(() => {
+      this.disposed = true;
+      this.closed.abort();
+      if (this.liveTimer) clearTimeout(this.liveTimer);
+      this.liveTimer = undefined;
+    });
+  }
+
+  /** The Re-run button: failures are shown like a command's. */
+  async rerun(): Promise<void> {
+    try {
+      await this.run(true);
+    } catch (error) {
+      void reportFailure(this.ctx.ui, this.ctx.log, `Inspect ${this.target.name}`, error);
+    }
+  }
+
+  /** One inspection; with `progress`, under a cancellable notification. A run already going is joined. */
+  run(progress: boolean): Promise<Report | undefined> {
+    this.running ??= this.runOnce(progress).finally(() => (this.running = undefined));
+    return this.running;
+  }
+
+  private async runOnce(progress: boolean): Promise<Report | undefined> {
+    if (this.disposed) return undefined;
+    if (this.liveTimer) clearTimeout(this.liveTimer);
+    this.liveTimer = undefined;
+    const work = async (signal: AbortSignal, report: (text: string) => void): Promise<Report> => {
+      const both = AbortSignal.any([signal, this.closed.signal]);
+      const mode = await this.ctx.inspection.tools.mode();
+      const fetch = this.ctx.inspection.fetch.port();
+      if (mode.kind !== 'real') {
+        const result = await playlistOnlyReport(this.target.address, fetch, INSTALL_HINT, both);
+        this.show(result, undefined, [
+          `ffmpeg was not found, so only the playlist was checked (nothing measured): ${INSTALL_HINT}.`,
+        ]);
+        return result;
+      }
+      const result = await inspect(this.target.address, {
+        tools: { ffprobe: mode.tools.ffprobe, version: mode.tools.version },
+        fetch,
+        ...(this.ctx.inspection.live.watchSeconds !== undefined
+          ? { liveSeconds: this.ctx.inspection.live.watchSeconds }
+          : {}),
+        signal: both,
+        onProgress: report,
+      });
+      // A rendition or a file: a contact sheet of its pictures (a live stream changes too fast for one); a
+      // ladder: a still per variant.
+      let sheet: string | undefined;
+      let stills: Record<string, string> = {};
+      if (this.target.single && !result.live) {
+        report('making the contact sheet');
+        sheet = await this.contactSheet(mode.tools, both);
+      } else if (result.kind === 'hls-master' && !result.live) {
+        report('making a still per variant');
+        stills = await this.variantStills(mode.tools, result, both);
+      }
+      this.show(result, sheet, [], stills);
+      return result;
+    };
+    const result = progress
+      ? await this.ctx.ui.withProgress({ title: `Inspecting ${this.target.name}`, cancellable: true }, (handle) =>
+          work(handle.signal, (text) => handle.report(text)),
+        )
+      : await work(new AbortController().signal, () => undefined);
+    this.report = result;
+    this.runs++;
+    if (result.live && !this.disposed) this.scheduleLive();
+    return result;
+  }
+
+  private scheduleLive(): void {
+    this.liveTimer = setTimeout(() => {
+      this.liveTimer = undefined;
+      this.run(false).catch((error: unknown) => {
+        // A failed refresh is logged and shown in the panel; the next one is still tried.
+        this.ctx.log.warn(`Live refresh of ${this.target.name} failed: ${describeFailure(error)}`);
+        if (!this.disposed) this.scheduleLive();
+      });
+    }, this.ctx.inspection.live.refreshMs);
+  }
+
+  /** A live refresh is waiting to run (false once the panel is closed). */
+  get liveScheduled(): boolean {
+    return this.liveTimer !== undefined;
+  }
+
+  /** One small still per variant (at most MAX_STILLS), by the variant's name in the report. */
+  private async variantStills(tools: MediaTools, report: Report, signal: AbortSignal): Promise<Record<string, string>> {
+    const stills: Record<string, string> = {};
+    for (const variant of report.variants.slice(0, MAX_STILLS)) {
+      try {
+        const address = resolveUri(variant.name, toAddress(this.target.address));
+        const still = await makeThumbnail(tools, mediaInput(address), { signal, width: 160, at: 0 });
+        stills[variant.name] = `data:image/jpeg;base64,${still.toString('base64')}`;
+      } catch (error) {
+        if (signal.aborted) throw error;
+        this.ctx.log.warn(`No still of ${variant.name}: ${describeFailure(error)}`);
+      }
+    }
+    return stills;
+  }
+
+  private async contactSheet(tools: MediaTools, signal: AbortSignal): Promise<string | undefined> {
+    try {
+      const file = await makeContactSheet(tools, mediaInput(this.target.address), { signal });
+      try {
+        return `data:image/png;base64,${(await readFile(file)).toString('base64')}`;
+      } finally {
+        await rm(dirname(file), { recursive: true, force: true });
+      }
+    } catch (error) {
+      if (signal.aborted) throw error;
+      this.ctx.log.warn(`No contact sheet for ${this.target.name}: ${describeFailure(error)}`);
+      return undefined;
+    }
+  }
+
+  private show(
+    report: Report,
+    contactSheet: string | undefined,
+    notes: readonly string[],
+    thumbnails: Readonly<Record<string, string>> = {},
+  ): void {
+    if (this.disposed) return;
+    const nonce = randomBytes(16).toString('base64');
+    const { refreshMs } = this.ctx.inspection.live;
+    const watched = report.sampled.liveSeconds;
+    const live = report.live
+      ? [
+          `Live: inspected again every ${refreshMs / 1000} s while this panel is open${watched !== undefined ? ` (each run watches the playlist for ${watched} s)` : ''}; last run ${new Date().toLocaleTimeString()}.`,
+        ]
+      : [];
+    const html = renderReportHtml(report, {
+      cspSource: this.panel.cspSource,
+      nonce,
+      thumbnails,
+      ...(contactSheet ? { contactSheet } : {}),
+    });
+    const banner = [...notes, ...live].map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n');
+    this.panel.setHtml(banner ? html.replace('<body>\n', `<body>\n${banner}\n`) : html);
+  }
+
+  /** A page before the first report (no script). */
+  private page(body: string): string {
+    return `<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><meta http-equiv="Content-Security-Policy" content="default-src 'none'"></head><body>${body}</body></html>`;
+  }
+}
+
+/** videoPlatform.inspectStream: the item's stream, the file, or an address asked for; the report in a panel. */
+export async function inspectStream(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
+  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, 'Inspect stream'));
+  if (!target) return undefined;
+  const session = new InspectSession(ctx, target);
+  try {
+    await session.run(true);
+  } catch (error) {
+    // Nothing to show: the panel goes, the wrapper reports why.
+    session.panel.dispose();
+    throw error;
+  }
+  return session;
+}

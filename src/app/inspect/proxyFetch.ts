@@ -1,0 +1,65 @@
+import type { ClientOptions } from '../../api/client';
+import { trustedCertificates } from '../../api/certificates';
+import { chooseProxy } from '../../api/proxy';
+import { loadUndici, type Dispatcher } from '../../api/undici';
+import type { FetchPort } from '../../inspector/source';
+
+/**
+ * The inspector's fetch for the extension: the same proxy, exceptions, proxy authorization and TLS choices as the
+ * platform client (src/api/transport.ts), from the same client options (VS Code's http.* settings), for any
+ * address a stream names. Its own undici dispatchers; the process-wide (global) dispatcher is never replaced.
+ */
+export class ProxyFetch {
+  private readonly dispatchers = new Map<string, Dispatcher>();
+  constructor(private readonly options: () => Partial<ClientOptions>) {}
+
+  /** A fetch port over the options as they are now (a settings change takes effect on the next inspection). */
+  port(): FetchPort {
+    const options = this.options();
+    const noProxy = Array.isArray(options.noProxy)
+      ? options.noProxy.join(',')
+      : (options.noProxy as string | undefined);
+    return async (url, init) => {
+      const choice = chooseProxy(new URL(url).origin, options.proxy, noProxy);
+      const dispatcher = this.dispatcher(choice.proxy, options);
+      const { fetch } = loadUndici();
+      return fetch(url, { method: init.method, signal: init.signal, headers: init.headers, dispatcher });
+    };
+  }
+
+  private dispatcher(proxy: string | undefined, options: Partial<ClientOptions>): Dispatcher {
+    const ca = trustedCertificates(options.ca);
+    const tls = { rejectUnauthorized: options.rejectUnauthorized ?? true, ...(ca ? { ca } : {}) };
+    // One dispatcher per proxy and TLS choice: connections are reused across segments.
+    const key = JSON.stringify([
+      proxy ?? '',
+      tls.rejectUnauthorized,
+      options.proxyAuthorization ?? '',
+      ca?.length ?? 0,
+    ]);
+    let dispatcher = this.dispatchers.get(key);
+    if (!dispatcher) {
+      const { Agent, ProxyAgent } = loadUndici();
+      const connectTimeout = options.timeouts?.connectMs ?? 10_000;
+      dispatcher =
+        proxy !== undefined
+          ? new ProxyAgent({
+              uri: proxy,
+              ...(options.proxyAuthorization !== undefined ? { token: options.proxyAuthorization } : {}),
+              proxyTunnel: false,
+              connectTimeout,
+              proxyTls: { ...tls, timeout: connectTimeout },
+              requestTls: { ...tls, timeout: connectTimeout },
+            })
+          : new Agent({ connectTimeout, connect: tls });
+      this.dispatchers.set(key, dispatcher);
+    }
+    return dispatcher;
+  }
+
+  async close(): Promise<void> {
+    const all = [...this.dispatchers.values()];
+    this.dispatchers.clear();
+    await Promise.allSettled(all.map((dispatcher) => dispatcher.close()));
+  }
+}

@@ -1,0 +1,701 @@
+/**
+ * HLS inspection: a master playlist's variants (or one media playlist) against what their segments hold.
+ *
+ * Sampling (what is read): every playlist; every segment's size by HEAD (Content-Length), or a file's size,
+ * 8 at a time, for the bandwidth figures; and three segments per variant (the first, the middle and the last)
+ * downloaded, decrypted when AES-128, and probed with ffprobe for codecs, resolution, duration, the IDR at
+ * their start and their keyframes. Live playlists are read again every half target duration (RFC 8216 6.3.4)
+ * for `liveSeconds`.
+ */
+import { createDecipheriv } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import * as HLS from 'hls-parser';
+import type { MediaTools } from '../media/tools';
+import { finding, type Finding } from './findings';
+import { codecDifferences, keyframeInterval, mediaFacts, type MediaFacts } from './mediaFacts';
+import { playlistProblems } from './playlistProblems';
+import type { VariantRow } from './report';
+import { ReadError, displayAddress, mapLimit, resolveUri, type Reader } from './source';
+
+HLS.setOptions({ silent: true, strictMode: false });
+
+export interface HlsContext {
+  readonly tools: Pick<MediaTools, 'ffprobe'>;
+  readonly reader: Reader;
+  readonly tempDir: string;
+  /** How long to watch a live playlist (s); undefined: 3 target durations, at least 10 s; 0: read once. */
+  readonly liveSeconds: number | undefined;
+  readonly signal?: AbortSignal;
+  readonly now: () => number;
+  readonly progress: (text: string) => void;
+  readonly counters: { segmentsProbed: number; reloads: number; liveEdgeSeconds?: number; watchedSeconds?: number };
+}
+
+interface Declared {
+  /** The variant's audio comes from an EXT-X-MEDIA rendition with its own playlist. */
+  externalAudio?: boolean;
+  bandwidth?: number;
+  averageBandwidth?: number;
+  resolution?: string;
+  codecs?: string;
+  frameRate?: number;
+}
+
+interface VariantResult {
+  row: VariantRow;
+  findings: Finding[];
+  /** Per sampled media sequence number: the segment's first packet time and its keyframes. */
+  samples: Map<number, { start: number; keyframes: readonly number[]; frameRate: number }>;
+}
+
+export function parsePlaylist(text: string): HLS.types.MasterPlaylist | HLS.types.MediaPlaylist | undefined {
+  try {
+    return HLS.parse(text) as HLS.types.MasterPlaylist | HLS.types.MediaPlaylist;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The static problems of a playlist's text as findings about it. */
+function textFindings(text: string, variant: string | undefined): Finding[] {
+  return playlistProblems(text).map((p) =>
+    finding(p.code, `${p.message} (line ${p.line + 1})`, { ...(variant !== undefined ? { variant } : {}) }),
+  );
+}
+
+const kbps = (bps: number): string => `${Math.round(bps / 1000)} kb/s`;
+const seconds = (s: number): string => `${Math.round(s * 1000) / 1000} s`;
+
+export async function inspectHls(
+  address: string,
+  text: string,
+  ctx: HlsContext,
+): Promise<{
+  kind: 'hls-master' | 'hls-media';
+  live: boolean;
+  variants: VariantRow[];
+  findings: Finding[];
+}> {
+  const findings: Finding[] = textFindings(text, undefined);
+  const playlist = parsePlaylist(text);
+  if (!playlist) return { kind: 'hls-media', live: false, variants: [], findings };
+  if (!playlist.isMasterPlaylist) {
+    const name = displayAddress(address).split('/').pop() ?? address;
+    const result = await inspectVariant(name, address, {}, ctx, text);
+    return {
+      kind: 'hls-media',
+      live: result.row.live ?? false,
+      variants: [result.row],
+      findings: [...findings, ...result.findings],
+    };
+  }
+  const variants = playlist.variants.filter((v) => !v.isIFrameOnly);
+  const results = await mapLimit(variants, 3, (v) =>
+    inspectVariant(
+      v.uri,
+      resolveUri(v.uri, address),
+      {
+        bandwidth: v.bandwidth,
+        ...(v.averageBandwidth ? { averageBandwidth: v.averageBandwidth } : {}),
+        ...(v.resolution ? { resolution: `${v.resolution.width}x${v.resolution.height}` } : {}),
+        ...(v.codecs ? { codecs: v.codecs } : {}),
+        ...(v.frameRate ? { frameRate: v.frameRate } : {}),
+        ...(v.audio.some((a) => a.uri) ? { externalAudio: true } : {}),
+      },
+      ctx,
+    ),
+  );
+  for (const r of results) findings.push(...r.findings);
+  findings.push(...alignment(results));
+  return {
+    kind: 'hls-master',
+    live: results.some((r) => r.row.live),
+    variants: results.map((r) => r.row),
+    findings,
+  };
+}
+
+/** Keyframes (and so segment starts) at the same times in every video variant, for each sampled segment. */
+function alignment(results: VariantResult[]): Finding[] {
+  const video = results.filter((r) => [...r.samples.values()].some((s) => s.keyframes.length > 0));
+  if (video.length < 2) return [];
+  const [first, ...others] = video;
+  const out: Finding[] = [];
+  for (const [sequence, reference] of first!.samples) {
+    for (const other of others) {
+      const sample = other.samples.get(sequence);
+      if (!sample) continue;
+      // A frame's duration is the tolerance: encoders of one ladder share timestamps.
+      const tolerance = 1 / Math.max(reference.frameRate || 25, sample.frameRate || 25) + 0.001;
+      const startsDiffer = Math.abs(reference.start - sample.start) > tolerance;
+      const keyframesDiffer =
+        reference.keyframes.length !== sample.keyframes.length ||
+        reference.keyframes.some((k, i) => Math.abs(k - sample.keyframes[i]!) > tolerance);
+      if (startsDiffer || keyframesDiffer) {
+        out.push(
+          finding(
+            'HLS-KEYFRAMES-NOT-ALIGNED',
+            `Segment ${sequence} starts at ${seconds(reference.start)} with keyframes at ${list(reference.keyframes)} in ${first!.row.name}, ` +
+              `but at ${seconds(sample.start)} with keyframes at ${list(sample.keyframes)} in ${other.row.name}: players cannot switch between them cleanly.`,
+            { variant: other.row.name, segment: String(sequence) },
+          ),
+        );
+      }
+    }
+  }
+  return out;
+}
+
+function list(times: readonly number[]): string {
+  const shown = times.slice(0, 6).map((t) => t.toFixed(2));
+  return `[${shown.join(', ')}${times.length > 6 ? ', …' : ''}]`;
+}
+
+/** Picks the first, the middle and the last segment. */
+export function sampleIndexes(count: number): number[] {
+  if (count === 0) return [];
+  return [...new Set([0, Math.floor((count - 1) / 2), count - 1])];
+}
+
+async function inspectVariant(
+  name: string,
+  address: string,
+  declared: Declared,
+  ctx: HlsContext,
+  alreadyRead?: string,
+): Promise<VariantResult> {
+  const findings: Finding[] = [];
+  const { externalAudio: _external, ...shown } = declared;
+  const row: VariantRow = { name, address: displayAddress(address), declared: shown, measured: {} };
+  const samples: VariantResult['samples'] = new Map();
+  const result: VariantResult = { row, findings, samples };
+  let text: string;
+  // When the playlist was read: the live edge is measured from then, not after the probing.
+  let readAt = ctx.now();
+  try {
+    text = alreadyRead ?? (await ctx.reader.text(address));
+    readAt = ctx.now();
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    findings.push(finding('INPUT-UNREADABLE', `The media playlist ${error.message}.`, { variant: name }));
+    return result;
+  }
+  if (alreadyRead === undefined) findings.push(...textFindings(text, name));
+  const playlist = parsePlaylist(text);
+  if (!playlist || playlist.isMasterPlaylist) {
+    if (playlist?.isMasterPlaylist) {
+      findings.push(
+        finding('HLS-TAG-MISPLACED', 'A variant points at another master playlist, not a media playlist.', {
+          variant: name,
+        }),
+      );
+    }
+    return result;
+  }
+  ctx.progress(`reading ${name}`);
+  const segments = playlist.segments;
+  const live = !playlist.endlist && playlist.playlistType !== 'VOD';
+  row.live = live;
+  row.segments = segments.length;
+  row.targetDuration = playlist.targetDuration;
+  row.duration = segments.reduce((s, seg) => s + seg.duration, 0);
+  row.longestSegment = segments.reduce((m, seg) => Math.max(m, seg.duration), 0);
+  const methods = new Set(segments.map((s) => s.key?.method ?? 'NONE'));
+  row.encryption = [...methods].map((m) => (m === 'NONE' ? 'none' : m)).join(', ');
+
+  // Sizes of every segment, for the bandwidth figures.
+  const sizes = await mapLimit(segments, 8, async (seg) => {
+    if (seg.byterange) return seg.byterange.length;
+    return ctx.reader.size(resolveUri(seg.uri, address));
+  });
+
+  // Sampled segments: downloaded, decrypted, probed.
+  const picks = sampleIndexes(segments.length);
+  const keys = new Map<string, Promise<Buffer | Finding>>();
+  const inits = new Map<string, Promise<Buffer | undefined>>();
+  const facts: Array<{ index: number; facts: MediaFacts }> = [];
+  for (const index of picks) {
+    const seg = segments[index]!;
+    const segAddress = resolveUri(seg.uri, address);
+    let data: Buffer;
+    try {
+      data = await ctx.reader.bytes(segAddress);
+      if (seg.byterange)
+        data = data.subarray(seg.byterange.offset ?? 0, (seg.byterange.offset ?? 0) + seg.byterange.length);
+    } catch (error) {
+      if (!(error instanceof ReadError)) throw error;
+      findings.push(finding('INPUT-UNREADABLE', `Segment ${error.message}.`, { variant: name, segment: seg.uri }));
+      continue;
+    }
+    sizes[index] ??= data.length;
+    if (seg.key && seg.key.method !== 'NONE') {
+      if (seg.key.method !== 'AES-128' || !seg.key.uri) {
+        if (!findings.some((f) => f.code === 'HLS-ENCRYPTION-NOT-CHECKED')) {
+          findings.push(
+            finding(
+              'HLS-ENCRYPTION-NOT-CHECKED',
+              `Segments are encrypted with ${seg.key.method}: not decrypted, so not probed.`,
+              {
+                variant: name,
+              },
+            ),
+          );
+        }
+        continue;
+      }
+      // A key URI is relative to the media playlist that names it (RFC 8216 4.1).
+      const keyAddress = resolveUri(seg.key.uri, address);
+      let key = keys.get(keyAddress);
+      if (!key) {
+        key = fetchKey(keyAddress, ctx, name);
+        keys.set(keyAddress, key);
+      }
+      const got = await key;
+      if (!Buffer.isBuffer(got)) {
+        if (!findings.includes(got)) findings.push(got);
+        continue;
+      }
+      const iv = seg.key.iv ? Buffer.from(seg.key.iv) : sequenceIv(seg.mediaSequenceNumber);
+      const clear = decrypt(data, got, iv);
+      if (!clear) {
+        findings.push(
+          finding(
+            'HLS-DECRYPT-FAILED',
+            `Segment ${seg.uri} does not decrypt with the key from ${displayAddress(keyAddress)} and IV ${seg.key.iv ? 'given' : `from media sequence ${seg.mediaSequenceNumber}`} (bad padding or not media).`,
+            { variant: name, segment: seg.uri },
+          ),
+        );
+        continue;
+      }
+      data = clear;
+    }
+    if (seg.map?.uri) {
+      const mapAddress = resolveUri(seg.map.uri, address);
+      let init = inits.get(mapAddress);
+      if (!init) {
+        init = ctx.reader.bytes(mapAddress).catch((error: unknown) => {
+          if (error instanceof ReadError) {
+            findings.push(
+              finding('INPUT-UNREADABLE', `The initialization section ${error.message}.`, { variant: name }),
+            );
+            return undefined;
+          }
+          throw error;
+        });
+        inits.set(mapAddress, init);
+      }
+      const initData = await init;
+      if (!initData) continue;
+      data = Buffer.concat([initData, data]);
+    }
+    const file = join(ctx.tempDir, `${Math.random().toString(36).slice(2)}.seg`);
+    await writeFile(file, data);
+    try {
+      ctx.counters.segmentsProbed++;
+      facts.push({ index, facts: await mediaFacts(ctx.tools, file, ctx.signal ? { signal: ctx.signal } : {}) });
+    } catch (error) {
+      if (ctx.signal?.aborted) throw error;
+      findings.push(
+        finding(
+          seg.key && seg.key.method === 'AES-128' ? 'HLS-DECRYPT-FAILED' : 'MEDIA-UNDECODABLE',
+          `Segment ${seg.uri} could not be read as media: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}.`,
+          { variant: name, segment: seg.uri },
+        ),
+      );
+    }
+  }
+  row.sampledSegments = facts.map((f) => String(segments[f.index]!.mediaSequenceNumber));
+
+  // Bandwidth: every segment when their sizes are known, the sampled ones otherwise.
+  const known = segments
+    .map((seg, i) => ({ seg, size: sizes[i] }))
+    .filter((s) => s.size !== undefined && s.seg.duration > 0);
+  if (known.length > 0) {
+    const rates = known.map((s) => (s.size! * 8) / s.seg.duration);
+    const peakAt = rates.indexOf(Math.max(...rates));
+    row.measured.peakBandwidth = Math.round(rates[peakAt]!);
+    row.measured.averageBandwidth = Math.round(
+      (known.reduce((s, k) => s + k.size!, 0) * 8) / known.reduce((s, k) => s + k.seg.duration, 0),
+    );
+    const all = known.length === segments.length;
+    row.measured.bandwidthFrom = all ? 'all-segments' : 'sampled-segments';
+    const peak = row.measured.peakBandwidth;
+    if (declared.bandwidth !== undefined) {
+      if (peak > declared.bandwidth * 1.1) {
+        findings.push(
+          finding(
+            'HLS-BANDWIDTH-MISMATCH',
+            `BANDWIDTH declares ${kbps(declared.bandwidth)}, but segment ${known[peakAt]!.seg.uri} peaks at ${kbps(peak)} ` +
+              `(${Math.round((peak / declared.bandwidth - 1) * 100)} % more; Apple allows 10 %).`,
+            { variant: name, segment: known[peakAt]!.seg.uri },
+          ),
+        );
+      } else if (all && declared.bandwidth > peak * 1.1) {
+        findings.push(
+          finding(
+            'HLS-BANDWIDTH-OVERSTATED',
+            `BANDWIDTH declares ${kbps(declared.bandwidth)}, but the highest segment bit rate is ${kbps(peak)}: ` +
+              'players will choose this variant less often than they could.',
+            { variant: name },
+          ),
+        );
+      }
+    }
+    const average = row.measured.averageBandwidth;
+    if (
+      declared.averageBandwidth !== undefined &&
+      all &&
+      Math.abs(average - declared.averageBandwidth) > declared.averageBandwidth * 0.1
+    ) {
+      findings.push(
+        finding(
+          'HLS-AVERAGE-BANDWIDTH-MISMATCH',
+          `AVERAGE-BANDWIDTH declares ${kbps(declared.averageBandwidth)}, the segments average ${kbps(average)}.`,
+          { variant: name },
+        ),
+      );
+    }
+  }
+
+  // Durations against the target duration: the playlist's EXTINF and the sampled segments' own length.
+  for (const { index, facts: f } of facts) {
+    const seg = segments[index]!;
+    // The video's span when there is video: audio packets of a TS segment overhang its edges.
+    const measured = f.videoStart !== undefined ? f.videoEnd! - f.videoStart : f.end - f.start;
+    if (Math.round(measured) > playlist.targetDuration && Math.round(seg.duration) <= playlist.targetDuration) {
+      findings.push(
+        finding(
+          'HLS-SEGMENT-LONGER-THAN-TARGET',
+          `Segment ${seg.uri} holds ${seconds(measured)} of media, longer than the target duration of ${playlist.targetDuration} s (its EXTINF says ${seg.duration} s).`,
+          { variant: name, segment: seg.uri },
+        ),
+      );
+    } else if (Math.abs(measured - seg.duration) > 0.5) {
+      findings.push(
+        finding(
+          'HLS-EXTINF-MISMATCH',
+          `Segment ${seg.uri} holds ${seconds(measured)} of media, its EXTINF says ${seg.duration} s.`,
+          {
+            variant: name,
+            segment: seg.uri,
+          },
+        ),
+      );
+    }
+  }
+  // The text checks reported EXTINF over the target already for a media playlist read first; variants too.
+
+  const withVideo = facts.filter((f) => f.facts.video);
+  const withMedia = facts[facts.length - 1]?.facts;
+  if (withMedia) {
+    const v = withVideo[0]?.facts.video;
+    if (v) {
+      row.measured.resolution = `${v.width}x${v.height}`;
+      row.measured.frameRate = Math.round(v.frameRate * 1000) / 1000;
+    }
+    row.measured.codecs = describeCodecs(withVideo[0]?.facts ?? withMedia);
+    if (declared.resolution && v && declared.resolution !== row.measured.resolution) {
+      findings.push(
+        finding(
+          'HLS-RESOLUTION-MISMATCH',
+          `RESOLUTION declares ${declared.resolution}, the video is ${row.measured.resolution}.`,
+          {
+            variant: name,
+          },
+        ),
+      );
+    }
+    if (declared.codecs) {
+      const differences = codecDifferences(declared.codecs, withVideo[0]?.facts ?? withMedia, {
+        externalAudio: declared.externalAudio ?? false,
+      });
+      if (differences.length > 0) {
+        findings.push(
+          finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }),
+        );
+      }
+    } else if (Object.keys(declared).length > 0) {
+      findings.push(
+        finding(
+          'HLS-CODECS-MISSING',
+          'The variant declares no CODECS, so players must download it to know if they can play it.',
+          { variant: name },
+        ),
+      );
+    }
+  }
+  const allKeyframes: number[] = [];
+  for (const { index, facts: f } of withVideo) {
+    const seg = segments[index]!;
+    if (!f.startsWithKeyframe) {
+      findings.push(
+        finding(
+          'HLS-SEGMENT-NOT-IDR-START',
+          `Segment ${seg.uri} does not start with an IDR frame` +
+            (f.keyframes.length > 0
+              ? ` (its first keyframe is ${seconds(f.keyframes[0]! - f.start)} in).`
+              : ' (it has no keyframe at all).'),
+          { variant: name, segment: seg.uri },
+        ),
+      );
+    }
+    samples.set(seg.mediaSequenceNumber, {
+      start: f.videoStart ?? f.start,
+      keyframes: f.keyframes,
+      frameRate: f.video!.frameRate,
+    });
+    const interval = keyframeInterval(f.keyframes);
+    if (interval) allKeyframes.push(...f.keyframes.slice(1).map((k, i) => k - f.keyframes[i]!));
+  }
+  if (allKeyframes.length > 0) {
+    const mean = allKeyframes.reduce((s, g) => s + g, 0) / allKeyframes.length;
+    const spread = Math.sqrt(allKeyframes.reduce((s, g) => s + (g - mean) ** 2, 0) / allKeyframes.length);
+    row.measured.keyframeInterval = { mean: round3(mean), spread: round3(spread) };
+  } else if (withVideo.length > 0) {
+    // At most one keyframe per sampled segment: the video time per keyframe is the interval.
+    const span = withVideo.reduce((t, f) => t + f.facts.videoEnd! - f.facts.videoStart!, 0);
+    const count = withVideo.reduce((n, f) => n + f.facts.keyframes.length, 0);
+    if (count > 0) row.measured.keyframeInterval = { mean: round3(span / count), spread: 0 };
+  }
+  if (row.measured.keyframeInterval && row.measured.keyframeInterval.mean > 2.1) {
+    findings.push(
+      finding(
+        'HLS-KEYFRAME-INTERVAL',
+        `Keyframes come every ${row.measured.keyframeInterval.mean.toFixed(2)} s on average; Apple asks for every 2 s.`,
+        {
+          variant: name,
+        },
+      ),
+    );
+  }
+
+  findings.push(...programDateTimeDrift(playlist, name));
+  if (live) findings.push(...(await watchLive(name, address, playlist, text, readAt, ctx)));
+  return result;
+}
+
+function round3(n: number): number {
+  return Math.round(n * 1000) / 1000;
+}
+
+function describeCodecs(f: MediaFacts): string {
+  const parts: string[] = [];
+  if (f.video) {
+    parts.push(
+      [f.video.codec, f.video.profile, f.video.level ? `L${(f.video.level / 10).toFixed(1)}` : undefined]
+        .filter(Boolean)
+        .join(' '),
+    );
+  }
+  if (f.audio) parts.push([f.audio.codec, f.audio.profile].filter(Boolean).join(' '));
+  return parts.join(', ');
+}
+
+async function fetchKey(keyAddress: string, ctx: HlsContext, variant: string): Promise<Buffer | Finding> {
+  try {
+    const key = await ctx.reader.bytes(keyAddress);
+    if (key.length !== 16) {
+      return finding(
+        'HLS-KEY-INVALID',
+        `The key at ${displayAddress(keyAddress)} is ${key.length} bytes long; AES-128 needs 16.`,
+        { variant },
+      );
+    }
+    return key;
+  } catch (error) {
+    if (!(error instanceof ReadError)) throw error;
+    return finding('HLS-KEY-UNAVAILABLE', `The key ${error.message}: no player can decrypt the segments.`, { variant });
+  }
+}
+
+/** RFC 8216 5.2: without an IV attribute, the IV is the media sequence number as a 128-bit big-endian integer. */
+export function sequenceIv(sequence: number): Buffer {
+  const iv = Buffer.alloc(16);
+  iv.writeBigUInt64BE(BigInt(sequence), 8);
+  return iv;
+}
+
+/** AES-128-CBC with PKCS#7 padding; undefined when the padding is wrong or the result is not media. */
+export function decrypt(data: Buffer, key: Buffer, iv: Buffer): Buffer | undefined {
+  try {
+    const decipher = createDecipheriv('aes-128-cbc', key, iv);
+    const clear = Buffer.concat([decipher.update(data), decipher.final()]);
+    // MPEG-TS packets start with 0x47 every 188 bytes; fMP4 and others are left to ffprobe.
+    if (
+      clear.length >= 188 &&
+      clear[0] === 0x47 &&
+      clear.length % 188 === 0 &&
+      clear[188] !== undefined &&
+      clear[188] !== 0x47
+    )
+      return undefined;
+    return clear;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Each EXT-X-PROGRAM-DATE-TIME against the previous one plus the EXTINF durations between them. */
+function programDateTimeDrift(playlist: HLS.types.MediaPlaylist, variant: string): Finding[] {
+  let anchor: { time: number; at: number } | undefined;
+  let elapsed = 0;
+  let worst: { drift: number; uri: string } | undefined;
+  for (const seg of playlist.segments) {
+    if (seg.discontinuity) anchor = undefined;
+    if (seg.programDateTime) {
+      const time = seg.programDateTime.getTime() / 1000;
+      if (anchor) {
+        const drift = time - anchor.time - (elapsed - anchor.at);
+        if (Math.abs(drift) > 0.5 && (!worst || Math.abs(drift) > Math.abs(worst.drift)))
+          worst = { drift, uri: seg.uri };
+      }
+      anchor = { time, at: elapsed };
+    }
+    elapsed += seg.duration;
+  }
+  return worst
+    ? [
+        finding(
+          'HLS-PROGRAM-DATE-TIME-DRIFT',
+          `EXT-X-PROGRAM-DATE-TIME of segment ${worst.uri} is ${worst.drift.toFixed(2)} s off the sum of the EXTINF durations before it.`,
+          { variant, segment: worst.uri },
+        ),
+      ]
+    : [];
+}
+
+/** The distance from the newest segment's end (by its program date-time) to the clock, when it has one. */
+function liveEdge(playlist: HLS.types.MediaPlaylist, now: number): number | undefined {
+  let at: number | undefined;
+  for (const seg of playlist.segments) {
+    if (seg.programDateTime) at = seg.programDateTime.getTime() / 1000;
+    if (at !== undefined) at += seg.duration;
+  }
+  return at === undefined ? undefined : now / 1000 - at;
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(resolve, ms);
+    signal?.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
+      },
+      { once: true },
+    );
+  });
+}
+
+/** Reads a live playlist again for `liveSeconds`: it must advance, within 1.5 target durations (RFC 8216 6.2.1). */
+async function watchLive(
+  name: string,
+  address: string,
+  first: HLS.types.MediaPlaylist,
+  firstText: string,
+  readAt: number,
+  ctx: HlsContext,
+): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const target = first.targetDuration || 1;
+  const edge = liveEdge(first, readAt);
+  if (edge !== undefined) {
+    ctx.counters.liveEdgeSeconds = Math.max(ctx.counters.liveEdgeSeconds ?? -Infinity, round3(edge));
+    if (edge > 3 * target + target) {
+      findings.push(
+        finding(
+          'HLS-LIVE-EDGE-BEHIND',
+          `The newest segment ends ${edge.toFixed(1)} s before the clock (by EXT-X-PROGRAM-DATE-TIME); expected within about ${3 * target} s.`,
+          { variant: name },
+        ),
+      );
+    }
+  }
+  const watchSeconds = ctx.liveSeconds ?? Math.max(10, 3 * target);
+  if (watchSeconds <= 0) {
+    findings.push(
+      finding(
+        'HLS-LIVE-NOT-WATCHED',
+        'A live playlist read once: run with --live-seconds N to check that it advances.',
+        { variant: name },
+      ),
+    );
+    return findings;
+  }
+  const started = ctx.now();
+  let lastChange = started;
+  let last = first;
+  let lastText = firstText;
+  let staleFor = 0;
+  let reported = false;
+  const bySequence = new Map(first.segments.map((s) => [s.mediaSequenceNumber, s.uri]));
+  while (ctx.now() - started < watchSeconds * 1000) {
+    await sleep(Math.max(250, (target * 1000) / 2), ctx.signal);
+    let text: string;
+    try {
+      text = await ctx.reader.text(address);
+      ctx.counters.reloads++;
+    } catch (error) {
+      if (!(error instanceof ReadError)) throw error;
+      findings.push(finding('INPUT-UNREADABLE', `Reloading the live playlist: ${error.message}.`, { variant: name }));
+      break;
+    }
+    const now = ctx.now();
+    const playlist = parsePlaylist(text);
+    if (!playlist || playlist.isMasterPlaylist) break;
+    if (text !== lastText) lastChange = now;
+    lastText = text;
+    const before = last.mediaSequenceBase ?? 0;
+    const after = playlist.mediaSequenceBase ?? 0;
+    if (after < before) {
+      findings.push(
+        finding(
+          'HLS-MEDIA-SEQUENCE-REGRESSED',
+          `EXT-X-MEDIA-SEQUENCE went from ${before} back to ${after} between two reloads.`,
+          { variant: name },
+        ),
+      );
+    }
+    for (const seg of playlist.segments) {
+      const known = bySequence.get(seg.mediaSequenceNumber);
+      if (known !== undefined && known !== seg.uri) {
+        findings.push(
+          finding(
+            'HLS-MEDIA-SEQUENCE-REGRESSED',
+            `Media sequence number ${seg.mediaSequenceNumber} named ${known} and now names ${seg.uri}.`,
+            { variant: name, segment: seg.uri },
+          ),
+        );
+        break;
+      }
+      bySequence.set(seg.mediaSequenceNumber, seg.uri);
+    }
+    staleFor = (now - lastChange) / 1000;
+    if (playlist.endlist) break;
+    if (!reported && staleFor > 1.5 * target) {
+      reported = true;
+      findings.push(
+        finding(
+          'HLS-LIVE-PLAYLIST-STALE',
+          `The live playlist did not change for ${staleFor.toFixed(1)} s (more than 1.5 × the target duration of ${target} s); ` +
+            `its last segment is media sequence ${after + playlist.segments.length - 1}.`,
+          { variant: name },
+        ),
+      );
+    }
+    last = playlist;
+  }
+  ctx.counters.watchedSeconds = Math.max(ctx.counters.watchedSeconds ?? 0, watchSeconds);
+  if (watchSeconds <= 1.5 * target) {
+    findings.push(
+      finding(
+        'HLS-LIVE-NOT-WATCHED',
+        `Watched for ${watchSeconds} s, not longer than 1.5 target durations (${1.5 * target} s): too short to call the playlist stale.`,
+        { variant: name },
+      ),
+    );
+  }
+  return findings;
+}

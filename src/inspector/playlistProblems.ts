@@ -1,0 +1,282 @@
+/**
+ * The checks of an HLS playlist that need only its text (no network, no media): what an open `.m3u8`
+ * document shows as problems, and the first checks the inspector runs on every playlist it reads.
+ * Lines and columns are 0-based, as editors count them.
+ */
+import { FINDING_CODES, type FindingCode, type Severity } from './findings';
+
+export interface PlaylistProblem {
+  readonly code: FindingCode;
+  readonly severity: Severity;
+  readonly message: string;
+  readonly line: number;
+  readonly startColumn: number;
+  readonly endColumn: number;
+}
+
+const MASTER_TAGS = new Set([
+  'EXT-X-STREAM-INF',
+  'EXT-X-I-FRAME-STREAM-INF',
+  'EXT-X-MEDIA',
+  'EXT-X-SESSION-DATA',
+  'EXT-X-SESSION-KEY',
+  'EXT-X-CONTENT-STEERING',
+]);
+const MEDIA_HEADER_TAGS = new Set([
+  'EXT-X-TARGETDURATION',
+  'EXT-X-MEDIA-SEQUENCE',
+  'EXT-X-DISCONTINUITY-SEQUENCE',
+  'EXT-X-PLAYLIST-TYPE',
+  'EXT-X-I-FRAMES-ONLY',
+]);
+const SEGMENT_TAGS = new Set([
+  'EXTINF',
+  'EXT-X-BYTERANGE',
+  'EXT-X-DISCONTINUITY',
+  'EXT-X-KEY',
+  'EXT-X-MAP',
+  'EXT-X-PROGRAM-DATE-TIME',
+  'EXT-X-DATERANGE',
+  'EXT-X-GAP',
+  'EXT-X-BITRATE',
+  'EXT-X-PART',
+  'EXT-X-CUE-OUT',
+  'EXT-X-CUE-IN',
+  'EXT-X-CUE-OUT-CONT',
+]);
+const OTHER_TAGS = new Set([
+  'EXTM3U',
+  'EXT-X-VERSION',
+  'EXT-X-INDEPENDENT-SEGMENTS',
+  'EXT-X-START',
+  'EXT-X-DEFINE',
+  'EXT-X-ENDLIST',
+  'EXT-X-SERVER-CONTROL',
+  'EXT-X-PART-INF',
+  'EXT-X-PRELOAD-HINT',
+  'EXT-X-RENDITION-REPORT',
+  'EXT-X-SKIP',
+  'EXT-X-ALLOW-CACHE',
+]);
+/** Tags that may appear once only. */
+const ONCE = new Set([
+  'EXT-X-VERSION',
+  'EXT-X-TARGETDURATION',
+  'EXT-X-MEDIA-SEQUENCE',
+  'EXT-X-PLAYLIST-TYPE',
+  'EXT-X-ENDLIST',
+]);
+
+/** `A=1,B="x,y"` as a map (RFC 8216 4.2). */
+export function parseAttributes(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  const re = /([A-Z0-9-]+)=("[^"]*"|[^,]*)/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    out.set(m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : m[2]!);
+  }
+  return out;
+}
+
+export function playlistProblems(text: string, _uri?: string): PlaylistProblem[] {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const problems: PlaylistProblem[] = [];
+  const add = (code: FindingCode, message: string, line: number, start = 0, end = lines[line]?.length ?? 0): void => {
+    problems.push({ code, severity: FINDING_CODES[code].severity, message, line, startColumn: start, endColumn: end });
+  };
+  if ((lines[0] ?? '').trim() !== '#EXTM3U') {
+    add('HLS-PLAYLIST-HEADER', 'The first line of a playlist must be #EXTM3U.', 0);
+    // Not a playlist at all: other checks would only repeat it.
+    if (!lines.some((l) => l.startsWith('#EXT'))) return problems;
+  }
+
+  const seen = new Map<string, number>();
+  let masterLine: number | undefined;
+  let mediaLine: number | undefined;
+  let versionLine: number | undefined;
+  let declaredVersion = 1;
+  let target: number | undefined;
+  let targetLine: number | undefined;
+  let firstSegmentLine: number | undefined;
+  let iFramesOnly = false;
+  let pendingUri: { tag: string; line: number } | undefined;
+  const needs: Array<{ version: number; why: string; line: number }> = [];
+  const extinfs: Array<{ duration: number; line: number; valueEnd: number }> = [];
+
+  for (const [i, raw] of lines.entries()) {
+    const line = raw.trim();
+    if (line === '') continue;
+    if (!line.startsWith('#')) {
+      if (pendingUri) pendingUri = undefined;
+      else if (mediaLine !== undefined || masterLine !== undefined) {
+        add(
+          'HLS-URI-MISSING',
+          'This URI has no EXTINF (media playlist) or EXT-X-STREAM-INF (master playlist) before it.',
+          i,
+        );
+      }
+      continue;
+    }
+    if (!line.startsWith('#EXT')) continue; // a comment
+    const colon = line.indexOf(':');
+    const name = (colon === -1 ? line : line.slice(0, colon)).slice(1);
+    const value = colon === -1 ? '' : line.slice(colon + 1);
+    const nameEnd = raw.indexOf(name) + name.length;
+
+    if (ONCE.has(name)) {
+      if (seen.has(name))
+        add('HLS-TAG-MISPLACED', `#${name} appears more than once (first on line ${seen.get(name)! + 1}).`, i);
+    }
+    if (!seen.has(name)) seen.set(name, i);
+
+    if (pendingUri && (name === 'EXTINF' || name === 'EXT-X-STREAM-INF')) {
+      add(
+        'HLS-URI-MISSING',
+        `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+        pendingUri.line,
+      );
+      pendingUri = undefined;
+    }
+
+    if (MASTER_TAGS.has(name)) masterLine ??= i;
+    else if (MEDIA_HEADER_TAGS.has(name) || SEGMENT_TAGS.has(name)) mediaLine ??= i;
+    else if (!OTHER_TAGS.has(name))
+      add('HLS-UNKNOWN-TAG', `#${name} is not a tag of RFC 8216; players ignore it.`, i, 1, nameEnd);
+
+    switch (name) {
+      case 'EXT-X-VERSION': {
+        versionLine = i;
+        const v = Number(value);
+        if (!Number.isInteger(v) || v < 1)
+          add('HLS-ATTRIBUTE-INVALID', `EXT-X-VERSION must be a positive integer, not "${value}".`, i);
+        else declaredVersion = v;
+        break;
+      }
+      case 'EXT-X-TARGETDURATION': {
+        targetLine = i;
+        const t = Number(value);
+        if (!/^\d+$/.test(value)) {
+          add('HLS-ATTRIBUTE-INVALID', `EXT-X-TARGETDURATION must be a whole number of seconds, not "${value}".`, i);
+        } else target = t;
+        if (firstSegmentLine !== undefined) {
+          add('HLS-TAG-MISPLACED', '#EXT-X-TARGETDURATION must come before the first segment.', i);
+        }
+        break;
+      }
+      case 'EXT-X-MEDIA-SEQUENCE':
+      case 'EXT-X-DISCONTINUITY-SEQUENCE':
+      case 'EXT-X-PLAYLIST-TYPE':
+        if (firstSegmentLine !== undefined) add('HLS-TAG-MISPLACED', `#${name} must come before the first segment.`, i);
+        if (name !== 'EXT-X-PLAYLIST-TYPE' && !/^\d+$/.test(value)) {
+          add('HLS-ATTRIBUTE-INVALID', `#${name} must be a whole number, not "${value}".`, i);
+        }
+        if (name === 'EXT-X-PLAYLIST-TYPE' && value !== 'VOD' && value !== 'EVENT') {
+          add('HLS-ATTRIBUTE-INVALID', `EXT-X-PLAYLIST-TYPE must be VOD or EVENT, not "${value}".`, i);
+        }
+        break;
+      case 'EXT-X-I-FRAMES-ONLY':
+        iFramesOnly = true;
+        needs.push({ version: 4, why: 'EXT-X-I-FRAMES-ONLY', line: i });
+        break;
+      case 'EXTINF': {
+        firstSegmentLine ??= i;
+        const durationText = value.split(',')[0] ?? '';
+        const duration = Number(durationText);
+        const valueStart = raw.indexOf(':') + 1;
+        if (durationText === '' || !Number.isFinite(duration) || duration < 0) {
+          add('HLS-ATTRIBUTE-INVALID', `EXTINF needs a duration in seconds, not "${durationText}".`, i);
+        } else {
+          extinfs.push({ duration, line: i, valueEnd: valueStart + durationText.length });
+          if (!/^\d+$/.test(durationText)) needs.push({ version: 3, why: 'a decimal EXTINF duration', line: i });
+        }
+        pendingUri = { tag: 'EXTINF', line: i };
+        break;
+      }
+      case 'EXT-X-STREAM-INF': {
+        const attrs = parseAttributes(value);
+        if (!/^\d+$/.test(attrs.get('BANDWIDTH') ?? '')) {
+          add('HLS-ATTRIBUTE-INVALID', 'EXT-X-STREAM-INF needs BANDWIDTH, a whole number of bits per second.', i);
+        }
+        const res = attrs.get('RESOLUTION');
+        if (res !== undefined && !/^\d+x\d+$/.test(res)) {
+          add('HLS-ATTRIBUTE-INVALID', `RESOLUTION must be WIDTHxHEIGHT, not "${res}".`, i);
+        }
+        pendingUri = { tag: 'EXT-X-STREAM-INF', line: i };
+        break;
+      }
+      case 'EXT-X-KEY':
+      case 'EXT-X-SESSION-KEY': {
+        const attrs = parseAttributes(value);
+        const method = attrs.get('METHOD');
+        if (!method || !['NONE', 'AES-128', 'SAMPLE-AES', 'SAMPLE-AES-CTR'].includes(method)) {
+          add('HLS-ATTRIBUTE-INVALID', `#${name} needs METHOD NONE, AES-128 or SAMPLE-AES, not "${method ?? ''}".`, i);
+        } else if (method !== 'NONE' && !attrs.has('URI')) {
+          add('HLS-ATTRIBUTE-INVALID', `#${name} with METHOD=${method} needs a URI for the key.`, i);
+        }
+        const iv = attrs.get('IV');
+        if (iv !== undefined) {
+          if (!/^0[xX][0-9a-fA-F]{1,32}$/.test(iv))
+            add('HLS-ATTRIBUTE-INVALID', `IV must be a 128-bit hexadecimal number, not "${iv}".`, i);
+          needs.push({ version: 2, why: 'the IV attribute of EXT-X-KEY', line: i });
+        }
+        if (attrs.has('KEYFORMAT') || attrs.has('KEYFORMATVERSIONS')) {
+          needs.push({ version: 5, why: 'KEYFORMAT or KEYFORMATVERSIONS', line: i });
+        }
+        break;
+      }
+      case 'EXT-X-BYTERANGE':
+        needs.push({ version: 4, why: 'EXT-X-BYTERANGE', line: i });
+        break;
+      case 'EXT-X-MAP':
+        needs.push({ version: iFramesOnly ? 5 : 6, why: 'EXT-X-MAP', line: i });
+        break;
+      default:
+        break;
+    }
+  }
+  if (pendingUri)
+    add(
+      'HLS-URI-MISSING',
+      `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+      pendingUri.line,
+    );
+
+  if (masterLine !== undefined && mediaLine !== undefined) {
+    add(
+      'HLS-TAG-MISPLACED',
+      `A playlist is either a master playlist (line ${masterLine + 1}) or a media playlist, not both.`,
+      Math.max(masterLine, mediaLine),
+    );
+  }
+  const isMedia = mediaLine !== undefined && masterLine === undefined;
+  if (isMedia && target === undefined && targetLine === undefined) {
+    add('HLS-TARGETDURATION-MISSING', 'A media playlist needs #EXT-X-TARGETDURATION.', 0);
+  }
+  if (isMedia && target !== undefined) {
+    for (const e of extinfs) {
+      if (Math.round(e.duration) > target) {
+        add(
+          'HLS-SEGMENT-LONGER-THAN-TARGET',
+          `This segment lasts ${e.duration} s, longer than the target duration of ${target} s (EXT-X-TARGETDURATION, line ${targetLine! + 1}).`,
+          e.line,
+          (lines[e.line] ?? '').indexOf(':') + 1,
+          e.valueEnd,
+        );
+      }
+    }
+  }
+  const strictest = needs.reduce<(typeof needs)[number] | undefined>(
+    (m, n) => (!m || n.version > m.version ? n : m),
+    undefined,
+  );
+  if (strictest && strictest.version > declaredVersion) {
+    const where = versionLine ?? 0;
+    add(
+      'HLS-VERSION-TOO-LOW',
+      versionLine === undefined
+        ? `The playlist uses ${strictest.why} (line ${strictest.line + 1}), which needs #EXT-X-VERSION:${strictest.version} or higher, but declares no version (so version 1).`
+        : `The playlist uses ${strictest.why} (line ${strictest.line + 1}), which needs version ${strictest.version} or higher, not ${declaredVersion}.`,
+      where,
+    );
+  }
+  return problems.sort((a, b) => a.line - b.line);
+}
