@@ -45,6 +45,7 @@ import {
   type SecondTranscodeResult,
   type TemplateGroupInput,
   type TemplateGroupSummary,
+  type UploadToken,
   type Video,
   type VideoPlayback,
   type VideoQuery,
@@ -360,6 +361,12 @@ export class PlatformClient {
 
   async deleteVideo(videoIds: string[], o?: CallOptions): Promise<void> {
     await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
+  }
+
+  /** The access token for uploads (facts section 6). */
+  async getToken(o?: CallOptions): Promise<UploadToken> {
+    const env = await this.call('getToken', o, () => ({ params: {} }));
+    return expectRecord<UploadToken>(env.result, this.context('getToken'));
   }
 
   // ---- paging ----------------------------------------------------------------------------------

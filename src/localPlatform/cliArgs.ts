@@ -1,5 +1,6 @@
 /** Command-line options of the local platform (see cli.ts). */
 import { readFileSync } from 'node:fs';
+import { INSTALL_HINT } from '../media/tools';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,
@@ -9,7 +10,7 @@ import {
 
 export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret-key SECRET | --account KEY:SECRET ... | --accounts-file FILE)
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
-                     [--timestamp-window-ms N] [--max-body-bytes N] [--verbose]
+                     [--timestamp-window-ms N] [--max-body-bytes N] [--verbose] [--ffmpeg DIR]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -23,6 +24,11 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --timestamp-window-ms N allowed request timestamp skew (default ${DEFAULT_TIMESTAMP_WINDOW_MS})
   --max-body-bytes N      largest request body accepted (default ${DEFAULT_MAX_BODY_BYTES})
   --verbose               log each request (action, code, time) on stderr
+  --ffmpeg DIR            folder holding ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, then the npm packages)
+
+Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
+without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
+stderr at start (\`media: ...\`). To get ffmpeg: ${INSTALL_HINT}.
 `;
 
 export class UsageError extends Error {}
@@ -61,7 +67,13 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   const accounts: PlatformAccount[] = [];
   let accessKey: string | undefined;
   let secretKey: string | undefined;
-  const options: LocalPlatformOptions & { verbose: boolean } = { dataDir: '', accounts, port: 8790, verbose: false };
+  const options: LocalPlatformOptions & { verbose: boolean } = {
+    dataDir: '',
+    accounts,
+    port: 8790,
+    verbose: false,
+    media: { npmFallback: true },
+  };
   for (let i = 0; i < argv.length; i++) {
     let flag = argv[i];
     let value: string | undefined;
@@ -116,6 +128,9 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
         break;
       case '--verbose':
         options.verbose = true;
+        break;
+      case '--ffmpeg':
+        options.media = { ...options.media, ffmpegDir: next() };
         break;
       case '--help':
       case '-h':

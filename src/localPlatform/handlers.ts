@@ -18,6 +18,7 @@ import { templateGroup, templateGroupList } from './actions/templateGroups';
 import { secondTranscodeV2 } from './actions/transcode';
 import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
 import type { ActionHandler } from './context';
+import { issueToken } from './media/tokens';
 
 export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   liveCreateChannel,
@@ -44,6 +45,8 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   getTranscodedVideos,
   getVideoInfo,
   deleteVideo,
+  // Facts section 6: the token for uploads.
+  getToken: (ctx) => ({ result: issueToken(ctx.account, ctx.now) }),
 };
 
 export function handlerFor(action: string): ActionHandler | undefined {

@@ -258,6 +258,8 @@ export interface JobRec {
   logoGroupId: number | null;
   /** Only with ad-hoc templates: the video type of the result (0 normal, 1 VR). */
   videoType: 0 | 1 | null;
+  /** The first transcoding after an upload (status 1 while it runs, not 6); real media only. */
+  first?: boolean;
   /** When the video goes 7 -> 6 (ms since epoch, real clock). */
   startAt: number;
   /** When the video goes 6 -> 2 with its renditions. */

@@ -17,6 +17,11 @@ import { PlatformFault } from './faults';
 import { Fields } from './fields';
 import { handlerFor } from './handlers';
 import { BodyTooLarge, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
+import type { MediaMode } from '../media/tools';
+import { seedDemoMedia } from './media/demoMedia';
+import { MediaEngine, type MediaOptions } from './media/engine';
+import { MediaTranscoder } from './media/jobs';
+import { mediaRouter } from './media/router';
 
 export type { PlatformAccount } from './accounts';
 export { DEFAULT_TIMESTAMP_WINDOW_MS } from './auth';
@@ -37,6 +42,8 @@ export interface LocalPlatformOptions {
   timestampWindowMs?: number;
   /** Largest accepted request body (default 1 MiB); larger ones get 10913. */
   maxBodyBytes?: number;
+  /** Real media with ffmpeg (src/localPlatform/README.md "Media"); absent: the simulated clock. */
+  media?: MediaOptions;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
 }
@@ -47,6 +54,10 @@ export interface LocalPlatform {
   /** `http://127.0.0.1:PORT/rest` */
   readonly restUrl: string;
   readonly port: number;
+  /** Which media mode runs: real (ffmpeg's version and path) or simulated (and why). */
+  readonly mediaMode: MediaMode;
+  /** One line saying the media mode, for banners. */
+  readonly mediaDescription: string;
   close(): Promise<void>;
 }
 
@@ -110,13 +121,27 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
 
   await mkdir(options.dataDir, { recursive: true });
+  const engine = await MediaEngine.start(options.media);
+  const tools = engine.tools;
+  const makeQueue = tools
+    ? (store: Account['store'], dir: string) => new MediaTranscoder(store, dir, engine, tools, logError)
+    : undefined;
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
     for (const config of options.accounts) {
-      const { account, fresh } = await openAccount(options.dataDir, config, takenUserIds, clockSpeed, logError);
+      const { account, fresh } = await openAccount(
+        options.dataDir,
+        config,
+        takenUserIds,
+        clockSpeed,
+        logError,
+        undefined,
+        makeQueue,
+      );
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
+      if (fresh && options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError);
       account.transcoder.reschedule();
     }
   } catch (error) {
@@ -150,6 +175,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       }
       // Repeated slashes are one, as web servers in front of the real service treat them.
       const path = url.pathname.replace(/\/{2,}/g, '/');
+      if (await media.handle(req, res, path)) {
+        action = path.startsWith('/multipart/') ? 'upload' : 'media';
+        code = Codes.success;
+        return;
+      }
       if (path !== '/rest' && path !== '/rest/') {
         code = Codes.apiNotExists;
         req.resume();
@@ -214,6 +244,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     }
   };
 
+  const media = mediaRouter(engine, options.dataDir, accounts);
   // Requests being handled: close() lets them finish (their writes included) before closing the stores.
   const inflight = new Set<Promise<void>>();
   // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
@@ -284,6 +315,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     baseUrl,
     restUrl: `${baseUrl}/rest`,
     port,
+    mediaMode: engine.mode,
+    mediaDescription: engine.describe(),
     close(): Promise<void> {
       closing ??= (async () => {
         for (const account of accounts.values()) account.transcoder.close();

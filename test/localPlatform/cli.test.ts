@@ -41,7 +41,8 @@ describe('local platform: command line', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
     assert.equal(cli.stdout(), `listening ${url}\n`);
-    assert.equal(cli.stderr(), '');
+    assert.match(cli.stderr(), /^media: (real media \(ffmpeg \S+|simulated media \()/);
+    assert.match(cli.stderr(), /\nupload: http:\/\/127\.0\.0\.1:\d+\/multipart\/upload\n$/);
     assert.ok(!cli.stdout().includes('cli-Secret-77'));
   });
 

@@ -20,7 +20,7 @@ const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Co
 const MAX_TEMPLATES = 20;
 const MAX_VIDEOS = 100;
 
-interface Plan {
+export interface Plan {
   templates: JobTemplate[];
   trailor: boolean;
   trailorDuration: number;
@@ -92,7 +92,7 @@ function readAdHoc(p: Fields, store: AccountStore): Plan {
 }
 
 /** A group's items, one per format, merged into one rendition per profile. */
-function fromGroup(group: TemplateGroupRec): Plan {
+export function fromGroup(group: TemplateGroupRec): Plan {
   const byProfile = new Map<string, JobTemplate>();
   for (const item of group.templates) {
     const key = `${item.name}|${item.videoWidth}|${item.videoHeight}|${item.videoBitrate}|${item.audioBitrate}`;
