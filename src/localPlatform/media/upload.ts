@@ -139,6 +139,7 @@ export async function handleUpload(
   const fields = new Map<string, string>();
   const received: Received[] = [];
   const writes: Array<Promise<void>> = [];
+  const fileStreams: Array<{ destroy(): void }> = [];
   let account: Account | undefined;
   let dir: string | undefined;
   let refused: UploadFault | undefined;
@@ -174,6 +175,7 @@ export async function handleUpload(
       entry.truncated = true;
       refuse(new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`));
     });
+    fileStreams.push(stream);
     writes.push(pipeline(stream, createWriteStream(entry.temp, { mode: FILE_MODE })));
   });
   parser.on('filesLimit', () => refuse(new UploadFault(Codes.parameterInvalid, 'at most 20 files per upload')));
@@ -188,6 +190,8 @@ export async function handleUpload(
   for (const a of accounts) await makeDir(join(mediaRoot(a.dir), 'incoming'));
   req.pipe(parser);
   const outcome = await finished;
+  // A body that stopped mid-file never ends its file stream: end it here.
+  if (outcome === 'cut') for (const stream of fileStreams) stream.destroy();
   await Promise.allSettled(writes);
   findAccount();
   const cleanup = async (): Promise<void> => {
