@@ -245,6 +245,8 @@ export interface JobTemplate {
   flvEncryptType: 0 | 7;
   tsEncryptType: 0 | 7;
   defaultVideo: 0 | 1;
+  /** A group item's `advancedArguments` JSON text (real media maps it to ffmpeg: media/advanced.ts). */
+  advancedArguments?: string | null;
 }
 
 /** A second transcoding in flight, with wall-clock deadlines so a restart resumes it. */

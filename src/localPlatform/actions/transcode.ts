@@ -118,6 +118,7 @@ export function fromGroup(group: TemplateGroupRec): Plan {
     if (item.format === 2) Object.assign(t, { flv: true, flvEncryptType: vendor });
     if (item.format === 3) Object.assign(t, { ts: true, tsEncryptType: vendor });
     if (item.defaultVideo === 1) t.defaultVideo = 1;
+    t.advancedArguments ??= item.advancedArguments;
     byProfile.set(key, t);
   }
   return {

@@ -8,6 +8,7 @@
  * switchable renditions) whatever its size or bitrate.
  */
 import type { JobTemplate, LogoItemRec } from '../records';
+import type { Advanced } from './advanced';
 
 export const KEYFRAME_SECONDS = 2;
 
@@ -27,6 +28,8 @@ export interface EncodeOptions {
   logos: LogoInput[];
   /** Only the first seconds (a trial clip). */
   limitSeconds?: number;
+  /** The template's advancedArguments, read (media/advanced.ts). */
+  advanced?: Advanced;
 }
 
 /** x264 needs even sizes; an odd size asked for is rounded down to even (documented). */
@@ -38,7 +41,14 @@ export function evenSize(n: number): number {
 export function filterGraph(o: EncodeOptions): string {
   const w = evenSize(o.template.videoWidth);
   const h = evenSize(o.template.videoHeight);
-  const parts = [`[0:v]scale=${w}:${h},setsar=1[base0]`];
+  // smartBorder: 0 stretches to the exact size, 1 fits inside with black bars, 2 fills and crops.
+  const fit =
+    o.advanced?.border === 1
+      ? `scale=${w}:${h}:force_original_aspect_ratio=decrease,pad=${w}:${h}:(ow-iw)/2:(oh-ih)/2`
+      : o.advanced?.border === 2
+        ? `scale=${w}:${h}:force_original_aspect_ratio=increase,crop=${w}:${h}`
+        : `scale=${w}:${h}`;
+  const parts = [`[0:v]${fit},setsar=1[base0]`];
   o.logos.forEach((logo, i) => {
     const l = logo.item;
     const scale = Math.max(1, l.resize) / 100;
@@ -64,22 +74,22 @@ export function encodeArgs(o: EncodeOptions): string[] {
   for (const logo of o.logos) args.push('-loop', '1', '-i', logo.file);
   args.push('-filter_complex', filterGraph(o), '-map', '[vout]');
   if (o.hasAudio) args.push('-map', '0:a:0');
-  args.push(
-    '-c:v',
-    'libx264',
-    '-preset',
-    o.preset,
-    '-b:v',
-    `${t.videoBitrate}k`,
-    '-maxrate',
-    `${Math.round(t.videoBitrate * 1.2)}k`,
-    '-bufsize',
-    `${t.videoBitrate * 2}k`,
-    '-force_key_frames',
-    `expr:gte(t,n_forced*${KEYFRAME_SECONDS})`,
-    '-sc_threshold',
-    '0',
-  );
+  const a = o.advanced;
+  const gop = a?.keyframeSeconds ?? KEYFRAME_SECONDS;
+  args.push('-c:v', 'libx264', '-preset', o.preset);
+  if (a?.crf !== undefined) {
+    args.push('-crf', String(a.crf), '-maxrate', `${t.videoBitrate}k`, '-bufsize', `${t.videoBitrate * 2}k`);
+  } else if (a?.cbr) {
+    args.push('-b:v', `${t.videoBitrate}k`, '-minrate', `${t.videoBitrate}k`, '-maxrate', `${t.videoBitrate}k`);
+    args.push('-bufsize', `${t.videoBitrate}k`, '-x264-params', 'nal-hrd=cbr');
+  } else {
+    args.push('-b:v', `${t.videoBitrate}k`, '-maxrate', `${Math.round(t.videoBitrate * 1.2)}k`);
+    args.push('-bufsize', `${t.videoBitrate * 2}k`);
+  }
+  args.push('-force_key_frames', `expr:gte(t,n_forced*${gop})`, '-sc_threshold', '0');
+  if (a?.bFrames !== undefined) args.push('-bf', String(a.bFrames));
+  if (a?.refFrames !== undefined) args.push('-refs', String(a.refFrames));
+  if (a?.interlaced) args.push('-flags', '+ildct+ilme');
   if (o.hasAudio) args.push('-c:a', 'aac', '-b:a', String(t.audioBitrate), '-ac', '2');
   // Logos loop forever: the source's length ends the output.
   args.push('-t', String(o.limitSeconds ?? o.durationSeconds));

@@ -9,11 +9,12 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { probe, runTool, type MediaTools, type ProbeResult } from '../../media/tools';
+import { frameRate, probe, runTool, type MediaTools, type ProbeResult } from '../../media/tools';
 import { newId } from '../ids';
 import type { JobRec, StreamRec, VideoRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import { renditionsFor, type TranscodeQueue } from '../transcoder';
+import { readAdvanced } from './advanced';
 import { encodeArgs, frameArgs, hlsArgs, remuxArgs, type LogoInput } from './commands';
 import type { MediaEngine } from './engine';
 import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
@@ -125,6 +126,7 @@ export class MediaTranscoder implements TranscodeQueue {
     const targetId = job.replace || job.first ? video.id : newId();
     const durationSeconds = Number(info.format.duration ?? 0) || 0;
     const hasAudio = info.streams.some((s) => s.codec_type === 'audio');
+    const sourceVideo = info.streams.find((s) => s.codec_type === 'video');
     const logos = this.logosOf(job.logoGroupId);
     const trailor = job.trailor && job.trailorDuration > 0 ? Math.min(job.trailorDuration, durationSeconds) : 0;
     const streams = renditionsFor(job.id, job.templates, trailor, targetId, Math.round(durationSeconds * 1000));
@@ -145,6 +147,7 @@ export class MediaTranscoder implements TranscodeQueue {
           hasAudio,
           logos,
           limitSeconds: s.type === 1 ? trailor : undefined,
+          advanced: readAdvanced(t.advancedArguments, frameRate(sourceVideo?.avg_frame_rate)),
         }),
       );
       let aesKey: string | null = null;

@@ -186,6 +186,32 @@ describe('local platform media: transcoding with ffmpeg', function () {
     assert.equal(onDisk.subarray(0, 2).toString('hex'), 'ffd8');
   });
 
+  it('maps advancedArguments: gopSize in frames to the keyframe interval, smartBorder 1 to black bars', async () => {
+    const advancedArguments = JSON.stringify({ gopSize: 25, gopType: 0, smartBorder: 1, bFrame: 0 });
+    const groupId = await client.templateGroup({
+      name: 'advanced group',
+      type: 0,
+      trailor: false,
+      trailorDuration: 0,
+      logoGroupId: 0,
+      transcodeTemplates: [
+        { name: 'sq', videoWidth: 180, videoHeight: 180, videoBitrate: 200, audioBitrate: 48000, format: 1, encryptType: 0, defaultVideo: 1, advancedArguments },
+      ],
+    });
+    await client.secondTranscodeV2({ videoIds: [sourceId], replace: true, transcodeTemplateGroupId: groupId });
+    const v = await waitForStatus(client, sourceId, [2, 3]);
+    assert.equal(v.status, 2);
+    const s = v.transcodedVideoList[0];
+    assert.equal(`${s.videoWidth}x${s.videoHeight}`, '180x180');
+    assert.deepEqual(await keyframes(tools, s.mp4Url!), [0, 1, 2, 3]);
+    // 320x180 fitted into 180x180: about 50 rows of black above the picture.
+    const rgb = await frameRgb(tools, s.mp4Url!, 1);
+    const top = rgb.subarray((10 * 180 + 90) * 3, (10 * 180 + 90) * 3 + 3);
+    assert.ok(top[0] < 30 && top[1] < 30 && top[2] < 30, `bar pixel ${[...top].join(',')}`);
+    const middle = rgb.subarray((90 * 180 + 90) * 3, (90 * 180 + 90) * 3 + 3);
+    assert.ok(middle[0] + middle[1] + middle[2] > 90, `picture pixel ${[...middle].join(',')}`);
+  });
+
   it('serves byte ranges, HEAD and CORS, and 404 for what does not exist or escapes the data folder', async () => {
     const v = await waitForStatus(client, sourceId, [2]);
     void v;
