@@ -127,6 +127,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     ? (store: Account['store'], dir: string) => new MediaTranscoder(store, dir, engine, tools, logError)
     : undefined;
   const accounts = new Map<string, Account>();
+  const demoStop = new AbortController();
   const takenUserIds = new Set<number>();
   try {
     for (const config of options.accounts) {
@@ -141,7 +142,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       );
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
-      if (fresh && options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError);
+      if (fresh && options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop.signal);
       account.transcoder.reschedule();
     }
   } catch (error) {
@@ -319,6 +320,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     mediaDescription: engine.describe(),
     close(): Promise<void> {
       closing ??= (async () => {
+        demoStop.abort();
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -23,13 +23,20 @@ export const DEMO_CLIP_SECONDS = 6;
 
 const TRANSCODED_STATUSES = new Set([1, 2, 6, 7]);
 
-export function seedDemoMedia(account: Account, dataDir: string, tools: MediaTools, onError: (e: unknown) => void): void {
-  void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools).catch((error: unknown) =>
-    onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`)),
-  );
+/** Starts the background work; `signal` (the platform closing) stops it and any ffmpeg it runs. */
+export function seedDemoMedia(
+  account: Account,
+  dataDir: string,
+  tools: MediaTools,
+  onError: (e: unknown) => void,
+  signal: AbortSignal,
+): void {
+  void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, signal).catch((error: unknown) => {
+    if (!signal.aborted) onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`));
+  });
 }
 
-async function makeDemoMedia(account: Account, dir: string, tools: MediaTools): Promise<void> {
+async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, signal: AbortSignal): Promise<void> {
   const { store } = account;
   // Logo images the demo's logo groups and live logos name.
   const uris = new Set<string>();
@@ -44,7 +51,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools): 
       ...['-hide_banner', '-nostdin', '-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:size=160x60'],
       ...['-vf', `drawtext=text='${label.replace(/[^A-Z0-9 -]/g, '')}':fontsize=20:fontcolor=black:x=(w-text_w)/2:y=(h-text_h)/2`],
       ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', file],
-    ]);
+    ], { signal });
     await chmod(file, FILE_MODE);
   }
   const defaultGroup = metaOf(store).defaultTemplateGroupId;
@@ -53,10 +60,11 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools): 
     const source = sourceFile(dir, video.id);
     await makeDir(dirname(source));
     const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
-    await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), { timeoutMs: 120_000 });
+    await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), { timeoutMs: 120_000, signal });
     const { rename } = await import('node:fs/promises');
     await rename(`${source}.part.mp4`, source);
     await chmod(source, FILE_MODE);
+    if (signal.aborted) return;
     const current = store.get('videos', video.id);
     if (!current || [...store.values('jobs')].some((j) => j.videoId === video.id)) continue;
     // Done videos keep their profiles; videos shown as transcoding run with the default group.

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
@@ -154,6 +154,25 @@ describe('local platform media: uploads, cancel and restart', function () {
     for (let i = 0; i < 100 && existsSync(join(media, 'work')) && (await readdirCount(join(media, 'work'))) > 0; i++)
       await new Promise((r) => setTimeout(r, 50));
     assert.equal(await readdirCount(join(media, 'work')), 0, 'no run left behind');
+  });
+
+  it('fails a job as status 3 and says why in the platform log when the source is gone', async () => {
+    const answer = await uploadFile(tp.platform.baseUrl, token, clip, { isTranscoder: '0' });
+    const id = answer.result![0].videoId;
+    await rm(join(accountDir(tp.dataDir, ACCOUNT.accessKey), 'media', id, 'source'));
+    const logged: string[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => logged.push(args.join(' '));
+    try {
+      await client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [SLOW_TEMPLATE] });
+      assert.equal((await waitForStatus(client, id, [2, 3])).status, 3);
+    } finally {
+      console.error = original;
+    }
+    assert.ok(
+      logged.some((l) => l.includes(`transcoding of video ${id} failed: the video has no source media`)),
+      logged.join('\n'),
+    );
   });
 
   it('runs again after a restart what was in flight', async () => {
