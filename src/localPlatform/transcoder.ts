@@ -141,8 +141,12 @@ export function renditionsFor(
 ): StreamRec[] {
   const streams: StreamRec[] = [];
   const folder = `/vod/${videoId}/${taskId.slice(0, 12)}`;
+  const used = new Set<string>();
   const add = (t: JobTemplate, type: 0 | 1, ms: number): void => {
-    const base = `${folder}/${slug(t.name)}-${t.videoWidth}x${t.videoHeight}${type === 1 ? '-preview' : ''}`;
+    let base = `${folder}/${slug(t.name)}-${t.videoWidth}x${t.videoHeight}${type === 1 ? '-preview' : ''}`;
+    // Two templates of one run with the same name and size get distinct files (real media writes them).
+    if (used.has(base)) base = `${base}-${streams.length}`;
+    used.add(base);
     const vendor = t.hlsEncryptType === 7 || t.mp4EncryptType === 7 || t.flvEncryptType === 7 || t.tsEncryptType === 7;
     streams.push({
       name: t.name,

@@ -132,9 +132,9 @@ export class MediaTranscoder implements TranscodeQueue {
     const streams = renditionsFor(job.id, job.templates, trailor, targetId, Math.round(durationSeconds * 1000));
     const run = (args: string[]): Promise<unknown> => runTool(this.tools.ffmpeg, args, { signal, timeoutMs: 6 * 3600_000 });
     const measured: StreamRec[] = [];
-    for (const s of streams) {
-      const t = job.templates.find((x) => x.name === s.name && x.videoWidth === s.videoWidth && x.videoHeight === s.videoHeight);
-      if (!t) continue;
+    // renditionsFor lists the templates in order, then their trial clips in the same order.
+    for (const [i, s] of streams.entries()) {
+      const t = job.templates[i % job.templates.length];
       const base = fileBase(s);
       const mp4 = join(work, `${base}.mp4`);
       await run(
@@ -161,7 +161,7 @@ export class MediaTranscoder implements TranscodeQueue {
           // The key's address is relative to the playlist: it stays right when the port changes.
           await writeFile(keyInfo, `${base}.key\n${join(work, `${base}.key`)}\n`, { mode: FILE_MODE });
         }
-        await run(hlsArgs(mp4, join(work, `${base}.m3u8`), join(work, `${base}-%03d.ts`), keyInfo));
+        await run(hlsArgs(mp4, join(work, `${base}.m3u8`), join(work, `${base}-seg%03d.ts`), keyInfo));
         if (keyInfo) await rm(keyInfo);
       }
       if (s.flvPath) await run(remuxArgs(mp4, join(work, `${base}.flv`), 'flv'));
@@ -172,7 +172,7 @@ export class MediaTranscoder implements TranscodeQueue {
       const files = await readdir(work);
       const sizeOf = async (name: string): Promise<number> => (await stat(join(work, name))).size;
       const hlsSize = s.hlsPath
-        ? (await Promise.all(files.filter((f) => f === `${base}.m3u8` || new RegExp(`^${base}-\\d+\\.ts$`).test(f)).map(sizeOf))).reduce((x, y) => x + y, 0)
+        ? (await Promise.all(files.filter((f) => f === `${base}.m3u8` || new RegExp(`^${base.replace(/[^A-Za-z0-9]/g, '\\$&')}-seg\\d+\\.ts$`).test(f)).map(sizeOf))).reduce((x, y) => x + y, 0)
         : 0;
       measured.push({
         ...s,

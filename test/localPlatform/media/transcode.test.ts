@@ -212,6 +212,29 @@ describe('local platform media: transcoding with ffmpeg', function () {
     assert.ok(middle[0] + middle[1] + middle[2] > 90, `picture pixel ${[...middle].join(',')}`);
   });
 
+  it('keeps two templates of one run with the same name and size apart, each at its own bitrate', async () => {
+    const same = { name: 'dup', videoWidth: 160, videoHeight: 90, audioBitrate: 32000, hls: true, mp4: true, flv: false };
+    const upload = await uploadFile(tp.platform.baseUrl, (await client.getToken()).accessToken, clip, {
+      isTranscoder: '0',
+    });
+    const id = upload.result![0].videoId;
+    await client.secondTranscodeV2({
+      videoIds: [id],
+      replace: true,
+      transcodeTemplates: [
+        { ...same, videoBitrate: 80 },
+        { ...same, videoBitrate: 400 },
+      ],
+    });
+    const v = await waitForStatus(client, id, [2, 3]);
+    assert.equal(v.status, 2);
+    const [low, high] = v.transcodedVideoList;
+    assert.notEqual(low.mp4Url, high.mp4Url);
+    assert.notEqual(low.hlsUrl, high.hlsUrl);
+    assert.ok(high.mp4Size > low.mp4Size * 2, `${low.mp4Size} vs ${high.mp4Size}`);
+    for (const s of [low, high]) assert.equal((await rawGet(tp.platform.port, new URL(s.hlsUrl!).pathname)).status, 200);
+  });
+
   it('serves byte ranges, HEAD and CORS, and 404 for what does not exist or escapes the data folder', async () => {
     const v = await waitForStatus(client, sourceId, [2]);
     void v;
