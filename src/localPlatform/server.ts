@@ -142,7 +142,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       );
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
-      if (fresh && options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop.signal);
+      if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop.signal);
       account.transcoder.reschedule();
     }
   } catch (error) {

@@ -1,10 +1,13 @@
 /**
  * Real media for the demo data (real media mode only), made in the background so the first start
- * stays fast: a short generated clip per demo video (a test pattern with its title burned in, a
- * tone), the demo's logo images, then each video that has renditions or is being transcoded is put
- * through the real queue (replace), so it ends as status 2 with files that play.
+ * stays fast: a short generated clip per demo video that has a source (a test pattern with its title
+ * burned in, a tone), the demo's logo images, then each video that has renditions or is being
+ * transcoded is put through the real queue (replace), so it ends as status 2 with files that play.
+ * It runs on every start with demo data asked for and makes only what is missing: a start stopped
+ * half-way, or demo data seeded in simulated mode before ffmpeg was installed, gets its media later.
  */
-import { chmod } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runTool, type MediaTools } from '../../media/tools';
 import { accountDir } from '../accounts';
@@ -44,7 +47,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
   for (const l of store.values('liveLogos')) uris.add(l.uri);
   for (const uri of uris) {
     const file = logoFile(dir, uri);
-    if (!file) continue;
+    if (!file || existsSync(file)) continue;
     await makeDir(dirname(file));
     const label = uri.replace(/^.*\//, '').replace(/\.[a-z]+$/, '').toUpperCase();
     await runTool(tools.ffmpeg, [
@@ -56,16 +59,19 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
   }
   const defaultGroup = metaOf(store).defaultTemplateGroupId;
   for (const video of [...store.values('videos')]) {
-    if (!TRANSCODED_STATUSES.has(video.status) || video.parentId) continue;
+    // Uploads that failed (4) or were not media (5) have no source; saved-as items use their parent's.
+    if (video.status === 4 || video.status === 5 || video.parentId) continue;
     const source = sourceFile(dir, video.id);
+    // Made on an earlier start: nothing to do (a video with its source was already queued then).
+    if (existsSync(source)) continue;
     await makeDir(dirname(source));
     const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
     await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), { timeoutMs: 120_000, signal });
-    const { rename } = await import('node:fs/promises');
     await rename(`${source}.part.mp4`, source);
     await chmod(source, FILE_MODE);
     if (signal.aborted) return;
     const current = store.get('videos', video.id);
+    if (!TRANSCODED_STATUSES.has(video.status)) continue;
     if (!current || [...store.values('jobs')].some((j) => j.videoId === video.id)) continue;
     // Done videos keep their profiles; videos shown as transcoding run with the default group.
     let templates: JobTemplate[] = current.streams.map((s) => ({
