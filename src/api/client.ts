@@ -55,6 +55,7 @@ import {
   type SecondTranscodeResult,
   type TemplateGroupInput,
   type TemplateGroupSummary,
+  type UploadToken,
   type Video,
   type VideoPlayback,
   type VideoQuery,
@@ -419,6 +420,12 @@ export class PlatformClient {
 
   async deleteVideo(videoIds: string[], o?: CallOptions): Promise<void> {
     await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
+  }
+
+  /** The access token for uploads (facts section 6). */
+  async getToken(o?: CallOptions): Promise<UploadToken> {
+    const env = await this.call('getToken', o, () => ({ params: {} }));
+    return expectRecord<UploadToken>(env.result, this.context('getToken'));
   }
 
   /** Closes the connection pool; calls made afterwards fail with a clear error. */

@@ -546,6 +546,17 @@ export interface VideoPlayback {
   comments: Array<{ id: string; time: number; comment: string }> | null;
 }
 
+/** `getToken` (facts section 6): the token for uploads. */
+export interface UploadToken {
+  accessToken: string;
+  /** ms since epoch */
+  accessTokenTime: number;
+  /** seconds */
+  expiresIn: number;
+  refreshToken: string;
+  userId: number;
+}
+
 /** How each action travels (facts section 2). */
 export type HttpMethod = 'GET' | 'POST';
 
@@ -576,6 +587,7 @@ export const ACTIONS = {
   getTranscodedVideos: { method: 'GET' },
   getVideoInfo: { method: 'GET' },
   deleteVideo: { method: 'POST' },
+  getToken: { method: 'GET' },
 } as const satisfies Record<string, { method: HttpMethod; jsonBody?: boolean }>;
 
 export type ActionName = keyof typeof ACTIONS;

@@ -8,12 +8,47 @@
  * a placeholder holds the slot (undici sees a dispatcher and installs none); then the slot is put
  * back exactly as it was: removed, or its old property descriptor. When the slot is already set,
  * undici leaves it alone by itself. test/api/globalDispatcher.test.ts checks this, bundled too.
+ *
+ * Node's own fetch must keep working afterwards. Its web globals (`Headers`, `fetch`...) are lazy: the
+ * first read loads Node's built-in undici, which installs its dispatcher only if the slot is empty.
+ * undici's package root reads `globalThis.Headers`; read while the placeholder held the slot, Node's
+ * fetch would be left with no dispatcher at all. So during the require those globals are hidden too,
+ * and put back exactly as they were.
  */
 import type * as Undici from 'undici';
 
 export type { Dispatcher } from 'undici';
 
 const SLOT = Symbol.for('undici.globalDispatcher.1');
+
+/** Node's lazy web globals whose first read loads Node's built-in undici. */
+const NODE_WEB_GLOBALS = [
+  'fetch',
+  'Headers',
+  'Request',
+  'Response',
+  'FormData',
+  'WebSocket',
+  'MessageEvent',
+  'CloseEvent',
+  'EventSource',
+] as const;
+
+/** Runs `work` with Node's web globals hidden (reads give undefined), then restores their descriptors. */
+function withNodeWebGlobalsHidden<T>(work: () => T): T {
+  const saved: Array<[string, PropertyDescriptor]> = [];
+  for (const name of NODE_WEB_GLOBALS) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (!descriptor?.configurable) continue;
+    saved.push([name, descriptor]);
+    Object.defineProperty(globalThis, name, { value: undefined, configurable: true, writable: true });
+  }
+  try {
+    return work();
+  } finally {
+    for (const [name, descriptor] of saved) Object.defineProperty(globalThis, name, descriptor);
+  }
+}
 
 function requireUndici(): typeof Undici {
   const global = globalThis as unknown as Record<symbol, unknown>;
@@ -32,7 +67,7 @@ function requireUndici(): typeof Undici {
     global[SLOT] = placeholder; // non-configurable but writable, holding undefined
   }
   try {
-    return require('undici') as typeof Undici;
+    return withNodeWebGlobalsHidden(() => require('undici') as typeof Undici);
   } finally {
     if (before === undefined) delete global[SLOT];
     else if (before.configurable) Object.defineProperty(globalThis, SLOT, before);

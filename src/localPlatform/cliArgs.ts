@@ -1,6 +1,7 @@
 /** Command-line options of the local platform (see cli.ts). */
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
+import { INSTALL_HINT } from '../media/tools';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,
@@ -11,7 +12,7 @@ import {
 export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret-key SECRET | --account KEY:SECRET ... | --accounts-file FILE)
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
                      [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
-                     [--replay-guard] [--verbose]
+                     [--replay-guard] [--verbose] [--ffmpeg DIR]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -29,6 +30,11 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                           other origins, are refused
   --replay-guard          refuse a signed request received before (within the timestamp window)
   --verbose               log each request (action, code, time) on stderr
+  --ffmpeg DIR            folder holding ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, then the npm packages)
+
+Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
+without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
+stderr at start (\`media: ...\`). To get ffmpeg: ${INSTALL_HINT}.
 `;
 
 export class UsageError extends Error {}
@@ -78,6 +84,7 @@ const OPTIONS = {
   'allowed-host': { type: 'string', multiple: true },
   'replay-guard': { type: 'boolean' },
   verbose: { type: 'boolean' },
+  ffmpeg: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -129,6 +136,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     accounts,
     port: v.port === undefined ? 8790 : number('--port', v.port, 0),
     verbose: v.verbose ?? false,
+    // The command line may use ffmpeg from the npm packages; the extension never does (README).
+    media: { npmFallback: true },
   };
   if (v.host !== undefined) options.host = v.host;
   if (v.demo) options.demo = true;
@@ -144,6 +153,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     options.allowedHosts = v['allowed-host'];
   }
   if (v['replay-guard']) options.replayGuard = true;
+  if (v.ffmpeg !== undefined) {
+    if (v.ffmpeg === '') throw new UsageError('--ffmpeg needs a folder holding ffmpeg and ffprobe');
+    options.media = { ...options.media, ffmpegDir: v.ffmpeg };
+  }
   const accessKey = v['access-key'];
   const secretKey = v['secret-key'] ?? env.LOCAL_PLATFORM_SECRET_KEY;
   if (accessKey !== undefined) {

@@ -1,7 +1,7 @@
 import type { Fields } from './fields';
 import type { View } from './serialize';
 import type { AccountStore } from './store';
-import type { Transcoder } from './transcoder';
+import type { TranscodeQueue } from './transcoder';
 
 /** One account as the server holds it. The secret key never leaves this object. */
 export interface Account {
@@ -9,7 +9,7 @@ export interface Account {
   readonly secretKey: string;
   readonly userId: number;
   readonly store: AccountStore;
-  readonly transcoder: Transcoder;
+  readonly transcoder: TranscodeQueue;
 }
 
 /** What an action handler gets: the checked request and the account it acts on. */

@@ -5,8 +5,9 @@
  *
  * A request goes through these steps, each its own module:
  *   1. normalise (normalise.ts): the path, the Host and Origin checks;
- *   2. route: `/rest` is the REST interface; other paths get the 404 envelope (a new route, such as
- *      serving files, is one more entry in `routes`);
+ *   2. route (the table `routes`): `/rest` is the REST interface, `/multipart/upload` the upload
+ *      (media/upload.ts), `/vod/...` and `/logo/...` the media files (media/routes.ts, readable by
+ *      pages of any origin); other paths get the 404 envelope (a new route is one more entry);
  * and for `/rest`:
  *   3. read the body (request.ts), 4. authenticate (auth.ts), 5. dispatch to the action's handler
  *      (handlers.ts), 6. answer with the envelope (answer.ts).
@@ -27,6 +28,12 @@ import { seedDemo } from './demo';
 import { PlatformFault } from './faults';
 import { Fields } from './fields';
 import { dispatch } from './handlers';
+import type { MediaMode } from '../media/tools';
+import { seedDemoMedia } from './media/demoMedia';
+import { MediaEngine, type MediaOptions } from './media/engine';
+import { MediaTranscoder } from './media/jobs';
+import { mediaRoutes } from './media/router';
+import { UPLOAD_PATH } from './media/upload';
 import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
 import { DIR_MODE } from './permissions';
 import { BodyTooLarge, ClientGone, DEFAULT_MAX_BODY_BYTES, parseRequest, readBody } from './request';
@@ -58,6 +65,8 @@ export interface LocalPlatformOptions {
   allowedHosts?: string[];
   /** Refuse a signed request seen before within the timestamp window (default off). */
   replayGuard?: boolean;
+  /** Real media with ffmpeg (src/localPlatform/README.md "Media"); absent: the simulated clock. */
+  media?: MediaOptions;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
 }
@@ -68,6 +77,10 @@ export interface LocalPlatform {
   /** `http://127.0.0.1:PORT/rest` */
   readonly restUrl: string;
   readonly port: number;
+  /** Which media mode runs: real (ffmpeg's version and path) or simulated (and why). */
+  readonly mediaMode: MediaMode;
+  /** One line saying the media mode, for banners. */
+  readonly mediaDescription: string;
   close(): Promise<void>;
 }
 
@@ -100,6 +113,9 @@ function checkOptions(options: LocalPlatformOptions): void {
   }
 }
 
+/** The methods of a read: media files answer them to pages of any origin. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** What a request's log entry says: its action and the code it was answered with. */
 interface Exchange {
   action: string;
@@ -121,8 +137,21 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** Opens every account's store (creating the data folder, owner-only), seeding demo data if asked. */
-async function openAccounts(options: LocalPlatformOptions, logError: (error: unknown) => void) {
+/**
+ * Opens every account's store (creating the data folder, owner-only), seeding demo data if asked;
+ * with real media, each account's transcoding queue runs ffmpeg and the demo videos get their media
+ * in the background (stopped by `demoStop`).
+ */
+async function openAccounts(
+  options: LocalPlatformOptions,
+  engine: MediaEngine,
+  demoStop: AbortSignal,
+  logError: (error: unknown) => void,
+) {
+  const tools = engine.tools;
+  const makeQueue = tools
+    ? (store: Account['store'], dir: string) => new MediaTranscoder(store, dir, engine, tools, logError)
+    : undefined;
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
@@ -139,9 +168,12 @@ async function openAccounts(options: LocalPlatformOptions, logError: (error: unk
         takenUserIds,
         options.clockSpeed ?? 1,
         logError,
+        undefined,
+        makeQueue,
       );
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
+      if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop);
       account.transcoder.reschedule();
     }
   } catch (error) {
@@ -169,7 +201,9 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
           : String(error);
     console.error(`local platform: ${text}`);
   };
-  const accounts = await openAccounts(options, logError);
+  const engine = await MediaEngine.start(options.media);
+  const demoStop = new AbortController();
+  const accounts = await openAccounts(options, engine, demoStop.signal, logError);
   let port = 0;
 
   /** The `/rest` route: read the body, authenticate, dispatch, answer. */
@@ -201,8 +235,26 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     send(res, 200, success(outcome));
   };
 
-  const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route }> = [
+  const media = mediaRoutes(engine, options.dataDir, accounts);
+  /** `anyOrigin`: pages of every origin may read it (GET, HEAD, OPTIONS), as from a CDN. */
+  const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route; anyOrigin?: boolean }> = [
     { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
+    // The upload (facts section 6) on the same origin as /rest, and the media files the platform lists.
+    {
+      path: media.isUploadPath,
+      serve: async (req, res, incoming, exchange) => {
+        exchange.action = 'upload';
+        exchange.code = await media.upload(req, res);
+      },
+    },
+    {
+      path: media.isMediaPath,
+      anyOrigin: true,
+      serve: async (req, res, incoming, exchange) => {
+        exchange.action = 'media';
+        exchange.code = await media.serve(req, res, incoming.path);
+      },
+    },
   ];
 
   /** The answer to a refusal or failure of any step. */
@@ -229,10 +281,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const started = performance.now();
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     try {
-      const incoming = normalise(req, allowedHosts);
-      const route = routes.find((r) => r.path(incoming.path));
+      const routeFor = (path: string) => routes.find((r) => r.path(path));
+      const incoming = normalise(
+        req,
+        allowedHosts,
+        (path, method) => READS.has(method) && routeFor(path)?.anyOrigin === true,
+      );
+      const route = routeFor(incoming.path);
       if (!route) {
-        throw new HttpFault(404, Codes.apiNotExists, `only /rest is served (got ${incoming.path.slice(0, 100)})`);
+        throw new HttpFault(
+          404,
+          Codes.apiNotExists,
+          `only /rest, ${UPLOAD_PATH} and the media files it lists are served (got ${incoming.path.slice(0, 100)})`,
+        );
       }
       await route.serve(req, res, incoming, exchange);
     } catch (error) {
@@ -310,8 +371,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     baseUrl,
     restUrl: `${baseUrl}/rest`,
     port,
+    mediaMode: engine.mode,
+    mediaDescription: engine.describe(),
     close(): Promise<void> {
       closing ??= (async () => {
+        demoStop.abort();
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

@@ -27,6 +27,8 @@ interface Report {
   /** The slot's property descriptor (without its value) is the same before and after. */
   sameDescriptor1: boolean;
   called: string;
+  /** What Node's own fetch gave afterwards ('ok', or its error). */
+  nodeFetch: string;
 }
 
 /** The child: optionally pre-sets the symbols, loads the module, makes one call, reports. */
@@ -57,11 +59,16 @@ const shape = () => JSON.stringify(Object.getOwnPropertyDescriptor(globalThis, S
     try { await client.getLogoGroupList(); called = 'succeeded?'; } catch (e) { called = e.name + ':' + e.kind + (/through proxy/.test(e.message) ? ':proxied' : ''); }
     await client.close();
   }
-  process.stdout.write(JSON.stringify({
+  const report = {
     before1, before2, after1: describe(globalThis[S1]), after2: describe(globalThis[S2]),
     sameObject1: globalThis[S1] === held1, sameObject2: globalThis[S2] === held2,
     sameDescriptor1: shape() === descriptorBefore, called,
-  }));
+  };
+  // Node's own fetch still works afterwards (read after the slot was reported: it may install its dispatcher).
+  if (preset !== 'preset') {
+    try { report.nodeFetch = await (await fetch('data:text/plain,ok')).text(); } catch (e) { report.nodeFetch = String(e); }
+  }
+  process.stdout.write(JSON.stringify(report));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -111,6 +118,7 @@ describe('loading the client leaves the global dispatcher alone', function () {
       ['undefined', 'undefined', 'undefined', 'undefined'],
     );
     assert.ok(report.sameDescriptor1, 'the slot is left without a property, as it was');
+    assert.equal(report.nodeFetch, 'ok', "Node's own fetch still works");
   });
 
   it('source, symbol pre-set by the host: the same object afterwards', async () => {
@@ -126,6 +134,7 @@ describe('loading the client leaves the global dispatcher alone', function () {
     assert.equal(report.called, 'TransportError:network');
     assert.deepEqual([report.after1, report.after2], ['undefined', 'undefined']);
     assert.ok(report.sameDescriptor1);
+    assert.equal(report.nodeFetch, 'ok', "Node's own fetch still works");
   });
 
   it('esbuild bundle, symbol pre-set: the same object afterwards', async () => {

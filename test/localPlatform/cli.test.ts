@@ -41,7 +41,8 @@ describe('local platform: command line', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
     assert.equal(cli.stdout(), `listening ${url}\n`);
-    assert.equal(cli.stderr(), '');
+    assert.match(cli.stderr(), /^media: (real media \(ffmpeg \S+|simulated media \()/);
+    assert.match(cli.stderr(), /\nupload: http:\/\/127\.0\.0\.1:\d+\/multipart\/upload\n$/);
     assert.ok(!cli.stdout().includes('cli-Secret-77'));
   });
 
@@ -140,6 +141,12 @@ describe('local platform: command line', () => {
       assert.equal(plain.replayGuard, undefined);
     });
 
+    it('reads --ffmpeg DIR; the command line may fall back to the npm packages', () => {
+      const o = parseArgs(['--data', 'd', '--account', 'k:s', '--ffmpeg', '/opt/ffmpeg/bin'], {});
+      assert.deepEqual(o.media, { npmFallback: true, ffmpegDir: '/opt/ffmpeg/bin' });
+      assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).media, { npmFallback: true });
+    });
+
     it('keeps accounts in the order given, inline and from files', () => {
       const o = parseArgs(['--data', 'd', '--account', 'a:1', '--account', 'b:2'], {});
       assert.deepEqual(
@@ -160,6 +167,8 @@ describe('local platform: command line', () => {
       [['--data', 'x', '--account', 'k:s', 'stray'], /unexpected argument stray/],
       [['--data', 'x', '--account', 'k:s', '--allowed-host', 'evil host/'], /--allowed-host needs a host name/],
       [['--data', 'x', '--account', 'k:s', '--port', '-1'], /--port needs a/],
+      [['--data', 'x', '--account', 'k:s', '--ffmpeg'], /--ffmpeg needs a value/],
+      [['--data', 'x', '--account', 'k:s', '--ffmpeg='], /--ffmpeg needs a folder holding ffmpeg and ffprobe/],
     ] as const) {
       it(`refuses ${args.join(' ')}`, () => {
         assert.throws(() => parseArgs([...args], {}), message);

@@ -12,7 +12,9 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
 // Raised once for issue 14: the client loads undici through its package root (public API only), which brings
 // fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
-const BUNDLE_BUDGET_BYTES = 960_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
+// Raised again for issue 9: the local platform's real media (its engine, jobs, file serving and busboy for
+// the streamed multipart upload, ~30 KiB minified).
+const BUNDLE_BUDGET_BYTES = 980_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
 const VSIX_BUDGET_BYTES = 340_000;
 
 const INPUTS = [
