@@ -19,7 +19,10 @@ import { VideoTreeModel } from './tree/videoTree';
 export async function compose(ports: Ports): Promise<AppContext> {
   const { ui, log, settings } = ports;
   const accounts = new AccountStore(ports.state, ports.secrets);
-  const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log);
+  const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log, {
+    state: ports.state,
+    ffmpegDir: () => settings.ffmpegPath(),
+  });
   const connection = new Connection({
     store: accounts,
     log,

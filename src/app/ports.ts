@@ -13,6 +13,8 @@ export interface SettingsPort {
   pollIntervalMs(): number;
   /** Timeouts, retry and proxy of each new client. */
   clientOptions(): Partial<ClientOptions>;
+  /** `videoPlatform.ffmpegPath`: the folder holding ffmpeg and ffprobe for the local platform (empty: the PATH). */
+  ffmpegPath(): string | undefined;
 }
 
 /** What the host provides; compose() builds the application's context from these. */

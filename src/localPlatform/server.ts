@@ -203,7 +203,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
   const engine = await MediaEngine.start(options.media);
   const demoStop = new AbortController();
-  const accounts = await openAccounts(options, engine, demoStop.signal, logError);
+  // A start that fails stops the demo media it began.
+  const accounts = await openAccounts(options, engine, demoStop.signal, logError).catch((error: unknown) => {
+    demoStop.abort();
+    throw error;
+  });
   let port = 0;
 
   /** The `/rest` route: read the body, authenticate, dispatch, answer. */
@@ -360,6 +364,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       });
     });
   } catch (error) {
+    demoStop.abort();
     await closeAccounts(accounts);
     throw error;
   }

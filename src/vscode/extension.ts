@@ -27,7 +27,11 @@ import { createVscodeUi } from './vscodeUi';
  */
 function commandArgs(raw: readonly unknown[]): CommandArgs {
   const [first, second] = raw;
-  if (first instanceof vscode.Uri) return { uri: first.toString() };
+  if (first instanceof vscode.Uri) {
+    // From the Explorer: the clicked resource and the selection (which holds it) as file paths.
+    const selected = Array.isArray(second) && second.every((item) => item instanceof vscode.Uri) ? second : [first];
+    return { uri: first.toString(), files: (selected as vscode.Uri[]).map((uri) => uri.fsPath) };
+  }
   return {
     ...(first !== undefined && first !== null ? { node: first } : {}),
     ...(Array.isArray(second) ? { selection: second } : {}),

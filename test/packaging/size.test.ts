@@ -13,9 +13,10 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Raised once for issue 14: the client loads undici through its package root (public API only), which brings
 // fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
 // Raised again for issue 9: the local platform's real media (its engine, jobs, file serving and busboy for
-// the streamed multipart upload, ~30 KiB minified).
-const BUNDLE_BUDGET_BYTES = 980_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
-const VSIX_BUDGET_BYTES = 340_000;
+// the streamed multipart upload) and Upload Video (the client's streamed upload, the command), ~45 KiB
+// minified; the VSIX by their README sections.
+const BUNDLE_BUDGET_BYTES = 1_000_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform
+const VSIX_BUDGET_BYTES = 350_000;
 
 const INPUTS = [
   'src',

@@ -22,6 +22,7 @@ import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
 import { updateLiveTemplate } from './updateLiveTemplate';
+import { uploadVideos } from './uploadVideos';
 import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
 
 /**
@@ -69,6 +70,7 @@ export const COMMANDS: readonly CommandRow[] = [
   // Videos
   { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', run: showVideoPlayAddresses },
   { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', run: transcodeVideos },
+  { id: 'videoPlatform.uploadVideo', title: 'Upload video', run: uploadVideos },
 
   // Authoring
   { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },

@@ -50,6 +50,19 @@ function answer(res: ServerResponse, envelope: Record<string, unknown>): void {
   res.end(body);
 }
 
+/**
+ * Reads what is left of the body (discarded) before a refusal is answered: an answer with
+ * `Connection: close` while the client still sends makes its socket reset, losing the answer.
+ */
+async function drained(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return;
+  await new Promise<void>((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.resume();
+  });
+}
+
 /** Answers a refusal; returns its code (for the request log). */
 function fail(res: ServerResponse, code: number, message: string): number {
   answer(res, { code, message, result: null, success: false });
@@ -118,13 +131,13 @@ export async function handleUpload(
     return Codes.success;
   }
   if (req.method !== 'POST') {
-    req.resume();
+    await drained(req);
     res.setHeader('Allow', 'POST');
     return fail(res, Codes.parameterInvalid, `method must be POST (got ${req.method ?? '?'})`);
   }
   const tools = engine.tools;
   if (!tools) {
-    req.resume();
+    await drained(req);
     return fail(res, Codes.exception, `uploads need real media: ${engine.describe()}`);
   }
   let parser: busboy.Busboy;
@@ -134,7 +147,7 @@ export async function handleUpload(
       limits: { fileSize: engine.maxUploadBytes, fieldSize: MAX_FIELD_BYTES, fields: 50, files: 20, parts: 80 },
     });
   } catch {
-    req.resume();
+    await drained(req);
     return fail(res, Codes.parameterInvalid, 'the body must be multipart/form-data with the fields token and file');
   }
   const now = Date.now();
