@@ -280,6 +280,10 @@ describe('local platform media: transcoding with ffmpeg', function () {
       assert.equal(answer.status, 404, path);
       assert.ok(!answer.body.toString().includes('CONTENT-OF-THE'), path);
     }
+    const page = await rawGet(tp.platform.port, new URL(item.playCode.previewUrl).pathname);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.ok(page.body.toString().includes(`src="${mp4.pathname}"`), page.body.toString());
     const logo = await rawGet(tp.platform.port, '/logo/red.png');
     assert.equal(logo.status, 200);
     assert.equal(logo.headers['content-type'], 'image/png');
