@@ -9,7 +9,7 @@ import type { Video } from '../../../src/api/types';
 import { DEMO_CLIP_SECONDS } from '../../../src/localPlatform/media/demoMedia';
 import type { MediaTools } from '../../../src/media/tools';
 import { TestPlatform } from '../harness';
-import { mediaTools, probeUrl, rawGet } from './helpers';
+import { mediaTools, probeUrl, rawGet, removeCopies } from './helpers';
 
 describe('local platform media: demo videos', function () {
   this.timeout(300_000);
@@ -23,7 +23,10 @@ describe('local platform media: demo videos', function () {
     tp = await TestPlatform.start({ demo: true, media: { npmFallback: true, preset: 'ultrafast' } });
   });
 
-  after(async () => tp?.close());
+  after(async () => {
+    await tp?.close();
+    await removeCopies();
+  });
 
   it('answers at once, then finishes the demo videos in statuses 1, 6 and 7 and makes the done ones real', async () => {
     const client = tp.client();

@@ -13,7 +13,7 @@ import type { TranscodedStream } from '../../../src/api/types';
 import { accountDir } from '../../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
-import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, uploadFile, waitForStatus } from './helpers';
+import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, removeCopies, uploadFile, waitForStatus } from './helpers';
 
 describe('local platform media: transcoding with ffmpeg', function () {
   this.timeout(120_000);
@@ -48,6 +48,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
   after(async () => {
     await tp?.close();
     await removeDir(clipDir);
+    await removeCopies();
   });
 
   it('says it runs real media', () => {
