@@ -19,7 +19,7 @@ import { metaOf } from '../meta';
 import type { JobRec, JobTemplate } from '../records';
 import { Tx } from '../store';
 import { testClipArgs } from './commands';
-import { FILE_MODE, logoFile, makeDir, sourceFile } from './files';
+import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir } from './files';
 
 /** Length of a demo clip: a few seconds keep the whole demo's transcoding to a minute or so on 2 cores. */
 export const DEMO_CLIP_SECONDS = 6;
@@ -37,6 +37,22 @@ export function seedDemoMedia(
   void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, signal).catch((error: unknown) => {
     if (!signal.aborted) onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`));
   });
+}
+
+async function makeSource(
+  tools: MediaTools,
+  source: string,
+  video: { title: string; videoType: number },
+  signal: AbortSignal,
+): Promise<void> {
+  await makeDir(dirname(source));
+  const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
+  await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), {
+    timeoutMs: 120_000,
+    signal,
+  });
+  await rename(`${source}.part.mp4`, source);
+  await chmod(source, FILE_MODE);
 }
 
 async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, signal: AbortSignal): Promise<void> {
@@ -59,16 +75,18 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
   }
   const defaultGroup = metaOf(store).defaultTemplateGroupId;
   for (const video of [...store.values('videos')]) {
-    // Uploads that failed (4) or were not media (5) have no source; saved-as items use their parent's.
-    if (video.status === 4 || video.status === 5 || video.parentId) continue;
-    const source = sourceFile(dir, video.id);
-    // Made on an earlier start: nothing to do (a video with its source was already queued then).
-    if (existsSync(source)) continue;
-    await makeDir(dirname(source));
-    const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
-    await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), { timeoutMs: 120_000, signal });
-    await rename(`${source}.part.mp4`, source);
-    await chmod(source, FILE_MODE);
+    // Uploads that failed (4) or were not media (5) have no source.
+    if (video.status === 4 || video.status === 5) continue;
+    if (video.parentId) {
+      // A saved-as item is transcoded from its parent's source, once (its folder marks it done).
+      if (existsSync(videoDir(dir, video.id)) || !existsSync(sourceFile(dir, video.parentId))) continue;
+      await makeDir(videoDir(dir, video.id));
+    } else {
+      const source = sourceFile(dir, video.id);
+      // Made on an earlier start: nothing to do (a video with its source was already queued then).
+      if (existsSync(source)) continue;
+      await makeSource(tools, source, video, signal);
+    }
     if (signal.aborted) return;
     const current = store.get('videos', video.id);
     if (!TRANSCODED_STATUSES.has(video.status)) continue;

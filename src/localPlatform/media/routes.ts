@@ -79,6 +79,34 @@ async function locate(ctx: MediaRouteContext, rawPath: string): Promise<string |
   return undefined;
 }
 
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/**
+ * `playCode.previewUrl` (`/vod/<videoId>/preview`): a page with a player for the default MP4
+ * rendition (browsers play MP4 natively; HLS needs a script player, so it is linked). Undefined when
+ * the path is not a preview of a video of this platform.
+ */
+function previewPage(ctx: MediaRouteContext, rawPath: string): string | undefined {
+  const m = /^\/vod\/([0-9a-f]{32})\/preview$/.exec(rawPath);
+  if (!m) return undefined;
+  for (const { account } of ctx.accounts) {
+    const video = account.store.get('videos', m[1]);
+    if (!video) continue;
+    const full = video.streams.filter((s) => s.type === 0);
+    const main = full.find((s) => s.defaultVideo === 1 && s.mp4Path) ?? full.find((s) => s.mp4Path);
+    const hls = full.find((s) => s.hlsPath);
+    const title = escapeHtml(video.title);
+    const player = main?.mp4Path
+      ? `<video controls preload="metadata" poster="/vod/${video.id}/cover.jpg" src="${escapeHtml(main.mp4Path)}" style="max-width:100%"></video>`
+      : `<img src="/vod/${video.id}/cover.jpg" alt="" style="max-width:100%">`;
+    const link = hls?.hlsPath ? `<p><a href="${escapeHtml(hls.hlsPath)}">HLS playlist</a></p>` : '';
+    return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0;background:#000;color:#ccc;font-family:sans-serif">${player}${link}</body></html>`;
+  }
+  return undefined;
+}
+
 /** Answers a media request (GET, HEAD, OPTIONS). */
 export async function serveMedia(
   ctx: MediaRouteContext,
@@ -95,6 +123,17 @@ export async function serveMedia(
   if (req.method !== 'GET' && req.method !== 'HEAD') {
     res.writeHead(405, { ...CORS, Allow: 'GET, HEAD, OPTIONS', 'Content-Length': 0 });
     res.end();
+    return;
+  }
+  const preview = previewPage(ctx, rawPath);
+  if (preview !== undefined) {
+    res.writeHead(200, {
+      ...CORS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': Buffer.byteLength(preview),
+      'Content-Security-Policy': "default-src 'none'; media-src 'self'; img-src 'self'; style-src 'unsafe-inline'",
+    });
+    res.end(req.method === 'HEAD' ? undefined : preview);
     return;
   }
   const file = await locate(ctx, rawPath);

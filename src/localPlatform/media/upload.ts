@@ -239,7 +239,7 @@ export async function handleUpload(
     const videoId = newId();
     await makeDir(videoDir(dir, videoId));
     await rename(r.temp, sourceFile(dir, videoId));
-    const video = await admit(account, dir, videoId, r, options, tools, engine, now);
+    const video = await admit(account, dir, videoId, r, options, tools, now);
     results.push({
       videoId,
       fileName: r.fileName,
@@ -290,7 +290,6 @@ async function admit(
   r: Received,
   options: Options,
   tools: NonNullable<MediaEngine['tools']>,
-  engine: MediaEngine,
   now: number,
 ): Promise<VideoRec> {
   const source = sourceFile(dir, videoId);
@@ -350,7 +349,6 @@ async function admit(
       tx.put('jobs', job);
     }
   }
-  void engine;
   await account.store.commit(tx.put('videos', video));
   return video;
 }

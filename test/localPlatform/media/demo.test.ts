@@ -9,7 +9,7 @@ import type { Video } from '../../../src/api/types';
 import { DEMO_CLIP_SECONDS } from '../../../src/localPlatform/media/demoMedia';
 import type { MediaTools } from '../../../src/media/tools';
 import { TestPlatform } from '../harness';
-import { mediaTools, probeUrl, rawGet } from './helpers';
+import { mediaTools, probeUrl, rawGet, removeCopies } from './helpers';
 
 describe('local platform media: demo videos', function () {
   this.timeout(300_000);
@@ -23,7 +23,10 @@ describe('local platform media: demo videos', function () {
     tp = await TestPlatform.start({ demo: true, media: { npmFallback: true, preset: 'ultrafast' } });
   });
 
-  after(async () => tp?.close());
+  after(async () => {
+    await tp?.close();
+    await removeCopies();
+  });
 
   it('answers at once, then finishes the demo videos in statuses 1, 6 and 7 and makes the done ones real', async () => {
     const client = tp.client();
@@ -38,11 +41,16 @@ describe('local platform media: demo videos', function () {
         .map((v) => v.title)
         .sort();
     assert.deepEqual(titles([1, 6, 7]), ['Keynote', 'Product demo', 'Queued interview']);
-    const watched = first.filter((v) => [1, 2, 6, 7].includes(v.status) && !v.parentId).map((v) => v.id);
+    // The saved-as item too (transcoded from its parent's source).
+    const watched = first.filter((v) => [1, 2, 6, 7].includes(v.status)).map((v) => v.id);
+    assert.ok(first.some((v) => v.parentId && watched.includes(v.id)));
     let videos: Video[] = [];
     for (;;) {
       videos = (await list()).filter((v) => watched.includes(v.id));
-      if (videos.every((v) => v.status === 2 || v.status === 3)) break;
+      const withFiles = await Promise.all(
+        videos.map(async (v) => (await rawGet(tp.platform.port, new URL(v.cover).pathname)).status === 200),
+      );
+      if (videos.every((v, i) => v.status === 3 || (v.status === 2 && withFiles[i]))) break;
       await new Promise((r) => setTimeout(r, 500));
     }
     for (const v of videos) {

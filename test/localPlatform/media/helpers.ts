@@ -3,7 +3,9 @@
  * packages), short generated clips made once per suite, uploads over real HTTP, ffprobe as the oracle.
  */
 import * as assert from 'node:assert/strict';
-import { readFile } from 'node:fs/promises';
+import { createDecipheriv } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
@@ -63,15 +65,98 @@ export async function waitForStatus(client: PlatformClient, id: string, want: nu
   }
 }
 
-export function probeUrl(tools: MediaTools, url: string): Promise<ProbeResult> {
-  return probe(tools, url);
+/**
+ * ffprobe of an address the platform lists. The address is fetched over HTTP by the test (an HLS
+ * playlist with its key and segments, by the names it gives) and probed as files, so the same checks
+ * run with Debian's tools and with the npm packages' static builds (see below).
+ */
+export async function probeUrl(tools: MediaTools, url: string): Promise<ProbeResult> {
+  const file = await localCopy(url);
+  if (tools.source === 'npm' && (file.endsWith('.m3u8') || file.endsWith('.ts'))) {
+    // The npm packages' static ffprobe crashes (SIGSEGV) on any MPEG-TS stream information: the
+    // segments, decrypted with the key the playlist names, are joined, copied into MP4 by ffmpeg
+    // (no re-encoding) and probed as such.
+    const ts = file.endsWith('.m3u8') ? await joinedSegments(file) : file;
+    const mp4 = `${ts}.copy.mp4`;
+    await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', ts, '-c', 'copy', '-f', 'mp4', mp4]);
+    return probe(tools, mp4);
+  }
+  if (!file.endsWith('.m3u8')) return probe(tools, file);
+  const { stdout } = await runTool(tools.ffprobe, [
+    ...['-v', 'error', '-allowed_extensions', 'ALL', '-show_streams', '-show_format', '-of', 'json', file],
+  ]);
+  const parsed = JSON.parse(stdout.toString('utf8')) as Partial<ProbeResult>;
+  return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
+}
+
+async function joinedSegments(playlist: string): Promise<string> {
+  const text = await readFile(playlist, 'utf8');
+  const dir = playlist.slice(0, playlist.lastIndexOf('/'));
+  const keyName = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(text)?.[1];
+  const key = keyName ? await readFile(join(dir, keyName)) : undefined;
+  const parts: Buffer[] = [];
+  let sequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1] ?? 0);
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    const data = await readFile(join(dir, line.trim()));
+    if (key) {
+      const ivText = /IV=0x([0-9a-fA-F]{32})/.exec(text)?.[1];
+      const iv = ivText ? Buffer.from(ivText, 'hex') : Buffer.alloc(16);
+      if (!ivText) iv.writeUInt32BE(sequence, 12);
+      const decipher = createDecipheriv('aes-128-cbc', key, iv);
+      parts.push(decipher.update(data), decipher.final());
+    } else {
+      parts.push(data);
+    }
+    sequence++;
+  }
+  const out = `${playlist}.joined.ts`;
+  await writeFile(out, Buffer.concat(parts));
+  return out;
+}
+
+const copies = new Map<string, string>();
+
+/** Removes the local copies made by probeUrl, keyframes and frameRgb (call in `after`). */
+export async function removeCopies(): Promise<void> {
+  const dirs = new Set([...copies.values()].map((f) => f.slice(0, f.lastIndexOf('/'))));
+  copies.clear();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+}
+
+/** A local copy of an address (and, for a playlist, of everything it names), cached per test run. */
+export async function localCopy(url: string): Promise<string> {
+  const cached = copies.get(url);
+  if (cached) return cached;
+  const dir = await mkdtemp(join(tmpdir(), 'media-copy-'));
+  const name = new URL(url).pathname.split('/').pop()!;
+  const get = async (u: string): Promise<Buffer> => {
+    const res = await fetch(u);
+    assert.equal(res.status, 200, u);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  const body = await get(url);
+  await writeFile(join(dir, name), body);
+  if (name.endsWith('.m3u8')) {
+    const text = body.toString('utf8');
+    const names = [
+      ...text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')),
+      ...[...text.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]),
+    ];
+    for (const n of names) {
+      assert.match(n, /^[A-Za-z0-9._-]+$/, 'the playlist names files beside it');
+      await writeFile(join(dir, n), await get(new URL(n, url).toString()));
+    }
+  }
+  copies.set(url, join(dir, name));
+  return join(dir, name);
 }
 
 /** Keyframe times (s) of a file or address, by ffprobe. */
 export async function keyframes(tools: MediaTools, url: string): Promise<number[]> {
   const { stdout } = await runTool(tools.ffprobe, [
     ...['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey'],
-    ...['-show_entries', 'frame=pts_time', '-of', 'csv=p=0', url],
+    ...['-show_entries', 'frame=pts_time', '-of', 'csv=p=0', await localCopy(url)],
   ]);
   return stdout
     .toString('utf8')
@@ -83,7 +168,7 @@ export async function keyframes(tools: MediaTools, url: string): Promise<number[
 /** One decoded frame at `seconds` as RGB24 bytes (width * height * 3). */
 export async function frameRgb(tools: MediaTools, url: string, seconds: number): Promise<Buffer> {
   const { stdout } = await runTool(tools.ffmpeg, [
-    ...['-v', 'error', '-ss', String(seconds), '-i', url, '-frames:v', '1'],
+    ...['-v', 'error', '-ss', String(seconds), '-i', await localCopy(url), '-frames:v', '1'],
     ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
   ]);
   return stdout;

@@ -13,7 +13,7 @@ import type { TranscodedStream } from '../../../src/api/types';
 import { accountDir } from '../../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
-import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, uploadFile, waitForStatus } from './helpers';
+import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, removeCopies, uploadFile, waitForStatus } from './helpers';
 
 describe('local platform media: transcoding with ffmpeg', function () {
   this.timeout(120_000);
@@ -48,6 +48,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
   after(async () => {
     await tp?.close();
     await removeDir(clipDir);
+    await removeCopies();
   });
 
   it('says it runs real media', () => {
@@ -280,6 +281,10 @@ describe('local platform media: transcoding with ffmpeg', function () {
       assert.equal(answer.status, 404, path);
       assert.ok(!answer.body.toString().includes('CONTENT-OF-THE'), path);
     }
+    const page = await rawGet(tp.platform.port, new URL(item.playCode.previewUrl).pathname);
+    assert.equal(page.status, 200);
+    assert.equal(page.headers['content-type'], 'text/html; charset=utf-8');
+    assert.ok(page.body.toString().includes(`src="${mp4.pathname}"`), page.body.toString());
     const logo = await rawGet(tp.platform.port, '/logo/red.png');
     assert.equal(logo.status, 200);
     assert.equal(logo.headers['content-type'], 'image/png');
