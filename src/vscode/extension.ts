@@ -80,13 +80,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The status bar and the context keys of the menus follow every change of the profiles (a
   // profile added or removed while another is active, or none), not only switches.
   const showAccount = (): void => {
-    statusBar.show(accountStatus(ctx.accounts));
+    statusBar.show(accountStatus(ctx.accounts, ctx.localPlatform.mediaDescription));
     for (const [key, value] of Object.entries(accountContextKeys(ctx.accounts)))
       void vscode.commands.executeCommand('setContext', key, value);
   };
   subscriptions.push(
     ctx.accounts.onDidChange(showAccount),
     ctx.connection.onDidChange(showAccount),
+    ctx.localPlatform.onDidStart(showAccount),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (VIEW_SETTINGS.some((key) => event.affectsConfiguration(key))) {
         channels.refresh();

@@ -362,6 +362,8 @@ describe('Accounts and connection', () => {
       await eventually('the setting to open', () => harness.ui.settingsOpened.length > 0);
       assert.deepEqual(harness.ui.settingsOpened, ['videoPlatform.ffmpegPath']);
       assert.match(harness.log.text(), /Local platform listening at http:\/\/127\.0\.0\.1:\d+; media: simulated media/);
+      // The status bar's tooltip says it too, for the local account only.
+      assert.match(accountStatus(harness.store, harness.host.mediaDescription).tooltip, /Media: simulated media/);
     });
 
     it('runs real media with ffmpeg from the setting (or the PATH), and says so', async function () {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/server';
 import type { MediaMode } from '../../media/tools';
 import type { LogSink } from '../log';
+import { Emitter } from '../util/emitter';
 import type { AccountProfile, AccountStore, StateStore } from './accountStore';
 
 const LOCAL_ACCOUNT_NAME = 'Local platform';
@@ -37,6 +38,16 @@ function addressInUse(error: unknown): boolean {
  */
 export class LocalPlatformHost {
   private running: Promise<LocalPlatform> | undefined;
+  private readonly startedEmitter = new Emitter<string>();
+  private media: string | undefined;
+
+  /** Fires with the media mode's description each time the platform has started (the status bar shows it). */
+  readonly onDidStart = this.startedEmitter.event;
+
+  /** The running platform's media mode, for the status bar (undefined while it is not running). */
+  get mediaDescription(): string | undefined {
+    return this.running ? this.media : undefined;
+  }
 
   constructor(
     private readonly store: AccountStore,
@@ -110,6 +121,8 @@ export class LocalPlatformHost {
     }
     await this.options.state?.update(LOCAL_PORT_KEY, platform.port);
     this.log.info(`Local platform listening at ${platform.baseUrl}; media: ${platform.mediaDescription}`);
+    this.media = platform.mediaDescription;
+    this.startedEmitter.fire(platform.mediaDescription);
     return platform;
   }
 
