@@ -156,6 +156,8 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
           ...(categoryId > 0 ? { categoryId } : {}),
           ...(transcoding.kind === 'none' ? { isTranscoder: false } : {}),
           ...(transcoding.kind === 'group' ? { transcodeTemplateGroupId: transcoding.group.id } : {}),
+          // A VR group (type 1) transcodes VR videos.
+          ...(transcoding.kind === 'group' && transcoding.group.type === 1 ? { videoType: 1 as const } : {}),
         },
         {
           signal,
