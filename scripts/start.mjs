@@ -101,6 +101,7 @@ async function main() {
 
   console.log(`Local platform with demo data: ${restUrl}`);
   console.log(`  base URL:   ${baseUrl}`);
+  console.log(`  upload:     ${baseUrl}/multipart/upload (media mode: the "media:" line on stderr)`);
   console.log(`  access key: ${account.accessKey}`);
   console.log(`  secret key: kept in ${accountFile} (${created ? 'generated now' : 'reused'}; not shown)`);
   console.log(`  data:       ${dataDir}`);

@@ -30,7 +30,8 @@ import {
 } from './params';
 import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
 import { signParams } from './signing';
-import { Transport } from './transport';
+import { Transport, type TransportOptions } from './transport';
+import { checkUpload, formFields, multipartBody, UPLOAD_PATH } from './upload';
 import {
   ACTIONS,
   type ActionName,
@@ -55,6 +56,10 @@ import {
   type SecondTranscodeResult,
   type TemplateGroupInput,
   type TemplateGroupSummary,
+  type UploadedVideo,
+  type UploadInput,
+  type UploadProgress,
+  type UploadToken,
   type Video,
   type VideoPlayback,
   type VideoQuery,
@@ -63,6 +68,11 @@ import {
 export interface ClientOptions {
   /** Platform base URL, e.g. http://127.0.0.1:8790; a trailing "/rest" is accepted and stripped. */
   baseUrl: string;
+  /**
+   * Base URL of uploads (`{uploadBaseUrl}/multipart/upload`, facts section 6): the real service uses a
+   * separate host; default the base URL, which is where the local platform takes them.
+   */
+  uploadBaseUrl?: string;
   accessKey: string;
   secretKey: string;
   /**
@@ -102,14 +112,20 @@ export interface CallOptions {
   signal?: AbortSignal;
 }
 
+export interface UploadOptions extends CallOptions {
+  /** Called as the file is sent (at the start, after each chunk); never slows or fails the upload. */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
 export interface RequestLogEntry {
-  action: ActionName;
+  /** The action, or `upload` for `{upload_base}/multipart/upload`. */
+  action: ActionName | 'upload';
   method: HttpMethod;
-  /** `{base_url}/rest`, no query string. */
+  /** `{base_url}/rest` (or the upload address), no query string. */
   url: string;
   /** Query parameters with the signature (and anything secret-looking) masked, the access key shortened. */
   params: Record<string, string>;
-  /** Size of the JSON body (liveCreateChannel, liveUpdate). */
+  /** Size of the JSON body (liveCreateChannel, liveUpdate) or of the upload's form. */
   bodyBytes?: number;
   /** 1 for the first try; higher for GET retries. */
   attempt: number;
@@ -135,6 +151,8 @@ interface Prepared {
 
 export class PlatformClient {
   readonly baseUrl: string;
+  /** `{upload base}/multipart/upload`. */
+  readonly uploadUrl: string;
   private readonly restUrl: string;
   private readonly restPath: string;
   private readonly accessKey: string;
@@ -142,6 +160,10 @@ export class PlatformClient {
   private readonly retry: RetryPolicy;
   private readonly onRequest?: (entry: RequestLogEntry) => void;
   private readonly transport: Transport;
+  private readonly transportOptions: TransportOptions;
+  private readonly upload: { origin: string; path: string };
+  /** The transport of an upload host other than the platform's (made on the first upload). */
+  private uploadTransport: Transport | undefined;
   private closed = false;
 
   constructor(options: ClientOptions) {
@@ -150,6 +172,9 @@ export class PlatformClient {
     this.baseUrl = address.baseUrl;
     this.restUrl = `${address.origin}${address.restPath}`;
     this.restPath = address.restPath;
+    const upload = parseBaseUrl(options.uploadBaseUrl ?? options.baseUrl, 'uploadBaseUrl');
+    this.uploadUrl = `${upload.baseUrl}${UPLOAD_PATH}`;
+    this.upload = { origin: upload.origin, path: `${upload.baseUrl.slice(upload.origin.length)}${UPLOAD_PATH}` };
     this.accessKey = requireKey('accessKey', options.accessKey);
     this.secretKey = requireKey('secretKey', options.secretKey);
     const timeouts = normaliseTimeouts(options.timeouts);
@@ -164,7 +189,7 @@ export class PlatformClient {
       throw new TypeError('PlatformClient option onRequest must be a function');
     }
     this.onRequest = options.onRequest;
-    this.transport = new Transport({
+    this.transportOptions = {
       origin: address.origin,
       timeouts,
       proxy,
@@ -173,7 +198,8 @@ export class PlatformClient {
       rejectUnauthorized,
       ca,
       maxAnswerBytes,
-    });
+    };
+    this.transport = new Transport(this.transportOptions);
   }
 
   // ---- live channels -------------------------------------------------------------------------
@@ -421,11 +447,122 @@ export class PlatformClient {
     await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
   }
 
+  /** The access token for uploads (facts section 6). */
+  async getToken(o?: CallOptions): Promise<UploadToken> {
+    const env = await this.call('getToken', o, () => ({ params: {} }));
+    return expectRecord<UploadToken>(env.result, this.context('getToken'));
+  }
+
+  /**
+   * Uploads one file (facts section 6): `POST {upload base}/multipart/upload`, a multipart form with
+   * the token first, the given fields, then the file, read from disk as it is sent. With no `token`
+   * one is asked for with getToken. The answer's envelope is checked like every call's (a refusal is
+   * an ApiError); never retried (a POST), and a failure after sending began may hide a done upload.
+   * Returns the platform's record of each uploaded file.
+   */
+  async uploadVideo(input: UploadInput, o: UploadOptions = {}): Promise<UploadedVideo[]> {
+    const action = 'upload';
+    const url = this.uploadUrl;
+    const signal = o?.signal;
+    const onProgress = o?.onProgress;
+    if (onProgress !== undefined && typeof onProgress !== 'function') {
+      throw new InputRule('onProgress', 'must be a function').toError(action, url);
+    }
+    let checked: Awaited<ReturnType<typeof checkUpload>>;
+    try {
+      checked = await checkUpload(input);
+      // Checked with a stand-in token before one is asked for: bad input sends nothing at all.
+      formFields(input, input.token ?? 'token');
+    } catch (error) {
+      if (error instanceof InputRule) throw error.toError(action, url);
+      throw error;
+    }
+    this.checkOpen(action, url);
+    const token = input.token ?? (await this.getToken({ signal })).accessToken;
+    this.checkOpen(action, url);
+    const fields = formFields(input, token);
+    const body = multipartBody({ fields, file: checked.file });
+    const report = (progress: UploadProgress): void => {
+      try {
+        onProgress?.(progress);
+      } catch {
+        // A failing progress display must not fail the upload.
+      }
+    };
+    const started = performance.now();
+    const outcome: Outcome = {};
+    const logged = (): void => {
+      if (!this.onRequest) return;
+      const params = maskParams(Object.fromEntries(fields), this.secretKey);
+      params.file = checked.file.name;
+      const entry: RequestLogEntry = {
+        action,
+        method: 'POST',
+        url,
+        params,
+        bodyBytes: body.length,
+        attempt: 1,
+        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
+        ...outcome,
+      };
+      try {
+        this.onRequest(entry);
+      } catch {
+        // A failing logger must not turn a good call into a failed one.
+      }
+    };
+    try {
+      const answer = await this.uploadTransportFor().exchange({
+        action,
+        url,
+        method: 'POST',
+        path: this.upload.path,
+        headers: {
+          accept: 'application/json',
+          'content-type': body.contentType,
+          'content-length': String(body.length),
+        },
+        body: body.stream(report),
+        signal,
+      });
+      outcome.status = answer.status;
+      const envelope = readEnvelope(answer.text, {
+        action,
+        url,
+        scrub: [this.secretKey, token],
+        note: mayHaveBeenCarriedOut('POST'),
+      });
+      outcome.code = envelope.code;
+      logged();
+      return expectArray<UploadedVideo>(envelope.result, { action, url, note: mayHaveBeenCarriedOut('POST') });
+    } catch (error) {
+      if (error instanceof TransportError) {
+        outcome.error = error.kind;
+        if (error.status !== undefined) outcome.status = error.status;
+      } else if (error instanceof ApiError) {
+        outcome.code = error.code;
+      }
+      logged();
+      throw error;
+    }
+  }
+
   /** Closes the connection pool; calls made afterwards fail with a clear error. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
-    await this.transport.close();
+    await Promise.all([this.transport.close(), this.uploadTransport?.close()]);
+  }
+
+  private checkOpen(action: string, url: string): void {
+    if (this.closed)
+      throw new TransportError('network', `${action}: the client for ${url} has been closed`, action, url);
+  }
+
+  /** The platform's own pool when uploads go to its origin (the local platform), else one for the upload host. */
+  private uploadTransportFor(): Transport {
+    if (this.upload.origin === this.transportOptions.origin) return this.transport;
+    return (this.uploadTransport ??= new Transport({ ...this.transportOptions, origin: this.upload.origin }));
   }
 
   // ---- the one way a request is made ------------------------------------------------------------

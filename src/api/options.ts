@@ -21,19 +21,19 @@ function invalid(option: string, rule: string): TypeError {
 }
 
 /** Accepts a base URL with or without a trailing `/rest`; refuses query, fragment and credentials. */
-export function parseBaseUrl(raw: unknown): PlatformAddress {
+export function parseBaseUrl(raw: unknown, option: 'baseUrl' | 'uploadBaseUrl' = 'baseUrl'): PlatformAddress {
   if (typeof raw !== 'string' || raw.trim() === '')
-    throw invalid('baseUrl', 'must be a non-empty URL such as http://127.0.0.1:8790');
+    throw invalid(option, 'must be a non-empty URL such as http://127.0.0.1:8790');
   let url: URL;
   try {
     url = new URL(raw.trim());
   } catch {
-    throw invalid('baseUrl', 'must be a valid absolute URL such as http://127.0.0.1:8790');
+    throw invalid(option, 'must be a valid absolute URL such as http://127.0.0.1:8790');
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
-    throw invalid('baseUrl', 'must start with http:// or https://');
-  if (url.username !== '' || url.password !== '') throw invalid('baseUrl', 'must not contain a user name or password');
-  if (url.search !== '' || url.hash !== '') throw invalid('baseUrl', 'must not contain a query string or fragment');
+    throw invalid(option, 'must start with http:// or https://');
+  if (url.username !== '' || url.password !== '') throw invalid(option, 'must not contain a user name or password');
+  if (url.search !== '' || url.hash !== '') throw invalid(option, 'must not contain a query string or fragment');
   let path = url.pathname.replace(/\/+$/, '');
   if (path.endsWith('/rest')) path = path.slice(0, -'/rest'.length).replace(/\/+$/, '');
   return { baseUrl: `${url.origin}${path}`, origin: url.origin, restPath: `${path}/rest` };

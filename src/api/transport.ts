@@ -4,6 +4,7 @@
  * Every failure becomes a TransportError with its own kind and a message naming action and address.
  */
 import { maxHeaderSize } from 'node:http';
+import type { Readable } from 'node:stream';
 import { trustedCertificates } from './certificates';
 import { TransportError, mayHaveBeenCarriedOut } from './errors';
 import { chooseProxy } from './proxy';
@@ -50,7 +51,8 @@ export interface Exchange {
   /** Path with the query string. */
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A text body, or a streamed one (an upload: read as the connection takes it). */
+  body?: string | Readable;
   signal?: AbortSignal;
 }
 
@@ -131,10 +133,18 @@ class AnswerDeadline {
   private timer?: NodeJS.Timeout;
   expired = false;
 
-  constructor(private readonly ms: number) {}
+  /**
+   * `fromHeaders`: for a streamed request body (an upload), whose sending may take far longer than
+   * any answer, the deadline counts from the answer's headers. While it is sent, undici's headers
+   * timeout still ends a send that stalls.
+   */
+  constructor(
+    private readonly ms: number,
+    private readonly fromHeaders = false,
+  ) {}
 
   watch(body: Dispatcher.ResponseData['body']): void {
-    const left = Math.max(0, this.ms - (performance.now() - this.started));
+    const left = this.fromHeaders ? this.ms : Math.max(0, this.ms - (performance.now() - this.started));
     this.timer = setTimeout(() => {
       this.expired = true;
       body.destroy(DEADLINE_PASSED);
@@ -191,7 +201,7 @@ export class Transport {
   /** Sends one request and reads the whole answer; throws TransportError for anything but a 2xx. */
   async exchange(x: Exchange): Promise<Answer> {
     if (x.signal?.aborted) throw aborted(x, x.signal.reason);
-    const deadline = new AnswerDeadline(this.timeouts.bodyMs);
+    const deadline = new AnswerDeadline(this.timeouts.bodyMs, x.body !== undefined && typeof x.body !== 'string');
     try {
       let response: Dispatcher.ResponseData;
       try {

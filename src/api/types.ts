@@ -546,6 +546,64 @@ export interface VideoPlayback {
   comments: Array<{ id: string; time: number; comment: string }> | null;
 }
 
+/** `getToken` (facts section 6): the token for uploads. */
+export interface UploadToken {
+  accessToken: string;
+  /** ms since epoch */
+  accessTokenTime: number;
+  /** seconds */
+  expiresIn: number;
+  refreshToken: string;
+  userId: number;
+}
+
+/**
+ * An upload (facts section 6): `POST {upload_base}/multipart/upload`, a multipart form. The file is
+ * read from disk as it is sent; the other fields are optional and travel as the form's text fields.
+ */
+export interface UploadInput {
+  /** The path of the file on this machine. */
+  file: string;
+  /** The name the platform records (default: the file's own name). */
+  fileName?: string;
+  /** An access token from getToken (default: one asked for just before the upload). */
+  token?: string;
+  /** A video category id (0 or absent: none). */
+  categoryId?: number;
+  /** 0 normal (default), 1 VR. */
+  videoType?: 0 | 1;
+  /** Transcode after the upload (the platform's default: true). */
+  isTranscoder?: boolean;
+  /** Encrypt (not with `isTranscoder` false). */
+  isEncrypt?: boolean;
+  /** The template group to transcode with (absent: the account's default group). */
+  transcodeTemplateGroupId?: number;
+  /** Cover capture times in seconds, at most 8. */
+  capturePoints?: number[];
+  isExtractFrame?: boolean;
+  /** Seconds between extracted frames. */
+  frameInterval?: number;
+  tag?: string;
+}
+
+/** One uploaded file as the upload's answer lists it (the real service spells `thumbnaill` in its example). */
+export interface UploadedVideo {
+  videoId: string;
+  fileName: string;
+  thumbnail?: string;
+  thumbnaill?: string;
+  title?: string;
+  /** The video's status right after the upload, where the platform says it. */
+  status?: VideoStatus;
+  [field: string]: unknown;
+}
+
+/** How far an upload is: bytes of the file sent so far, of its size. */
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+}
+
 /** How each action travels (facts section 2). */
 export type HttpMethod = 'GET' | 'POST';
 
@@ -576,6 +634,7 @@ export const ACTIONS = {
   getTranscodedVideos: { method: 'GET' },
   getVideoInfo: { method: 'GET' },
   deleteVideo: { method: 'POST' },
+  getToken: { method: 'GET' },
 } as const satisfies Record<string, { method: HttpMethod; jsonBody?: boolean }>;
 
 export type ActionName = keyof typeof ACTIONS;

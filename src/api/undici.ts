@@ -9,11 +9,11 @@
  * back exactly as it was: removed, or its old property descriptor. When the slot is already set,
  * undici leaves it alone by itself. test/api/globalDispatcher.test.ts checks this, bundled too.
  *
- * Node's own fetch must be initialised first: undici's root reads `globalThis.Headers`, which loads
- * Node's internal undici; had that happened while the placeholder held the slot, Node's fetch would
- * have found a dispatcher, installed none, and failed on every later call once the slot was emptied.
- * So Node's fetch is initialised here first, as its own first use would (the slot then holds Node's
- * own dispatcher, never ours). In VS Code's extension host the slot is set long before.
+ * Node's own fetch must keep working afterwards. Its web globals (`Headers`, `fetch`...) are lazy: the
+ * first read loads Node's built-in undici, which installs its dispatcher only if the slot is empty.
+ * undici's package root reads `globalThis.Headers`; read while the placeholder held the slot, Node's
+ * fetch would be left with no dispatcher at all. So during the require those globals are hidden too,
+ * and put back exactly as they were.
  */
 import type * as Undici from 'undici';
 
@@ -21,8 +21,36 @@ export type { Dispatcher } from 'undici';
 
 const SLOT = Symbol.for('undici.globalDispatcher.1');
 
+/** Node's lazy web globals whose first read loads Node's built-in undici. */
+const NODE_WEB_GLOBALS = [
+  'fetch',
+  'Headers',
+  'Request',
+  'Response',
+  'FormData',
+  'WebSocket',
+  'MessageEvent',
+  'CloseEvent',
+  'EventSource',
+] as const;
+
+/** Runs `work` with Node's web globals hidden (reads give undefined), then restores their descriptors. */
+function withNodeWebGlobalsHidden<T>(work: () => T): T {
+  const saved: Array<[string, PropertyDescriptor]> = [];
+  for (const name of NODE_WEB_GLOBALS) {
+    const descriptor = Object.getOwnPropertyDescriptor(globalThis, name);
+    if (!descriptor?.configurable) continue;
+    saved.push([name, descriptor]);
+    Object.defineProperty(globalThis, name, { value: undefined, configurable: true, writable: true });
+  }
+  try {
+    return work();
+  } finally {
+    for (const [name, descriptor] of saved) Object.defineProperty(globalThis, name, descriptor);
+  }
+}
+
 function requireUndici(): typeof Undici {
-  void (globalThis as { Headers?: unknown }).Headers;
   const global = globalThis as unknown as Record<symbol, unknown>;
   const before = Object.getOwnPropertyDescriptor(globalThis, SLOT);
   if (global[SLOT] !== undefined || (before !== undefined && !before.configurable && !before.writable)) {
@@ -39,7 +67,7 @@ function requireUndici(): typeof Undici {
     global[SLOT] = placeholder; // non-configurable but writable, holding undefined
   }
   try {
-    return require('undici') as typeof Undici;
+    return withNodeWebGlobalsHidden(() => require('undici') as typeof Undici);
   } finally {
     if (before === undefined) delete global[SLOT];
     else if (before.configurable) Object.defineProperty(globalThis, SLOT, before);

@@ -23,7 +23,10 @@ import { VideoTreeModel } from './tree/videoTree';
 export async function compose(ports: Ports): Promise<AppContext> {
   const { ui, log, settings } = ports;
   const accounts = new AccountStore(ports.state, ports.secrets);
-  const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log);
+  const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log, {
+    state: ports.state,
+    ffmpegDir: () => settings.ffmpegPath(),
+  });
   const connection = new Connection({
     store: accounts,
     log,
@@ -40,7 +43,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const references = new ReferenceCache(() => connection.activeClient(), log);
   const proxyFetch = new ProxyFetch(() => settings.clientOptions());
   const inspection = new InspectionServices(
-    new MediaToolsFinder(() => settings.ffmpegPath()),
+    new MediaToolsFinder(() => settings.ffmpegPath() ?? ''),
     proxyFetch,
     ports.panels,
     ports.state,

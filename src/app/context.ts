@@ -76,7 +76,10 @@ export interface AppContext {
   dispose(): Promise<void>;
 }
 
-/** What a command gets besides the context: from a view, the clicked item and the selection; from an editor title, the document. */
+/**
+ * What a command gets besides the context: from a view, the clicked item and the selection; from an editor title,
+ * the document; from the Explorer, the files.
+ */
 export interface CommandArgs {
   /** The clicked tree item (or a record or id passed by another command). */
   readonly node?: unknown;
@@ -84,4 +87,6 @@ export interface CommandArgs {
   readonly selection?: readonly unknown[];
   /** The document's URI (editor title commands). */
   readonly uri?: string;
+  /** The paths of the clicked and selected files (the Explorer's context menu). */
+  readonly files?: readonly string[];
 }

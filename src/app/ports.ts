@@ -15,8 +15,8 @@ export interface SettingsPort {
   pollIntervalMs(): number;
   /** Timeouts, retry and proxy of each new client. */
   clientOptions(): Partial<ClientOptions>;
-  /** `videoPlatform.ffmpegPath`: the folder that holds ffmpeg and ffprobe; empty: FFMPEG_DIR and the PATH. */
-  ffmpegPath(): string;
+  /** `videoPlatform.ffmpegPath`: the folder holding ffmpeg and ffprobe for the local platform (empty: the PATH). */
+  ffmpegPath(): string | undefined;
 }
 
 /** What the host provides; compose() builds the application's context from these. */

@@ -39,7 +39,16 @@ export interface ProgressOptions {
 /** Progress of one task: `signal` aborts when the user cancels. */
 export interface ProgressHandle {
   readonly signal: AbortSignal;
-  report(message: string): void;
+  /** `increment`: percent of the whole task done since the last report (a bar where the host shows one). */
+  report(message: string, increment?: number): void;
+}
+
+export interface OpenFilesOptions {
+  readonly title: string;
+  /** The button's label. */
+  readonly openLabel: string;
+  /** Named lists of file extensions without the dot, e.g. `{ Media: ['mp4', 'mov'] }`. */
+  readonly filters: Readonly<Record<string, readonly string[]>>;
 }
 
 export interface Ui {
@@ -47,6 +56,8 @@ export interface Ui {
   pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined>;
   pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined>;
   input(options: InputOptions): Promise<string | undefined>;
+  /** The file dialog (several files); the chosen files' paths, or undefined when dismissed. */
+  openFiles(options: OpenFilesOptions): Promise<string[] | undefined>;
   /** A modal warning naming what is about to happen; true only when `action` was chosen. */
   confirm(message: string, detail: string, action: string): Promise<boolean>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
@@ -54,6 +65,8 @@ export interface Ui {
   error(message: string, ...actions: string[]): Promise<string | undefined>;
   withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R>;
   copy(text: string): Promise<void>;
+  /** Opens the Settings editor at one setting (`videoPlatform.ffmpegPath`). */
+  openSetting(id: string): Promise<void>;
   openExternal(url: string): Promise<boolean>;
   showLog(): void;
 }

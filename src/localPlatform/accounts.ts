@@ -8,7 +8,7 @@ import type { Account } from './context';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from './builtinGroups';
 import { COLLECTION_NAMES, type MetaRec } from './records';
 import { AccountStore, Tx } from './store';
-import { Transcoder } from './transcoder';
+import { Transcoder, type TranscodeQueue } from './transcoder';
 
 export interface PlatformAccount {
   accessKey: string;
@@ -40,6 +40,8 @@ export async function openAccount(
   clockSpeed: number,
   onError: (error: unknown) => void,
   compactBytes?: number,
+  /** The real media queue (media/jobs.ts) instead of the simulated clock. */
+  makeQueue?: (store: AccountStore, dir: string) => TranscodeQueue,
 ): Promise<OpenedAccount> {
   const store = await AccountStore.open(accountDir(dataDir, config.accessKey), { compactBytes });
   let meta = store.get('meta', 'meta');
@@ -60,7 +62,9 @@ export async function openAccount(
   }
   const userId = config.userId ?? meta.userId;
   takenUserIds.add(userId);
-  const transcoder = new Transcoder(store, clockSpeed, onError);
+  const transcoder = makeQueue
+    ? makeQueue(store, accountDir(dataDir, config.accessKey))
+    : new Transcoder(store, clockSpeed, onError);
   // "No data yet" is judged by the records, not by whether anything was ever written: a process
   // stopped between writing the account's meta record and its demo data still gets the demo data.
   const fresh = COLLECTION_NAMES.every((c) => c === 'meta' || store.size(c) === 0);

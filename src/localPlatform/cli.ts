@@ -31,6 +31,8 @@ async function main(): Promise<void> {
   }
   const platform = await startLocalPlatform(platformOptions);
   process.stdout.write(`listening ${platform.restUrl}\n`);
+  // Beside the one stdout line (the contract scripts read): which media mode runs, and where uploads go.
+  process.stderr.write(`media: ${platform.mediaDescription}\nupload: ${platform.baseUrl}/multipart/upload\n`);
   // stdout keeps its one line; the media mode goes to stderr.
   if (platform.rtmpUrl) process.stderr.write(`localPlatform: real live media, RTMP ingest ${platform.rtmpUrl}\n`);
   else if (platform.liveSimulatedReason)

@@ -1,6 +1,7 @@
 /** Command-line options of the local platform (see cli.ts). */
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
+import { INSTALL_HINT } from '../media/tools';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,
@@ -34,6 +35,10 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --max-live-channels N   channels with real live media at once (default 2)
   --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
   --simulated-live        no real live media even when ffmpeg is found
+
+Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
+without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
+stderr at start (\`media: ...\`). To get ffmpeg: ${INSTALL_HINT}.
 `;
 
 export class UsageError extends Error {}
@@ -144,6 +149,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     accounts,
     port: v.port === undefined ? 8790 : number('--port', v.port, 0),
     verbose: v.verbose ?? false,
+    // The command line may use ffmpeg from the npm packages; the extension never does (README).
+    media: { npmFallback: true },
   };
   if (v.host !== undefined) options.host = v.host;
   if (v.demo) options.demo = true;
@@ -159,6 +166,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     options.allowedHosts = v['allowed-host'];
   }
   if (v['replay-guard']) options.replayGuard = true;
+  if (v.ffmpeg !== undefined) {
+    if (v.ffmpeg === '') throw new UsageError('--ffmpeg needs a folder holding ffmpeg and ffprobe');
+    options.media = { ...options.media, ffmpegDir: v.ffmpeg };
+  }
   const accessKey = v['access-key'];
   const secretKey = v['secret-key'] ?? env.LOCAL_PLATFORM_SECRET_KEY;
   if (accessKey !== undefined) {

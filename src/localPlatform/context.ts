@@ -2,7 +2,7 @@ import type { Fields } from './fields';
 import type { LiveHooks } from './live/liveMedia';
 import type { View } from './serialize';
 import type { AccountStore } from './store';
-import type { Transcoder } from './transcoder';
+import type { TranscodeQueue } from './transcoder';
 
 /** One account as the server holds it. The secret key never leaves this object. */
 export interface Account {
@@ -10,7 +10,7 @@ export interface Account {
   readonly secretKey: string;
   readonly userId: number;
   readonly store: AccountStore;
-  readonly transcoder: Transcoder;
+  readonly transcoder: TranscodeQueue;
   /** Real live media (live/liveMedia.ts); absent when media is simulated. */
   readonly live?: LiveHooks;
 }

@@ -20,6 +20,7 @@ import { secondTranscodeV2 } from './actions/transcode';
 import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
 import type { ActionHandler } from './context';
 import { PlatformFault } from './faults';
+import { issueToken } from './media/tokens';
 
 export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   liveCreateChannel,
@@ -48,6 +49,8 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   getTranscodedVideos,
   getVideoInfo,
   deleteVideo,
+  // Facts section 6: the token for uploads.
+  getToken: (ctx) => ({ result: issueToken(ctx.account, ctx.now) }),
 };
 
 export function handlerFor(action: string): ActionHandler | undefined {

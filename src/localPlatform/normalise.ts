@@ -66,9 +66,20 @@ function readTarget(req: IncomingMessage): URL {
   }
 }
 
-/** Reads and checks the request line and the Host / Origin headers; throws an HttpFault to refuse. */
-export function normalise(req: IncomingMessage, allowedHosts: ReadonlySet<string>): Incoming {
+/**
+ * Reads and checks the request line and the Host / Origin headers; throws an HttpFault to refuse.
+ * `anyOrigin(path, method)` names the requests that pages of every origin may make (reading the media
+ * files, served with CORS like a CDN's); their Host is checked all the same.
+ */
+export function normalise(
+  req: IncomingMessage,
+  allowedHosts: ReadonlySet<string>,
+  anyOrigin: (path: string, method: string) => boolean = () => false,
+): Incoming {
   const url = readTarget(req);
+  // Repeated slashes are one, as web servers in front of the real service treat them.
+  const path = url.pathname.replace(/\/{2,}/g, '/');
+  const method = req.method ?? '';
   const hostHeader = req.headers.host;
   let hostName: string | undefined;
   if (hostHeader !== undefined) {
@@ -84,7 +95,7 @@ export function normalise(req: IncomingMessage, allowedHosts: ReadonlySet<string
     throw refused(`the request's address names the host ${url.hostname.slice(0, 100)}, not this local platform`);
   }
   const origin = req.headers.origin;
-  if (origin !== undefined) {
+  if (origin !== undefined && !anyOrigin(path, method)) {
     let originHost: string | undefined;
     try {
       originHost = canonicalHost(new URL(origin).hostname);
@@ -95,11 +106,5 @@ export function normalise(req: IncomingMessage, allowedHosts: ReadonlySet<string
       throw refused(`requests from web pages of another origin (${origin.slice(0, 100)}) are not accepted`);
     }
   }
-  return {
-    method: req.method ?? '',
-    url,
-    // Repeated slashes are one, as web servers in front of the real service treat them.
-    path: url.pathname.replace(/\/{2,}/g, '/'),
-    hostName,
-  };
+  return { method, url, path, hostName };
 }

@@ -245,6 +245,8 @@ export interface JobTemplate {
   flvEncryptType: 0 | 7;
   tsEncryptType: 0 | 7;
   defaultVideo: 0 | 1;
+  /** A group item's `advancedArguments` JSON text (real media maps it to ffmpeg: media/advanced.ts). */
+  advancedArguments?: string | null;
 }
 
 /** A second transcoding in flight, with wall-clock deadlines so a restart resumes it. */
@@ -258,6 +260,8 @@ export interface JobRec {
   logoGroupId: number | null;
   /** Only with ad-hoc templates: the video type of the result (0 normal, 1 VR). */
   videoType: 0 | 1 | null;
+  /** The first transcoding after an upload (status 1 while it runs, not 6); real media only. */
+  first?: boolean;
   /** When the video goes 7 -> 6 (ms since epoch, real clock). */
   startAt: number;
   /** When the video goes 6 -> 2 with its renditions. */

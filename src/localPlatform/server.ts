@@ -5,9 +5,11 @@
  *
  * A request goes through these steps, each its own module:
  *   1. normalise (normalise.ts): the path, the Host and Origin checks;
- *   2. route: `/rest` is the REST interface; `/live/...` a live channel's files when real live media
- *      runs (live/router.ts); other paths get the 404 envelope (a new route is one more entry in
- *      `routes`);
+ *   2. route (the table `routes`): `/rest` is the REST interface, `/multipart/upload` the upload
+ *      (media/upload.ts), `/vod/...` and `/logo/...` the media files (media/routes.ts), `/live/...` a live
+ *      channel's files when real live media runs (live/router.ts) — media files readable by pages of any
+ *      origin — and `/player` the browser player (player.ts); other paths get the 404 envelope (a new
+ *      route is one more entry);
  * and for `/rest`:
  *   3. read the body (request.ts), 4. authenticate (auth.ts), 5. dispatch to the action's handler
  *      (handlers.ts), 6. answer with the envelope (answer.ts).
@@ -30,7 +32,12 @@ import { Fields } from './fields';
 import { dispatch } from './handlers';
 import type { LiveMedia, LiveOptions } from './live/liveMedia';
 import { serveLive } from './live/router';
-import { findMediaTools } from '../media/tools';
+import { findMediaTools, type MediaMode } from '../media/tools';
+import { seedDemoMedia } from './media/demoMedia';
+import { MediaEngine, type MediaOptions } from './media/engine';
+import { MediaTranscoder } from './media/jobs';
+import { mediaRoutes } from './media/router';
+import { UPLOAD_PATH } from './media/upload';
 import { allowedHostNames, normalise, WILDCARD_HOSTS, type Incoming } from './normalise';
 import { DIR_MODE } from './permissions';
 import { isPlayerPath, servePlayer } from './player';
@@ -63,6 +70,8 @@ export interface LocalPlatformOptions {
   allowedHosts?: string[];
   /** Refuse a signed request seen before within the timestamp window (default off). */
   replayGuard?: boolean;
+  /** Real media with ffmpeg (src/localPlatform/README.md "Media"); absent: the simulated clock. */
+  media?: MediaOptions;
   /** Called once per answered request (no parameters, no secrets): for logs. */
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
   /** Real live media (RTMP ingest, ffmpeg outputs; live/liveMedia.ts) when ffmpeg is found; simulated otherwise. */
@@ -79,6 +88,10 @@ export interface LocalPlatform {
   readonly rtmpUrl?: string;
   /** Why live media is simulated, when `live` was asked for and ffmpeg is missing. */
   readonly liveSimulatedReason?: string;
+  /** Which media mode runs: real (ffmpeg's version and path) or simulated (and why). */
+  readonly mediaMode: MediaMode;
+  /** One line saying the media mode, for banners. */
+  readonly mediaDescription: string;
   close(): Promise<void>;
 }
 
@@ -111,6 +124,9 @@ function checkOptions(options: LocalPlatformOptions): void {
   }
 }
 
+/** The methods of a read: media files answer them to pages of any origin. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /** What a request's log entry says: its action and the code it was answered with. */
 interface Exchange {
   action: string;
@@ -132,12 +148,23 @@ const exists = (path: string): Promise<boolean> =>
     () => false,
   );
 
-/** Opens every account's store (creating the data folder, owner-only), seeding demo data if asked. */
+/**
+ * Opens every account's store (creating the data folder, owner-only), seeding demo data if asked;
+ * with real media, each account's transcoding queue runs ffmpeg and the demo videos get their media
+ * in the background (stopped by `demoStop`); with real live media, channel operations reach it
+ * through the account.
+ */
 async function openAccounts(
   options: LocalPlatformOptions,
+  engine: MediaEngine,
+  demoStop: AbortSignal,
   logError: (error: unknown) => void,
   live: LiveMedia | undefined,
 ) {
+  const tools = engine.tools;
+  const makeQueue = tools
+    ? (store: Account['store'], dir: string) => new MediaTranscoder(store, dir, engine, tools, logError)
+    : undefined;
   const accounts = new Map<string, Account>();
   const takenUserIds = new Set<number>();
   try {
@@ -148,12 +175,21 @@ async function openAccounts(
     await chmod(options.dataDir, DIR_MODE);
     await chmod(join(options.dataDir, 'accounts'), DIR_MODE);
     for (const config of options.accounts) {
-      const opened = await openAccount(options.dataDir, config, takenUserIds, options.clockSpeed ?? 1, logError);
+      const opened = await openAccount(
+        options.dataDir,
+        config,
+        takenUserIds,
+        options.clockSpeed ?? 1,
+        logError,
+        undefined,
+        makeQueue,
+      );
       const { fresh } = opened;
       // With real live media, channel operations reach it through the account (actions/channels.ts).
       const account: Account = live ? { ...opened.account, live: live.hooksFor(opened.account) } : opened.account;
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now());
+      if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop);
       account.transcoder.reschedule();
       await live?.resume(account);
     }
@@ -196,7 +232,16 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       );
     } else liveSimulatedReason = mode.reason;
   }
-  const accounts = await openAccounts(options, logError, live);
+  const engine = await MediaEngine.start(options.media);
+  const demoStop = new AbortController();
+  // A start that fails stops the demo media and the live media it began.
+  const accounts = await openAccounts(options, engine, demoStop.signal, logError, live).catch(
+    async (error: unknown) => {
+      demoStop.abort();
+      await live?.close();
+      throw error;
+    },
+  );
   let port = 0;
 
   /** The `/rest` route: read the body, authenticate, dispatch, answer. */
@@ -239,10 +284,28 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     exchange.code = Codes.success;
   };
 
-  const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route }> = [
+  const media = mediaRoutes(engine, options.dataDir, accounts);
+  /** `anyOrigin`: pages of every origin may read it (GET, HEAD, OPTIONS), as from a CDN. */
+  const routes: ReadonlyArray<{ path: (path: string) => boolean; serve: Route; anyOrigin?: boolean }> = [
     { path: (path) => path === '/rest' || path === '/rest/', serve: serveRest },
+    // The upload (facts section 6) on the same origin as /rest, and the media files the platform lists.
+    {
+      path: media.isUploadPath,
+      serve: async (req, res, incoming, exchange) => {
+        exchange.action = 'upload';
+        exchange.code = await media.upload(req, res);
+      },
+    },
+    {
+      path: media.isMediaPath,
+      anyOrigin: true,
+      serve: async (req, res, incoming, exchange) => {
+        exchange.action = 'media';
+        exchange.code = await media.serve(req, res, incoming.path);
+      },
+    },
     // Real live media: HLS, HTTP-FLV and thumbnails (live/router.ts); simulated media has no files.
-    { path: (path) => live !== undefined && path.startsWith('/live/'), serve: serveLiveFiles },
+    { path: (path) => live !== undefined && path.startsWith('/live/'), anyOrigin: true, serve: serveLiveFiles },
     // The browser player of Open Player in Browser (player.ts).
     { path: isPlayerPath, serve: servePlayer },
   ];
@@ -271,10 +334,19 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const started = performance.now();
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     try {
-      const incoming = normalise(req, allowedHosts);
-      const route = routes.find((r) => r.path(incoming.path));
+      const routeFor = (path: string) => routes.find((r) => r.path(path));
+      const incoming = normalise(
+        req,
+        allowedHosts,
+        (path, method) => READS.has(method) && routeFor(path)?.anyOrigin === true,
+      );
+      const route = routeFor(incoming.path);
       if (!route) {
-        throw new HttpFault(404, Codes.apiNotExists, `only /rest is served (got ${incoming.path.slice(0, 100)})`);
+        throw new HttpFault(
+          404,
+          Codes.apiNotExists,
+          `only /rest, ${UPLOAD_PATH} and the media files it lists are served (got ${incoming.path.slice(0, 100)})`,
+        );
       }
       await route.serve(req, res, incoming, exchange);
     } catch (error) {
@@ -342,6 +414,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     });
   } catch (error) {
     await live?.close();
+    demoStop.abort();
     await closeAccounts(accounts);
     throw error;
   }
@@ -353,6 +426,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     baseUrl,
     restUrl: `${baseUrl}/rest`,
     port,
+    mediaMode: engine.mode,
+    mediaDescription: engine.describe(),
     rtmpUrl: live
       ? `rtmp://${makeOrigin(WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host, live.rtmpPort).host}:${live.rtmpPort}/live`
       : undefined,
@@ -360,6 +435,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     close(): Promise<void> {
       closing ??= (async () => {
         await live?.close();
+        demoStop.abort();
         for (const account of accounts.values()) account.transcoder.close();
         const closed = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();

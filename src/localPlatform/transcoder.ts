@@ -12,7 +12,18 @@ import { Tx, type AccountStore } from './store';
 export const QUEUE_MS = 2_000;
 export const RUN_MS = 8_000;
 
-export class Transcoder {
+/** What the operations need of an account's transcoding queue: this clock, or ffmpeg (media/jobs.ts). */
+export interface TranscodeQueue {
+  /** When a job queued now starts and completes (stored with the job; the simulated clock's deadlines). */
+  plan(now: number): { startAt: number; doneAt: number };
+  /** Call after jobs change. */
+  reschedule(): void;
+  /** Call after videos are deleted (their files go). */
+  videosDeleted(ids: string[]): void;
+  close(): void;
+}
+
+export class Transcoder implements TranscodeQueue {
   private timer: NodeJS.Timeout | undefined;
   private closed = false;
 
@@ -42,6 +53,10 @@ export class Transcoder {
     const delay = Math.max(0, Math.min(next - Date.now(), 2 ** 31 - 1));
     this.timer = setTimeout(() => this.tick(), delay);
     this.timer.unref();
+  }
+
+  videosDeleted(): void {
+    this.reschedule();
   }
 
   close(): void {
@@ -126,8 +141,12 @@ export function renditionsFor(
 ): StreamRec[] {
   const streams: StreamRec[] = [];
   const folder = `/vod/${videoId}/${taskId.slice(0, 12)}`;
+  const used = new Set<string>();
   const add = (t: JobTemplate, type: 0 | 1, ms: number): void => {
-    const base = `${folder}/${slug(t.name)}-${t.videoWidth}x${t.videoHeight}${type === 1 ? '-preview' : ''}`;
+    let base = `${folder}/${slug(t.name)}-${t.videoWidth}x${t.videoHeight}${type === 1 ? '-preview' : ''}`;
+    // Two templates of one run with the same name and size get distinct files (real media writes them).
+    if (used.has(base)) base = `${base}-${streams.length}`;
+    used.add(base);
     const vendor = t.hlsEncryptType === 7 || t.mp4EncryptType === 7 || t.flvEncryptType === 7 || t.tsEncryptType === 7;
     streams.push({
       name: t.name,

@@ -29,7 +29,11 @@ import { createWebPanels } from './webPanels';
  */
 function commandArgs(raw: readonly unknown[]): CommandArgs {
   const [first, second] = raw;
-  if (first instanceof vscode.Uri) return { uri: first.toString() };
+  if (first instanceof vscode.Uri) {
+    // From the Explorer: the clicked resource and the selection (which holds it) as file paths.
+    const selected = Array.isArray(second) && second.every((item) => item instanceof vscode.Uri) ? second : [first];
+    return { uri: first.toString(), files: (selected as vscode.Uri[]).map((uri) => uri.fsPath) };
+  }
   return {
     ...(first !== undefined && first !== null ? { node: first } : {}),
     ...(Array.isArray(second) ? { selection: second } : {}),
@@ -80,13 +84,14 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   // The status bar and the context keys of the menus follow every change of the profiles (a
   // profile added or removed while another is active, or none), not only switches.
   const showAccount = (): void => {
-    statusBar.show(accountStatus(ctx.accounts));
+    statusBar.show(accountStatus(ctx.accounts, ctx.localPlatform.mediaDescription));
     for (const [key, value] of Object.entries(accountContextKeys(ctx.accounts)))
       void vscode.commands.executeCommand('setContext', key, value);
   };
   subscriptions.push(
     ctx.accounts.onDidChange(showAccount),
     ctx.connection.onDidChange(showAccount),
+    ctx.localPlatform.onDidStart(showAccount),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (VIEW_SETTINGS.some((key) => event.affectsConfiguration(key))) {
         channels.refresh();

@@ -29,9 +29,9 @@ export const settings: SettingsPort = {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('pollIntervalSeconds', 3);
     return Math.max(1, Number.isFinite(seconds) ? seconds : 3) * 1000;
   },
-  ffmpegPath(): string {
-    const value = vscode.workspace.getConfiguration('videoPlatform').get<unknown>('ffmpegPath', '');
-    return typeof value === 'string' ? value : '';
+  ffmpegPath(): string | undefined {
+    const value = vscode.workspace.getConfiguration('videoPlatform').get<string>('ffmpegPath', '');
+    return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   },
   clientOptions(): ProxyClientOptions {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('requestTimeoutSeconds', 30);

@@ -58,12 +58,28 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
             // The client takes an AbortSignal; VS Code gives a CancellationToken.
             const controller = new AbortController();
             const subscription = token.onCancellationRequested(() => controller.abort());
-            return task({ signal: controller.signal, report: (message) => progress.report({ message }) }).finally(() =>
-              subscription.dispose(),
-            );
+            return task({
+              signal: controller.signal,
+              report: (message, increment) =>
+                progress.report(increment === undefined ? { message } : { message, increment }),
+            }).finally(() => subscription.dispose());
           },
         ),
       );
+    },
+    openFiles: async (options) => {
+      const uris = await vscode.window.showOpenDialog({
+        title: options.title,
+        openLabel: options.openLabel,
+        canSelectMany: true,
+        canSelectFiles: true,
+        canSelectFolders: false,
+        filters: Object.fromEntries(Object.entries(options.filters).map(([name, list]) => [name, [...list]])),
+      });
+      return uris && uris.length > 0 ? uris.map((uri) => uri.fsPath) : undefined;
+    },
+    openSetting: async (id) => {
+      await vscode.commands.executeCommand('workbench.action.openSettings', id);
     },
     copy: (text) => Promise.resolve(vscode.env.clipboard.writeText(text)),
     openExternal: (url) => Promise.resolve(vscode.env.openExternal(vscode.Uri.parse(url))),

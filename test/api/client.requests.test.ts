@@ -356,6 +356,7 @@ describe('PlatformClient requests', () => {
       getTranscodedVideos: () => client.getTranscodedVideos(['v', 'w']),
       getVideoInfo: () => client.getVideoInfo('v'),
       deleteVideo: () => client.deleteVideo(['v']),
+      getToken: () => client.getToken(),
     };
     assert.deepEqual(Object.keys(calls).sort(), Object.keys(ACTIONS).sort(), 'one method per action');
     for (const [action, call] of Object.entries(calls) as Array<[ActionName, () => Promise<unknown>]>) {

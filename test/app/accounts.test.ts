@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import {
   addAccount,
   connectLocalPlatform,
@@ -15,7 +15,10 @@ import { accountContextKeys, accountStatus } from '../../src/app/accounts/accoun
 import { AccountStore } from '../../src/app/accounts/accountStore';
 import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/app/accounts/connection';
 import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/app/accounts/devAccount';
+import { LOCAL_PORT_KEY } from '../../src/app/accounts/localPlatformHost';
 import { ChannelNode } from '../../src/app/tree/nodes';
+import { findMediaTools } from '../../src/media/tools';
+import { eventually } from '../helpers/eventually';
 import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { accept, choose, decline, type } from './helpers/scriptedUi';
@@ -315,6 +318,62 @@ describe('Accounts and connection', () => {
       const client = await harness.connection.activeClient();
       await harness.host.dispose();
       await assert.rejects(client.liveChannelTypeList(), /could not|refused|network|reset|closed/i);
+    });
+
+    it('keeps its port from one session to the next, and takes a free one when that port is taken', async () => {
+      const state = new MemoryState();
+      harness = await createHarness({ storageDir, state });
+      const first = harness.store.get((await harness.run(connectLocalPlatform))!)!.baseUrl;
+      const port = Number(new URL(first).port);
+      assert.equal(state.get(LOCAL_PORT_KEY), port);
+      await harness.dispose();
+
+      // The next session (VS Code started again): the same address.
+      harness = await createHarness({ storageDir, state });
+      const again = harness.store.get((await harness.run(connectLocalPlatform))!)!.baseUrl;
+      assert.equal(again, first);
+      await harness.dispose();
+
+      // Someone else took the port meanwhile: a free one, said in the log, and remembered.
+      const squatter = createServer();
+      await new Promise<void>((resolve) => squatter.listen(port, '127.0.0.1', resolve));
+      try {
+        harness = await createHarness({ storageDir, state });
+        const moved = harness.store.get((await harness.run(connectLocalPlatform))!)!.baseUrl;
+        assert.notEqual(moved, first);
+        assert.deepEqual(harness.ui.errors, []);
+        assert.match(harness.log.text(), new RegExp(`port ${port} is taken now; using a free one`));
+        assert.equal(state.get(LOCAL_PORT_KEY), Number(new URL(moved).port));
+        const names = (await harness.channels.getChildren()).map((node) => node.view().label);
+        assert.ok(names.includes('Newsroom 24/7'), 'the same data on the new port');
+      } finally {
+        await new Promise((resolve) => squatter.close(resolve));
+      }
+    });
+
+    it('says which media mode runs; simulated: why, how to get ffmpeg, and a button opening the setting', async () => {
+      harness = await createHarness({ storageDir, ffmpegPath: join(storageDir, 'no-ffmpeg-here') });
+      harness.ui.messageChoice = 'Set ffmpeg Path';
+      await harness.run(connectLocalPlatform);
+      const message = harness.ui.infos.at(-1) ?? '';
+      assert.match(message, /Media: simulated media \(no ffmpeg and ffprobe in .*no-ffmpeg-here; install ffmpeg/);
+      assert.match(message, /videoPlatform\.ffmpegPath/);
+      assert.deepEqual(harness.ui.infoActions.at(-1), ['Set ffmpeg Path']);
+      await eventually('the setting to open', () => harness.ui.settingsOpened.length > 0);
+      assert.deepEqual(harness.ui.settingsOpened, ['videoPlatform.ffmpegPath']);
+      assert.match(harness.log.text(), /Local platform listening at http:\/\/127\.0\.0\.1:\d+; media: simulated media/);
+      // The status bar's tooltip says it too, for the local account only.
+      assert.match(accountStatus(harness.store, harness.host.mediaDescription).tooltip, /Media: simulated media/);
+    });
+
+    it('runs real media with ffmpeg from the setting (or the PATH), and says so', async function () {
+      const tools = await findMediaTools({});
+      if (tools.kind !== 'real') this.skip();
+      harness = await createHarness({ storageDir, ffmpegPath: dirname(tools.tools.ffmpeg) });
+      await harness.run(connectLocalPlatform);
+      assert.match(harness.ui.infos.at(-1) ?? '', /Media: real media \(ffmpeg \S+/);
+      assert.deepEqual(harness.ui.infoActions.at(-1), []);
+      assert.equal((await harness.host.mediaMode())?.mode.kind, 'real');
     });
 
     it('restarts the local platform on demand for its account (after VS Code restarted)', async () => {

@@ -74,6 +74,8 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     harness = await createHarness({
       account: { baseUrl: test.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
       storageDir: mkdtempSync(join(tmp, 'storage-')),
+      // ffmpeg from the PATH, as a user's machine has it (the harness defaults to none).
+      ffmpegPath: '',
     });
   });
   afterEach(async () => {
@@ -223,7 +225,7 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
 
   it('through the proxy settings: every read of the stream goes through the configured proxy', async () => {
     const proxy = await ForwardProxy.start();
-    const proxied = await createHarness({ clientOptions: { proxy: proxy.url, noProxy: '' } });
+    const proxied = await createHarness({ clientOptions: { proxy: proxy.url, noProxy: '' }, ffmpegPath: '' });
     try {
       proxied.ui.script(choose('Enter an address'), type(`${golden.url}/clean/master.m3u8`));
       const session = await proxied.run(inspectStream);

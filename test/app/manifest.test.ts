@@ -7,6 +7,7 @@ import { CONTEXT_KEYS } from '../../src/app/contextKeys';
 import { channelContextValue, outputGroupView, outputView } from '../../src/app/tree/channelPresentation';
 import { hasRenditions } from '../../src/app/commands/playAddresses';
 import { canTranscode } from '../../src/app/commands/transcodeVideos';
+import { MEDIA_EXTENSIONS } from '../../src/app/commands/uploadVideos';
 import { videoContextValue } from '../../src/app/tree/videoPresentation';
 
 const root = join(__dirname, '..', '..');
@@ -327,5 +328,24 @@ describe('package.json contributions match the code', () => {
       }
     }
     assert.ok(!menu(2, stream, 0, true).includes('transcodeVideos'), 'not while busy');
+  });
+
+  it('offers Upload Video on the media files the command takes (Explorer, several at once), and in the Videos view title', () => {
+    const explorer = pkg.contributes.menus['explorer/context']!.filter(
+      (e) => e.command === 'videoPlatform.uploadVideo',
+    );
+    assert.equal(explorer.length, 1);
+    const when = explorer[0]!.when ?? '';
+    assert.match(when, /videoPlatform\.hasAccount/);
+    assert.match(when, /!explorerResourceIsFolder/);
+    const pattern = /resourceExtname =~ \/(.+?)\/i/.exec(when);
+    assert.ok(pattern, when);
+    const extname = new RegExp(pattern[1]!, 'i');
+    for (const extension of MEDIA_EXTENSIONS) assert.ok(extname.test(`.${extension}`), `.${extension} is offered`);
+    for (const other of ['.json', '.txt', '.mp4.json', '']) assert.ok(!extname.test(other), `${other} is not offered`);
+    const title = pkg.contributes.menus['view/title']!.find((e) => e.command === 'videoPlatform.uploadVideo');
+    assert.equal(title?.when, 'view == videoPlatform.videos && videoPlatform.hasAccount');
+    const palette = pkg.contributes.menus.commandPalette!.find((e) => e.command === 'videoPlatform.uploadVideo');
+    assert.equal(palette?.when, 'videoPlatform.hasAccount');
   });
 });

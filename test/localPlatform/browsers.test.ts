@@ -96,6 +96,51 @@ describe('local platform: browsers', () => {
     assert.match(text, /"code":10918/);
   });
 
+  /** A request line and headers on a raw socket: the status, the headers (lower case) and the body text. */
+  async function rawRequest(line: string, headers: Record<string, string>, body = '') {
+    const lines = Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`);
+    const text = await rawSocket(
+      p.platform.port,
+      `${line} HTTP/1.1\r\n${lines.join('')}Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+    const head = text.slice(0, text.indexOf('\r\n\r\n')).toLowerCase();
+    return {
+      status: Number(/^http\/1\.1 (\d+)/.exec(head)?.[1]),
+      head,
+      body: text.slice(text.indexOf('\r\n\r\n') + 4),
+    };
+  }
+
+  it('lets pages of any origin read media files (CORS, as from a CDN), but checks their Host', async () => {
+    const host = `127.0.0.1:${p.platform.port}`;
+    // No such video: 404 from the media route (not the Origin refusal), with CORS so a player reads why.
+    const read = await rawRequest('GET /vod/0123456789abcdef0123456789abcdef/cover.jpg', {
+      Host: host,
+      Origin: 'https://player.example',
+    });
+    assert.equal(read.status, 404);
+    assert.match(read.head, /access-control-allow-origin: \*/);
+    const rebound = await rawRequest('GET /vod/0123456789abcdef0123456789abcdef/cover.jpg', {
+      Host: 'attacker.example',
+      Origin: 'https://player.example',
+    });
+    assert.equal(rebound.status, 403);
+    assert.match(JSON.parse(rebound.body).message, /Host "attacker\.example" is not a name of this local platform/);
+  });
+
+  it('refuses an upload sent by a page of another origin, before reading it', async () => {
+    const answer = await rawRequest(
+      'POST /multipart/upload',
+      { Host: `127.0.0.1:${p.platform.port}`, Origin: 'https://evil.example', 'Content-Type': 'text/plain' },
+      'token=x',
+    );
+    assert.equal(answer.status, 403);
+    assert.match(
+      JSON.parse(answer.body).message,
+      /requests from web pages of another origin \(https:\/\/evil\.example\)/,
+    );
+  });
+
   it('refuses a malformed allowedHosts entry at start', async () => {
     await assert.rejects(
       TestPlatform.start({ allowedHosts: ['bad host/'] }),

@@ -41,10 +41,12 @@ describe('local platform: command line', () => {
     cli.child.kill('SIGTERM');
     assert.equal(await cli.exited, 0);
     assert.equal(cli.stdout(), `listening ${url}\n`);
-    // stderr carries one line: the live media mode and the RTMP address (or why media is simulated).
+    // stderr: the media mode, the upload address, then the live media mode and the RTMP address.
+    assert.match(cli.stderr(), /^media: (real media \(ffmpeg \S+|simulated media \()/);
+    assert.match(cli.stderr(), /\nupload: http:\/\/127\.0\.0\.1:\d+\/multipart\/upload\n/);
     assert.match(
       cli.stderr(),
-      /^localPlatform: (real live media, RTMP ingest rtmp:\/\/127\.0\.0\.1:\d+\/live|simulated live media .*)\n$/,
+      /\nlocalPlatform: (real live media, RTMP ingest rtmp:\/\/127\.0\.0\.1:\d+\/live|simulated live media .*)\n$/,
     );
     assert.ok(!cli.stdout().includes('cli-Secret-77'));
   });
@@ -168,6 +170,9 @@ describe('local platform: command line', () => {
       assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).live, { npmFallback: true });
       const simulated = parseArgs(['--data', 'd', '--account', 'k:s', '--simulated-live', '--rtmp-port', '0'], {});
       assert.equal(simulated.live, undefined);
+      // One --ffmpeg feeds on-demand media too.
+      assert.deepEqual(o.media, { npmFallback: true, ffmpegDir: '/opt/ffmpeg/bin' });
+      assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).media, { npmFallback: true });
     });
 
     it('keeps accounts in the order given, inline and from files', () => {
@@ -202,6 +207,7 @@ describe('local platform: command line', () => {
       ],
       [['--data', 'x', '--account', 'k:s', '--ffmpeg'], /--ffmpeg needs a value/],
       [['--data', 'x', '--account', 'k:s', '--simulated-live=no'], /--simulated-live takes no value/],
+      [['--data', 'x', '--account', 'k:s', '--ffmpeg='], /--ffmpeg needs a folder holding ffmpeg and ffprobe/],
     ] as const) {
       it(`refuses ${args.join(' ')}`, () => {
         assert.throws(() => parseArgs([...args], {}), message);

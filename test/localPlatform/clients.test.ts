@@ -40,7 +40,7 @@ describe('local platform: independent clients', () => {
       `GET //other?${q} HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n`,
     );
     assert.match(other, /^HTTP\/1\.1 404/);
-    assert.match(other, /only \/rest is served \(got \/other\)/);
+    assert.match(other, /only \/rest, \/multipart\/upload and the media files it lists are served \(got \/other\)/);
   });
 
   it('reads a `null` or blank body under any content type as no body, with signed empty values', async () => {

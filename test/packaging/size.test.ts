@@ -12,13 +12,14 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Budgets a little above the measured sizes (see the printed figures), so growth is a decision, not a drift.
 // Raised once for issue 14: the client loads undici through its package root (public API only), which brings
 // fetch, WebSocket and the mock agents along (~220 KiB minified) where the sub-modules did not.
-// Raised again for issues 9 and 10: the local platform the extension embeds now carries real media (upload
-// parsing, the transcoding queue, live ladders; ~60 KiB) and for issue 11: the stream inspector (with hls-parser)
+// Raised again for issues 9 and 10: the local platform the extension embeds now carries real media (its engine,
+// jobs, file serving, busboy for the streamed upload, live ladders; ~100 KiB), Upload Video (the client's streamed
+// upload, the command) and for issue 11: the stream inspector (with hls-parser)
 // runs inside the extension (~60 KiB minified), and the VSIX ships hls.js's browser build (dist/hls.min.js,
 // ~610 KiB, ~185 KiB compressed) for the browser player, which must not load it from a CDN. Splitting the local
 // platform into a bundle of its own, loaded on first use, is issue 15's.
-const BUNDLE_BUDGET_BYTES = 1_120_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform, the inspector
-const VSIX_BUDGET_BYTES = 560_000;
+const BUNDLE_BUDGET_BYTES = 1_190_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform, the inspector
+const VSIX_BUDGET_BYTES = 600_000;
 
 const INPUTS = [
   'src',
@@ -94,10 +95,11 @@ describe('packaging: production bundle and VSIX', function () {
       );
     }
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
-    // Line breaks inside template strings (a multi-line script, HTTP text) stay in a minified bundle:
-    // judge by the average line length (minified: thousands of characters; unminified: tens).
+    // Template literals keep their line breaks when minified (undici's SQL, multipart heads, the local platform's
+    // texts), so lines are weighed against the size: minified code averages thousands of characters a line,
+    // unminified code about forty.
     const lines = source.split('\n').length;
-    assert.ok(source.length / lines > 1000, `bundle does not look minified (${lines} lines)`);
+    assert.ok(source.length / lines > 2000, `bundle does not look minified (${lines} lines)`);
   });
 
   it('holds the manifest, bundle, schemas, snippets, media, README, CHANGELOG and LICENSE', () => {

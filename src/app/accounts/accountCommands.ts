@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { answered } from '../commands/inputs';
 import { reportFailure, step } from '../failures';
 import { checkBaseUrl, checkKey, checkName, type AccountProfile } from './accountStore';
+import { FFMPEG_PATH_SETTING } from './localPlatformHost';
 
 async function askField(
   ctx: AppContext,
@@ -166,12 +167,27 @@ export async function removeAccount(ctx: AppContext): Promise<AccountProfile | u
 /** videoPlatform.connectLocalPlatform: starts the bundled platform and makes its account active. */
 export async function connectLocalPlatform(ctx: AppContext): Promise<string | undefined> {
   // Named here: it also runs from Switch Account's offer when there is no account.
-  const { accountId, baseUrl } = await step('Connect to the local platform', () =>
+  const { accountId, baseUrl, media, mediaDescription } = await step('Connect to the local platform', () =>
     ctx.ui.withProgress({ title: 'Starting the local platform', cancellable: false }, () =>
       ctx.localPlatform.connect(),
     ),
   );
   await ctx.connection.switchTo(accountId);
-  void ctx.ui.info(`Connected to the local platform at ${baseUrl} (demo data on first use).`);
+  if (media.kind === 'real') {
+    void ctx.ui.info(
+      `Connected to the local platform at ${baseUrl} (demo data on first use). Media: ${mediaDescription}: uploads and transcodings make files that play.`,
+    );
+  } else {
+    // Simulated: transcoding only moves statuses and uploads are refused; say how to get real media.
+    const setPath = 'Set ffmpeg Path';
+    void ctx.ui
+      .info(
+        `Connected to the local platform at ${baseUrl} (demo data on first use). Media: ${mediaDescription}. A new ffmpeg path applies when the local platform starts again (reload the window).`,
+        setPath,
+      )
+      .then(async (choice) => {
+        if (choice === setPath) await ctx.ui.openSetting(FFMPEG_PATH_SETTING);
+      });
+  }
   return accountId;
 }

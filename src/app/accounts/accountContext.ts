@@ -26,14 +26,16 @@ export interface AccountStatus {
 
 /**
  * What the status bar item shows: the active account (click: switch); accounts but none active
- * (click: choose one); no account at all (click: add one).
+ * (click: choose one); no account at all (click: add one). `localMedia`: the media mode of the local
+ * platform once it runs, shown for its account.
  */
-export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>): AccountStatus {
+export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>, localMedia?: string): AccountStatus {
   const account = store.active();
   if (account) {
+    const media = account.origin === 'local' && localMedia ? `Media: ${md(localMedia)}\n\n` : '';
     return {
       text: `$(broadcast) ${account.name}`,
-      tooltip: `Video Platform account **${md(account.name)}**\n\n${md(account.baseUrl)}\n\nClick to switch accounts.`,
+      tooltip: `Video Platform account **${md(account.name)}**\n\n${md(account.baseUrl)}\n\n${media}Click to switch accounts.`,
       markdown: true,
       command: 'videoPlatform.switchAccount',
     };

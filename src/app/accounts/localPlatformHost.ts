@@ -1,27 +1,60 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/server';
+import type { MediaMode } from '../../media/tools';
 import type { LogSink } from '../log';
-import type { AccountProfile, AccountStore } from './accountStore';
+import { Emitter } from '../util/emitter';
+import type { AccountProfile, AccountStore, StateStore } from './accountStore';
 
 const LOCAL_ACCOUNT_NAME = 'Local platform';
 
+/** Where the port of the last start is remembered (global state). */
+export const LOCAL_PORT_KEY = 'videoPlatform.localPlatform.port';
+
+/** The setting naming the folder of ffmpeg and ffprobe. */
+export const FFMPEG_PATH_SETTING = 'videoPlatform.ffmpegPath';
+
 export type LocalPlatformStarter = (options: LocalPlatformOptions) => Promise<LocalPlatform>;
 
+export interface LocalPlatformHostOptions {
+  /** Global state: the port of the last start. */
+  readonly state?: StateStore;
+  /** `videoPlatform.ffmpegPath`, read at each start. */
+  readonly ffmpegDir?: () => string | undefined;
+}
+
+function addressInUse(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
+}
+
 /**
- * The bundled local platform, run inside the extension host on a free 127.0.0.1 port with its
- * data under the extension's global storage (demo data on first run). Its account has a
- * generated access key and a random secret that lives only in secret storage; the port changes
- * from run to run, so the profile's address is updated on every start.
+ * The bundled local platform, run inside the extension host on 127.0.0.1 with its data under the
+ * extension's global storage (demo data on first run). Its account has a generated access key and a
+ * random secret that lives only in secret storage. It keeps its port from one session to the next
+ * where that port is free (remembered in global state), so addresses copied earlier keep working;
+ * otherwise it takes a free one and the profile's address follows. Media are real with ffmpeg and
+ * ffprobe from `videoPlatform.ffmpegPath` or the PATH (never the npm packages: the VSIX carries no
+ * ffmpeg), else simulated.
  */
 export class LocalPlatformHost {
   private running: Promise<LocalPlatform> | undefined;
+  private readonly startedEmitter = new Emitter<string>();
+  private media: string | undefined;
+
+  /** Fires with the media mode's description each time the platform has started (the status bar shows it). */
+  readonly onDidStart = this.startedEmitter.event;
+
+  /** The running platform's media mode, for the status bar (undefined while it is not running). */
+  get mediaDescription(): string | undefined {
+    return this.running ? this.media : undefined;
+  }
 
   constructor(
     private readonly store: AccountStore,
     private readonly storageDir: string,
     private readonly start: LocalPlatformStarter,
     private readonly log: LogSink,
+    private readonly options: LocalPlatformHostOptions = {},
   ) {}
 
   /** The profile of the local platform, created on first use. */
@@ -51,30 +84,64 @@ export class LocalPlatformHost {
   async ensure(): Promise<AccountProfile> {
     const { profile, secretKey } = await this.profile();
     if (!this.running) {
-      const starting = this.start({
-        dataDir: join(this.storageDir, 'local-platform'),
-        accounts: [{ accessKey: profile.accessKey, secretKey }],
-        host: '127.0.0.1',
-        port: 0,
-        demo: true,
-      });
+      const starting = this.launch(profile, secretKey);
       this.running = starting;
       starting.catch(() => {
         if (this.running === starting) this.running = undefined;
       });
     }
     const platform = await this.running;
-    if (profile.baseUrl !== platform.baseUrl) {
-      this.log.info(`Local platform listening at ${platform.baseUrl}`);
-      return this.store.update(profile.id, { baseUrl: platform.baseUrl });
-    }
+    if (profile.baseUrl !== platform.baseUrl) return this.store.update(profile.id, { baseUrl: platform.baseUrl });
     return profile;
   }
 
-  /** For "Connect to Local Platform". */
-  async connect(): Promise<{ accountId: string; baseUrl: string }> {
+  /** Starts on the remembered port, or a free one when it is taken; remembers the port; logs the media mode. */
+  private async launch(profile: AccountProfile, secretKey: string): Promise<LocalPlatform> {
+    const ffmpegDir = this.options.ffmpegDir?.();
+    const options: LocalPlatformOptions = {
+      dataDir: join(this.storageDir, 'local-platform'),
+      accounts: [{ accessKey: profile.accessKey, secretKey }],
+      host: '127.0.0.1',
+      port: 0,
+      demo: true,
+      media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+    };
+    const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
+    let platform: LocalPlatform;
+    if (Number.isInteger(remembered) && remembered! > 0 && remembered! <= 65535) {
+      try {
+        platform = await this.start({ ...options, port: remembered });
+      } catch (error) {
+        if (!addressInUse(error)) throw error;
+        this.log.warn(`Local platform: port ${remembered} is taken now; using a free one (earlier addresses change)`);
+        platform = await this.start(options);
+      }
+    } else {
+      platform = await this.start(options);
+    }
+    await this.options.state?.update(LOCAL_PORT_KEY, platform.port);
+    this.log.info(`Local platform listening at ${platform.baseUrl}; media: ${platform.mediaDescription}`);
+    this.media = platform.mediaDescription;
+    this.startedEmitter.fire(platform.mediaDescription);
+    return platform;
+  }
+
+  /** Which media mode the running platform uses (undefined before it started). */
+  async mediaMode(): Promise<{ mode: MediaMode; description: string } | undefined> {
+    const platform = await this.running?.catch(() => undefined);
+    return platform ? { mode: platform.mediaMode, description: platform.mediaDescription } : undefined;
+  }
+
+  /** For "Connect to Local Platform": the account, its address and the media mode. */
+  async connect(): Promise<{ accountId: string; baseUrl: string; media: MediaMode; mediaDescription: string }> {
     const profile = await this.ensure();
-    return { accountId: profile.id, baseUrl: profile.baseUrl };
+    const platform = await this.running!;
+    return {
+      accountId: profile.id,
+      baseUrl: profile.baseUrl,
+      media: platform.mediaMode,
+      mediaDescription: platform.mediaDescription,
+    };
   }
 
   get isRunning(): boolean {

@@ -13,7 +13,8 @@ export interface BatchOptions<T, R> {
   readonly title: string;
   readonly items: readonly T[];
   readonly name: (item: T) => string;
-  readonly run: (item: T, signal: AbortSignal) => Promise<R>;
+  /** `report` adds to the progress notification (a message, and optionally an increment in percent). */
+  readonly run: (item: T, signal: AbortSignal, report: (message: string, increment?: number) => void) => Promise<R>;
   /** Transient tree state around each item ("Starting..."). */
   readonly begin?: (item: T) => void;
   readonly end?: (item: T) => void;
@@ -37,7 +38,12 @@ export async function runBatch<T, R>(ctx: AppContext, options: BatchOptions<T, R
         }
         if (options.items.length > 1) progress.report(options.name(item));
         try {
-          done.push({ item, result: await options.run(item, progress.signal) });
+          done.push({
+            item,
+            result: await options.run(item, progress.signal, (message, increment) =>
+              progress.report(message, increment),
+            ),
+          });
         } catch (error) {
           if (isCancellation(error) || progress.signal.aborted) {
             cancelled = true;

@@ -25,6 +25,7 @@ import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
 import { updateLiveTemplate } from './updateLiveTemplate';
+import { uploadVideos } from './uploadVideos';
 import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
 
 /**
@@ -72,6 +73,7 @@ export const COMMANDS: readonly CommandRow[] = [
   // Videos
   { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', run: showVideoPlayAddresses },
   { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', run: transcodeVideos },
+  { id: 'videoPlatform.uploadVideo', title: 'Upload video', run: uploadVideos },
 
   // Inspecting and previewing (src/app/inspect/)
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },

@@ -1,3 +1,4 @@
+import { seenVideoCategories } from './videoCategories';
 import type { ChannelSortKey, SortOrder, VideoSortKey, VideoStatus } from '../../api/types';
 import type { ChannelFilter, VideoFilter } from '../tree/filters';
 import { videoStatusText } from '../tree/videoPresentation';
@@ -177,12 +178,9 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
     }
     case 'category': {
       // The interface has no video category list: offer the categories seen in the list, or an id.
-      const seen = new Map<number, string>();
-      for (const video of ctx.models.videos.loadedVideos())
-        seen.set(video.categoryId, video.category ?? `Category ${video.categoryId}`);
       const items: PickItem<number | 'other' | 'all'>[] = [
         { label: '$(clear-all) All categories', value: 'all' },
-        ...[...seen].map(([id, name]) => ({ label: name, description: `id ${id}`, value: id })),
+        ...seenVideoCategories(ctx).map(({ id, name }) => ({ label: name, description: `id ${id}`, value: id })),
         { label: '$(edit) Enter a category id...', value: 'other' },
       ];
       const picked = answered(await ctx.ui.pick(items, { title, placeHolder: 'Show the videos of' }));

@@ -26,7 +26,8 @@ export class VideoTreeModel {
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
   /** Videos that a command started transcoding: followed even when the filter hides them. */
-  private readonly tracked = new Map<string, Video | undefined>();
+  /** The videos a command started, and whether each was seen settling (or known to be queued). */
+  private readonly tracked = new Map<string, boolean>();
   private readonly settled = new Emitter<Video>();
 
   constructor(
@@ -136,14 +137,14 @@ export class VideoTreeModel {
     this.list.replace((item) => item.id === video.id, video);
     if (this.tracked.has(video.id)) {
       if (isVideoSettling(video)) {
-        this.tracked.set(video.id, video);
-      } else if (this.tracked.get(video.id) !== undefined) {
+        this.tracked.set(video.id, true);
+      } else if (this.tracked.get(video.id)) {
         // Seen settling before and now done: tell whoever waits for it.
         this.tracked.delete(video.id);
         this.settled.fire(video);
       } else {
         // Not yet seen in a transcoding state: the platform may not have queued it yet.
-        this.tracked.set(video.id, undefined);
+        this.tracked.set(video.id, false);
         this.untrackIfStale(video.id);
       }
     }
@@ -176,10 +177,13 @@ export class VideoTreeModel {
     }
   }
 
-  /** Follow these videos until they settle (after a transcoding request). */
-  track(videoIds: readonly string[], epoch: number): void {
+  /**
+   * Follow these videos until they settle (after a transcoding request). `queued`: the platform said they
+   * are queued (an upload's answer), so finding one already done still tells that it finished.
+   */
+  track(videoIds: readonly string[], epoch: number, queued = false): void {
     if (epoch !== this.source.epoch) return;
-    for (const id of videoIds) this.tracked.set(id, undefined);
+    for (const id of videoIds) this.tracked.set(id, queued);
   }
 
   nodeOf(videoId: string): VideoNode | undefined {

@@ -23,7 +23,7 @@ const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Co
 const MAX_TEMPLATES = 20;
 const MAX_VIDEOS = 100;
 
-interface Plan {
+export interface Plan {
   templates: JobTemplate[];
   trailor: boolean;
   trailorDuration: number;
@@ -95,7 +95,7 @@ function readAdHoc(p: Fields, store: AccountStore): Plan {
 }
 
 /** A group's items, one per format, merged into one rendition per profile. */
-function fromGroup(group: TemplateGroupRec): Plan {
+export function fromGroup(group: TemplateGroupRec): Plan {
   const byProfile = new Map<string, JobTemplate>();
   for (const item of group.templates) {
     const key = `${item.name}|${item.videoWidth}|${item.videoHeight}|${item.videoBitrate}|${item.audioBitrate}`;
@@ -121,6 +121,7 @@ function fromGroup(group: TemplateGroupRec): Plan {
     if (item.format === 2) Object.assign(t, { flv: true, flvEncryptType: vendor });
     if (item.format === 3) Object.assign(t, { ts: true, tsEncryptType: vendor });
     if (item.defaultVideo === 1) t.defaultVideo = 1;
+    t.advancedArguments ??= item.advancedArguments;
     byProfile.set(key, t);
   }
   return {

@@ -117,6 +117,6 @@ export const deleteVideo: ActionHandler = async (ctx) => {
     for (const job of store.values('jobs')) if (job.videoId === id) tx.del('jobs', job.id);
   }
   await store.commit(tx);
-  transcoder.reschedule();
+  transcoder.videosDeleted(ids);
   return { result: null };
 };

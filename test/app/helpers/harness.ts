@@ -239,7 +239,12 @@ export interface HarnessOptions {
   pickLimit?: number;
   /** More client options, as the settings give them (proxy settings). */
   clientOptions?: ProxyClientOptions;
-  /** The videoPlatform.ffmpegPath setting (default empty: the PATH). */
+  /** The global state to start from (a later session of the same user). */
+  state?: MemoryState;
+  /**
+   * `videoPlatform.ffmpegPath`; '' for the PATH. Default: a folder without ffmpeg, so a local platform started
+   * by a test simulates media and makes no demo clips in the background.
+   */
   ffmpegPath?: string;
 }
 
@@ -267,7 +272,7 @@ function counted(poller: Poller, count: () => void): Poller {
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
   const ui = new ScriptedUi();
   const log = new MemoryLog();
-  const state = new MemoryState();
+  const state = options.state ?? new MemoryState();
   const secrets = new MemorySecrets();
   const editor = new MemoryEditor();
   const timeoutMs = options.timeoutMs;
@@ -285,7 +290,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     settings: {
       pageSize: () => pageSize,
       pollIntervalMs: () => 1000,
-      ffmpegPath: () => options.ffmpegPath ?? '',
+      ffmpegPath: () => options.ffmpegPath ?? '/nonexistent-ffmpeg-folder',
       clientOptions: () => ({
         ...options.clientOptions,
         retry: { attempts: 1 },

@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { MediaOptions } from '../../../src/localPlatform/media/engine';
 import { startLocalPlatform, type LocalPlatform } from '../../../src/localPlatform/server';
 
 export const ACCESS_KEY = 'ext-test-access';
@@ -12,17 +13,27 @@ export interface TestPlatform {
   close(): Promise<void>;
 }
 
-/** The real local platform on 127.0.0.1 (free port), demo data, fast transcoding clock. */
-export async function startTestPlatform(options: { clockSpeed?: number; demo?: boolean } = {}): Promise<TestPlatform> {
+/**
+ * The real local platform on 127.0.0.1 (free port), demo data, fast transcoding clock. With `media`, real
+ * media (ffmpeg): the demo data is seeded first without media, so no demo clips are made in the background.
+ */
+export async function startTestPlatform(
+  options: { clockSpeed?: number; demo?: boolean; media?: MediaOptions } = {},
+): Promise<TestPlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vp-ext-'));
-  const platform = await startLocalPlatform({
+  const base = {
     dataDir,
     accounts: [{ accessKey: ACCESS_KEY, secretKey: SECRET_KEY }],
     host: '127.0.0.1',
     port: 0,
-    demo: options.demo ?? true,
     clockSpeed: options.clockSpeed ?? 200,
-  });
+  };
+  let demo = options.demo ?? true;
+  if (options.media && demo) {
+    await (await startLocalPlatform({ ...base, demo: true })).close();
+    demo = false;
+  }
+  const platform = await startLocalPlatform({ ...base, demo, ...(options.media ? { media: options.media } : {}) });
   return {
     platform,
     dataDir,

@@ -1,11 +1,20 @@
-import type { InputOptions, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../../../src/app/ui';
+import type {
+  InputOptions,
+  OpenFilesOptions,
+  PickItem,
+  PickOptions,
+  ProgressHandle,
+  ProgressOptions,
+  Ui,
+} from '../../../src/app/ui';
 
 /** One scripted answer: gets what the flow asked and returns the user's answer. */
 export type Answer =
   | { kind: 'pick'; answer: (items: readonly PickItem<unknown>[], options: PickOptions) => unknown }
   | { kind: 'pickMany'; answer: (items: readonly PickItem<unknown>[], options: PickOptions) => unknown[] | undefined }
   | { kind: 'input'; answer: (options: InputOptions) => string | undefined }
-  | { kind: 'confirm'; answer: boolean };
+  | { kind: 'confirm'; answer: boolean }
+  | { kind: 'files'; answer: (options: OpenFilesOptions) => string[] | undefined };
 
 function rowsOf(items: readonly PickItem<unknown>[]): PickItem<unknown>[] {
   return items.filter((item) => !item.separator);
@@ -44,6 +53,11 @@ export const dismissPick = (): Answer => ({ kind: 'pick', answer: () => undefine
 export const dismissInput = (): Answer => ({ kind: 'input', answer: () => undefined });
 export const accept = (): Answer => ({ kind: 'confirm', answer: true });
 export const decline = (): Answer => ({ kind: 'confirm', answer: false });
+/** The file dialog: these files chosen (none: dismissed). */
+export const openFiles = (...paths: string[]): Answer => ({
+  kind: 'files',
+  answer: () => (paths.length ? paths : undefined),
+});
 
 export interface Asked {
   readonly kind: Answer['kind'];
@@ -68,8 +82,14 @@ export class ScriptedUi implements Ui {
   /** The buttons offered with each information message. */
   readonly infoActions: string[][] = [];
   readonly progress: string[] = [];
+  /** What each progress reported: its message and increment (percent). */
+  readonly reports: Array<{ message: string; increment?: number }> = [];
+  /** Cancels the progress when a report passes this test (the user clicks Cancel then). */
+  cancelWhen: ((message: string) => boolean) | undefined;
   readonly copied: string[] = [];
   readonly opened: string[] = [];
+  /** The settings opened in the Settings editor. */
+  readonly settingsOpened: string[] = [];
   showLogCount = 0;
   /** The button the next information/warning/error message "clicks" (when it offers that button). */
   messageChoice: string | undefined;
@@ -100,6 +120,9 @@ export class ScriptedUi implements Ui {
   async input(options: InputOptions): Promise<string | undefined> {
     return this.next('input', { kind: 'input', title: options.title, input: options }).answer(options);
   }
+  async openFiles(options: OpenFilesOptions): Promise<string[] | undefined> {
+    return this.next('files', { kind: 'files', title: options.title }).answer(options);
+  }
   async confirm(message: string, detail: string): Promise<boolean> {
     return this.next('confirm', { kind: 'confirm', title: message, message: `${message}\n${detail}` }).answer;
   }
@@ -125,10 +148,19 @@ export class ScriptedUi implements Ui {
         ? setTimeout(() => controller.abort(), this.cancelAfterMs)
         : undefined;
     try {
-      return await task({ signal: controller.signal, report: () => undefined });
+      return await task({
+        signal: controller.signal,
+        report: (message, increment) => {
+          this.reports.push(increment === undefined ? { message } : { message, increment });
+          if (this.cancelWhen?.(message)) controller.abort();
+        },
+      });
     } finally {
       if (timer) clearTimeout(timer);
     }
+  }
+  async openSetting(id: string): Promise<void> {
+    this.settingsOpened.push(id);
   }
   async copy(text: string): Promise<void> {
     this.copied.push(text);

@@ -1,0 +1,137 @@
+/**
+ * Real media for the demo data (real media mode only), made in the background so the first start
+ * stays fast: a short generated clip per demo video that has a source (a test pattern with its title
+ * burned in, a tone), the demo's logo images, then each video that has renditions or is being
+ * transcoded is put through the real queue (replace), so it ends as status 2 with files that play.
+ * It runs on every start with demo data asked for and makes only what is missing: a start stopped
+ * half-way, or demo data seeded in simulated mode before ffmpeg was installed, gets its media later.
+ */
+import { existsSync } from 'node:fs';
+import { chmod, rename } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { runTool, type MediaTools } from '../../media/tools';
+import { accountDir } from '../accounts';
+import { fromGroup } from '../actions/transcode';
+import { findTemplateGroup } from '../actions/templateGroups';
+import type { Account } from '../context';
+import { newId } from '../ids';
+import { metaOf } from '../meta';
+import type { JobRec, JobTemplate } from '../records';
+import { Tx } from '../store';
+import { testClipArgs } from './commands';
+import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir } from './files';
+
+/** Length of a demo clip: a few seconds keep the whole demo's transcoding to a minute or so on 2 cores. */
+export const DEMO_CLIP_SECONDS = 6;
+
+const TRANSCODED_STATUSES = new Set([1, 2, 6, 7]);
+
+/** Starts the background work; `signal` (the platform closing) stops it and any ffmpeg it runs. */
+export function seedDemoMedia(
+  account: Account,
+  dataDir: string,
+  tools: MediaTools,
+  onError: (e: unknown) => void,
+  signal: AbortSignal,
+): void {
+  void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, signal).catch((error: unknown) => {
+    if (!signal.aborted) onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`));
+  });
+}
+
+async function makeSource(
+  tools: MediaTools,
+  source: string,
+  video: { title: string; videoType: number },
+  signal: AbortSignal,
+): Promise<void> {
+  await makeDir(dirname(source));
+  const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
+  await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), {
+    timeoutMs: 120_000,
+    signal,
+  });
+  await rename(`${source}.part.mp4`, source);
+  await chmod(source, FILE_MODE);
+}
+
+async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, signal: AbortSignal): Promise<void> {
+  const { store } = account;
+  // Logo images the demo's logo groups and live logos name.
+  const uris = new Set<string>();
+  for (const g of store.values('logoGroups')) for (const l of g.logos) uris.add(l.uri);
+  for (const l of store.values('liveLogos')) uris.add(l.uri);
+  for (const uri of uris) {
+    const file = logoFile(dir, uri);
+    if (!file || existsSync(file)) continue;
+    await makeDir(dirname(file));
+    const label = uri.replace(/^.*\//, '').replace(/\.[a-z]+$/, '').toUpperCase();
+    await runTool(tools.ffmpeg, [
+      ...['-hide_banner', '-nostdin', '-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:size=160x60'],
+      ...['-vf', `drawtext=text='${label.replace(/[^A-Z0-9 -]/g, '')}':fontsize=20:fontcolor=black:x=(w-text_w)/2:y=(h-text_h)/2`],
+      ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', file],
+    ], { signal });
+    await chmod(file, FILE_MODE);
+  }
+  const defaultGroup = metaOf(store).defaultTemplateGroupId;
+  for (const video of [...store.values('videos')]) {
+    // Uploads that failed (4) or were not media (5) have no source.
+    if (video.status === 4 || video.status === 5) continue;
+    if (video.parentId) {
+      // A saved-as item is transcoded from its parent's source, once (its folder marks it done).
+      if (existsSync(videoDir(dir, video.id)) || !existsSync(sourceFile(dir, video.parentId))) continue;
+      await makeDir(videoDir(dir, video.id));
+    } else {
+      const source = sourceFile(dir, video.id);
+      // Made on an earlier start: nothing to do (a video with its source was already queued then).
+      if (existsSync(source)) continue;
+      await makeSource(tools, source, video, signal);
+    }
+    if (signal.aborted) return;
+    const current = store.get('videos', video.id);
+    if (!TRANSCODED_STATUSES.has(video.status)) continue;
+    if (!current || [...store.values('jobs')].some((j) => j.videoId === video.id)) continue;
+    // Done videos keep their profiles; videos shown as transcoding run with the default group.
+    let templates: JobTemplate[] = current.streams.map((s) => ({
+      name: s.name,
+      videoWidth: s.videoWidth,
+      videoHeight: s.videoHeight,
+      videoBitrate: s.videoBitrate,
+      audioBitrate: s.audioBitrate,
+      hls: s.hlsPath !== null,
+      mp4: s.mp4Path !== null,
+      flv: s.flvPath !== null,
+      ts: s.tsPath !== null,
+      hlsEncryptType: s.hlsEncryptType,
+      mp4EncryptType: s.mp4EncryptType,
+      flvEncryptType: s.flvEncryptType,
+      tsEncryptType: s.tsEncryptType,
+      defaultVideo: s.defaultVideo,
+    }));
+    let logoGroupId = current.logoGroupId;
+    if (templates.length === 0) {
+      const group = defaultGroup === null ? undefined : findTemplateGroup(store, defaultGroup);
+      if (!group) continue;
+      const plan = fromGroup(group);
+      templates = plan.templates;
+      logoGroupId = plan.logoGroupId;
+    }
+    const now = Date.now();
+    const job: JobRec = {
+      id: newId(),
+      videoId: video.id,
+      replace: true,
+      first: current.status === 1,
+      templates,
+      trailor: false,
+      trailorDuration: 0,
+      logoGroupId,
+      videoType: null,
+      startAt: now,
+      doneAt: now,
+      createTime: now,
+    };
+    await store.commit(new Tx().put('jobs', job).put('videos', { ...current, status: current.status === 1 ? 1 : 7 }));
+    account.transcoder.reschedule();
+  }
+}

@@ -1,0 +1,371 @@
+/**
+ * `POST /multipart/upload` (facts section 6) on the platform's own origin. The multipart body is
+ * parsed as it arrives (busboy) and the file streamed to disk, never held whole in memory. The
+ * access token (getToken) is checked; a file larger than the limit is refused with an envelope
+ * error. ffprobe measures what arrived: media becomes a video (queued for transcoding when
+ * `isTranscoder` is 1, the default), anything else status 5; a body cut off mid-file status 4.
+ */
+import busboy from 'busboy';
+import { createWriteStream } from 'node:fs';
+import { chmod, rename, rm } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Codes } from '../../api/errorCodes';
+import { probe, runTool, type ProbeResult } from '../../media/tools';
+import { fromGroup } from '../actions/transcode';
+import { findTemplateGroup } from '../actions/templateGroups';
+import type { Account } from '../context';
+import { newId } from '../ids';
+import { metaOf } from '../meta';
+import { newVideoRecord, type JobRec, type VideoRec } from '../records';
+import { Tx } from '../store';
+import { frameArgs } from './commands';
+import type { MediaEngine } from './engine';
+import { FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
+import { checkToken } from './tokens';
+
+export const UPLOAD_PATH = '/multipart/upload';
+const MAX_CAPTURE_POINTS = 8;
+const MAX_FIELD_BYTES = 64 * 1024;
+
+class UploadFault extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function answer(res: ServerResponse, envelope: Record<string, unknown>): void {
+  if (res.headersSent) return;
+  const body = JSON.stringify(envelope);
+  res.writeHead(200, {
+    'Content-Type': 'application/json;charset=UTF-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Access-Control-Allow-Origin': '*',
+    Connection: 'close',
+  });
+  res.end(body);
+}
+
+/**
+ * Reads what is left of the body (discarded) before a refusal is answered: an answer with
+ * `Connection: close` while the client still sends makes its socket reset, losing the answer.
+ */
+async function drained(req: IncomingMessage): Promise<void> {
+  if (req.complete || req.destroyed) return;
+  await new Promise<void>((resolve) => {
+    req.once('end', resolve);
+    req.once('close', resolve);
+    req.resume();
+  });
+}
+
+/** Answers a refusal; returns its code (for the request log). */
+function fail(res: ServerResponse, code: number, message: string): number {
+  answer(res, { code, message, result: null, success: false });
+  return code;
+}
+
+interface Received {
+  fileName: string;
+  temp: string;
+  bytes: number;
+  truncated: boolean;
+}
+
+interface Options {
+  categoryId: number;
+  videoType: 0 | 1;
+  isTranscoder: boolean;
+  groupId: number | undefined;
+  capturePoints: number[];
+  tag: string | null;
+}
+
+function readOptions(fields: Map<string, string>, account: Account): Options {
+  const int = (name: string, rule: (n: number) => boolean, text: string): number | undefined => {
+    const raw = fields.get(name)?.trim();
+    if (raw === undefined || raw === '') return undefined;
+    const n = Number(raw);
+    if (!/^-?\d+$/.test(raw) || !rule(n)) throw new UploadFault(Codes.parameterInvalid, `${name} ${text} (got ${raw.slice(0, 40)})`);
+    return n;
+  };
+  const categoryId = int('categoryId', (n) => n >= 0, 'must be a video category id') ?? 0;
+  if (categoryId !== 0 && !account.store.get('videoCategories', categoryId)) {
+    throw new UploadFault(Codes.parameterInvalid, `categoryId ${categoryId} is not a video category of this account`);
+  }
+  const videoType = (int('videoType', (n) => n === 0 || n === 1, 'must be 0 (normal) or 1 (VR)') ?? 0) as 0 | 1;
+  const isTranscoder = (int('isTranscoder', (n) => n === 0 || n === 1, 'must be 0 or 1') ?? 1) === 1;
+  const isEncrypt = int('isEncrypt', (n) => n === 0 || n === 1, 'must be 0 or 1') ?? 0;
+  if (isEncrypt === 1 && !isTranscoder) throw new UploadFault(Codes.parameterInvalid, 'isEncrypt must not be 1 when isTranscoder is 0');
+  int('isExtractFrame', (n) => n === 0 || n === 1, 'must be 0 or 1');
+  int('frameInterval', (n) => n >= 1, 'must be a whole number of seconds, at least 1');
+  const groupId = int('transcodeTemplateGroupId', (n) => n >= 1, 'must be a template group id');
+  if (groupId !== undefined && !findTemplateGroup(account.store, groupId)) {
+    throw new UploadFault(Codes.templateGroupNotExist, `transcodeTemplateGroupId ${groupId} is not a template group of this account`);
+  }
+  const pointsText = fields.get('capturePoints')?.trim() ?? '';
+  const capturePoints = pointsText === '' ? [] : pointsText.split(',').map((p) => Number(p.trim()));
+  if (capturePoints.some((p) => !Number.isFinite(p) || p < 0) || capturePoints.length > MAX_CAPTURE_POINTS) {
+    throw new UploadFault(
+      Codes.parameterInvalid,
+      `capturePoints must be at most ${MAX_CAPTURE_POINTS} times in seconds, comma-separated (got ${pointsText.slice(0, 60)})`,
+    );
+  }
+  const tag = fields.get('tag')?.trim() || null;
+  return { categoryId, videoType, isTranscoder, groupId, capturePoints, tag };
+}
+
+export async function handleUpload(
+  engine: MediaEngine,
+  accounts: Array<{ account: Account; dir: string }>,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<number> {
+  if (req.method === 'OPTIONS') {
+    res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type' });
+    res.end();
+    return Codes.success;
+  }
+  if (req.method !== 'POST') {
+    await drained(req);
+    res.setHeader('Allow', 'POST');
+    return fail(res, Codes.parameterInvalid, `method must be POST (got ${req.method ?? '?'})`);
+  }
+  const tools = engine.tools;
+  if (!tools) {
+    await drained(req);
+    return fail(res, Codes.exception, `uploads need real media: ${engine.describe()}`);
+  }
+  let parser: busboy.Busboy;
+  try {
+    parser = busboy({
+      headers: req.headers,
+      limits: { fileSize: engine.maxUploadBytes, fieldSize: MAX_FIELD_BYTES, fields: 50, files: 20, parts: 80 },
+    });
+  } catch {
+    await drained(req);
+    return fail(res, Codes.parameterInvalid, 'the body must be multipart/form-data with the fields token and file');
+  }
+  const now = Date.now();
+  const fields = new Map<string, string>();
+  const received: Received[] = [];
+  const writes: Array<Promise<void>> = [];
+  const fileStreams: Array<{ destroy(): void }> = [];
+  let account: Account | undefined;
+  let dir: string | undefined;
+  let refused: UploadFault | undefined;
+  const refuse = (fault: UploadFault): void => {
+    refused ??= fault;
+  };
+  const findAccount = (): void => {
+    if (account || refused) return;
+    const token = fields.get('token');
+    if (token === undefined) return;
+    const check = checkToken(token, accounts.map((a) => a.account), now);
+    if ('problem' in check) return refuse(new UploadFault(Codes.getAccessTokenFailed, check.problem));
+    account = check.account;
+    dir = accounts.find((a) => a.account === account)?.dir;
+  };
+  parser.on('field', (name, value, info) => {
+    if (info.valueTruncated) refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
+    fields.set(name, value);
+    if (name === 'token') findAccount();
+  });
+  parser.on('file', (name, stream, info) => {
+    if (name !== 'file' || refused) {
+      stream.resume();
+      return;
+    }
+    // Written below the data folder (not /tmp): the same disk, so moving it into place is a rename.
+    const root = mediaRoot(dir ?? accounts[0].dir);
+    const entry: Received = { fileName: (info.filename || 'upload').slice(0, 255), temp: join(root, 'incoming', newId()), bytes: 0, truncated: false };
+    received.push(entry);
+    // Counted in the same tick the pipe starts: no chunk can flow past unwritten.
+    stream.on('data', (chunk: Buffer) => (entry.bytes += chunk.length));
+    stream.on('limit', () => {
+      entry.truncated = true;
+      refuse(new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`));
+    });
+    fileStreams.push(stream);
+    writes.push(pipeline(stream, createWriteStream(entry.temp, { mode: FILE_MODE })));
+  });
+  parser.on('filesLimit', () => refuse(new UploadFault(Codes.parameterInvalid, 'at most 20 files per upload')));
+  const finished = new Promise<'complete' | 'cut'>((resolve) => {
+    parser.on('close', () => resolve('complete'));
+    parser.on('error', () => resolve('cut'));
+    req.on('aborted', () => resolve('cut'));
+    req.on('close', () => {
+      if (!req.complete) resolve('cut');
+    });
+  });
+  for (const a of accounts) await makeDir(join(mediaRoot(a.dir), 'incoming'));
+  req.pipe(parser);
+  const outcome = await finished;
+  // A body that stopped mid-file never ends its file stream: end it here.
+  if (outcome === 'cut') for (const stream of fileStreams) stream.destroy();
+  await Promise.allSettled(writes);
+  findAccount();
+  const cleanup = async (): Promise<void> => {
+    for (const r of received) await rm(r.temp, { force: true });
+  };
+  if (outcome === 'cut') {
+    // The client went away mid-body: what it sent is recorded as a failed upload (status 4).
+    if (account && dir) await recordCutOff(account, received, fields, now).catch(() => undefined);
+    await cleanup();
+    req.resume();
+    return fail(res, Codes.parameterInvalid, 'the upload was cut off before the body was complete');
+  }
+  if (!refused && !account) refuse(new UploadFault(Codes.parameterMissing, 'token is missing (ask getToken for one)'));
+  if (!refused && received.length === 0) refuse(new UploadFault(Codes.parameterMissing, 'file is missing'));
+  let options: Options | undefined;
+  try {
+    if (!refused && account) options = readOptions(fields, account);
+  } catch (error) {
+    if (error instanceof UploadFault) refuse(error);
+    else throw error;
+  }
+  if (refused || !account || !dir || !options) {
+    await cleanup();
+    const fault = refused ?? new UploadFault(Codes.exception, 'upload failed');
+    return fail(res, fault.code, fault.message);
+  }
+  const results: unknown[] = [];
+  const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
+  for (const r of received) {
+    const videoId = newId();
+    await makeDir(videoDir(dir, videoId));
+    await rename(r.temp, sourceFile(dir, videoId));
+    const video = await admit(account, dir, videoId, r, options, tools, now);
+    results.push({
+      videoId,
+      fileName: r.fileName,
+      thumbnail: `${origin}/vod/${videoId}/thumbnail.jpg`,
+      cover: `${origin}/vod/${videoId}/cover.jpg`,
+      title: video.title,
+      size: video.size,
+      duration: video.duration,
+      width: video.width,
+      height: video.height,
+      status: video.status,
+    });
+  }
+  await account.store.durable();
+  account.transcoder.reschedule();
+  answer(res, { code: Codes.success, message: 'success', result: results, success: true });
+  return Codes.success;
+}
+
+function titleOf(fileName: string): string {
+  return fileName.replace(/\.[^.]*$/, '').slice(0, 100) || 'upload';
+}
+
+async function recordCutOff(account: Account, received: Received[], fields: Map<string, string>, now: number): Promise<void> {
+  const tx = new Tx();
+  for (const r of received) {
+    tx.put(
+      'videos',
+      newVideoRecord({
+        id: newId(),
+        fileName: r.fileName,
+        title: titleOf(r.fileName),
+        uploadTime: now,
+        status: 4,
+        size: Math.round(r.bytes / 1024),
+        tag: fields.get('tag')?.trim() || null,
+      }),
+    );
+  }
+  await account.store.commit(tx);
+}
+
+/** Probes the arrived file, captures covers and stores the video (queued when asked). */
+async function admit(
+  account: Account,
+  dir: string,
+  videoId: string,
+  r: Received,
+  options: Options,
+  tools: NonNullable<MediaEngine['tools']>,
+  now: number,
+): Promise<VideoRec> {
+  const source = sourceFile(dir, videoId);
+  let info: ProbeResult | undefined;
+  try {
+    info = await probe(tools, source, { timeoutMs: 60_000 });
+  } catch {
+    info = undefined;
+  }
+  const v = info?.streams.find((s) => s.codec_type === 'video' && s.width);
+  const a = info?.streams.find((s) => s.codec_type === 'audio');
+  const base = newVideoRecord({
+    id: videoId,
+    fileName: r.fileName,
+    title: titleOf(r.fileName),
+    uploadTime: now,
+    categoryId: options.categoryId,
+    videoType: options.videoType,
+    tag: options.tag,
+    size: Math.round(r.bytes / 1024),
+  });
+  if (!info || !v) {
+    // Not media (or no picture): kept as status 5, its bytes removed.
+    await rm(source, { force: true });
+    const video: VideoRec = { ...base, status: 5 };
+    await account.store.commit(new Tx().put('videos', video));
+    return video;
+  }
+  const seconds = Number(info.format.duration ?? v.duration ?? 0) || 0;
+  const measured: VideoRec = {
+    ...base,
+    width: v.width ?? 0,
+    height: v.height ?? 0,
+    duration: Math.round(seconds * 1000),
+    bitrate: Math.round(Number(info.format.bit_rate ?? 0) / 1000),
+    audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : 0,
+    status: 0,
+  };
+  await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds);
+  const tx = new Tx();
+  let video = measured;
+  if (options.isTranscoder) {
+    const groupId = options.groupId ?? metaOf(account.store).defaultTemplateGroupId;
+    const group = groupId === null ? undefined : findTemplateGroup(account.store, groupId);
+    if (group) {
+      const plan = fromGroup(group);
+      const job: JobRec = {
+        id: newId(),
+        videoId,
+        replace: true,
+        first: true,
+        ...plan,
+        ...account.transcoder.plan(now),
+        createTime: now,
+      };
+      video = { ...measured, status: 7 };
+      tx.put('jobs', job);
+    }
+  }
+  await account.store.commit(tx.put('videos', video));
+  return video;
+}
+
+/** cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it, cover-N.jpg for the others. */
+async function captureCovers(ffmpeg: string, source: string, dir: string, videoId: string, points: number[], seconds: number): Promise<void> {
+  const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
+  const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
+  const folder = videoDir(dir, videoId);
+  const shots: Array<[string, number, number | undefined]> = [
+    ['cover.jpg', first, undefined],
+    ['thumbnail.jpg', first, 320],
+    ...points.slice(1).map((p, i): [string, number, number | undefined] => [`cover-${i + 2}.jpg`, at(p), undefined]),
+  ];
+  for (const [name, time, width] of shots) {
+    const file = join(folder, name);
+    await runTool(ffmpeg, frameArgs(source, time, file, width), { timeoutMs: 60_000 }).catch(() => undefined);
+    await chmod(file, FILE_MODE).catch(() => undefined);
+  }
+}

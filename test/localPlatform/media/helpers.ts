@@ -1,0 +1,193 @@
+/**
+ * Shared set-up of the real-media tests: ffmpeg found like the CLI finds it (the PATH, then the npm
+ * packages), short generated clips made once per suite, uploads over real HTTP, ffprobe as the oracle.
+ */
+import * as assert from 'node:assert/strict';
+import { createDecipheriv } from 'node:crypto';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import type { PlatformClient } from '../../../src/api/client';
+import type { Video } from '../../../src/api/types';
+import { testClipArgs } from '../../../src/localPlatform/media/commands';
+import { findMediaTools, probe, runTool, type MediaTools, type ProbeResult } from '../../../src/media/tools';
+
+export async function mediaTools(): Promise<MediaTools | undefined> {
+  const mode = await findMediaTools({ npmFallback: true });
+  return mode.kind === 'real' ? mode.tools : undefined;
+}
+
+export async function makeClip(
+  tools: MediaTools,
+  dir: string,
+  name: string,
+  seconds: number,
+  width = 320,
+  height = 180,
+): Promise<string> {
+  const file = join(dir, name);
+  await runTool(tools.ffmpeg, testClipArgs(file, seconds, width, height, name));
+  return file;
+}
+
+export interface UploadAnswer {
+  code: number;
+  message: string;
+  success: boolean;
+  result: Array<{ videoId: string; fileName: string; thumbnail: string; status: number; [k: string]: unknown }> | null;
+}
+
+/** A multipart upload as a browser form sends it. */
+export async function upload(
+  baseUrl: string,
+  fields: Record<string, string>,
+  file?: { name: string; data: Buffer },
+): Promise<UploadAnswer> {
+  const form = new FormData();
+  for (const [k, v] of Object.entries(fields)) form.set(k, v);
+  if (file) form.set('file', new Blob([file.data]), file.name);
+  const res = await fetch(`${baseUrl}/multipart/upload`, { method: 'POST', body: form });
+  assert.equal(res.status, 200);
+  return (await res.json()) as UploadAnswer;
+}
+
+export async function uploadFile(baseUrl: string, token: string, file: string, extra: Record<string, string> = {}) {
+  return upload(baseUrl, { token, ...extra }, { name: file.split('/').pop()!, data: await readFile(file) });
+}
+
+/** Polls getVideoInfo until the status is one of `want` (the suite's timeout bounds it). */
+export async function waitForStatus(client: PlatformClient, id: string, want: number[]): Promise<Video> {
+  for (;;) {
+    const v = await client.getVideoInfo(id);
+    if (want.includes(v.status)) return v;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+}
+
+/**
+ * ffprobe of an address the platform lists. The address is fetched over HTTP by the test (an HLS
+ * playlist with its key and segments, by the names it gives) and probed as files, so the same checks
+ * run with Debian's tools and with the npm packages' static builds (see below).
+ */
+export async function probeUrl(tools: MediaTools, url: string): Promise<ProbeResult> {
+  const file = await localCopy(url);
+  if (tools.source === 'npm' && (file.endsWith('.m3u8') || file.endsWith('.ts'))) {
+    // The npm packages' static ffprobe crashes (SIGSEGV) on any MPEG-TS stream information: the
+    // segments, decrypted with the key the playlist names, are joined, copied into MP4 by ffmpeg
+    // (no re-encoding) and probed as such.
+    const ts = file.endsWith('.m3u8') ? await joinedSegments(file) : file;
+    const mp4 = `${ts}.copy.mp4`;
+    await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', ts, '-c', 'copy', '-f', 'mp4', mp4]);
+    return probe(tools, mp4);
+  }
+  if (!file.endsWith('.m3u8')) return probe(tools, file);
+  const { stdout } = await runTool(tools.ffprobe, [
+    ...['-v', 'error', '-allowed_extensions', 'ALL', '-show_streams', '-show_format', '-of', 'json', file],
+  ]);
+  const parsed = JSON.parse(stdout.toString('utf8')) as Partial<ProbeResult>;
+  return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
+}
+
+async function joinedSegments(playlist: string): Promise<string> {
+  const text = await readFile(playlist, 'utf8');
+  const dir = playlist.slice(0, playlist.lastIndexOf('/'));
+  const keyName = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(text)?.[1];
+  const key = keyName ? await readFile(join(dir, keyName)) : undefined;
+  const parts: Buffer[] = [];
+  let sequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1] ?? 0);
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.startsWith('#')) continue;
+    const data = await readFile(join(dir, line.trim()));
+    if (key) {
+      const ivText = /IV=0x([0-9a-fA-F]{32})/.exec(text)?.[1];
+      const iv = ivText ? Buffer.from(ivText, 'hex') : Buffer.alloc(16);
+      if (!ivText) iv.writeUInt32BE(sequence, 12);
+      const decipher = createDecipheriv('aes-128-cbc', key, iv);
+      parts.push(decipher.update(data), decipher.final());
+    } else {
+      parts.push(data);
+    }
+    sequence++;
+  }
+  const out = `${playlist}.joined.ts`;
+  await writeFile(out, Buffer.concat(parts));
+  return out;
+}
+
+const copies = new Map<string, string>();
+
+/** Removes the local copies made by probeUrl, keyframes and frameRgb (call in `after`). */
+export async function removeCopies(): Promise<void> {
+  const dirs = new Set([...copies.values()].map((f) => f.slice(0, f.lastIndexOf('/'))));
+  copies.clear();
+  for (const dir of dirs) await rm(dir, { recursive: true, force: true });
+}
+
+/** A local copy of an address (and, for a playlist, of everything it names), cached per test run. */
+export async function localCopy(url: string): Promise<string> {
+  const cached = copies.get(url);
+  if (cached) return cached;
+  const dir = await mkdtemp(join(tmpdir(), 'media-copy-'));
+  const name = new URL(url).pathname.split('/').pop()!;
+  const get = async (u: string): Promise<Buffer> => {
+    const res = await fetch(u);
+    assert.equal(res.status, 200, u);
+    return Buffer.from(await res.arrayBuffer());
+  };
+  const body = await get(url);
+  await writeFile(join(dir, name), body);
+  if (name.endsWith('.m3u8')) {
+    const text = body.toString('utf8');
+    const names = [
+      ...text.split('\n').filter((l) => l.trim() !== '' && !l.startsWith('#')),
+      ...[...text.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]),
+    ];
+    for (const n of names) {
+      assert.match(n, /^[A-Za-z0-9._-]+$/, 'the playlist names files beside it');
+      await writeFile(join(dir, n), await get(new URL(n, url).toString()));
+    }
+  }
+  copies.set(url, join(dir, name));
+  return join(dir, name);
+}
+
+/** Keyframe times (s) of a file or address, by ffprobe. */
+export async function keyframes(tools: MediaTools, url: string): Promise<number[]> {
+  const { stdout } = await runTool(tools.ffprobe, [
+    ...['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey'],
+    ...['-show_entries', 'frame=pts_time', '-of', 'csv=p=0', await localCopy(url)],
+  ]);
+  return stdout
+    .toString('utf8')
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => Number(Number(l.split(',')[0]).toFixed(2)));
+}
+
+/** One decoded frame at `seconds` as RGB24 bytes (width * height * 3). */
+export async function frameRgb(tools: MediaTools, url: string, seconds: number): Promise<Buffer> {
+  const { stdout } = await runTool(tools.ffmpeg, [
+    ...['-v', 'error', '-ss', String(seconds), '-i', await localCopy(url), '-frames:v', '1'],
+    ...['-f', 'rawvideo', '-pix_fmt', 'rgb24', '-'],
+  ]);
+  return stdout;
+}
+
+/** A raw GET with headers, for ranges, HEAD and paths a URL parser would normalise. */
+export function rawGet(
+  port: number,
+  path: string,
+  headers: Record<string, string> = {},
+  method = 'GET',
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    const req = request({ host: '127.0.0.1', port, path, method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
