@@ -13,7 +13,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--port N] [--host HOST] [--demo] [--clock-speed N]
                      [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
                      [--replay-guard] [--verbose]
-                     [--rtmp-port N] [--max-live-channels N] [--ffmpeg DIR] [--simulated-live]
+                     [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -33,6 +33,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --verbose               log each request (action, code, time) on stderr
   --rtmp-port N           RTMP ingest port (default 1935 where free, else a free port)
   --max-live-channels N   channels with real live media at once (default 2)
+  --max-jobs N            transcoding jobs run at once (1 to 64; default one per 2 cores)
   --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
   --simulated-live        no real live media even when ffmpeg is found
 
@@ -96,6 +97,7 @@ const OPTIONS = {
   verbose: { type: 'boolean' },
   'rtmp-port': { type: 'string' },
   'max-live-channels': { type: 'string' },
+  'max-jobs': { type: 'string' },
   ffmpeg: { type: 'string' },
   'simulated-live': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
@@ -187,6 +189,8 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (v['rtmp-port'] !== undefined) live.rtmpPort = integer('--rtmp-port', v['rtmp-port'], 0, 65535);
   if (v['max-live-channels'] !== undefined)
     live.maxLiveChannels = integer('--max-live-channels', v['max-live-channels'], 1, Number.MAX_SAFE_INTEGER);
+  if (v['max-jobs'] !== undefined)
+    options.media = { ...options.media, maxJobs: integer('--max-jobs', v['max-jobs'], 1, 64) };
   if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;

@@ -170,6 +170,10 @@ describe('local platform: command line', () => {
       assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).live, { npmFallback: true });
       const simulated = parseArgs(['--data', 'd', '--account', 'k:s', '--simulated-live', '--rtmp-port', '0'], {});
       assert.equal(simulated.live, undefined);
+      assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s', '--max-jobs', '3'], {}).media, {
+        npmFallback: true,
+        maxJobs: 3,
+      });
       // One --ffmpeg feeds on-demand media too.
       assert.deepEqual(o.media, { npmFallback: true, ffmpegDir: '/opt/ffmpeg/bin' });
       assert.deepEqual(parseArgs(['--data', 'd', '--account', 'k:s'], {}).media, { npmFallback: true });
@@ -205,6 +209,8 @@ describe('local platform: command line', () => {
         ['--data', 'x', '--account', 'k:s', '--simulated-live', '--max-live-channels', 'two'],
         /--max-live-channels needs a number/,
       ],
+      [['--data', 'x', '--account', 'k:s', '--max-jobs', '0'], /--max-jobs needs a number of at least 1/],
+      [['--data', 'x', '--account', 'k:s', '--max-jobs', '65'], /--max-jobs needs an integer from 1 to 64/],
       [['--data', 'x', '--account', 'k:s', '--ffmpeg'], /--ffmpeg needs a value/],
       [['--data', 'x', '--account', 'k:s', '--simulated-live=no'], /--simulated-live takes no value/],
       [['--data', 'x', '--account', 'k:s', '--ffmpeg='], /--ffmpeg needs a folder holding ffmpeg and ffprobe/],

@@ -1,11 +1,14 @@
 /**
  * A channel's recording becomes a video of the account when the channel stops (type 3, live
  * recording): the copy of the incoming stream (MPEG-TS) is remuxed to MP4 (`+faststart`) when the
- * group asks for MP4 (`needToMp4`), otherwise kept as TS. Stored under `DATA/vod/<videoId>/`, where
- * the video's paths (`/vod/<videoId>/recording.mp4`) point.
+ * group asks for MP4 (`needToMp4`), otherwise kept as TS. Stored in the account's media folder beside
+ * every other video's files (media/files.ts), so the media route serves it at the video's address
+ * (`/vod/<videoId>/recording.mp4`).
  */
-import { mkdir, rename, rm, stat } from 'node:fs/promises';
+import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
+import { accountDir } from '../accounts';
+import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
 import { probe, runTool } from '../../media/tools';
 import type { Account } from '../context';
@@ -30,7 +33,7 @@ export async function recordingToVideo(
   const group = channel.groups.find((g) => g.isRecord === '1');
   const mp4 = group?.needToMp4 === '1';
   const videoId = newId();
-  const dir = join(dataDir, 'vod', videoId);
+  const dir = videoDir(accountDir(dataDir, account.accessKey), videoId);
   await mkdir(dir, { recursive: true, mode: DIR_MODE });
   const name = mp4 ? 'recording.mp4' : 'recording.ts';
   const target = join(dir, name);
@@ -46,6 +49,7 @@ export async function recordingToVideo(
   } else {
     await rename(file, target);
   }
+  await chmod(target, FILE_MODE);
   const probed = await probe(tools, target, { timeoutMs: 60_000 });
   const v = probed.streams.find((s) => s.codec_type === 'video');
   const a = probed.streams.find((s) => s.codec_type === 'audio');

@@ -5,7 +5,7 @@
  */
 import * as assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
@@ -266,9 +266,11 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     assert.ok(recording, 'a live-recording video');
     const info = await client.getVideoInfo(recording.id);
     assert.ok(info.duration > 5000, `duration ${info.duration}`);
-    const file = join(p.dataDir, 'vod', recording.id, 'recording.mp4');
-    assert.ok(existsSync(file));
-    const probed = await probeUrl(file);
+    // Played from the address the platform lists for it, like any other video.
+    const [playback] = await client.getTranscodedVideos([recording.id]);
+    const address = playback?.cdns?.[0]?.mp4?.list[0]?.url;
+    assert.match(address ?? '', /\/vod\/[0-9a-f]{32}\/recording\.mp4$/);
+    const probed = await probeUrl(address!);
     assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.width, 320);
     assert.match(probed.format.format_name ?? '', /mp4/);
   });
