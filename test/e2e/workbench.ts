@@ -302,12 +302,20 @@ export class Workbench {
 
   /** Opens a workspace file by name through Quick Open. */
   async openFile(name: string): Promise<void> {
-    await this.dismissQuickInput();
-    await this.page.keyboard.press('Control+P');
-    const input = this.page.locator(`${QUICK_INPUT} input`);
-    await input.waitFor({ state: 'visible', timeout: 10_000 });
-    await input.fill(name);
-    await this.quickPickRow(name).waitFor({ state: 'visible', timeout: 15_000 });
+    // Quick Open searches the files it knows of: a file the test wrote a moment ago may come with the
+    // file watcher's next report, so the search is asked again until the file is listed.
+    await this.until(
+      `Quick Open to list ${name}`,
+      async () => {
+        await this.dismissQuickInput();
+        await this.page.keyboard.press('Control+P');
+        const input = this.page.locator(`${QUICK_INPUT} input`);
+        await input.waitFor({ state: 'visible', timeout: 10_000 });
+        await input.fill(name);
+        return (await this.within(5_000, () => this.quickPickRow(name).isVisible())) ? true : undefined;
+      },
+      60_000,
+    );
     await this.page.keyboard.press('Enter');
     await this.page.locator(`.tabs-container .tab`).filter({ hasText: name }).first().waitFor({ timeout: 15_000 });
   }
