@@ -5,7 +5,8 @@
  */
 import type { TemplateGroupItemRec, TemplateGroupRec } from './records';
 
-function item(
+/** One template of a group, with the defaults the built-in and demo groups share (AAC 128 kbit/s, clear). */
+export function templateGroupItem(
   name: string,
   w: number,
   h: number,
@@ -35,9 +36,9 @@ export const BUILTIN_TEMPLATE_GROUPS: readonly TemplateGroupRec[] = [
     trailorDuration: 0,
     logoGroupId: null,
     templates: [
-      item('1080p', 1920, 1080, 4500, 0, 0),
-      item('720p', 1280, 720, 2500, 0, 1),
-      item('480p', 854, 480, 1000, 0, 0),
+      templateGroupItem('1080p', 1920, 1080, 4500, 0, 0),
+      templateGroupItem('720p', 1280, 720, 2500, 0, 1),
+      templateGroupItem('480p', 854, 480, 1000, 0, 0),
     ],
     createTime: 0,
     updateTime: null,
@@ -49,7 +50,7 @@ export const BUILTIN_TEMPLATE_GROUPS: readonly TemplateGroupRec[] = [
     trailor: false,
     trailorDuration: 0,
     logoGroupId: null,
-    templates: [item('720p', 1280, 720, 2500, 1, 1), item('360p', 640, 360, 600, 1, 0)],
+    templates: [templateGroupItem('720p', 1280, 720, 2500, 1, 1), templateGroupItem('360p', 640, 360, 600, 1, 0)],
     createTime: 0,
     updateTime: null,
   },
@@ -60,7 +61,7 @@ export const BUILTIN_TEMPLATE_GROUPS: readonly TemplateGroupRec[] = [
     trailor: false,
     trailorDuration: 0,
     logoGroupId: null,
-    templates: [item('4K', 3840, 2160, 15000, 0, 1), item('1080p', 1920, 1080, 6000, 0, 0)],
+    templates: [templateGroupItem('4K', 3840, 2160, 15000, 0, 1), templateGroupItem('1080p', 1920, 1080, 6000, 0, 0)],
     createTime: 0,
     updateTime: null,
   },

@@ -5,6 +5,7 @@
  * groups and template groups with a default one. Names and ids are deterministic (ids are hashes
  * of the names), so tests and screenshots can rely on them.
  */
+import { templateGroupItem } from './builtinGroups';
 import { stableId } from './ids';
 import type {
   CategoryRec,
@@ -14,7 +15,6 @@ import type {
   LiveTemplateRec,
   LogoGroupRec,
   OutputGroupRec,
-  TemplateGroupItemRec,
   TemplateGroupRec,
   VideoRec,
 } from './records';
@@ -174,27 +174,6 @@ const DEMO_VIDEOS: DemoVideo[] = [
     renditions: [jobTemplate('480p', 854, 480, 900, { mp4: true }, 1)],
   },
 ];
-
-function item(
-  name: string,
-  w: number,
-  h: number,
-  kbps: number,
-  format: 0 | 1 | 2 | 3,
-  defaultVideo: 0 | 1,
-): TemplateGroupItemRec {
-  return {
-    name,
-    videoWidth: w,
-    videoHeight: h,
-    videoBitrate: kbps,
-    audioBitrate: 128000,
-    format,
-    encryptType: 0,
-    defaultVideo,
-    advancedArguments: null,
-  };
-}
 
 /** Seeds the demo data in one durable commit. */
 export async function seedDemo(store: AccountStore, now: number): Promise<void> {
@@ -436,9 +415,9 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       trailorDuration: 0,
       logoGroupId: logoGroups[0].id,
       templates: [
-        item('1080p', 1920, 1080, 4500, 0, 0),
-        item('720p', 1280, 720, 2500, 0, 1),
-        item('720p', 1280, 720, 2500, 1, 0),
+        templateGroupItem('1080p', 1920, 1080, 4500, 0, 0),
+        templateGroupItem('720p', 1280, 720, 2500, 0, 1),
+        templateGroupItem('720p', 1280, 720, 2500, 1, 0),
       ],
       createTime: at,
       updateTime: null,
@@ -450,7 +429,7 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       trailor: true,
       trailorDuration: 30,
       logoGroupId: null,
-      templates: [item('480p', 854, 480, 900, 0, 1), item('360p', 640, 360, 500, 0, 0)],
+      templates: [templateGroupItem('480p', 854, 480, 900, 0, 1), templateGroupItem('360p', 640, 360, 500, 0, 0)],
       createTime: at + 1,
       updateTime: null,
     },
@@ -461,7 +440,7 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       trailor: false,
       trailorDuration: 0,
       logoGroupId: null,
-      templates: [item('4K', 3840, 2160, 15000, 0, 1)],
+      templates: [templateGroupItem('4K', 3840, 2160, 15000, 0, 1)],
       createTime: at + 2,
       updateTime: null,
     },
