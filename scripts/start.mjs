@@ -65,6 +65,42 @@ function startPlatform(port) {
   });
 }
 
+/** Parent pid and state of a process from /proc (Linux), or undefined where there is no /proc. */
+function procStat(pid) {
+  try {
+    // "pid (comm) state ppid ...": comm may hold spaces, so read after its closing parenthesis.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls `stop` once the launchers are gone. `npm start` runs this script under `sh -c`: on SIGTERM npm passes the
+ * signal to that shell only, which exits and leaves this process running; after `kill -9` of npm the shell
+ * stays and npm becomes a zombie. So watch the parent (its pid changes when it exits) and, where /proc
+ * exists, the grandparent too (gone or a zombie).
+ */
+function stopWhenLaunchersExit(stop) {
+  const parent = process.ppid;
+  const grandparent = procStat(parent)?.ppid;
+  const timer = setInterval(() => {
+    let gone = process.ppid !== parent;
+    if (!gone && grandparent && grandparent > 1) {
+      const stat = procStat(grandparent);
+      gone = !stat || stat.state === 'Z';
+    }
+    if (gone) {
+      clearInterval(timer);
+      console.log('npm start was stopped; stopping the local platform.');
+      stop();
+    }
+  }, 1000);
+  timer.unref();
+}
+
 /** The `code` launcher on the PATH, if any. */
 function findCode() {
   const names = process.platform === 'win32' ? ['code.cmd', 'code.exe', 'code'] : ['code'];
@@ -140,6 +176,7 @@ async function main() {
   };
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  stopWhenLaunchersExit(stop);
   child.on('exit', (exitCode) => process.exit(stopping ? 0 : (exitCode ?? 1)));
 }
 

@@ -93,4 +93,72 @@ describe('local platform: npm start', function () {
     second.kill();
     assert.equal(await second.done, 0);
   });
+
+  // npm runs the script under `sh -c`; a stand-in launcher plays npm, so that each way of stopping npm is tried.
+  for (const how of ['SIGTERM to npm (the shell exits)', 'kill -9 of npm (the shell stays)'] as const) {
+    it(`stops the local platform when npm is stopped: ${how}`, async function () {
+      if (process.platform === 'win32') this.skip();
+      dir = await tempDir();
+      const launcher = spawn(
+        process.execPath,
+        [
+          '-e',
+          `const c = require('child_process').spawn('/bin/sh', ['-c', ${JSON.stringify(
+            `"${process.execPath}" "${join(REPO, 'scripts', 'start.mjs')}"`,
+          )}], { stdio: ['ignore', 'inherit', 'inherit'] });
+           console.log('shell ' + c.pid);
+           process.on('SIGTERM', () => { c.kill('SIGTERM'); process.exit(0); });
+           setInterval(() => {}, 1e9);`,
+        ],
+        {
+          cwd: REPO,
+          env: { ...process.env, LOCAL_PLATFORM_HOME: join(dir, 'home'), LOCAL_PLATFORM_PORT: '0', PATH: dir },
+          stdio: ['ignore', 'pipe', 'pipe'],
+          // Its own process group, so that whatever is left after a failure can be stopped at once.
+          detached: true,
+        },
+      );
+      let out = '';
+      launcher.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+      launcher.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
+      try {
+        await waitFor(() => out.includes('Serving until Ctrl+C.'), 'the start');
+        const baseUrl = /base URL: +(\S+)/.exec(out)![1];
+        const shellPid = Number(/shell (\d+)/.exec(out)![1]);
+        const platformAnswers = async () => {
+          try {
+            await fetch(`${baseUrl}/rest`);
+            return true;
+          } catch {
+            return false;
+          }
+        };
+        assert.equal(await platformAnswers(), true);
+        launcher.kill(how.startsWith('SIGTERM') ? 'SIGTERM' : 'SIGKILL');
+        const deadline = Date.now() + 15_000;
+        while (await platformAnswers()) {
+          if (Date.now() > deadline) assert.fail(`the local platform still answers after ${how}:\n${out}`);
+          await new Promise((r) => setTimeout(r, 100));
+        }
+        // Nothing of npm start is left: the shell that stayed exits once its script has.
+        if (how.startsWith('kill')) {
+          const shellGone = () => {
+            try {
+              process.kill(shellPid, 0);
+              return false;
+            } catch {
+              return true;
+            }
+          };
+          await waitFor(shellGone, 'the shell to exit');
+        }
+      } finally {
+        try {
+          process.kill(-launcher.pid!, 'SIGKILL');
+        } catch {
+          // the group has exited
+        }
+      }
+    });
+  }
 });
