@@ -11,6 +11,7 @@ import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
+import { LiveWatch } from './tree/liveWatch';
 import { Poller } from './tree/poller';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
@@ -36,8 +37,13 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const channels = new ChannelTreeModel(connection, () => settings.pageSize());
   const videos = new VideoTreeModel(connection, () => settings.pageSize());
   const interval = (): number => settings.pollIntervalMs();
+  // Starting channels by id, live ones by re-reading their pages (src/app/tree/liveWatch.ts).
+  const channelWatch = new LiveWatch(channels, {
+    pollIntervalMs: interval,
+    liveRefreshMs: () => settings.liveRefreshMs(),
+  });
   const poller = {
-    channels: new Poller(channels, interval, log),
+    channels: new Poller(channelWatch, () => channelWatch.intervalMs(), log),
     videos: new Poller(videos, interval, log),
   };
   const references = new ReferenceCache(() => connection.activeClient(), log);

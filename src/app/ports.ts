@@ -13,6 +13,8 @@ import type { Ui } from './ui';
 export interface SettingsPort {
   pageSize(): number;
   pollIntervalMs(): number;
+  /** `videoPlatform.liveRefreshSeconds` in ms: how often the Live channels view re-reads live channels; 0 is off. */
+  liveRefreshMs(): number;
   /** Timeouts, retry and proxy of each new client. */
   clientOptions(): Partial<ClientOptions>;
   /** `videoPlatform.ffmpegPath`: the folder holding ffmpeg and ffprobe for the local platform (empty: the PATH). */

@@ -24,6 +24,11 @@ interface CodeInfo {
 }
 
 const RFC = 'RFC 8216';
+/**
+ * Cited by section name, not item number: Apple renumbers the items between revisions of the specification (the
+ * "key frames every two seconds" item was 1.5 in one revision and 1.9 in a later one), so a bare number would point
+ * at the wrong rule.
+ */
 const APPLE = 'Apple HLS Authoring Spec';
 
 export const FINDING_CODES = {

@@ -91,6 +91,8 @@ export interface RunOptions {
   cwd?: string;
   /** Each line of stderr as it arrives (progress). */
   onStderrLine?: (line: string) => void;
+  /** Variables set for the tool on top of this process's environment (ffmpeg's `http_proxy`, say). */
+  env?: Readonly<Record<string, string>>;
 }
 
 export interface RunResult {
@@ -119,7 +121,12 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
       reject(Object.assign(new Error('cancelled'), { name: 'AbortError' }));
       return;
     }
-    const child = spawn(file, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'], windowsHide: true });
+    const child = spawn(file, args, {
+      cwd: options.cwd,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      windowsHide: true,
+      ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
+    });
     const out: Buffer[] = [];
     let err = '';
     let partial = '';

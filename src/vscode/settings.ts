@@ -29,6 +29,11 @@ export const settings: SettingsPort = {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('pollIntervalSeconds', 3);
     return Math.max(1, Number.isFinite(seconds) ? seconds : 3) * 1000;
   },
+  liveRefreshMs(): number {
+    const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('liveRefreshSeconds', 5);
+    if (!Number.isFinite(seconds)) return 5000;
+    return seconds <= 0 ? 0 : Math.max(1, seconds) * 1000;
+  },
   ffmpegPath(): string | undefined {
     const value = vscode.workspace.getConfiguration('videoPlatform').get<string>('ffmpegPath', '');
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;

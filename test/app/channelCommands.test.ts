@@ -218,6 +218,12 @@ describe('Channel commands against the local platform', () => {
     const push = await harness.run(copyPushAddress, { node: node });
     assert.equal(push, node.channel.pushUrl);
     assert.equal(harness.ui.copied[0], node.channel.pushUrl);
+    // The message names the address without showing its auth code (messages end up in screenshots).
+    const authCode = /auth=([^&]+)/.exec(node.channel.pushUrl)?.[1];
+    assert.ok(authCode, 'the push address carries an auth code');
+    assert.equal(harness.ui.infos.at(-1), `Copied the push address of "Newsroom 24/7" (it contains the auth code).`);
+    assert.ok(!node.view().tooltip?.includes(`auth=${authCode}`), 'the tooltip hides the auth code');
+    assert.match(node.view().tooltip ?? '', /auth=\*\*\*/);
 
     const [group] = (await harness.channels.getChildren(node)) as OutputGroupNode[];
     const [output] = (await harness.channels.getChildren(group)) as OutputNode[];

@@ -243,6 +243,64 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     }
   });
 
+  it('through the proxy settings also where ffmpeg reads the stream itself (contact sheet, preview), and not for an exception', async () => {
+    const proxy = await ForwardProxy.start();
+    const account = { baseUrl: test.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY };
+    const byFfmpeg = (): string[] =>
+      proxy.seen.filter((request) => /Lavf/.test(String(request.headers['user-agent']))).map((r) => r.target);
+    // The platform itself is reached directly; the golden streams' host is not an exception.
+    const proxied = await createHarness({
+      account,
+      clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host] },
+      storageDir: mkdtempSync(join(tmp, 'storage-')),
+      ffmpegPath: '',
+    });
+    try {
+      const video = (await proxied.videos.getChildren()).find(
+        (node): node is VideoNode => node instanceof VideoNode && node.video.transcodedVideoList.length > 0,
+      )!;
+      const address = `http://localhost:${new URL(golden.url).port}/clean/v1.m3u8`;
+      const stream = { ...video.video.transcodedVideoList[0]!, name: '180p', hlsUrl: address };
+      const node = new RenditionNode(video, stream as TranscodedStream);
+      const session = await proxied.run(inspectStream, { node });
+      assert.ok(session, proxied.ui.errors.join('; '));
+      session.panel.dispose();
+      assert.match(proxied.panels.opened.at(-1)!.html, /<h2>Contact sheet<\/h2>/);
+      assert.ok(byFfmpeg().includes(address), `ffmpeg's reads through the proxy: ${byFfmpeg().join(' ')}`);
+      const before = byFfmpeg().length;
+      proxied.panels.onLoad = (panel) =>
+        panel.post({ type: 'canPlay', h264: 'probably', mp3: 'probably', aac: '', mediaSource: false });
+      const preview = await proxied.run(previewStream, { node });
+      assert.ok(preview, proxied.ui.errors.join('; '));
+      assert.ok(byFfmpeg().length > before, 'the preview was read through the proxy');
+    } finally {
+      await proxied.dispose();
+    }
+    // An exception (http.noProxy) is reached directly by ffmpeg too.
+    const direct = await createHarness({
+      account,
+      clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host, 'localhost'] },
+      storageDir: mkdtempSync(join(tmp, 'storage-')),
+      ffmpegPath: '',
+    });
+    try {
+      const video = (await direct.videos.getChildren()).find(
+        (node): node is VideoNode => node instanceof VideoNode && node.video.transcodedVideoList.length > 0,
+      )!;
+      const address = `http://localhost:${new URL(golden.url).port}/clean/v0.m3u8`;
+      const stream = { ...video.video.transcodedVideoList[0]!, name: '180p', hlsUrl: address };
+      const seen = proxy.seen.length;
+      const session = await direct.run(inspectStream, { node: new RenditionNode(video, stream as TranscodedStream) });
+      assert.ok(session, direct.ui.errors.join('; '));
+      session.panel.dispose();
+      assert.match(direct.panels.opened.at(-1)!.html, /<h2>Contact sheet<\/h2>/);
+      assert.equal(proxy.seen.length, seen, 'nothing went through the proxy');
+    } finally {
+      await direct.dispose();
+      await proxy.close();
+    }
+  });
+
   it('without ffmpeg: the playlist is still checked (nothing measured), and the report says how to get ffmpeg', async () => {
     const bare = await createHarness({ ffmpegPath: join(tmp, 'no-ffmpeg-here') });
     try {

@@ -1,5 +1,7 @@
 import type { AppContext } from '../context';
+import { l10n } from '../l10n';
 import type { PickItem } from '../ui';
+import { hasAuthCode } from '../util/secretAddress';
 
 /** A playback or push address offered in a quick pick. */
 export interface Address {
@@ -15,7 +17,10 @@ function canOpen(url: string): boolean {
 
 export async function copyAddress(ctx: AppContext, address: Address): Promise<void> {
   await ctx.ui.copy(address.url);
-  void ctx.ui.info(`Copied ${address.what}: ${address.url}`);
+  // A push address holds the auth code: the message names it without showing it (messages end up in
+  // screenshots and screen shares).
+  if (hasAuthCode(address.url)) void ctx.ui.info(l10n.t('Copied the {0} (it contains the auth code).', address.what));
+  else void ctx.ui.info(l10n.t('Copied {0}: {1}', address.what, address.url));
 }
 
 /**

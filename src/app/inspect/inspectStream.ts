@@ -140,7 +140,12 @@ export class InspectSession {
     for (const variant of report.variants.slice(0, MAX_STILLS)) {
       try {
         const address = resolveUri(variant.name, toAddress(this.target.address));
-        const still = await makeThumbnail(tools, mediaInput(address), { signal, width: 160, at: 0 });
+        const still = await makeThumbnail(tools, mediaInput(address), {
+          signal,
+          width: 160,
+          at: 0,
+          ...this.toolEnv(address),
+        });
         stills[variant.name] = `data:image/jpeg;base64,${still.toString('base64')}`;
       } catch (error) {
         if (signal.aborted) throw error;
@@ -150,9 +155,18 @@ export class InspectSession {
     return stills;
   }
 
+  /** ffmpeg reads the address itself: through the proxy the settings choose for it (ProxyFetch.toolEnv). */
+  private toolEnv(address: string): { env?: Record<string, string> } {
+    const env = this.ctx.inspection.fetch.toolEnv(address);
+    return env ? { env } : {};
+  }
+
   private async contactSheet(tools: MediaTools, signal: AbortSignal): Promise<string | undefined> {
     try {
-      const file = await makeContactSheet(tools, mediaInput(this.target.address), { signal });
+      const file = await makeContactSheet(tools, mediaInput(this.target.address), {
+        signal,
+        ...this.toolEnv(this.target.address),
+      });
       try {
         return `data:image/png;base64,${(await readFile(file)).toString('base64')}`;
       } finally {

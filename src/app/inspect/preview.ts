@@ -69,7 +69,13 @@ async function previewFile(ctx: AppContext, target: StreamTarget): Promise<strin
   const partial = `${file}.${randomBytes(4).toString('hex')}.part`;
   await ctx.ui.withProgress({ title: `Making a preview of ${target.name}`, cancellable: true }, async ({ signal }) => {
     try {
-      await makePreview(mode.tools, mediaInput(target.address), partial, { signal, maxSeconds: PREVIEW_SECONDS });
+      // ffmpeg reads the address itself: through the proxy the settings choose for it.
+      const env = ctx.inspection.fetch.toolEnv(target.address);
+      await makePreview(mode.tools, mediaInput(target.address), partial, {
+        signal,
+        maxSeconds: PREVIEW_SECONDS,
+        ...(env ? { env } : {}),
+      });
       await rename(partial, file);
     } finally {
       await rm(partial, { force: true });

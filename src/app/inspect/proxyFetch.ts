@@ -27,6 +27,32 @@ export class ProxyFetch {
     };
   }
 
+  /**
+   * The environment for ffmpeg and ffprobe reading `address` themselves (contact sheet, stills, preview): ffmpeg's
+   * own HTTP client takes its proxy from `http_proxy` (for https:// too, as a CONNECT tunnel) and knows nothing of
+   * VS Code's settings, so the proxy chosen here for the address (or none: an exception, no proxy) is handed to it,
+   * with a Basic proxy authorization as the URL's user and password. Undefined for files.
+   */
+  toolEnv(address: string): Record<string, string> | undefined {
+    if (!/^https?:\/\//i.test(address)) return undefined;
+    const options = this.options();
+    const noProxy = Array.isArray(options.noProxy)
+      ? options.noProxy.join(',')
+      : (options.noProxy as string | undefined);
+    const choice = chooseProxy(new URL(address).origin, options.proxy, noProxy);
+    // Empty: ffmpeg connects directly (it would otherwise read http_proxy of the environment, ignoring no_proxy
+    // as decided here).
+    if (!choice.proxy) return { http_proxy: '', no_proxy: '' };
+    const proxy = new URL(choice.proxy);
+    const basic = /^Basic\s+(\S+)$/i.exec(options.proxyAuthorization ?? '')?.[1];
+    if (basic && !proxy.username) {
+      const [user = '', ...password] = Buffer.from(basic, 'base64').toString('utf8').split(':');
+      proxy.username = encodeURIComponent(user);
+      proxy.password = encodeURIComponent(password.join(':'));
+    }
+    return { http_proxy: proxy.href, no_proxy: '' };
+  }
+
   private dispatcher(proxy: string | undefined, options: Partial<ClientOptions>): Dispatcher {
     const ca = trustedCertificates(options.ca);
     const tls = { rejectUnauthorized: options.rejectUnauthorized ?? true, ...(ca ? { ca } : {}) };

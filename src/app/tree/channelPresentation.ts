@@ -1,5 +1,6 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
+import { hideAuthCode } from '../util/secretAddress';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
 /** Status names (platform-facts section 3) as used in labels and context flags. */
@@ -99,7 +100,9 @@ function channelTooltip(channel: Channel): string {
   if (channel.description) lines.push('', md(channel.description));
   lines.push('');
   const pull = String(channel.signalType) === '2';
-  lines.push(`- Source: ${pull ? `pull from \`${channel.pullStream ?? '?'}\`` : `push to \`${channel.pushUrl}\``}`);
+  lines.push(
+    `- Source: ${pull ? `pull from \`${channel.pullStream ?? '?'}\`` : `push to \`${hideAuthCode(channel.pushUrl)}\``}`,
+  );
   if (channel.typeName) lines.push(`- Category: ${md(channel.typeName)}`);
   if (channel.streamWidth && channel.streamHeight) {
     lines.push(

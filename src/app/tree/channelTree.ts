@@ -340,6 +340,45 @@ export class ChannelTreeModel {
   }
 
   /**
+   * Re-reads the pages that list the loaded channels matching `match` (one list request per page, not
+   * one read per channel: src/app/tree/liveWatch.ts) and updates the rows that changed. A matching
+   * channel no longer on its page (the list moved meanwhile) is read by id. Failures are returned.
+   */
+  async rereadPages(match: (channel: Channel) => boolean): Promise<unknown[]> {
+    const epoch = this.source.epoch;
+    const wanted = this.loadedChannels().filter(match);
+    const seen = new Set<string>();
+    for (const list of this.lists()) {
+      for (const at of list.pagesOf(match)) {
+        let items: readonly Channel[] | undefined;
+        try {
+          items = await list.reread(at);
+        } catch (error) {
+          // The platform is unreachable or refused the list: the next round tries again.
+          return [error];
+        }
+        if (items === undefined || epoch !== this.source.epoch) return [];
+        const loaded = new Map(this.loadedChannels().map((channel) => [channel.id, channel]));
+        for (const channel of items) {
+          seen.add(channel.id);
+          const before = loaded.get(channel.id);
+          if (!before || JSON.stringify(before) !== JSON.stringify(channel)) this.applyChannel(channel, epoch);
+        }
+      }
+    }
+    const failures: unknown[] = [];
+    for (const channel of wanted) {
+      if (seen.has(channel.id) || epoch !== this.source.epoch) continue;
+      try {
+        await this.refreshChannel(channel.id);
+      } catch (error) {
+        failures.push(error);
+      }
+    }
+    return failures;
+  }
+
+  /**
    * Finds (loading further pages if needed) the node of a channel, for reveal. In grouped mode the
    * channel's category is read first.
    */

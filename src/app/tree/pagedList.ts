@@ -37,6 +37,8 @@ export class PagedList<T> {
   private failure: unknown;
   private pending: Promise<void> | undefined;
   private generation = 0;
+  /** The page (and its size) each loaded item came on, so that one item's page can be read again. */
+  private pageOf = new Map<string, { readonly page: number; readonly size: number }>();
 
   constructor(
     private readonly fetch: PageFetcher<T>,
@@ -99,6 +101,7 @@ export class PagedList<T> {
           const known = new Set(this.loaded.map(this.keyOf));
           const added = result.items.filter((item) => !known.has(this.keyOf(item)));
           this.loaded.push(...added);
+          for (const item of added) this.pageOf.set(this.keyOf(item), { page, size });
           const fetched = result.fetched ?? result.items.length;
           this.nextPage = page + 1;
           this.read += fetched;
@@ -129,6 +132,27 @@ export class PagedList<T> {
     this.read = 0;
     this.failure = undefined;
     this.pending = undefined;
+    this.pageOf = new Map();
+  }
+
+  /** The pages (number and size, as they were loaded) that hold the loaded items matching `match`. */
+  pagesOf(match: (item: T) => boolean): { readonly page: number; readonly size: number }[] {
+    const pages = new Map<number, { readonly page: number; readonly size: number }>();
+    for (const item of this.loaded) {
+      const at = match(item) ? this.pageOf.get(this.keyOf(item)) : undefined;
+      if (at) pages.set(at.page, at);
+    }
+    return [...pages.values()].sort((a, b) => a.page - b.page);
+  }
+
+  /**
+   * Reads one loaded page again and returns its items as they are now, without changing the list (the
+   * caller replaces what changed). Undefined when the list was reset meanwhile. Failures are thrown.
+   */
+  async reread(at: { readonly page: number; readonly size: number }): Promise<readonly T[] | undefined> {
+    const generation = this.generation;
+    const result = await this.fetch(at.page, at.size);
+    return generation === this.generation ? result.items : undefined;
   }
 
   /** Replaces an item in place (an updated record); returns whether it was found. */

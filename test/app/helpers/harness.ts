@@ -246,6 +246,8 @@ export interface HarnessOptions {
    * by a test simulates media and makes no demo clips in the background.
    */
   ffmpegPath?: string;
+  /** `videoPlatform.liveRefreshSeconds` in ms (default 1000). */
+  liveRefreshMs?: number;
 }
 
 /** The command table's row of a handler. */
@@ -290,6 +292,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     settings: {
       pageSize: () => pageSize,
       pollIntervalMs: () => 1000,
+      liveRefreshMs: () => options.liveRefreshMs ?? 1000,
       ffmpegPath: () => options.ffmpegPath ?? '/nonexistent-ffmpeg-folder',
       clientOptions: () => ({
         ...options.clientOptions,
