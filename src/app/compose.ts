@@ -12,6 +12,7 @@ import { describeFailure } from './failures';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { Poller } from './tree/poller';
+import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
 
@@ -35,6 +36,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
   });
   const channels = new ChannelTreeModel(connection, () => settings.pageSize());
   const videos = new VideoTreeModel(connection, () => settings.pageSize());
+  const resources = new ResourceTreeModel(connection, () => settings.pageSize());
   const interval = (): number => settings.pollIntervalMs();
   const poller = {
     channels: new Poller(channels, interval, log),
@@ -57,6 +59,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
       // A new account: nothing cached from the old one may show.
       channels.reset();
       videos.reset();
+      resources.reset();
     }),
     videos.onSettled((video) => {
       const text = `"${video.title || video.fileName}": ${videoStatusText(video.status).toLowerCase()}.`;
@@ -84,7 +87,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
     connection,
     accounts,
     localPlatform,
-    models: { channels, videos },
+    models: { channels, videos, resources },
     poller,
     reveal,
     editor: ports.editor,
