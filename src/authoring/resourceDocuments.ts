@@ -171,6 +171,30 @@ export function resourceFileName(kind: DocumentKind, name: string | null | undef
   return `${base || String(id)}${kindSuffix(kind)}`;
 }
 
+const GROUP_FLAGS = ['isRecord', 'needToMp4', 'isTimeShift', 'isLiveEncrypt'];
+
+/** A channel file may write flags (and signalType) as 0/1 or "0"/"1"; the platform answers text: both sides text. */
+function flagsAsText(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const text = (entry: unknown): unknown => (entry === 0 || entry === 1 ? String(entry) : entry);
+  const channel = { ...(value as JsonObject) };
+  if (channel.signalType === 1 || channel.signalType === 2) channel.signalType = String(channel.signalType);
+  if (Array.isArray(channel.outputGroupList))
+    channel.outputGroupList = channel.outputGroupList.map((group: unknown) => {
+      if (typeof group !== 'object' || group === null || Array.isArray(group)) return group;
+      const out = { ...(group as JsonObject) };
+      for (const flag of GROUP_FLAGS) if (flag in out) out[flag] = text(out[flag]);
+      if (Array.isArray(out.outputTemplateList))
+        out.outputTemplateList = out.outputTemplateList.map((template: unknown) =>
+          typeof template === 'object' && template !== null && 'isDefault' in template
+            ? { ...(template as JsonObject), isDefault: text((template as JsonObject).isDefault) }
+            : template,
+        );
+      return out;
+    });
+  return channel;
+}
+
 type SchemaNode = { properties?: Record<string, SchemaNode>; items?: SchemaNode; $ref?: string };
 
 /** Follows a local `#/definitions/x` reference. */
@@ -199,11 +223,12 @@ function ordered(root: SchemaNode, node: SchemaNode | undefined, value: unknown)
 
 /**
  * The one normal form both sides of a comparison take: keys in the kind's schema order (unknown keys after, by
- * name), `$schema` left out, an integer id given as digits in text shown as a number, two-space JSON.
+ * name), `$schema` left out, an integer id given as digits in text shown as a number, a channel's 0/1 flags as
+ * the "0"/"1" text the platform answers, two-space JSON.
  */
 export function normalForm(kind: DocumentKind, value: unknown): string {
   const root = schemaOf(kind) as SchemaNode;
-  const doc = ordered(root, root, value);
+  const doc = ordered(root, root, kind === 'channel' ? flagsAsText(value) : value);
   if (typeof doc === 'object' && doc !== null && !Array.isArray(doc) && typeof (doc as JsonObject).id === 'string') {
     // The integer-id kinds accept the id as digits in text; both sides show it as a number.
     const record = doc as JsonObject;

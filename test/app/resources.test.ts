@@ -230,6 +230,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
     harness.ui.script(accept());
     await harness.run(deleteResource, { node });
     assert.match(harness.ui.asked.at(-1)!.title, new RegExp(`^Delete template group "${name}" \\(${id}\\)\\?$`));
+    assert.match(harness.ui.asked.at(-1)!.message!, /\nAccount ".+"\. This cannot be undone\.$/);
     assert.ok(!(await client.templateGroupList()).some((group) => group.id === id), 'deleted on the platform');
     assert.ok(!labels(await rowsOf('templateGroup')).includes(name), 'gone from the view');
   });

@@ -31,7 +31,16 @@ export async function deleteResource(ctx: AppContext, args: CommandArgs = {}): P
           "It is the account's default group: uploads without a group and transcodings without templates then use another regular group. This cannot be undone.",
         )
       : l10n.t('This cannot be undone.');
-  if (!(await ctx.ui.confirm(l10n.t('Delete {0} "{1}" ({2})?', words.one, name, resourceId(resource)), detail, title)))
+  // The account too: a name alone does not say which platform loses the group.
+  const account = ctx.connection.activeAccount?.name;
+  const where = account ? `${l10n.t('Account "{0}".', account)} ` : '';
+  if (
+    !(await ctx.ui.confirm(
+      l10n.t('Delete {0} "{1}" ({2})?', words.one, name, resourceId(resource)),
+      where + detail,
+      title,
+    ))
+  )
     return undefined;
   const client = await ctx.connection.activeClient();
   const ids = [resourceId(resource)];
