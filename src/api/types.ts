@@ -359,6 +359,16 @@ export interface TemplateGroupSummary {
   trailor: boolean;
   trailorDuration: number;
   logoGroupId: number | null;
+  /**
+   * The group's template items (each `advancedArguments` as JSON text or null). Facts section 4 lists the
+   * other fields only, so a platform may leave this out: Open as File and Compare with Platform then say so.
+   */
+  transcodeTemplates?: TemplateGroupListedItem[];
+}
+
+/** A template item as templateGroupList lists it: `advancedArguments` JSON text, or null when unset. */
+export interface TemplateGroupListedItem extends Omit<TemplateGroupItem, 'advancedArguments'> {
+  advancedArguments: string | null;
 }
 
 /** An ad-hoc template item of secondTranscodeV2. */

@@ -13,6 +13,7 @@ import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';
 import { Poller } from './tree/poller';
+import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
 
@@ -36,6 +37,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
   });
   const channels = new ChannelTreeModel(connection, () => settings.pageSize());
   const videos = new VideoTreeModel(connection, () => settings.pageSize());
+  const resources = new ResourceTreeModel(connection, () => settings.pageSize());
   const interval = (): number => settings.pollIntervalMs();
   // Starting channels by id, live ones by re-reading their pages (src/app/tree/liveWatch.ts).
   const channelWatch = new LiveWatch(channels, {
@@ -63,6 +65,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
       // A new account: nothing cached from the old one may show.
       channels.reset();
       videos.reset();
+      resources.reset();
     }),
     videos.onSettled((video) => {
       const text = `"${video.title || video.fileName}": ${videoStatusText(video.status).toLowerCase()}.`;
@@ -90,7 +93,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
     connection,
     accounts,
     localPlatform,
-    models: { channels, videos },
+    models: { channels, videos, resources },
     poller,
     reveal,
     editor: ports.editor,

@@ -10,6 +10,7 @@ import type { InspectionServices } from './inspect/services';
 import type { LogSink } from './log';
 import type { ChannelTreeModel } from './tree/channelTree';
 import type { Poller } from './tree/poller';
+import type { ResourceTreeModel } from './tree/resourceTree';
 import type { VideoTreeModel } from './tree/videoTree';
 import type { Ui } from './ui';
 
@@ -36,6 +37,14 @@ export interface EditorPort {
   openUntitled(fileName: string, text: string): Promise<void>;
   /** Shows the Problems panel. */
   showProblems(): Promise<void>;
+  /** Shows two texts side by side in the diff editor, both read-only (Compare with Platform). */
+  showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void>;
+}
+
+/** One side of a diff: its text and the name its tab shows (`News.channel.json`). */
+export interface DiffSide {
+  readonly name: string;
+  readonly text: string;
 }
 
 /** The Problems of the platform documents (src/vscode/authoring/diagnostics.ts). */
@@ -61,7 +70,12 @@ export interface AppContext {
   readonly accounts: AccountStore;
   readonly localPlatform: LocalPlatformHost;
   /** The models behind the two views (src/vscode/treeAdapter.ts shows them). */
-  readonly models: { readonly channels: ChannelTreeModel; readonly videos: VideoTreeModel };
+  readonly models: {
+    readonly channels: ChannelTreeModel;
+    readonly videos: VideoTreeModel;
+    /** The Resources view: template groups, logo groups, live templates, live logos, channel categories. */
+    readonly resources: ResourceTreeModel;
+  };
   /** Follows settling items; `kick()` after a command changed states. */
   readonly poller: { readonly channels: Poller; readonly videos: Poller };
   readonly reveal: { channel(id: string): Promise<void>; video(id: string): Promise<void> };

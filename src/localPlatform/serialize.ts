@@ -279,6 +279,8 @@ export function templateGroupSummary(
     trailor: g.trailor,
     trailorDuration: g.trailorDuration,
     logoGroupId: g.logoGroupId,
+    // Beside the fields facts section 4 names: what templateGroup accepts, so a group can be opened as a file.
+    transcodeTemplates: g.templates.map((t) => ({ ...t })),
   };
 }
 

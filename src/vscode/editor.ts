@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { TextEdit } from '../authoring/problems';
-import type { EditorDocument, EditorPort } from '../app/context';
+import type { DiffSide, EditorDocument, EditorPort } from '../app/context';
 import { toWorkspaceEdit } from './authoring/convert';
 
 /** A VS Code document as the application sees it; the adapters get the TextDocument back from it. */
@@ -50,6 +50,25 @@ function untitledUri(fileName: string): vscode.Uri {
   }
 }
 
+/** The read-only documents of Compare with Platform: `videoplatform-compare:/<n>/<name>`, their text kept here. */
+const COMPARE_SCHEME = 'videoplatform-compare';
+const compareTexts = new Map<string, string>();
+let compareProvider: vscode.Disposable | undefined;
+let compareCount = 0;
+
+function compareUri(side: DiffSide): vscode.Uri {
+  // Registered on first use: lives as long as the extension host (a handful of texts, replaced per comparison).
+  compareProvider ??= vscode.workspace.registerTextDocumentContentProvider(COMPARE_SCHEME, {
+    provideTextDocumentContent: (uri) => compareTexts.get(uri.path) ?? '',
+  });
+  // A new path each time: VS Code caches a virtual document's text by its URI.
+  const path = `/${++compareCount}/${side.name.replace(/[\\/]+/g, '-')}`;
+  compareTexts.set(path, side.text);
+  // Only the last few comparisons are kept.
+  for (const key of compareTexts.keys()) if (compareTexts.size > 20) compareTexts.delete(key);
+  return vscode.Uri.from({ scheme: COMPARE_SCHEME, path });
+}
+
 /** The editor port over VS Code's workspace and window. */
 export function createVscodeEditor(): EditorPort {
   return {
@@ -93,6 +112,11 @@ export function createVscodeEditor(): EditorPort {
     },
     async showProblems(): Promise<void> {
       await vscode.commands.executeCommand('workbench.actions.view.problems');
+    },
+    async showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void> {
+      await vscode.commands.executeCommand('vscode.diff', compareUri(left), compareUri(right), title, {
+        preview: true,
+      });
     },
   };
 }

@@ -18,6 +18,7 @@ import { startLocalPlatform } from '../localPlatform/server';
 import { createAuthoringFeatures } from './authoring/languageFeatures';
 import { createVscodeEditor, wrapDocument } from './editor';
 import { createPlaylistDiagnostics } from './playlistDiagnostics';
+import { createResourceView } from './resourceView';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
 import { AccountStatusBar } from './statusBar';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
@@ -85,6 +86,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const { channels, videos } = ctx.models;
   views.channels = createView(CHANNELS_VIEW, channels, ctx.poller.channels, CHANNELS_FILTERED_KEY, subscriptions);
   views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions);
+  createResourceView(ctx.models.resources, subscriptions);
 
   const statusBar = new AccountStatusBar();
   subscriptions.push(statusBar);

@@ -107,15 +107,15 @@ describe('package.json contributions match the code', () => {
     }
   });
 
-  it('shows one container with the two views, a welcome with both ways in, and the settings', () => {
+  it('shows one container with the three views, a welcome with both ways in, and the settings', () => {
     const [container] = pkg.contributes.viewsContainers.activitybar;
     assert.equal(container?.id, 'videoPlatform');
     assert.ok(existsSync(join(root, container!.icon)));
     assert.deepEqual(
       pkg.contributes.views.videoPlatform!.map((view) => view.id),
-      ['videoPlatform.channels', 'videoPlatform.videos'],
+      ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources'],
     );
-    for (const view of ['videoPlatform.channels', 'videoPlatform.videos']) {
+    for (const view of ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources']) {
       const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
       // No account at all: both ways in. Accounts but none active: switch first.
       const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
@@ -128,6 +128,29 @@ describe('package.json contributions match the code', () => {
       assert.equal(welcomes.length, 2, view);
     }
     assert.equal(pkg.contributes.configuration.properties['videoPlatform.pageSize']?.default, 50);
+  });
+
+  it('offers Update and Delete on template and logo groups except the built-in ones, and Open as File on every kind with a document', () => {
+    const resources = 'videoPlatform.resources';
+    const builtin = menuCommandsFor('templateGroup+builtin', resources);
+    assert.ok(builtin.includes('openResourceAsFile') && builtin.includes('copyResourceId'));
+    assert.ok(!builtin.includes('deleteResource') && !builtin.includes('updateResourceFromFile'));
+    for (const own of ['templateGroup', 'templateGroup+default', 'logoGroup']) {
+      const commands = menuCommandsFor(own, resources);
+      assert.ok(commands.includes('deleteResource') && commands.includes('updateResourceFromFile'), own);
+    }
+    // The interface has no delete for these; live logos cannot be modified.
+    for (const kind of ['liveTemplate', 'liveLogo', 'channelCategory'])
+      assert.ok(!menuCommandsFor(kind, resources).includes('deleteResource'), kind);
+    assert.ok(!menuCommandsFor('liveLogo', resources).includes('updateResourceFromFile'));
+    assert.ok(menuCommandsFor('liveTemplate', resources).includes('updateResourceFromFile'));
+    assert.ok(!menuCommandsFor('channelCategory', resources).includes('openResourceAsFile'));
+    assert.ok(menuCommandsFor('resourceSection+logoGroup', resources).includes('createResource'));
+    // Rendition, output group and output rows: copy and open their addresses.
+    assert.ok(menuCommandsFor('rendition+hls+mp4', 'videoPlatform.videos').includes('openItemAddress'));
+    assert.ok(menuCommandsFor('outputGroup+rtmp', 'videoPlatform.channels').includes('copyItemAddress'));
+    assert.ok(!menuCommandsFor('outputGroup+rtmp', 'videoPlatform.channels').includes('openItemAddress'));
+    assert.ok(menuCommandsFor('output+hls+default', 'videoPlatform.channels').includes('openItemAddress'));
   });
 
   it('offers Start or Stop by channel state, never while an operation runs', () => {
@@ -267,10 +290,12 @@ describe('package.json contributions match the code', () => {
       liveOutputs: [],
       outputTemplateList: [],
     } as unknown as OutputGroup);
-    // An HLS group can be inspected and played; an RTMP group cannot.
+    // An HLS group can be inspected and played; an RTMP group cannot. Both have addresses to copy.
     assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), [
       'inspectStream',
       'openPlayerInBrowser',
+      'copyItemAddress',
+      'openItemAddress',
     ]);
     const rtmpGroup = outputGroupView({
       id: 'g',
@@ -278,7 +303,7 @@ describe('package.json contributions match the code', () => {
       liveOutputs: [],
       outputTemplateList: [],
     } as unknown as OutputGroup);
-    assert.deepEqual(menuCommandsFor(rtmpGroup.contextValue, 'videoPlatform.channels'), []);
+    assert.deepEqual(menuCommandsFor(rtmpGroup.contextValue, 'videoPlatform.channels'), ['copyItemAddress']);
     assert.deepEqual(menuCommandsFor('error', 'videoPlatform.videos'), ['retry']);
     const video = (status: Video['status'], videoType: 0 | 1 = 0): string[] =>
       menuCommandsFor(videoContextValue({ status, videoType } as Video, false), 'videoPlatform.videos');

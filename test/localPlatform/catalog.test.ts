@@ -316,6 +316,11 @@ describe('local platform: templates, logos, categories and groups', () => {
       assert.equal(list.find((g) => g.id === id)?.userId, userId);
       assert.equal(list.find((g) => g.id === 1)?.userId, 0, 'a built-in group belongs to no account');
       assert.equal(list.find((g) => g.id === id2)?.defaultGroup, false);
+      // The items as templateGroup took them (advancedArguments as JSON text or null).
+      assert.deepEqual(
+        list.find((g) => g.id === id2)?.transcodeTemplates?.map(({ advancedArguments: _a, ...item }) => item),
+        group({ name: 'Second' }).transcodeTemplates.map(({ advancedArguments: _a, ...item }) => item),
+      );
       assert.equal(list.find((g) => g.id === vrId)?.defaultGroup, false);
       assert.deepEqual(
         (await client.templateGroupList({ type: 1 })).map((g) => g.type),

@@ -232,6 +232,8 @@ export const TEMPLATE_GROUP_SUMMARY_FIELDS = [
   'trailor',
   'trailorDuration',
   'logoGroupId',
+  // Beside the facts' fields: the group's items, so it can be opened as a file (src/localPlatform/README.md).
+  'transcodeTemplates',
 ];
 
 /** Exactly the listed fields, none missing (undefined), none extra. */

@@ -219,6 +219,36 @@ describe('Video Platform Tools in the extension host', function () {
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
+  it('compares a template group file with the platform in the diff editor, both sides read-only', async () => {
+    const name = `Host suite compare ${Date.now()}`;
+    const id = await platformCall<number>(credentials, 'templateGroup', 'POST', {
+      name,
+      type: '0',
+      trailor: 'false',
+      trailorDuration: '0',
+      logoGroupId: '0',
+      transcodeTemplates: JSON.stringify(templateGroup(name).transcodeTemplates),
+    });
+    const file = join(dataDir, 'compare.templategroup.json');
+    writeFileSync(file, JSON.stringify({ ...templateGroup(`${name} (edited)`), id: Number(id) }, null, 2) + '\n');
+    const uri = vscode.Uri.file(file);
+    await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(uri));
+    await vscode.commands.executeCommand('videoPlatform.compareWithPlatform', uri);
+    const diff = await eventually('a diff editor', async () => {
+      const input = vscode.window.tabGroups.activeTabGroup.activeTab?.input;
+      return input instanceof vscode.TabInputTextDiff ? input : undefined;
+    });
+    assert.equal(diff.original.scheme, 'videoplatform-compare');
+    assert.equal(diff.modified.scheme, 'videoplatform-compare');
+    const left = (await vscode.workspace.openTextDocument(diff.original)).getText();
+    const right = (await vscode.workspace.openTextDocument(diff.modified)).getText();
+    assert.match(left, new RegExp(`"name": "${name} \\(edited\\)"`));
+    assert.match(right, new RegExp(`"name": "${name}"`));
+    assert.ok(!/userId|defaultGroup/.test(right), 'read-only fields are left out');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+  });
+
   it('creates a channel from a file, writes its id back, and does not then report that id as unknown', async () => {
     const templates = await platformCall<Array<{ id: string }>>(credentials, 'liveGetTemplates', 'GET');
     const name = `Host suite channel ${randomBytes(3).toString('hex')}`;

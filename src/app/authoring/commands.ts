@@ -124,6 +124,8 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   }
   const views =
     outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all';
+  // Template groups, logo groups, live templates and logos are listed in the Resources view.
+  if (kind !== 'channel' && kind !== 'transcode') ctx.models.resources.refresh();
   if (views !== 'videos') ctx.models.channels.refresh();
   if (views !== 'channels') ctx.models.videos.refresh();
   // Revealing is a courtesy: the record was sent all the same.

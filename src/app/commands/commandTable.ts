@@ -11,7 +11,15 @@ import {
   refreshReferencesCommand,
   validateDocumentCommand,
 } from '../authoring/commands';
+import { compareWithPlatform } from './compareWithPlatform';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
+import { copyResourceId } from './copyResourceId';
+import { createResource } from './createResource';
+import { deleteResource } from './deleteResource';
+import { copyItemAddress, openItemAddress } from './itemAddresses';
+import { openResourceAsFile } from './openResourceAsFile';
+import { refreshResources } from './refreshResources';
+import { updateResourceFromFile } from './updateResourceFromFile';
 import { createCategory } from './createCategory';
 import { createChannel } from './createChannel';
 import { createLiveLogo } from './createLiveLogo';
@@ -79,6 +87,17 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
   { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
+
+  // Resources view (template groups, logo groups, live templates and logos, channel categories); item addresses
+  { id: 'videoPlatform.refreshResources', title: 'Refresh resources', run: refreshResources },
+  { id: 'videoPlatform.createResource', title: 'Create', run: createResource },
+  { id: 'videoPlatform.openResourceAsFile', title: 'Open as file', run: openResourceAsFile },
+  { id: 'videoPlatform.updateResourceFromFile', title: 'Update from file', run: updateResourceFromFile },
+  { id: 'videoPlatform.deleteResource', title: 'Delete', run: deleteResource },
+  { id: 'videoPlatform.copyResourceId', title: 'Copy id', run: copyResourceId },
+  { id: 'videoPlatform.compareWithPlatform', title: 'Compare with the platform', run: compareWithPlatform },
+  { id: 'videoPlatform.copyItemAddress', title: 'Copy address', run: copyItemAddress },
+  { id: 'videoPlatform.openItemAddress', title: 'Open address', run: openItemAddress },
 
   // Authoring
   { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },

@@ -18,6 +18,7 @@ export async function createCategory(ctx: AppContext): Promise<ChannelCategory |
     ({ signal }) => client.liveChannelTypeCreate(name, { signal }),
   );
   ctx.models.channels.refresh();
+  ctx.models.resources.refresh('channelCategory');
   void ctx.ui.info(`Created channel category "${category.name}".`);
   return category;
 }

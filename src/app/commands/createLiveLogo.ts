@@ -72,6 +72,7 @@ export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefi
     client.liveLogoCreate(input, { signal }),
   );
   ctx.log.info(`Created live logo ${logo.id} (${logo.httpUrl})`);
+  ctx.models.resources.refresh('liveLogo');
   void ui
     .info(`Created live logo "${logo.name}" (id ${logo.id}).`, 'Copy Id')
     .then((choice) => (choice === 'Copy Id' ? ui.copy(logo.id) : undefined));

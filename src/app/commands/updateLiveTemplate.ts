@@ -72,6 +72,7 @@ export async function updateLiveTemplate(ctx: AppContext): Promise<LiveTemplate 
       .filter((key) => key !== 'id')
       .join(', ')}`,
   );
+  ctx.models.resources.refresh('liveTemplate');
   void ctx.ui.info(`Updated live template "${updated.displayName}" (${updated.name}).`);
   return updated;
 }

@@ -13,6 +13,7 @@ import type {
   AppContext,
   CommandArgs,
   DiagnosticsPort,
+  DiffSide,
   EditorDocument,
   EditorPort,
   ViewId,
@@ -124,6 +125,11 @@ export class MemoryEditor implements EditorPort {
   }
   async showProblems(): Promise<void> {
     this.problemsShown++;
+  }
+  /** The diffs shown (Compare with Platform), oldest first. */
+  readonly diffs: Array<{ left: DiffSide; right: DiffSide; title: string }> = [];
+  async showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void> {
+    this.diffs.push({ left, right, title });
   }
 }
 
