@@ -1,6 +1,7 @@
 import { AccountStore } from './accounts/accountStore';
 import { Connection } from './accounts/connection';
 import { applyDevEnvironment } from './accounts/devAccount';
+import { DocumentAccounts } from './accounts/documentAccounts';
 import { LocalPlatformHost } from './accounts/localPlatformHost';
 import { ReferenceCache } from './authoring/referenceCache';
 import type { AppContext } from './context';
@@ -48,7 +49,32 @@ export async function compose(ports: Ports): Promise<AppContext> {
     channels: new Poller(channelWatch, () => channelWatch.intervalMs(), log),
     videos: new Poller(videos, interval, log),
   };
-  const references = new ReferenceCache(() => connection.activeClient(), log);
+  const documentAccounts = new DocumentAccounts(ports.workspaceState ?? ports.state, accounts);
+  // A document tied to an account is checked against that account's lists, whichever is active.
+  const references = new ReferenceCache((uri) => {
+    const bound = uri !== undefined ? documentAccounts.accountOf(uri) : undefined;
+    return bound ? connection.clientFor(bound.id) : connection.activeClient();
+  }, log);
+  const diagnostics = ports.diagnostics(references);
+  // What a command opens (Open as File, a new document of a create command) comes from the active account.
+  async function openUntitled(fileName: string, text: string): Promise<string> {
+    const accountId = connection.accountId;
+    const uri = await ports.editor.openUntitled(fileName, text);
+    if (accountId !== undefined) {
+      await documentAccounts.bind(uri, accountId);
+      const document = await ports.editor.document(uri);
+      if (document) diagnostics.validate(document);
+    }
+    return uri;
+  }
+  // The host's editor with openUntitled tying the new document; its other members as they are.
+  const editor = new Proxy(ports.editor, {
+    get: (target, key) => {
+      if (key === 'openUntitled') return openUntitled;
+      const value: unknown = Reflect.get(target, key);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
   const proxyFetch = new ProxyFetch(() => settings.clientOptions());
   const inspection = new InspectionServices(
     new MediaToolsFinder(() => settings.ffmpegPath() ?? ''),
@@ -60,8 +86,17 @@ export async function compose(ports: Ports): Promise<AppContext> {
   );
   const playlists = new PlaylistDocuments(ports.playlistProblems);
 
+  let shownAccount = connection.accountId;
   const subscriptions = [
     connection.onDidChange(() => {
+      // Another account: its filters and sorting were the old account's (a search, a category, an order).
+      if (connection.accountId !== shownAccount) {
+        shownAccount = connection.accountId;
+        channels.setFilter({});
+        videos.setFilter({});
+        // Documents not tied to an account are checked against the active one: check them all again.
+        diagnostics.revalidateAll();
+      }
       // A new account: nothing cached from the old one may show.
       channels.reset();
       videos.reset();
@@ -96,8 +131,9 @@ export async function compose(ports: Ports): Promise<AppContext> {
     models: { channels, videos, resources },
     poller,
     reveal,
-    editor: ports.editor,
-    authoring: { references, diagnostics: ports.diagnostics(references) },
+    editor,
+    documentAccounts,
+    authoring: { references, diagnostics },
     inspection,
     playlists,
     ...(ports.pickLimit !== undefined ? { pickLimit: ports.pickLimit } : {}),

@@ -3,6 +3,7 @@ import type { Problem, TextEdit } from '../authoring/problems';
 import type { ValidationResult } from '../authoring/validate';
 import type { AccountStore } from './accounts/accountStore';
 import type { Connection } from './accounts/connection';
+import type { DocumentAccounts } from './accounts/documentAccounts';
 import type { LocalPlatformHost } from './accounts/localPlatformHost';
 import type { ReferenceCache } from './authoring/referenceCache';
 import type { PlaylistDocuments } from './inspect/playlistDocuments';
@@ -33,8 +34,8 @@ export interface EditorPort {
   /** Applies the edits; true when the editor accepted them. */
   applyEdits(document: EditorDocument, edits: readonly TextEdit[]): Promise<boolean>;
   save(document: EditorDocument): Promise<void>;
-  /** Opens a new untitled document named like `fileName` (a free name) holding `text`, and shows it. */
-  openUntitled(fileName: string, text: string): Promise<void>;
+  /** Opens a new untitled document named like `fileName` (a free name) holding `text`, and shows it; its URI. */
+  openUntitled(fileName: string, text: string): Promise<string>;
   /** Shows the Problems panel. */
   showProblems(): Promise<void>;
   /** Shows two texts side by side in the diff editor, both read-only (Compare with Platform). */
@@ -80,6 +81,8 @@ export interface AppContext {
   readonly poller: { readonly channels: Poller; readonly videos: Poller };
   readonly reveal: { channel(id: string): Promise<void>; video(id: string): Promise<void> };
   readonly editor: EditorPort;
+  /** The account each platform document is tied to (checked against and sent to). */
+  readonly documentAccounts: DocumentAccounts;
   readonly authoring: { readonly references: ReferenceCache; readonly diagnostics: DiagnosticsPort };
   /** Inspect Stream, Preview and the browser player (src/app/inspect/); the Problems of open `.m3u8` documents. */
   readonly inspection: InspectionServices;

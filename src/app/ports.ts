@@ -27,6 +27,8 @@ export interface Ports {
   readonly log: LogSink;
   readonly state: StateStore;
   readonly secrets: SecretStore;
+  /** The workspace's own state (the documents' accounts); `state` when not given. */
+  readonly workspaceState?: StateStore;
   readonly settings: SettingsPort;
   readonly editor: EditorPort;
   /** The diagnostics, built over the reference lists compose() makes. */

@@ -51,6 +51,14 @@ export interface OpenFilesOptions {
   readonly filters: Readonly<Record<string, readonly string[]>>;
 }
 
+export interface ConfirmOptions {
+  /**
+   * The action destroys or interrupts something (Delete, Stop): the dialog's default button (Enter) is a
+   * harmless one, never the action.
+   */
+  readonly destructive?: boolean;
+}
+
 export interface Ui {
   /** Resolves undefined when the user dismisses the pick. */
   pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined>;
@@ -59,7 +67,7 @@ export interface Ui {
   /** The file dialog (several files); the chosen files' paths, or undefined when dismissed. */
   openFiles(options: OpenFilesOptions): Promise<string[] | undefined>;
   /** A modal warning naming what is about to happen; true only when `action` was chosen. */
-  confirm(message: string, detail: string, action: string): Promise<boolean>;
+  confirm(message: string, detail: string, action: string, options?: ConfirmOptions): Promise<boolean>;
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   warn(message: string, ...actions: string[]): Promise<string | undefined>;
   error(message: string, ...actions: string[]): Promise<string | undefined>;

@@ -103,12 +103,13 @@ export function createVscodeEditor(): EditorPort {
     async save(document: EditorDocument): Promise<void> {
       await textDocumentOf(document)?.save();
     },
-    async openUntitled(fileName: string, text: string): Promise<void> {
+    async openUntitled(fileName: string, text: string): Promise<string> {
       const document = await vscode.workspace.openTextDocument(untitledUri(fileName));
       const edit = new vscode.WorkspaceEdit();
       edit.insert(document.uri, new vscode.Position(0, 0), text);
       await vscode.workspace.applyEdit(edit);
       await vscode.window.showTextDocument(document);
+      return document.uri.toString();
     },
     async showProblems(): Promise<void> {
       await vscode.commands.executeCommand('workbench.actions.view.problems');

@@ -16,6 +16,7 @@ import { setTranslator } from '../app/l10n';
 import type { TreeNode } from '../app/tree/nodes';
 import { startLocalPlatform } from '../localPlatform/server';
 import { createAuthoringFeatures } from './authoring/languageFeatures';
+import { registerDocumentAccountLens } from './documentAccountLens';
 import { createVscodeEditor, wrapDocument } from './editor';
 import { createPlaylistDiagnostics } from './playlistDiagnostics';
 import { createResourceView } from './resourceView';
@@ -61,6 +62,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     log,
     state: context.globalState,
     secrets: context.secrets,
+    workspaceState: context.workspaceState,
     settings,
     editor: createVscodeEditor(),
     diagnostics: (references) => createAuthoringFeatures(references, subscriptions),
@@ -87,6 +89,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   views.channels = createView(CHANNELS_VIEW, channels, ctx.poller.channels, CHANNELS_FILTERED_KEY, subscriptions);
   views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions);
   createResourceView(ctx.models.resources, subscriptions);
+
+  registerDocumentAccountLens(ctx, subscriptions);
 
   const statusBar = new AccountStatusBar();
   subscriptions.push(statusBar);

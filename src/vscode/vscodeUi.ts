@@ -1,5 +1,14 @@
 import * as vscode from 'vscode';
-import type { InputOptions, PickItem, PickOptions, ProgressHandle, ProgressOptions, Ui } from '../app/ui';
+import { l10n } from '../app/l10n';
+import type {
+  ConfirmOptions,
+  InputOptions,
+  PickItem,
+  PickOptions,
+  ProgressHandle,
+  ProgressOptions,
+  Ui,
+} from '../app/ui';
 
 type Row<T> = vscode.QuickPickItem & { value?: T };
 
@@ -41,11 +50,15 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
         }),
       );
     },
-    async confirm(message: string, detail: string, action: string): Promise<boolean> {
-      return (
-        (await vscode.window.showWarningMessage(message, { modal: true, detail: detail || undefined }, action)) ===
-        action
-      );
+    async confirm(message: string, detail: string, action: string, confirmOptions?: ConfirmOptions): Promise<boolean> {
+      const options = { modal: true, detail: detail || undefined };
+      if (!confirmOptions?.destructive)
+        return (await vscode.window.showWarningMessage(message, options, action)) === action;
+      // A modal's first button is its default (Enter), and VS Code adds Cancel after the given ones: a harmless
+      // button goes first, so Enter keeps things as they are; Escape and Cancel do too.
+      const keep: vscode.MessageItem = { title: l10n.t("Don't {0}", action) };
+      const act: vscode.MessageItem = { title: action };
+      return (await vscode.window.showWarningMessage(message, options, keep, act)) === act;
     },
     info: (message, ...actions) => Promise.resolve(vscode.window.showInformationMessage(message, ...actions)),
     warn: (message, ...actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions)),

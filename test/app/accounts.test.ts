@@ -19,9 +19,10 @@ import { LOCAL_PORT_KEY } from '../../src/app/accounts/localPlatformHost';
 import { ChannelNode } from '../../src/app/tree/nodes';
 import { findMediaTools } from '../../src/media/tools';
 import { eventually } from '../helpers/eventually';
+import { startFaultyServer } from './helpers/faultyServer';
 import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
-import { accept, choose, decline, type } from './helpers/scriptedUi';
+import { accept, choose, decline, dismissPick, type } from './helpers/scriptedUi';
 
 describe('Accounts and connection', () => {
   let platform: TestPlatform;
@@ -157,21 +158,129 @@ describe('Accounts and connection', () => {
       assert.ok(!harness.ui.everythingShown().includes(SECRET_KEY));
     });
 
-    it('keeps an account whose secret is wrong, and says why the check failed', async () => {
+    it('does not save an account whose check fails: the secret key is fixed right there, then it is saved', async () => {
       harness = await createHarness();
-      harness.ui.messageChoice = 'Show Log';
-      harness.ui.script(type('Wrong'), type(platform.platform.baseUrl), type(ACCESS_KEY), type('not-the-secret'));
+      harness.ui.script(
+        type('Wrong'),
+        type(platform.platform.baseUrl),
+        type(ACCESS_KEY),
+        type('not-the-secret'),
+        choose('Enter the secret key again'),
+        type(SECRET_KEY),
+      );
       const profile = await harness.run(addAccount);
       assert.ok(profile);
-      assert.equal(harness.ui.errors.length, 1);
+      const fix = harness.ui.asked[4]!;
+      assert.equal(fix.kind, 'pick');
       assert.match(
-        harness.ui.errors[0]!,
+        fix.title,
         new RegExp(
-          `The account "Wrong" was saved, but checking it failed: The request signature does not match: check the secret key\\. \\(liveChannelTypeList: code ${Codes.signatureIncorrect}`,
+          `^Checking account "Wrong" failed: The request signature does not match: check the secret key\\. \\(liveChannelTypeList: code ${Codes.signatureIncorrect}`,
         ),
       );
-      assert.equal(harness.ui.showLogCount, 1, 'Show Log opens the log');
+      assert.equal(harness.ui.asked[5]!.input?.password, true, 'the new secret key is asked for masked');
+      assert.equal(harness.store.activeId(), profile.id);
+      assert.equal(await harness.store.secretKey(profile.id), SECRET_KEY, 'the fixed secret is the one saved');
+      assert.match(harness.ui.infos.at(-1)!, /Connected to "Wrong"/);
+      assert.deepEqual(harness.ui.errors, []);
       assert.ok(!harness.ui.everythingShown().includes('not-the-secret'));
+      assert.ok(!harness.ui.everythingShown().includes(SECRET_KEY));
+      assert.ok(!harness.log.text().includes(SECRET_KEY));
+    });
+
+    it('an unreachable platform: the base URL is fixed right there, or Cancel saves nothing', async () => {
+      const closedPort = await new Promise<number>((resolve) => {
+        const server = createServer().listen(0, '127.0.0.1', () => {
+          const { port } = server.address() as { port: number };
+          server.close(() => resolve(port));
+        });
+      });
+      const unreachable = `http://127.0.0.1:${closedPort}`;
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'First' },
+      });
+      const first = harness.store.activeId();
+
+      harness.ui.script(
+        type('Nowhere'),
+        type(unreachable),
+        type(ACCESS_KEY),
+        type(SECRET_KEY),
+        choose('Check again'),
+        choose('Cancel'),
+      );
+      assert.equal(await harness.run(addAccount), undefined);
+      assert.match(harness.ui.asked[4]!.title, /^Checking account "Nowhere" failed: /);
+      assert.equal(harness.ui.asked[5]!.kind, 'pick', 'Check again checks again and, failing, asks again');
+      assert.deepEqual(
+        harness.store.list().map((account) => account.name),
+        ['First'],
+        'nothing saved',
+      );
+      assert.equal(harness.store.activeId(), first, 'the active account stays');
+      assert.equal(harness.secrets.values.size, 1, 'no secret stored for the cancelled account');
+
+      // Dismissing the question is a cancel too.
+      harness.ui.script(type('Nowhere'), type(unreachable), type(ACCESS_KEY), type(SECRET_KEY), dismissPick());
+      assert.equal(await harness.run(addAccount), undefined);
+      assert.equal(harness.store.list().length, 1);
+
+      // Fixed right there: the base URL asked again, prefilled with the wrong one.
+      harness.ui.script(
+        type('Reachable'),
+        type(unreachable),
+        type(ACCESS_KEY),
+        type(SECRET_KEY),
+        choose('Change the base URL'),
+        type(platform.platform.baseUrl),
+      );
+      const fixed = await harness.run(addAccount);
+      assert.equal(harness.ui.asked.at(-1)!.input?.value, unreachable);
+      assert.equal(fixed?.baseUrl, platform.platform.baseUrl);
+      assert.equal(harness.store.activeId(), fixed?.id);
+    });
+
+    it('a check that hangs: its timeout is the reason offered for fixing; cancelling the check saves nothing, quietly', async () => {
+      const faulty = await startFaultyServer(platform.platform.baseUrl);
+      try {
+        faulty.hang.add('liveChannelTypeList');
+        harness = await createHarness({ timeoutMs: 300 });
+        harness.ui.script(type('Slow'), type(faulty.baseUrl), type(ACCESS_KEY), type(SECRET_KEY), choose('Cancel'));
+        assert.equal(await harness.run(addAccount), undefined);
+        assert.match(
+          harness.ui.asked[4]!.title,
+          /^Checking account "Slow" failed: liveChannelTypeList: http:\/\/127\.0\.0\.1:\d+\/rest did not answer within 300 ms/,
+        );
+        await harness.dispose();
+
+        harness = await createHarness({ timeoutMs: 10_000 });
+        harness.ui.cancelAfterMs = 50;
+        harness.ui.script(type('Slow'), type(faulty.baseUrl), type(ACCESS_KEY), type(SECRET_KEY));
+        assert.equal(await harness.run(addAccount), undefined);
+        assert.deepEqual(harness.store.list(), [], 'nothing saved');
+        assert.deepEqual([harness.ui.errors, harness.ui.warnings], [[], []], 'nothing alarming');
+        assert.match(harness.log.text(), /not saved: its check was cancelled/);
+      } finally {
+        await faulty.close();
+      }
+    });
+
+    it('editing an account checks the new base URL before saving; Cancel keeps the old one', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
+      const id = harness.store.activeId()!;
+      const epoch = harness.connection.epoch;
+      harness.ui.script(choose('One'), choose('Base URL'), type('http://127.0.0.1:9'), choose('Cancel'));
+      assert.equal(await harness.run(editAccount), undefined);
+      assert.equal(harness.store.get(id)!.baseUrl, platform.platform.baseUrl, 'unchanged');
+      assert.equal(harness.connection.epoch, epoch, 'the connection is not started over');
+
+      // Saved unchecked on purpose: said so.
+      harness.ui.script(choose('One'), choose('Base URL'), type('http://127.0.0.1:9'), choose('Save it unchecked'));
+      await harness.run(editAccount);
+      assert.equal(harness.store.get(id)!.baseUrl, 'http://127.0.0.1:9');
+      assert.match(harness.ui.warnings.at(-1)!, /saved without a working check/);
     });
 
     it('refuses a bad base URL, naming the rule, and adds nothing', async () => {
@@ -197,7 +306,7 @@ describe('Accounts and connection', () => {
       assert.equal(harness.store.activeId(), two.id);
 
       const epoch = harness.connection.epoch;
-      harness.ui.script(choose('Two'), choose('Secret key'), type('new-secret'));
+      harness.ui.script(choose('Two'), choose('Secret key'), type('new-secret'), choose('Save it unchecked'));
       await harness.run(editAccount);
       assert.equal(await harness.store.secretKey(two.id), 'new-secret');
       assert.equal(harness.connection.epoch, epoch + 1, 'editing the active account starts it over');

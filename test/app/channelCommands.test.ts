@@ -113,11 +113,13 @@ describe('Channel commands against the local platform', () => {
     assert.equal(harness.polled.channels, 1, 'polling is kicked for settling channels');
   });
 
-  it('asks before stopping a live channel, naming it; declining changes nothing', async () => {
+  it('asks before stopping a live channel, naming it and the account, Stop not the default; declining changes nothing', async () => {
     const node = await nodeNamed('Newsroom 24/7');
     harness.ui.script(decline());
     assert.equal(await harness.run(stopChannels, { node: node }), undefined);
-    assert.equal(harness.ui.asked[0]!.title, 'Stop live channel "Newsroom 24/7"?');
+    assert.equal(harness.ui.asked[0]!.title, 'Stop live channel "Newsroom 24/7" on account "Test account"?');
+    assert.equal(harness.ui.asked[0]!.action, 'Stop');
+    assert.equal(harness.ui.asked[0]!.destructive, true, 'Stop is not the default button');
     assert.equal((await channelNamed('Newsroom 24/7')).status, 2);
 
     harness.ui.script(accept());
@@ -169,13 +171,14 @@ describe('Channel commands against the local platform', () => {
     assert.equal(harness.ui.showLogCount, 1);
   });
 
-  it('deletes after a confirmation naming the channel, and refreshes the view', async () => {
+  it('deletes after a confirmation naming the channel and the account, and refreshes the view', async () => {
     const channel = await newChannel('To delete');
     const node = await nodeNamed('To delete');
     harness.ui.script(accept());
     const ids = await harness.run(deleteChannels, { node: node });
     assert.deepEqual(ids, [channel.id]);
-    assert.match(harness.ui.asked[0]!.title, /^Delete "To delete"\?$/);
+    assert.match(harness.ui.asked[0]!.title, /^Delete "To delete" on account "Test account"\?$/);
+    assert.equal(harness.ui.asked[0]!.destructive, true, 'Delete is not the default button');
     await assert.rejects(client.liveGetChannelById(channel.id), { code: Codes.channelNotExists });
     assert.ok(
       !(await harness.channels.getChildren()).some(

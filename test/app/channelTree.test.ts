@@ -334,7 +334,7 @@ describe('Live channels view (tree model against the local platform)', () => {
     }
   });
 
-  it('drops a category restriction of the old account on a switch, keeping the rest of the filter', async () => {
+  it("drops the old account's filter and sorting on a switch, and keeps them when the same account starts over", async () => {
     harness = await createHarness({
       account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'First' },
     });
@@ -354,8 +354,8 @@ describe('Live channels view (tree model against the local platform)', () => {
       SECRET_KEY,
     );
     await harness.connection.switchTo(second.id);
-    assert.equal(harness.channels.filterText, 'by name desc', 'a category id means nothing in another account');
-    assert.deepEqual(harness.videos.filter, { keyword: 'match' });
+    assert.equal(harness.channels.filterText, '', "the old account's category, search and order are dropped");
+    assert.deepEqual(harness.videos.filter, {});
     assert.ok(channelsOf(await harness.channels.getChildren()).length > 1, 'the whole list of the new account');
   });
 

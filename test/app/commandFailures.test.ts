@@ -2,7 +2,6 @@ import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel, Video } from '../../src/api/types';
-import { addAccount } from '../../src/app/accounts/accountCommands';
 import { copyPlayAddress, copyPushAddress } from '../../src/app/commands/copyAddresses';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { createChannel } from '../../src/app/commands/createChannel';
@@ -140,16 +139,7 @@ const SCENARIOS: Scenario[] = [
     cancellable: false,
     run: async (h, f) => h.run(refreshItem, { node: new ChannelNode(undefined, f.live) }),
   },
-  {
-    command: 'addAccount',
-    action: 'liveChannelTypeList',
-    cancellable: true,
-    noAccount: true,
-    run: (h, _f, target) => (
-      h.ui.script(type('New'), type(target.baseUrl), type(ACCESS_KEY), type(target.secretKey)),
-      h.run(addAccount)
-    ),
-  },
+  // Add Account shows a failed check in its fix-or-cancel question instead: test/app/accounts.test.ts.
 ];
 
 describe('Every command fails readably: platform error code, timeout, cancel', () => {

@@ -208,6 +208,8 @@ describe('package.json contributions match the code', () => {
             'videoPlatform.refreshAuthoringReferences',
             'videoPlatform.editAccount',
             'videoPlatform.removeAccount',
+            // Any account, active or not (hasAnyAccount).
+            'videoPlatform.chooseDocumentAccount',
             // Any address, asked for: no account needed.
             'videoPlatform.inspectStream',
             'videoPlatform.previewStream',

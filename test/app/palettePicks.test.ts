@@ -133,7 +133,7 @@ describe('Palette picks on accounts with more records than one pick lists', () =
       harness.ui.infos.at(-1) ?? '',
       /^Delete channel: skipped "Newsroom 24\/7" is live, source present \(stop a running channel before deleting it\)\.$/,
     );
-    assert.equal(harness.ui.asked[0]!.title, 'Delete "Bulk 100"?');
+    assert.equal(harness.ui.asked[0]!.title, 'Delete "Bulk 100" on account "Test account"?');
 
     harness.ui.script({ kind: 'pickMany', answer: () => undefined });
     await harness.run(deleteChannels);

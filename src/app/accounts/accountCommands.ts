@@ -1,6 +1,8 @@
+import type { PlatformClient } from '../../api/client';
 import type { AppContext } from '../context';
 import { answered } from '../commands/inputs';
-import { reportFailure, step } from '../failures';
+import { describeFailure, isCancellation, step } from '../failures';
+import { l10n } from '../l10n';
 import { checkBaseUrl, checkKey, checkName, type AccountProfile } from './accountStore';
 import { FFMPEG_PATH_SETTING } from './localPlatformHost';
 
@@ -17,23 +19,126 @@ async function askField(
   return value.trim();
 }
 
+/** What the user is about to save: a profile's fields and its secret key. */
+interface Draft {
+  readonly name: string;
+  readonly baseUrl: string;
+  readonly accessKey: string;
+  readonly secretKey: string;
+}
+
+type Fix = 'secretKey' | 'baseUrl' | 'accessKey' | 'retry' | 'save' | 'cancel';
+
 /**
- * Reads a little from the platform so that a wrong key shows now, not at the first refresh. A failure is
- * reported here, not by the wrapper: the account stays saved and active, the command did its work.
+ * Reads a little from the platform with the fields about to be saved, so that a wrong key or address shows
+ * now, not at the first refresh. Undefined when it answered; the failure otherwise.
  */
-async function check(ctx: AppContext, profile: AccountProfile): Promise<void> {
+async function checkDraft(ctx: AppContext, draft: Draft): Promise<unknown> {
+  let client: PlatformClient | undefined;
   try {
-    const client = await ctx.connection.activeClient();
-    await ctx.ui.withProgress({ title: `Checking account "${profile.name}"`, cancellable: true }, ({ signal }) =>
-      client.liveChannelTypeList(undefined, { signal }),
+    client = ctx.connection.trialClient({ id: '', ...draft }, draft.secretKey);
+    const trial = client;
+    await ctx.ui.withProgress(
+      { title: l10n.t('Checking account "{0}"', draft.name), cancellable: true },
+      ({ signal }) => trial.liveChannelTypeList(undefined, { signal }),
     );
-    void ctx.ui.info(`Connected to "${profile.name}" (${profile.baseUrl}).`);
+    return undefined;
   } catch (error) {
-    await reportFailure(ctx.ui, ctx.log, `The account "${profile.name}" was saved, but checking it`, error);
+    return error ?? new Error('failed');
+  } finally {
+    await client?.close();
   }
 }
 
-/** videoPlatform.addAccount: name, base URL, access key and secret key; then it becomes active. */
+/**
+ * Checks the draft; while the check fails, the user fixes the secret key, the base URL or the access key right
+ * there, tries again, saves it unchecked on purpose, or cancels. Returns the draft to save and whether it
+ * passed; undefined when cancelled (nothing is saved then).
+ */
+async function checkedDraft(
+  ctx: AppContext,
+  title: string,
+  first: Draft,
+): Promise<{ draft: Draft; checked: boolean } | undefined> {
+  let draft = first;
+  for (;;) {
+    const failure = await checkDraft(ctx, draft);
+    if (failure === undefined) return { draft, checked: true };
+    if (isCancellation(failure)) {
+      ctx.log.info(`Account "${draft.name}" not saved: its check was cancelled`);
+      return undefined;
+    }
+    const reason = describeFailure(failure);
+    ctx.log.warn(`Checking account "${draft.name}" (${draft.baseUrl}) failed: ${reason}`);
+    const fix = await ctx.ui.pick<Fix>(
+      [
+        { label: l10n.t('$(key) Enter the secret key again'), value: 'secretKey' },
+        { label: l10n.t('$(globe) Change the base URL'), description: draft.baseUrl, value: 'baseUrl' },
+        { label: l10n.t('$(account) Change the access key'), description: draft.accessKey, value: 'accessKey' },
+        { label: l10n.t('$(refresh) Check again'), value: 'retry' },
+        {
+          label: l10n.t('$(warning) Save it unchecked'),
+          description: l10n.t('the platform may be out of reach for now'),
+          value: 'save',
+        },
+        { label: l10n.t('$(close) Cancel'), description: l10n.t('nothing is saved'), value: 'cancel' },
+      ],
+      {
+        title: l10n.t('Checking account "{0}" failed: {1}', draft.name, reason),
+        placeHolder: l10n.t('Fix the secret key or the base URL, check again, or cancel (nothing is saved)'),
+      },
+    );
+    switch (fix) {
+      case undefined:
+      case 'cancel':
+        ctx.log.info(`Account "${draft.name}" not saved: its check failed and the user cancelled`);
+        return undefined;
+      case 'save':
+        return { draft, checked: false };
+      case 'retry':
+        break;
+      case 'secretKey':
+        draft = {
+          ...draft,
+          secretKey: await askField(ctx, title, l10n.t('Secret key'), (v) => checkKey('Secret key', v), {
+            password: true,
+          }),
+        };
+        break;
+      case 'baseUrl':
+        draft = {
+          ...draft,
+          baseUrl: await askField(ctx, title, l10n.t('Platform base URL'), checkBaseUrl, { value: draft.baseUrl }),
+        };
+        break;
+      case 'accessKey':
+        draft = {
+          ...draft,
+          accessKey: await askField(ctx, title, l10n.t('Access key'), (v) => checkKey('Access key', v), {
+            value: draft.accessKey,
+          }),
+        };
+        break;
+    }
+  }
+}
+
+/** Says how the saved account's check went. */
+function reportSaved(ctx: AppContext, profile: AccountProfile, checked: boolean): void {
+  if (checked) void ctx.ui.info(l10n.t('Connected to "{0}" ({1}).', profile.name, profile.baseUrl));
+  else
+    void ctx.ui.warn(
+      l10n.t(
+        'The account "{0}" was saved without a working check: its lists show once the platform answers.',
+        profile.name,
+      ),
+    );
+}
+
+/**
+ * videoPlatform.addAccount: name, base URL, access key and secret key, checked against the platform before
+ * anything is saved; then it becomes active.
+ */
 export async function addAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
   const title = 'Add Video Platform account';
   const others = ctx.accounts.list();
@@ -51,10 +156,13 @@ export async function addAccount(ctx: AppContext): Promise<AccountProfile | unde
     (value) => checkKey('Secret key', value),
     { password: true },
   );
-  const profile = await ctx.accounts.add({ name, baseUrl, accessKey }, secretKey);
-  ctx.log.info(`Added account "${profile.name}" (${profile.baseUrl})`);
+  const result = await checkedDraft(ctx, title, { name, baseUrl, accessKey, secretKey });
+  if (!result) return undefined;
+  const { secretKey: secret, ...fields } = result.draft;
+  const profile = await ctx.accounts.add(fields, secret);
+  ctx.log.info(`Added account "${profile.name}" (${profile.baseUrl})${result.checked ? '' : ', unchecked'}`);
   await ctx.connection.switchTo(profile.id);
-  await check(ctx, profile);
+  reportSaved(ctx, profile, result.checked);
   return profile;
 }
 
@@ -114,36 +222,46 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
   );
   const others = ctx.accounts.list().filter((other) => other.id !== account.id);
   let updated: AccountProfile;
-  switch (field) {
-    case 'name':
-      updated = await ctx.accounts.update(account.id, {
-        name: await askField(ctx, title, 'Account name', (value) => checkName(value, others), {
-          value: account.name,
-        }),
-      });
-      break;
-    case 'baseUrl':
-      updated = await ctx.accounts.update(account.id, {
-        baseUrl: await askField(ctx, title, 'Platform base URL', checkBaseUrl, { value: account.baseUrl }),
-      });
-      break;
-    case 'accessKey':
-      updated = await ctx.accounts.update(account.id, {
-        accessKey: await askField(ctx, title, 'Access key', (value) => checkKey('Access key', value), {
+  if (field === 'name') {
+    updated = await ctx.accounts.update(account.id, {
+      name: await askField(ctx, title, 'Account name', (value) => checkName(value, others), {
+        value: account.name,
+      }),
+    });
+  } else {
+    const stored = (await ctx.accounts.secretKey(account.id)) ?? '';
+    const draft: { -readonly [K in keyof Draft]: Draft[K] } = {
+      name: account.name,
+      baseUrl: account.baseUrl,
+      accessKey: account.accessKey,
+      secretKey: stored,
+    };
+    switch (field) {
+      case 'baseUrl':
+        draft.baseUrl = await askField(ctx, title, 'Platform base URL', checkBaseUrl, { value: account.baseUrl });
+        break;
+      case 'accessKey':
+        draft.accessKey = await askField(ctx, title, 'Access key', (value) => checkKey('Access key', value), {
           value: account.accessKey,
-        }),
-      });
-      break;
-    case 'secretKey':
-      updated = await ctx.accounts.update(
-        account.id,
-        {},
-        await askField(ctx, title, 'New secret key', (value) => checkKey('Secret key', value), { password: true }),
-      );
-      break;
+        });
+        break;
+      case 'secretKey':
+        draft.secretKey = await askField(ctx, title, 'New secret key', (value) => checkKey('Secret key', value), {
+          password: true,
+        });
+        break;
+    }
+    // The local platform's own account is set by the extension: nothing to check by hand.
+    const result = account.origin === 'local' ? { draft, checked: true } : await checkedDraft(ctx, title, draft);
+    if (!result) return undefined;
+    const { name: _name, secretKey, ...changes } = result.draft;
+    // The secret is stored again only when the user typed one.
+    updated = await ctx.accounts.update(account.id, changes, secretKey !== stored ? secretKey : undefined);
+    if (!result.checked) reportSaved(ctx, updated, false);
   }
   ctx.log.info(`Edited the ${field === 'secretKey' ? 'secret key' : field} of account "${updated.name}"`);
   if (ctx.accounts.activeId() === account.id) ctx.connection.restart();
+  else ctx.connection.forgetClient(account.id);
   return updated;
 }
 
@@ -155,10 +273,12 @@ export async function removeAccount(ctx: AppContext): Promise<AccountProfile | u
     `Remove the account "${account.name}"?`,
     `Its access key and secret key are removed from this machine. Nothing on the platform (${account.baseUrl}) changes.`,
     'Remove',
+    { destructive: true },
   );
   if (!confirmed) return undefined;
   const wasActive = ctx.accounts.activeId() === account.id;
   await ctx.accounts.remove(account.id);
+  ctx.connection.forgetClient(account.id);
   ctx.log.info(`Removed account "${account.name}"`);
   if (wasActive) await ctx.connection.switchTo(undefined);
   return account;

@@ -1,5 +1,6 @@
 import { Emitter } from '../util/emitter';
 import { PlatformClient, type ClientOptions, type RequestLogEntry } from '../../api/client';
+import { l10n } from '../l10n';
 import { formatRequest, type LogSink } from '../log';
 import type { ClientSource } from '../tree/clientSource';
 import type { AccountProfile, AccountStore } from './accountStore';
@@ -24,6 +25,8 @@ export interface ConnectionOptions {
 export class Connection implements ClientSource {
   private epochValue = 0;
   private current: { epoch: number; client: Promise<PlatformClient> } | undefined;
+  /** Clients of accounts other than the active one (documents tied to them), by account id. */
+  private readonly others = new Map<string, Promise<PlatformClient>>();
   private readonly changedEmitter = new Emitter();
 
   constructor(private readonly options: ConnectionOptions) {}
@@ -55,8 +58,43 @@ export class Connection implements ClientSource {
     return client;
   }
 
-  private async createClient(): Promise<PlatformClient> {
-    let profile = this.options.store.active();
+  /**
+   * The client of one account, active or not: a document tied to an account is checked against and sent to
+   * it whichever account is active.
+   */
+  clientFor(accountId: string): Promise<PlatformClient> {
+    if (accountId === this.accountId) return this.activeClient();
+    const profile = this.options.store.get(accountId);
+    if (!profile) return Promise.reject(new Error(l10n.t('The account no longer exists')));
+    let client = this.others.get(accountId);
+    if (!client) {
+      const created = this.createClient(profile);
+      this.others.set(accountId, created);
+      created.catch(() => {
+        if (this.others.get(accountId) === created) this.others.delete(accountId);
+      });
+      client = created;
+    }
+    return client;
+  }
+
+  /**
+   * A client for fields not saved yet (Add or Edit Account checks them before saving), with the settings'
+   * timeouts and proxy. The caller closes it.
+   */
+  trialClient(profile: AccountProfile, secretKey: string): PlatformClient {
+    return this.makeClient(profile, secretKey);
+  }
+
+  /** Closes the client kept for a non-active account (after its profile was edited or removed). */
+  forgetClient(accountId: string): void {
+    const old = this.others.get(accountId);
+    this.others.delete(accountId);
+    if (old) void old.then((client) => client.close()).catch(() => undefined);
+  }
+
+  private async createClient(chosen?: AccountProfile): Promise<PlatformClient> {
+    let profile = chosen ?? this.options.store.active();
     if (!profile) throw new Error(NO_ACCOUNT_MESSAGE);
     if (profile.origin === 'local' && this.options.ensureLocal) profile = await this.options.ensureLocal(profile);
     const secretKey = await this.options.store.secretKey(profile.id);
@@ -65,6 +103,10 @@ export class Connection implements ClientSource {
         `The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`,
       );
     }
+    return this.makeClient(profile, secretKey);
+  }
+
+  private makeClient(profile: AccountProfile, secretKey: string): PlatformClient {
     const log = this.options.log;
     return new PlatformClient({
       ...this.options.clientOptions?.(),
@@ -93,6 +135,9 @@ export class Connection implements ClientSource {
     const old = this.current;
     this.current = undefined;
     if (old) void old.client.then((client) => client.close()).catch(() => undefined);
+    // The newly active account's kept client is not needed twice.
+    const active = this.accountId;
+    if (active !== undefined) this.forgetClient(active);
     this.changedEmitter.fire();
   }
 
@@ -101,6 +146,9 @@ export class Connection implements ClientSource {
     const old = this.current;
     this.current = undefined;
     if (old) await old.client.then((client) => client.close()).catch(() => undefined);
+    const others = [...this.others.values()];
+    this.others.clear();
+    await Promise.all(others.map((client) => client.then((c) => c.close()).catch(() => undefined)));
   }
 }
 

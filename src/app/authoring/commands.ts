@@ -11,9 +11,11 @@ import { hasErrors } from '../../authoring/problems';
 import { describeVideoOutcome, sendRequest } from '../../authoring/send';
 import { DocumentInvalidError, toRequest } from '../../authoring/toRequest';
 import { idWriteBackEdits } from '../../authoring/writeBack';
+import { accountOfDocument } from '../accounts/documentAccountCommands';
 import { resolveChannels } from '../commands/targets';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { step } from '../failures';
+import { l10n } from '../l10n';
 
 const SUFFIXES = DOCUMENT_KINDS.map((k) => `*${kindSuffix(k)}`).join(', ');
 
@@ -59,6 +61,9 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   const { document, kind } = target;
   const label = KIND_LABELS[kind];
   const { diagnostics, references } = ctx.authoring;
+  // Checked against and sent to the document's own account, whichever is active (asked once when it has none).
+  const account = await accountOfDocument(ctx, document);
+  if (!account) return;
 
   const { value, problems } = await diagnostics.validateFully(document, kind);
   if (value === undefined || hasErrors(problems)) {
@@ -84,16 +89,23 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   }
   if (request.operation === 'secondTranscodeV2' && request.input.replace) {
     const go = await ctx.ui.confirm(
-      `Transcode ${countWords(request.input.videoIds.length, 'video')} and replace their earlier renditions? The old transcoded files are deleted when the run completes.`,
+      l10n.t(
+        'Transcode {0} on account "{1}" and replace their earlier renditions? The old transcoded files are deleted when the run completes.',
+        countWords(request.input.videoIds.length, 'video'),
+        account.name,
+      ),
       '',
-      'Transcode and Replace',
+      l10n.t('Transcode and Replace'),
+      { destructive: true },
     );
     if (!go) return;
   }
 
-  const client = await step(`Sending the ${label} to the platform`, () => ctx.connection.activeClient());
+  const client = await step(l10n.t('Sending the {0} to account "{1}"', label, account.name), () =>
+    ctx.connection.clientFor(account.id),
+  );
   const wasDirty = document.isDirty;
-  const what = `Sending the ${label} to the platform (${request.operation})`;
+  const what = l10n.t('Sending the {0} to account "{1}" ({2})', label, account.name, request.operation);
   const outcome = await step(what, async () => {
     try {
       return await ctx.ui.withProgress({ title: what, cancellable: true }, ({ signal }) =>
@@ -122,20 +134,24 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   } else {
     diagnostics.validate(document);
   }
-  const views =
-    outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all';
-  // Template groups, logo groups, live templates and logos are listed in the Resources view.
-  if (kind !== 'channel' && kind !== 'transcode') ctx.models.resources.refresh();
-  if (views !== 'videos') ctx.models.channels.refresh();
-  if (views !== 'channels') ctx.models.videos.refresh();
-  // Revealing is a courtesy: the record was sent all the same.
-  if (outcome.reveal?.view === 'channel') await ctx.reveal.channel(outcome.reveal.id).catch(() => undefined);
-  if (outcome.reveal?.view === 'video') await ctx.reveal.video(outcome.reveal.id).catch(() => undefined);
+  // The views show the active account: another account's record is neither listed nor revealed there.
+  if (account.id === ctx.connection.accountId) {
+    const views =
+      outcome.reveal?.view === 'video' || kind === 'transcode' ? 'videos' : kind === 'channel' ? 'channels' : 'all';
+    // Template groups, logo groups, live templates and logos are listed in the Resources view.
+    if (kind !== 'channel' && kind !== 'transcode') ctx.models.resources.refresh();
+    if (views !== 'videos') ctx.models.channels.refresh();
+    if (views !== 'channels') ctx.models.videos.refresh();
+    // Revealing is a courtesy: the record was sent all the same.
+    if (outcome.reveal?.view === 'channel') await ctx.reveal.channel(outcome.reveal.id).catch(() => undefined);
+    if (outcome.reveal?.view === 'video') await ctx.reveal.video(outcome.reveal.id).catch(() => undefined);
+  }
 
+  const summary = l10n.t('{0} on account "{1}".', outcome.summary.replace(/\.$/, ''), account.name);
   if (outcome.partial) {
-    if ((await ctx.ui.warn(outcome.summary, 'Show Log')) === 'Show Log') ctx.ui.showLog();
+    if ((await ctx.ui.warn(summary, 'Show Log')) === 'Show Log') ctx.ui.showLog();
   } else {
-    void ctx.ui.info(outcome.summary);
+    void ctx.ui.info(summary);
   }
 }
 

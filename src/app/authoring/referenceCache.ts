@@ -1,6 +1,7 @@
 /**
  * The account's lists for reference checks and completion, fetched on first need and kept per
- * client (a new client means another account), until "Refresh Ids" clears them.
+ * client (a new client means another account), until "Refresh Ids" clears them. A document tied to an
+ * account (src/app/accounts/documentAccounts.ts) is checked against that account's lists: pass its URI.
  */
 import type { PlatformClient } from '../../api/client';
 import { fetchReferenceList } from '../../authoring/referenceLists';
@@ -11,21 +12,22 @@ export class ReferenceCache {
   private byClient = new WeakMap<PlatformClient, Map<ReferenceKind, Promise<ReferenceList>>>();
 
   constructor(
-    private readonly activeClient: () => Promise<PlatformClient>,
+    /** The client of the document's account (`documentUri` given and tied to one), else of the active one. */
+    private readonly clientOf: (documentUri?: string) => Promise<PlatformClient>,
     private readonly log: LogSink,
   ) {}
 
-  /** The client of the active account, or undefined when none is set (checks are then skipped). */
-  async client(): Promise<PlatformClient | undefined> {
+  /** The client of the document's (else the active) account, or undefined when none is set (checks are then skipped). */
+  async client(documentUri?: string): Promise<PlatformClient | undefined> {
     try {
-      return await this.activeClient();
+      return await this.clientOf(documentUri);
     } catch {
       return undefined;
     }
   }
 
-  async list(kind: ReferenceKind): Promise<ReferenceList | undefined> {
-    const client = await this.client();
+  async list(kind: ReferenceKind, documentUri?: string): Promise<ReferenceList | undefined> {
+    const client = await this.client(documentUri);
     if (!client) return undefined;
     let lists = this.byClient.get(client);
     if (!lists) this.byClient.set(client, (lists = new Map()));
@@ -48,11 +50,11 @@ export class ReferenceCache {
     }
   }
 
-  async lists(kinds: readonly ReferenceKind[]): Promise<ReferenceLists | undefined> {
-    if (!(await this.client())) return undefined;
+  async lists(kinds: readonly ReferenceKind[], documentUri?: string): Promise<ReferenceLists | undefined> {
+    if (!(await this.client(documentUri))) return undefined;
     const lists: ReferenceLists = {};
     for (const kind of kinds) {
-      const list = await this.list(kind);
+      const list = await this.list(kind, documentUri);
       if (list) lists[kind] = list;
     }
     return lists;

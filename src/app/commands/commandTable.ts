@@ -1,3 +1,4 @@
+import { chooseDocumentAccount } from '../accounts/documentAccountCommands';
 import {
   addAccount,
   connectLocalPlatform,
@@ -107,6 +108,7 @@ export const COMMANDS: readonly CommandRow[] = [
     run: createOrUpdateCommand,
   },
   { id: 'videoPlatform.openChannelAsFile', title: 'Open the channel as a file', run: openChannelAsFileCommand },
+  { id: 'videoPlatform.chooseDocumentAccount', title: "Choose the document's account", run: chooseDocumentAccount },
   {
     id: 'videoPlatform.refreshAuthoringReferences',
     title: 'Refresh the ids',

@@ -1,5 +1,6 @@
 import { parse } from 'jsonc-parser';
 import type { PlatformClient } from '../../api/client';
+import { accountOfDocument } from '../accounts/documentAccountCommands';
 import { documentKind, KIND_LABELS, type DocumentKind } from '../../authoring/documentKind';
 import { normalForm, recordToDocument, type PlatformRecord } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
@@ -104,8 +105,11 @@ export async function compareWithPlatform(ctx: AppContext, args: CommandArgs = {
     return undefined;
   }
   const id = String(rawId);
+  // The document's own account (asked once when it has none), whichever account is active.
+  const owner = await accountOfDocument(ctx, document);
+  if (!owner) return undefined;
   const found = await step(l10n.t('Read {0} {1} from the platform', label, id), async () => {
-    const client = await ctx.connection.activeClient();
+    const client = await ctx.connection.clientFor(owner.id);
     return ctx.ui.withProgress(
       { title: l10n.t('Reading {0} {1} from the platform', label, id), cancellable: true },
       ({ signal }) => platformRecordOf(client, kind, id, signal),
@@ -113,7 +117,7 @@ export async function compareWithPlatform(ctx: AppContext, args: CommandArgs = {
   });
   const comparison = buildComparison(kind, value, found);
   const fileName = document.fileName.split(/[\\/]/).pop() ?? document.fileName;
-  const account = ctx.connection.activeAccount?.name;
+  const account = owner.name;
   await ctx.editor.showDiff(
     { name: fileName, text: comparison.file },
     { name: fileName.replace(/(\.[a-z]+\.json)$/i, '.platform$1'), text: comparison.platform },

@@ -1,5 +1,6 @@
 import type { Channel } from '../../api/types';
 import { step } from '../failures';
+import { l10n } from '../l10n';
 import { isRunning } from '../tree/channelPresentation';
 import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveChannels } from './targets';
@@ -19,10 +20,17 @@ export async function deleteChannels(ctx: AppContext, args: CommandArgs = {}): P
   });
   if (!channels) return undefined;
   const names = channels.map((channel: Channel) => channel.name);
+  const account = ctx.connection.activeAccount?.name ?? '';
   const confirmed = await ctx.ui.confirm(
-    `Delete ${nameList(names, 'channels')}?`,
-    `${names.map((name) => `"${name}"`).join(', ')} and ${channels.length === 1 ? 'its' : 'their'} play addresses will be gone. This cannot be undone.`,
-    'Delete',
+    l10n.t('Delete {0} on account "{1}"?', nameList(names, 'channels'), account),
+    channels.length === 1
+      ? l10n.t('"{0}" and its play addresses will be gone. This cannot be undone.', names[0]!)
+      : l10n.t(
+          '{0} and their play addresses will be gone. This cannot be undone.',
+          names.map((name) => `"${name}"`).join(', '),
+        ),
+    l10n.t('Delete'),
+    { destructive: true },
   );
   if (!confirmed) return undefined;
   const ids = channels.map((channel) => channel.id);

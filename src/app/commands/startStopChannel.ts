@@ -1,4 +1,5 @@
 import type { Channel } from '../../api/types';
+import { l10n } from '../l10n';
 import { isRunning } from '../tree/channelPresentation';
 import { reportBatch, runBatch, type BatchOutcome } from './batch';
 import type { AppContext, CommandArgs } from '../context';
@@ -67,15 +68,24 @@ async function run(
   if (operation === STOP) {
     const live = channels.filter((channel) => channel.status === 2 || channel.status === 3);
     const subject = live.length ? live : channels;
+    const account = ctx.connection.activeAccount?.name ?? '';
     const confirmed = await ctx.ui.confirm(
       live.length === 1
-        ? `Stop live channel "${live[0]!.name}"?`
-        : `Stop ${nameList(
-            subject.map((channel) => channel.name),
-            'channels',
-          )}?`,
-      `Viewers of ${subject.map((channel) => `"${channel.name}"`).join(', ')} lose the stream until it is started again.`,
-      'Stop',
+        ? l10n.t('Stop live channel "{0}" on account "{1}"?', live[0]!.name, account)
+        : l10n.t(
+            'Stop {0} on account "{1}"?',
+            nameList(
+              subject.map((channel) => channel.name),
+              'channels',
+            ),
+            account,
+          ),
+      l10n.t(
+        'Viewers of {0} lose the stream until it is started again.',
+        subject.map((channel) => `"${channel.name}"`).join(', '),
+      ),
+      l10n.t('Stop'),
+      { destructive: true },
     );
     if (!confirmed) return undefined;
   }

@@ -83,7 +83,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
 
   /** Validates with the reference lists awaited and publishes every problem (for the commands). */
   async validateFully(document: vscode.TextDocument, kind: DocumentKind): Promise<ValidationResult> {
-    const lists = await this.references.lists(referenceKindsOf(kind));
+    const lists = await this.references.lists(referenceKindsOf(kind), document.uri.toString());
     const result = validateDocument(kind, document.getText(), lists);
     this.entries.set(document.uri.toString(), { version: document.version, result, platform: [], full: true });
     this.publish(document);
@@ -117,7 +117,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
 
   private async withReferences(document: vscode.TextDocument, kind: DocumentKind): Promise<void> {
     const version = document.version;
-    const lists = await this.references.lists(referenceKindsOf(kind));
+    const lists = await this.references.lists(referenceKindsOf(kind), document.uri.toString());
     if (!lists || document.isClosed || document.version !== version) return;
     const entry = this.entries.get(document.uri.toString());
     if (!entry || entry.version !== version) return;

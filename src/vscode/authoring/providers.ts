@@ -57,7 +57,7 @@ export class AuthoringCompletions implements vscode.CompletionItemProvider {
     if (!kind) return [];
     const at = referenceSiteAt(kind, document.getText(), document.offsetAt(position));
     if (!at) return [];
-    const list = await this.references.list(at.site.ref);
+    const list = await this.references.list(at.site.ref, document.uri.toString());
     if (!list) return [];
     const range = toRange(document, at.range);
     return completionCandidates(at.site, list.items).map((candidate, index) => {

@@ -120,8 +120,10 @@ export class MemoryEditor implements EditorPort {
     if (target) target.isDirty = false;
     this.saved.push(document.fileName);
   }
-  async openUntitled(fileName: string, text: string): Promise<void> {
-    this.documents.unshift(new MemoryDocument(fileName, text, true));
+  async openUntitled(fileName: string, text: string): Promise<string> {
+    const document = new MemoryDocument(fileName, text, true);
+    this.documents.unshift(document);
+    return document.uri;
   }
   async showProblems(): Promise<void> {
     this.problemsShown++;
@@ -138,7 +140,7 @@ export class MemoryDiagnostics implements DiagnosticsPort {
   readonly problems = new Map<string, Problem[]>();
   constructor(private readonly references: ReferenceCache) {}
   async validateFully(document: EditorDocument, kind: DocumentKind): Promise<ValidationResult> {
-    const lists = await this.references.lists(referenceKindsOf(kind));
+    const lists = await this.references.lists(referenceKindsOf(kind), document.uri);
     const result = validateDocument(kind, document.text(), lists);
     this.problems.set(document.uri, result.problems);
     return result;
@@ -150,8 +152,11 @@ export class MemoryDiagnostics implements DiagnosticsPort {
   addPlatformProblem(document: EditorDocument, problem: Problem): void {
     this.problems.set(document.uri, [...(this.problems.get(document.uri) ?? []), problem]);
   }
+  /** Times every open document was to be checked again (an account switch, new ids). */
+  revalidations = 0;
   revalidateAll(): void {
     // The in-memory editor's documents are validated when a test asks.
+    this.revalidations++;
   }
 }
 

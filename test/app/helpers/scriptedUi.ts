@@ -1,4 +1,5 @@
 import type {
+  ConfirmOptions,
   InputOptions,
   OpenFilesOptions,
   PickItem,
@@ -65,6 +66,9 @@ export interface Asked {
   readonly items?: readonly PickItem<unknown>[];
   readonly input?: InputOptions;
   readonly message?: string;
+  /** A confirmation's button and whether it was asked as destructive (not the default button). */
+  readonly action?: string;
+  readonly destructive?: boolean;
 }
 
 /**
@@ -123,8 +127,14 @@ export class ScriptedUi implements Ui {
   async openFiles(options: OpenFilesOptions): Promise<string[] | undefined> {
     return this.next('files', { kind: 'files', title: options.title }).answer(options);
   }
-  async confirm(message: string, detail: string): Promise<boolean> {
-    return this.next('confirm', { kind: 'confirm', title: message, message: `${message}\n${detail}` }).answer;
+  async confirm(message: string, detail: string, action: string, options?: ConfirmOptions): Promise<boolean> {
+    return this.next('confirm', {
+      kind: 'confirm',
+      title: message,
+      message: `${message}\n${detail}`,
+      action,
+      destructive: options?.destructive === true,
+    }).answer;
   }
   async info(message: string, ...actions: string[]): Promise<string | undefined> {
     this.infos.push(message);
