@@ -128,6 +128,7 @@ const vscode = {
     },
     registerCodeActionsProvider: () => disposable(),
     registerCompletionItemProvider: () => disposable(),
+    registerHoverProvider: () => disposable(),
   },
   CodeActionKind: { QuickFix: { value: 'quickfix' } },
   env: { clipboard: { writeText: async () => undefined }, openExternal: async () => true },
