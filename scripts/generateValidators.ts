@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import standaloneCode from 'ajv/dist/standalone';
 import { createAjv } from '../src/authoring/ajvOptions';
 import { DOCUMENT_KINDS } from '../src/authoring/documentKind';
+import { editorSchema } from '../src/authoring/editorSchema';
 
 /**
  * Editor-only annotations, dropped from the compiled copy: validation never reads them, and with
@@ -58,6 +59,25 @@ export function generateValidators(root: string): void {
       // not generated yet
     }
     // Unchanged files keep their time stamp (watchers and bundlers see no change).
+    if (old !== text) writeFileSync(file, text);
+  }
+  generateEditorSchemas(root);
+}
+
+/** schemas/editor/<kind>.schema.json: the copies VS Code reads for completion and hovers (src/authoring/editorSchema.ts). */
+export function generateEditorSchemas(root: string): void {
+  const out = join(root, 'schemas', 'editor');
+  mkdirSync(out, { recursive: true });
+  for (const kind of DOCUMENT_KINDS) {
+    const schema = JSON.parse(readFileSync(join(root, 'schemas', `${kind}.schema.json`), 'utf8')) as unknown;
+    const file = join(out, `${kind}.schema.json`);
+    const text = `${JSON.stringify(editorSchema(schema), null, 2)}\n`;
+    let old = '';
+    try {
+      old = readFileSync(file, 'utf8');
+    } catch {
+      // not generated yet
+    }
     if (old !== text) writeFileSync(file, text);
   }
 }

@@ -1,4 +1,7 @@
-/** A field given twice in one object: JSON parsers keep the last one silently, so say so. */
+/**
+ * A field given twice in one object: JSON parsers keep the last one silently, so say so. A warning,
+ * as VS Code's JSON check words it too: what is sent is well defined (the last one).
+ */
 import type { Node } from 'jsonc-parser';
 import { getNodePath } from 'jsonc-parser';
 import { labelOf, rangeOf, type JsonDocument } from './jsonDocument';
@@ -17,7 +20,7 @@ export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
         if (lastIndex.get(name) === i) return;
         const where = getNodePath(node);
         problems.push({
-          severity: 'error',
+          severity: 'warning',
           code: 'json.duplicateKey',
           range: rangeOf(key),
           message: `"${name}" appears more than once in ${where.length ? labelOf(where) : 'the document'}; only the last one counts.`,

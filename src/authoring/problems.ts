@@ -25,7 +25,10 @@ export interface Problem {
   range: TextRange;
   /** Stable identifier of the rule, e.g. `schema.enum` or `channel.timeShiftOnRtmp`. */
   code?: string;
+  /** The fix offered first (the preferred one). */
   fix?: Fix;
+  /** Other fixes to choose from (each allowed value of a field, ...). */
+  alternatives?: Fix[];
 }
 
 /** Applies edits (offsets in the original text, non-overlapping) and returns the new text. */
@@ -43,4 +46,15 @@ export function applyTextEdits(text: string, edits: readonly TextEdit[]): string
 
 export function hasErrors(problems: readonly Problem[]): boolean {
   return problems.some((p) => p.severity === 'error');
+}
+
+/**
+ * What VS Code's JSON language features report of every JSON file while their validation is on
+ * (syntax errors, a comma before a closing bracket, a repeated key, with the same severities): the
+ * editor shows those once, from VS Code; the commands still count them.
+ */
+export function reportedByJsonService(problem: Problem): boolean {
+  return (
+    problem.code === 'json.syntax' || problem.code === 'json.trailingComma' || problem.code === 'json.duplicateKey'
+  );
 }

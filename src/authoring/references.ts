@@ -4,6 +4,7 @@
  * used for completion. The lists come from the caller, so this stays free of any network code.
  */
 import type { DocumentKind } from './documentKind';
+import { parse } from 'jsonc-parser';
 import { labelOf, type JsonDocument, type JsonPath } from './jsonDocument';
 import type { Problem } from './problems';
 
@@ -15,6 +16,8 @@ export interface NamedRef {
   name: string;
   /** Extra words for the completion list (size and bitrate of a template, ...). */
   detail?: string;
+  /** The record's main fields, label and value, for hovers. */
+  fields?: ReadonlyArray<readonly [string, string]>;
 }
 
 export interface ReferenceList {
@@ -110,6 +113,21 @@ export function valuesAtSite(
 /** The reference kinds a document kind uses (what to fetch before checking or completing). */
 export function referenceKindsOf(kind: DocumentKind): ReferenceKind[] {
   return [...new Set(REFERENCE_SITES[kind].map((site) => site.ref))];
+}
+
+/**
+ * The ids a document names at the sites of one reference kind (read leniently, as typed so far):
+ * what to look up one by one when the account's list of that kind is too long to fetch whole.
+ */
+export function idsNamed(kind: DocumentKind, text: string, ref: ReferenceKind): string[] {
+  const value: unknown = parse(text, [], { allowTrailingComma: true });
+  const ids = new Set<string>();
+  for (const site of REFERENCE_SITES[kind]) {
+    if (site.ref !== ref || site.byName) continue;
+    for (const { value: id } of valuesAtSite(value, site.pattern))
+      if ((typeof id === 'string' && id.trim() !== '') || typeof id === 'number') ids.add(String(id));
+  }
+  return [...ids];
 }
 
 /** Unknown ids, for the lists that were fetched completely. */

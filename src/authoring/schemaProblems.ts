@@ -8,6 +8,10 @@ import { JsonDocument, labelOf, pointerToPath, type JsonPath } from './jsonDocum
 import type { Fix, Problem } from './problems';
 
 interface SchemaNode {
+  $ref?: string;
+  type?: string | string[];
+  default?: unknown;
+  definitions?: Record<string, SchemaNode>;
   description?: string;
   errorMessage?: string;
   patternErrorMessage?: string;
@@ -39,17 +43,22 @@ function mirroredByRules(error: ErrorObject): boolean {
   );
 }
 
-export function schemaProblems(errors: readonly ErrorObject[] | null | undefined, doc: JsonDocument): Problem[] {
+/** `root`: the kind's whole schema, read when a `$ref` must be followed (a missing field's value). */
+export function schemaProblems(
+  errors: readonly ErrorObject[] | null | undefined,
+  doc: JsonDocument,
+  root: () => object = () => ({}),
+): Problem[] {
   const problems: Problem[] = [];
   for (const error of errors ?? []) {
     if (mirroredByRules(error)) continue;
-    const problem = toProblem(error, doc);
+    const problem = toProblem(error, doc, root);
     if (problem) problems.push(problem);
   }
   return problems;
 }
 
-function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
+function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): Problem | undefined {
   const path = pointerToPath(error.instancePath);
   const label = labelOf(path);
   const schema = (error.parentSchema ?? {}) as SchemaNode;
@@ -62,10 +71,13 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
       const missing = String((error.params as { missingProperty: string }).missingProperty);
       const about = schema.properties?.[missing]?.description;
       const where = path.length === 0 ? 'The document' : label;
+      const value = startingValue(schema.properties?.[missing], root);
+      const shown = JSON.stringify(value);
       return {
         ...base,
         message: `${where} is missing the required field "${missing}"${about ? ` (${lowerFirst(about)})` : '.'}`,
         range: doc.markerRange(path),
+        fix: doc.fix(`Add "${missing}": ${shown.length > 30 ? '...' : shown}`, (d) => d.set([...path, missing], value)),
       };
     }
     case 'additionalProperties': {
@@ -107,6 +119,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument): Problem | undefined {
         message: `${label}: ${rule} Found ${found}.`,
         range: doc.valueRange(path),
         fix: enumFix(doc, path, allowedValues(schema), error.data, schema.enumDescriptions),
+        alternatives: eachAllowed(doc, path, allowedValues(schema), schema.enumDescriptions),
       };
     }
     case 'pattern':
@@ -339,6 +352,51 @@ function enumFix(
   const converted = candidates.find((candidate) => allowed.some((v) => v === candidate));
   if (converted === undefined) return undefined;
   return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+}
+
+/** One fix per allowed value ("Use 1 (HLS)"), for a short list. */
+function eachAllowed(
+  doc: JsonDocument,
+  path: JsonPath,
+  allowed: unknown[],
+  descriptions: readonly string[] = [],
+): Fix[] | undefined {
+  if (allowed.length === 0 || allowed.length > 12) return undefined;
+  return allowed.map((value, i) => {
+    const meaning = descriptions[i]?.split(/[:(.]/)[0]?.trim();
+    return doc.fix(`Use ${JSON.stringify(value)}${meaning ? ` (${meaning})` : ''}`, (d) => d.set(path, value));
+  });
+}
+
+/**
+ * The value a missing field starts with: its default, its only or first allowed value, else an empty
+ * value of its type (the user then fills it in; its own check says what it needs).
+ */
+function startingValue(field: SchemaNode | undefined, root: () => object): unknown {
+  let node = field ?? {};
+  for (let depth = 0; node.$ref && depth < 5; depth++) {
+    const name = /^#\/definitions\/(.+)$/.exec(node.$ref)?.[1];
+    const target = name ? (root() as SchemaNode).definitions?.[name] : undefined;
+    if (!target) break;
+    node = { ...target, ...node, $ref: undefined };
+  }
+  if (node.default !== undefined) return node.default;
+  if ('const' in node) return node.const;
+  if (node.enum && node.enum.length > 0) return node.enum[0];
+  const type = Array.isArray(node.type) ? node.type[0] : node.type;
+  switch (type) {
+    case 'integer':
+    case 'number':
+      return node.minimum ?? 0;
+    case 'boolean':
+      return false;
+    case 'array':
+      return [];
+    case 'object':
+      return {};
+    default:
+      return '';
+  }
 }
 
 /** An off/on choice (a `"0"`/`"1"` flag, defaultVideo), not a kind numbered 0 and 1 (normal / VR). */

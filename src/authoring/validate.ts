@@ -14,7 +14,7 @@ import { ProblemSink } from './rules/ruleKit';
 import { templateGroupRules } from './rules/templateGroupRules';
 import { transcodeRules } from './rules/transcodeRules';
 import { schemaProblems } from './schemaProblems';
-import { validatorFor } from './schemas';
+import { schemaOf, validatorFor } from './schemas';
 import { duplicateKeyProblems } from './duplicateKeys';
 
 export interface ValidationResult {
@@ -51,7 +51,7 @@ function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceL
 
   const validate = validatorFor(kind);
   validate(value);
-  const fromSchema = schemaProblems(validate.errors, doc);
+  const fromSchema = schemaProblems(validate.errors, doc, () => schemaOf(kind));
 
   const sink = new ProblemSink(doc);
   RULES[kind](sink, value);
@@ -102,7 +102,7 @@ const ABOUT_THE_VALUE = new Set(
 /**
  * A rule problem on exactly the range of a schema problem about that value says the same thing
  * better (and usually brings a fix): keep the rule's words, with the more severe of the two
- * severities. Problems marked on an object's key or brace (a missing field, an unknown one, too few
+ * severities and the schema's fixes as well. Problems marked on an object's key or brace (a missing field, an unknown one, too few
  * items) share that short range with unrelated ones, and are always kept.
  */
 function merge(fromSchema: Problem[], fromRules: Problem[]): Problem[] {
@@ -118,6 +118,9 @@ function merge(fromSchema: Problem[], fromRules: Problem[]): Problem[] {
       continue;
     }
     if (RANK[problem.severity] > RANK[same.severity]) same.severity = problem.severity;
+    // The schema's fixes stay on offer (each allowed value, a conversion) where the rule has none of its own.
+    same.fix ??= problem.fix;
+    same.alternatives ??= problem.alternatives;
   }
   return [...kept, ...rules];
 }

@@ -339,6 +339,61 @@ describe('authoring documents', () => {
 });
 
 describe('authoring platform refusals', () => {
+  it('point at the field a "does not exist" code is about when the message names no field', () => {
+    const doc = EXAMPLES.channel();
+    const text = textOf(doc);
+    const onLogo = platformProblem(
+      text,
+      {
+        action: 'liveCreateChannel',
+        code: Codes.liveLogoNotExists,
+        platformMessage: 'logo_not_exists',
+        explanation: '',
+      },
+      'channel',
+    );
+    assert.equal(covered(text, onLogo), `"${HEX.logo}"`);
+    // Several templates: the one the message quotes.
+    const templates = platformProblem(
+      text,
+      {
+        action: 'liveCreateChannel',
+        code: Codes.liveTemplateNotExists,
+        platformMessage: `template ${HEX.t480} does not exist`,
+        explanation: '',
+      },
+      'channel',
+    );
+    assert.equal(covered(text, templates), `"${HEX.t480}"`);
+  });
+
+  it('point at the item of a list the message quotes, and at a field named anywhere in the message', () => {
+    const job = EXAMPLES.transcode();
+    const text = textOf(job);
+    const item = platformProblem(
+      text,
+      {
+        action: 'secondTranscodeV2',
+        code: Codes.videoNotExists,
+        platformMessage: `videoIds lists ${HEX.video2}, which is not a video of this account`,
+        explanation: '',
+      },
+      'transcode',
+    );
+    assert.equal(covered(text, item), `"${HEX.video2}"`);
+    const anywhere = platformProblem(
+      text,
+      {
+        action: 'secondTranscodeV2',
+        code: Codes.parameterInvalid,
+        platformMessage: 'the value of replace is invalid',
+        explanation: '',
+      },
+      'transcode',
+    );
+    assert.equal(covered(text, anywhere), String((job as { replace?: unknown }).replace));
+  });
+
   it('point at the field the platform names, or at the document start', () => {
     const text = textOf(EXAMPLES.channel());
     const named = platformProblem(text, {
@@ -358,9 +413,9 @@ describe('authoring platform refusals', () => {
 
     const general = platformProblem(text, {
       action: 'liveUpdate',
-      code: Codes.channelNotExists,
-      platformMessage: 'channel_not_exists',
-      explanation: 'The channel does not exist in this account.',
+      code: Codes.channelStateConflict,
+      platformMessage: 'channel is live; stop it before updating it',
+      explanation: 'The channel is in a state that does not allow this.',
     });
     assert.deepEqual(general.range, { offset: 0, length: 1 });
     assert.deepEqual(parseFieldPath('transcodeTemplates[1].advancedArguments.gopSize'), [

@@ -319,6 +319,59 @@ describe('authoring quick fixes', () => {
     assert.deepEqual(JSON.parse(fixed), { uri: 'a.png', name: 'second' });
   });
 
+  it('offers each allowed value of a field out of range, with its meaning', () => {
+    const doc = EXAMPLES.templategroup();
+    doc.type = 3;
+    const text = textOf(doc);
+    const problem = onlyProblem(problemsOf('templategroup', text), 'schema.enum');
+    assert.deepEqual(
+      problem.alternatives?.map((fix) => fix.title),
+      ['Use 0 (normal video)', 'Use 1 (VR video)'],
+    );
+    const fixed = applyTextEdits(text, problem.alternatives![1]!.edits);
+    assert.equal((JSON.parse(fixed) as Json).type, 1);
+    assert.deepEqual(
+      problemsOf('templategroup', fixed).filter((p) => p.code === 'schema.enum'),
+      [],
+    );
+  });
+
+  it('keeps the allowed values on offer where a rule words the problem', () => {
+    const doc = EXAMPLES.channel();
+    (doc.outputGroupList as Json[])[0].protocolType = 7;
+    const problems = problemsOf('channel', textOf(doc)).filter((p) => covered(textOf(doc), p) === '7');
+    assert.equal(problems.length, 1, JSON.stringify(problems));
+    assert.ok(
+      (problems[0]!.alternatives ?? []).some((fix) => /^Use 1\b/.test(fix.title)),
+      JSON.stringify(problems[0]),
+    );
+  });
+
+  it('adds a missing required field with its default or an empty value of its type', () => {
+    for (const [kind, field, value] of [
+      ['livelogo', 'name', ''],
+      ['channel', 'signalType', undefined],
+      ['templategroup', 'transcodeTemplates', []],
+    ] as const) {
+      const doc = EXAMPLES[kind]() as Json;
+      delete doc[field];
+      const text = textOf(doc);
+      const problem = problemsOf(kind, text).find(
+        (p) => p.code === 'schema.required' && p.message.includes(`"${field}"`),
+      );
+      assert.ok(problem, `${kind}: no missing ${field}`);
+      assert.match(problem.fix!.title, new RegExp(`^Add "${field}": `));
+      const fixed = JSON.parse(applyFix(text, problem)) as Json;
+      assert.ok(field in fixed, `${kind}: ${field} added`);
+      if (value !== undefined) assert.deepEqual(fixed[field], value);
+      assert.deepEqual(
+        problemsOf(kind, JSON.stringify(fixed)).filter((p) => p.code === 'schema.required'),
+        [],
+        `${kind}: nothing missing any more`,
+      );
+    }
+  });
+
   it('applyTextEdits refuses overlapping edits', () => {
     assert.throws(
       () =>

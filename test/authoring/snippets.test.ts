@@ -7,6 +7,7 @@ import * as assert from 'node:assert/strict';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
 import type { Problem } from '../../src/authoring/problems';
 import { createAjv } from '../../src/authoring/ajvOptions';
+import { allSnippets, snippetPrefixRange, snippetsFor } from '../../src/authoring/snippets';
 import { validateDocument } from '../../src/authoring/validate';
 import { covered, EXAMPLES, readJson, textOf } from './fixtures';
 
@@ -162,3 +163,38 @@ function rawJson(body: unknown): string {
   });
   return text.replace(/"\\u0000raw(\d+)\\u0000"/g, (_, i: string) => raws[Number(i)]);
 }
+
+describe('authoring snippets in the editor', () => {
+  it('are offered by document kind: each kind gets its own, and fragments go with the kind they belong to', () => {
+    for (const kind of DOCUMENT_KINDS) {
+      const prefixes = snippetsFor(kind).map((s) => s.prefix);
+      assert.ok(prefixes.length > 0, kind);
+      assert.ok(
+        prefixes.every((p) => (WHOLE[p] ?? FRAGMENTS[p]?.kind) === kind),
+        `${kind}: ${prefixes.join(', ')}`,
+      );
+    }
+    assert.deepEqual(
+      snippetsFor('channel')
+        .map((s) => s.prefix)
+        .sort(),
+      ['vp-channel-hls', 'vp-channel-pull', 'vp-output-hls', 'vp-output-rtmp'],
+    );
+  });
+
+  it('lay every object out on several lines', () => {
+    for (const snippet of allSnippets()) {
+      for (const line of snippet.body.replace(/\$\{[^}]*\}/g, 'x').split('\n')) {
+        // An opening brace is the last thing on its line, a closing one the first.
+        assert.doesNotMatch(line, /\{\s*"/, `${snippet.prefix}: ${line}`);
+        assert.doesNotMatch(line, /[^\s]\s*\}\s*,?\s*$/, `${snippet.prefix}: ${line}`);
+      }
+    }
+  });
+
+  it('replace the vp- prefix typed before the cursor, dashes included', () => {
+    const text = '{\n  vp-channel-h';
+    assert.deepEqual(snippetPrefixRange(text, text.length), { offset: 4, length: 'vp-channel-h'.length });
+    assert.deepEqual(snippetPrefixRange('{ ', 2), { offset: 2, length: 0 });
+  });
+});

@@ -129,6 +129,7 @@ const vscode = {
     registerCodeActionsProvider: () => disposable(),
     registerCompletionItemProvider: () => disposable(),
     registerCodeLensProvider: () => disposable(),
+    registerHoverProvider: () => disposable(),
   },
   CodeActionKind: { QuickFix: { value: 'quickfix' } },
   env: { clipboard: { writeText: async () => undefined }, openExternal: async () => true },

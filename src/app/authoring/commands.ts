@@ -113,7 +113,8 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
       );
     } catch (error) {
       // The refusal is shown on the document too, where the user fixes it.
-      if (error instanceof ApiError) diagnostics.addPlatformProblem(document, platformProblem(document.text(), error));
+      if (error instanceof ApiError)
+        diagnostics.addPlatformProblem(document, platformProblem(document.text(), error, kind));
       throw error;
     }
   });

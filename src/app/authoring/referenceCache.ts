@@ -1,15 +1,38 @@
 /**
- * The account's lists for reference checks and completion, fetched on first need and kept per
+ * The account's lists for reference checks, completion and hovers, fetched on first need and kept per
  * client (a new client means another account), until "Refresh Ids" clears them. A document tied to an
  * account (src/app/accounts/documentAccounts.ts) is checked against that account's lists: pass its URI.
+ * Channels and videos, whose lists may be too long to fetch whole, are also looked up one id at a time:
+ * the ids a document names, and the one under a hover.
  */
 import type { PlatformClient } from '../../api/client';
-import { fetchReferenceList } from '../../authoring/referenceLists';
-import type { ReferenceKind, ReferenceList, ReferenceLists } from '../../authoring/references';
+import { Codes } from '../../api/errorCodes';
+import { ApiError } from '../../api/errors';
+import type { DocumentKind } from '../../authoring/documentKind';
+import type { Lookup } from '../../authoring/hover';
+import { channelRef, fetchReferenceList, videoRef } from '../../authoring/referenceLists';
+import {
+  idsNamed,
+  referenceKindsOf,
+  type NamedRef,
+  type ReferenceKind,
+  type ReferenceList,
+  type ReferenceLists,
+} from '../../authoring/references';
 import type { LogSink } from '../log';
+
+/** The kinds whose fetched list may stop short, looked up by id instead. */
+const BY_ID = ['videos', 'channels'] as const;
+type ById = (typeof BY_ID)[number];
+/** More ids than this in one document are not looked up one by one (their check is skipped). */
+const LOOKUP_LIMIT = 200;
+/** Channel and video ids as the platform gives them (docs/platform/platform-facts.md). */
+const PLATFORM_ID = /^[0-9a-f]{32}$/;
 
 export class ReferenceCache {
   private byClient = new WeakMap<PlatformClient, Map<ReferenceKind, Promise<ReferenceList>>>();
+  /** Per client, `videos:<id>` -> the record, null (the platform has none), undefined (could not tell). */
+  private records = new WeakMap<PlatformClient, Map<string, Promise<NamedRef | null | undefined>>>();
 
   constructor(
     /** The client of the document's account (`documentUri` given and tied to one), else of the active one. */
@@ -60,7 +83,71 @@ export class ReferenceCache {
     return lists;
   }
 
+  /**
+   * The lists for checking one document: the account's lists, and for channels and videos whose list
+   * stops short, the ids this document names looked up one by one (so an unknown one is flagged).
+   */
+  async listsFor(kind: DocumentKind, text: string, documentUri?: string): Promise<ReferenceLists | undefined> {
+    const lists = await this.lists(referenceKindsOf(kind), documentUri);
+    if (!lists) return undefined;
+    for (const ref of BY_ID) {
+      const list = lists[ref];
+      if (!list || list.complete) continue;
+      const listed = new Set(list.items.map((item) => String(item.id)));
+      const ids = idsNamed(kind, text, ref).filter((id) => !listed.has(id));
+      if (ids.length > LOOKUP_LIMIT) continue;
+      // Only well-formed ids cost a request (not each prefix of one being typed); the others are no record either.
+      const found = await Promise.all(
+        ids.filter((id) => PLATFORM_ID.test(id)).map((id) => this.lookup(ref, id, documentUri)),
+      );
+      // One that could not be told (a network failure): no claim about any of them.
+      if (found.some((record) => record === undefined)) continue;
+      lists[ref] = { items: [...list.items, ...found.filter((r): r is NamedRef => r !== null)], complete: true };
+    }
+    return lists;
+  }
+
+  /** The record an id (or a name, for name-valued fields) stands for, for hovers. */
+  async find(ref: ReferenceKind, id: string | number, byName = false, documentUri?: string): Promise<Lookup> {
+    const list = await this.list(ref, documentUri);
+    if (!list) return { record: undefined, known: false };
+    const wanted = String(id).trim().toLowerCase();
+    const record = list.items.find((item) =>
+      byName ? item.name.toLowerCase() === wanted : String(item.id) === String(id),
+    );
+    if (record) return { record };
+    if (list.complete || byName || !(BY_ID as readonly string[]).includes(ref))
+      return { record: undefined, known: list.complete };
+    if (!PLATFORM_ID.test(String(id))) return { record: undefined, known: true };
+    const looked = await this.lookup(ref as ById, String(id), documentUri);
+    return looked ? { record: looked } : { record: undefined, known: looked === null };
+  }
+
+  private async lookup(ref: ById, id: string, documentUri?: string): Promise<NamedRef | null | undefined> {
+    const client = await this.client(documentUri);
+    if (!client) return undefined;
+    let records = this.records.get(client);
+    if (!records) this.records.set(client, (records = new Map()));
+    const key = `${ref}:${id}`;
+    let pending = records.get(key);
+    if (!pending) {
+      pending = (
+        ref === 'videos' ? client.getVideoInfo(id).then(videoRef) : client.liveGetChannelById(id).then(channelRef)
+      ).catch((error: unknown) => {
+        if (error instanceof ApiError && (error.code === Codes.videoNotExists || error.code === Codes.channelNotExists))
+          return null;
+        // Not cached: the next check asks again.
+        records?.delete(key);
+        this.log.warn(`Could not look up ${ref} ${id}: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      });
+      records.set(key, pending);
+    }
+    return pending;
+  }
+
   clear(): void {
     this.byClient = new WeakMap();
+    this.records = new WeakMap();
   }
 }

@@ -1,18 +1,16 @@
 /**
- * Problems of the six document kinds in the Problems panel: validated on open and, debounced, on
- * change; then again with the account's lists for reference checks. Platform refusals are added
- * by the Create or Update command and stay until the next change.
- *
- * While editing, VS Code's own JSON check already reports syntax and schema problems (the same
- * schema files, through contributes.jsonValidation), so only what a schema cannot say is published
- * then; repeating them would list every such problem twice. The full set (ajv included) is published
- * when the user asks for it (Validate, Create or Update) until the next change, and always when
- * VS Code's JSON validation is turned off. Quick fixes are offered for every problem either way.
+ * Problems of the six document kinds in the Problems panel, in one collection keyed by document:
+ * validated on open and, debounced, on change; then again with the account's lists for reference
+ * checks; Validate and Create or Update replace them with their own (full) check of the same text,
+ * and a platform refusal is added until the next change. Each problem is listed once, with the one
+ * severity src/authoring gives it: VS Code's JSON features read a copy of the schemas without the
+ * checks (src/authoring/editorSchema.ts), and what they report of any JSON file (syntax, repeated
+ * keys) is left to them while their validation is on (`reportedByJsonService`). Quick fixes are
+ * offered for every problem either way.
  */
 import * as vscode from 'vscode';
 import { documentKind, type DocumentKind } from '../../authoring/documentKind';
-import type { Problem } from '../../authoring/problems';
-import { referenceKindsOf } from '../../authoring/references';
+import { reportedByJsonService, type Problem } from '../../authoring/problems';
 import { validateDocument, type ValidationResult } from '../../authoring/validate';
 import { toDiagnostic } from './convert';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
@@ -27,19 +25,6 @@ interface Entry {
   version: number;
   result: ValidationResult;
   platform: Problem[];
-  /** Publish schema and syntax problems too (an explicit validation of this version). */
-  full: boolean;
-}
-
-/** Problems that VS Code's JSON language features report themselves from the same schema. */
-function reportedByJsonService(problem: Problem): boolean {
-  const code = problem.code ?? '';
-  return (
-    code.startsWith('schema.') ||
-    code === 'json.syntax' ||
-    code === 'json.trailingComma' ||
-    code === 'json.duplicateKey'
-  );
 }
 
 export class DocumentDiagnostics implements vscode.Disposable {
@@ -68,7 +53,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
     if (!kind) return undefined;
     const key = document.uri.toString();
     const result = validateDocument(kind, document.getText());
-    this.entries.set(key, { version: document.version, result, platform: [], full: false });
+    this.entries.set(key, { version: document.version, result, platform: [] });
     this.publish(document);
     void this.withReferences(document, kind);
     return result;
@@ -83,9 +68,9 @@ export class DocumentDiagnostics implements vscode.Disposable {
 
   /** Validates with the reference lists awaited and publishes every problem (for the commands). */
   async validateFully(document: vscode.TextDocument, kind: DocumentKind): Promise<ValidationResult> {
-    const lists = await this.references.lists(referenceKindsOf(kind), document.uri.toString());
-    const result = validateDocument(kind, document.getText(), lists);
-    this.entries.set(document.uri.toString(), { version: document.version, result, platform: [], full: true });
+    const text = document.getText();
+    const result = validateDocument(kind, text, await this.references.listsFor(kind, text, document.uri.toString()));
+    this.entries.set(document.uri.toString(), { version: document.version, result, platform: [] });
     this.publish(document);
     return result;
   }
@@ -117,7 +102,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
 
   private async withReferences(document: vscode.TextDocument, kind: DocumentKind): Promise<void> {
     const version = document.version;
-    const lists = await this.references.lists(referenceKindsOf(kind), document.uri.toString());
+    const lists = await this.references.listsFor(kind, document.getText(), document.uri.toString());
     if (!lists || document.isClosed || document.version !== version) return;
     const entry = this.entries.get(document.uri.toString());
     if (!entry || entry.version !== version) return;
@@ -128,10 +113,8 @@ export class DocumentDiagnostics implements vscode.Disposable {
   private publish(document: vscode.TextDocument): void {
     const entry = this.entries.get(document.uri.toString());
     if (!entry) return;
-    const shown =
-      entry.full || !jsonValidationOn()
-        ? entry.result.problems
-        : entry.result.problems.filter((p) => !reportedByJsonService(p));
+    const jsonOn = jsonValidationOn();
+    const shown = entry.result.problems.filter((p) => !(jsonOn && reportedByJsonService(p)));
     this.collection.set(
       document.uri,
       [...shown, ...entry.platform].map((p) => toDiagnostic(document, p)),

@@ -1,5 +1,6 @@
 /**
- * The authoring features in the editor: the Problems of the six document kinds, quick fixes and id completion,
+ * The authoring features in the editor: the Problems of the six document kinds, quick fixes, id completion,
+ * hovers on ids and the kinds' snippets,
  * from activation on. The diagnostics are the application's DiagnosticsPort (src/app/context.ts).
  */
 import * as vscode from 'vscode';
@@ -7,7 +8,13 @@ import type { DiagnosticsPort, EditorDocument } from '../../app/context';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
 import { textDocumentOf } from '../editor';
 import { DocumentDiagnostics } from './diagnostics';
-import { AUTHORING_SELECTOR, AuthoringCodeActions, AuthoringCompletions } from './providers';
+import {
+  AUTHORING_SELECTOR,
+  AuthoringCodeActions,
+  AuthoringCompletions,
+  AuthoringHovers,
+  AuthoringSnippets,
+} from './providers';
 
 function textDocument(document: EditorDocument): vscode.TextDocument {
   const text = textDocumentOf(document);
@@ -28,6 +35,8 @@ export function createAuthoringFeatures(
     }),
     // Completion inside quotes ("...) and after a colon.
     vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringCompletions(references), '"', ':'),
+    vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringSnippets()),
+    vscode.languages.registerHoverProvider(AUTHORING_SELECTOR, new AuthoringHovers(references)),
   );
   return {
     validateFully: (document, kind) => diagnostics.validateFully(textDocument(document), kind),

@@ -1,8 +1,10 @@
 /** Quick fixes of the problems, and completion of ids (with names) at id-valued fields. */
 import * as vscode from 'vscode';
 import { completionCandidates, referenceSiteAt } from '../../authoring/completion';
+import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
 import { REFERENCE_LABELS } from '../../authoring/references';
+import { snippetPrefixRange, snippetsFor } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
@@ -31,16 +33,26 @@ export class AuthoringCodeActions implements vscode.CodeActionProvider {
     if (!documentKind(document.fileName)) return [];
     const actions: vscode.CodeAction[] = [];
     for (const problem of this.diagnostics.problems(document)) {
-      if (!problem.fix) continue;
       const problemRange = toRange(document, problem.range);
       if (!problemRange.intersection(range) && !problemRange.contains(range)) continue;
-      const action = new vscode.CodeAction(problem.fix.title, vscode.CodeActionKind.QuickFix);
-      action.edit = toWorkspaceEdit(document, problem.fix.edits);
-      action.diagnostics = context.diagnostics.filter(
+      const diagnostics = context.diagnostics.filter(
         (d) => d.source === DIAGNOSTIC_SOURCE && d.message === problem.message,
       );
-      action.isPreferred = true;
-      actions.push(action);
+      const offered = new Set<string>();
+      for (const [fix, preferred] of [
+        ...(problem.fix ? [[problem.fix, true] as const] : []),
+        ...(problem.alternatives ?? []).map((alternative) => [alternative, false] as const),
+      ]) {
+        // An alternative making the same change as the preferred fix is offered once.
+        const change = JSON.stringify(fix.edits);
+        if (offered.has(change)) continue;
+        offered.add(change);
+        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+        action.edit = toWorkspaceEdit(document, fix.edits);
+        action.diagnostics = diagnostics;
+        action.isPreferred = preferred;
+        actions.push(action);
+      }
     }
     return actions;
   }
@@ -72,5 +84,37 @@ export class AuthoringCompletions implements vscode.CompletionItemProvider {
       item.detail = `${REFERENCE_LABELS[at.site.ref]} ${candidate.description}`;
       return item;
     });
+  }
+}
+
+/** The `vp-` snippets of the document's kind (src/authoring/snippets.ts), only in the six kinds. */
+export class AuthoringSnippets implements vscode.CompletionItemProvider {
+  provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
+    const kind = documentKind(document.fileName);
+    if (!kind) return [];
+    const range = toRange(document, snippetPrefixRange(document.getText(), document.offsetAt(position)));
+    return snippetsFor(kind).map((snippet) => {
+      const item = new vscode.CompletionItem(snippet.prefix, vscode.CompletionItemKind.Snippet);
+      item.insertText = new vscode.SnippetString(snippet.body);
+      item.detail = snippet.description;
+      item.documentation = new vscode.MarkdownString().appendCodeblock(snippet.body, 'json');
+      item.filterText = snippet.prefix;
+      item.range = range;
+      return item;
+    });
+  }
+}
+
+/** Hovers on ids: the record's name and main fields (src/authoring/hover.ts), from the account's lists. */
+export class AuthoringHovers implements vscode.HoverProvider {
+  constructor(private readonly references: ReferenceCache) {}
+
+  async provideHover(document: vscode.TextDocument, position: vscode.Position): Promise<vscode.Hover | undefined> {
+    const kind = documentKind(document.fileName);
+    if (!kind) return undefined;
+    const at = idAt(kind, document.getText(), document.offsetAt(position));
+    if (!at) return undefined;
+    const lookup = await this.references.find(at.site.ref, at.id, at.site.byName, document.uri.toString());
+    return new vscode.Hover(new vscode.MarkdownString(hoverMarkdown(at, lookup)), toRange(document, at.range));
   }
 }

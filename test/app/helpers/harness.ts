@@ -1,6 +1,5 @@
 import { documentKind, type DocumentKind } from '../../../src/authoring/documentKind';
 import type { Problem, TextEdit } from '../../../src/authoring/problems';
-import { referenceKindsOf } from '../../../src/authoring/references';
 import { validateDocument, type ValidationResult } from '../../../src/authoring/validate';
 import type { AccountStore, SecretStore, StateStore } from '../../../src/app/accounts/accountStore';
 import type { Connection } from '../../../src/app/accounts/connection';
@@ -140,8 +139,11 @@ export class MemoryDiagnostics implements DiagnosticsPort {
   readonly problems = new Map<string, Problem[]>();
   constructor(private readonly references: ReferenceCache) {}
   async validateFully(document: EditorDocument, kind: DocumentKind): Promise<ValidationResult> {
-    const lists = await this.references.lists(referenceKindsOf(kind), document.uri);
-    const result = validateDocument(kind, document.text(), lists);
+    const result = validateDocument(
+      kind,
+      document.text(),
+      await this.references.listsFor(kind, document.text(), document.uri),
+    );
     this.problems.set(document.uri, result.problems);
     return result;
   }
