@@ -19,6 +19,8 @@ export interface Page<T> {
    * filtered out is not the last one.
    */
   readonly fetched?: number;
+  /** The platform's order says nothing after this page fits (live only: sorted by status). */
+  readonly last?: boolean;
 }
 
 export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
@@ -105,7 +107,9 @@ export class PagedList<T> {
           this.total = result.total;
           this.counted = result.counted !== false;
           // With a total we know when we are done; without one a short page is the last.
-          this.finished = result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size;
+          this.finished =
+            result.last === true ||
+            (result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size);
           if (this.finished || added.length > 0 || fetched === 0) break;
         }
       } catch (error) {
@@ -129,6 +133,17 @@ export class PagedList<T> {
     this.read = 0;
     this.failure = undefined;
     this.pending = undefined;
+  }
+
+  /**
+   * Puts a record first (one created a moment ago), whether or not pages were read: a page that lists
+   * it later does not list it twice.
+   */
+  insertFirst(item: T): void {
+    const key = this.keyOf(item);
+    const before = this.loaded.length;
+    this.loaded = [item, ...this.loaded.filter((candidate) => this.keyOf(candidate) !== key)];
+    if (this.total !== undefined && this.loaded.length > before) this.total++;
   }
 
   /** Replaces an item in place (an updated record); returns whether it was found. */
