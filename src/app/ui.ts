@@ -13,14 +13,32 @@ export interface PickItem<T> {
   readonly value?: T;
 }
 
-export interface PickOptions {
+/**
+ * A question that is one step of a multi-step wizard: "Step 2 of 5" in its title bar, and with `back` a Back
+ * button, which makes the question throw `WentBack` (the wizard then asks its previous step again).
+ */
+export interface StepOptions {
+  readonly step?: number;
+  readonly totalSteps?: number;
+  readonly back?: boolean;
+}
+
+/** Thrown by a `Ui` question asked with `back: true` when the user presses Back. */
+export class WentBack extends Error {
+  constructor() {
+    super('went back');
+    this.name = 'WentBack';
+  }
+}
+
+export interface PickOptions extends StepOptions {
   readonly title: string;
   readonly placeHolder?: string;
   readonly matchOnDescription?: boolean;
   readonly matchOnDetail?: boolean;
 }
 
-export interface InputOptions {
+export interface InputOptions extends StepOptions {
   readonly title: string;
   readonly prompt: string;
   readonly value?: string;

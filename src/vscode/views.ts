@@ -14,7 +14,12 @@ export interface View {
 /** Creates a tree view over a model, its poller following visibility, and its filter description. */
 export function createView(
   id: string,
-  model: TreeModel & { readonly filterText: string },
+  model: TreeModel & {
+    readonly filterText: string;
+    /** Totals and the filter in force; the filter text when the model has none. */
+    readonly description?: string;
+    readonly onDidLoad?: (listener: () => void) => { dispose(): void };
+  },
   poller: Poller,
   filteredKey: string,
   subscriptions: vscode.Disposable[],
@@ -26,7 +31,7 @@ export function createView(
     showCollapseAll: true,
   });
   const describe = (): void => {
-    view.description = model.filterText || undefined;
+    view.description = (model.description ?? model.filterText) || undefined;
     void vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '');
   };
   describe();
@@ -39,6 +44,8 @@ export function createView(
       poller.kick();
     }),
   );
+  // The totals are known once a page has come back.
+  if (model.onDidLoad) subscriptions.push(model.onDidLoad(describe));
   poller.setVisible(view.visible);
   return { view, provider };
 }

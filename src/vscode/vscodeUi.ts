@@ -1,13 +1,15 @@
 import * as vscode from 'vscode';
 import { l10n } from '../app/l10n';
-import type {
-  ConfirmOptions,
-  InputOptions,
-  PickItem,
-  PickOptions,
-  ProgressHandle,
-  ProgressOptions,
-  Ui,
+import {
+  WentBack,
+  type ConfirmOptions,
+  type InputOptions,
+  type PickItem,
+  type PickOptions,
+  type ProgressHandle,
+  type ProgressOptions,
+  type StepOptions,
+  type Ui,
 } from '../app/ui';
 
 type Row<T> = vscode.QuickPickItem & { value?: T };
@@ -26,18 +28,106 @@ function rows<T>(items: readonly PickItem<T>[]): Row<T>[] {
   );
 }
 
+/** A wizard's question (a step counter or Back): showQuickPick/showInputBox have neither. */
+function isStep(options: StepOptions): boolean {
+  return options.step !== undefined || options.back === true;
+}
+
+function applyStep(input: vscode.QuickInput, options: StepOptions): void {
+  if (options.step !== undefined) input.step = options.step;
+  if (options.totalSteps !== undefined) input.totalSteps = options.totalSteps;
+}
+
+/**
+ * One wizard question with createQuickPick: resolves the accepted rows, undefined when hidden, and
+ * rejects with WentBack on the Back button.
+ */
+function stepPick<T>(
+  items: readonly PickItem<T>[],
+  options: PickOptions,
+  many: boolean,
+): Promise<Row<T>[] | undefined> {
+  const pick = vscode.window.createQuickPick<Row<T>>();
+  pick.title = options.title;
+  pick.placeholder = options.placeHolder;
+  pick.matchOnDescription = options.matchOnDescription ?? false;
+  pick.matchOnDetail = options.matchOnDetail ?? false;
+  pick.canSelectMany = many;
+  pick.ignoreFocusOut = true;
+  applyStep(pick, options);
+  if (options.back) pick.buttons = [vscode.QuickInputButtons.Back];
+  const shown = rows(items);
+  pick.items = shown;
+  if (many) pick.selectedItems = shown.filter((row) => row.picked);
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      action();
+      pick.dispose();
+    };
+    pick.onDidAccept(() => finish(() => resolve([...(many ? pick.selectedItems : pick.activeItems.slice(0, 1))])));
+    pick.onDidTriggerButton((button) => {
+      if (button === vscode.QuickInputButtons.Back) finish(() => reject(new WentBack()));
+    });
+    pick.onDidHide(() => finish(() => resolve(undefined)));
+    pick.show();
+  });
+}
+
+function stepInput(options: InputOptions): Promise<string | undefined> {
+  const box = vscode.window.createInputBox();
+  box.title = options.title;
+  box.prompt = options.prompt;
+  box.value = options.value ?? '';
+  box.placeholder = options.placeHolder;
+  box.password = options.password ?? false;
+  box.ignoreFocusOut = true;
+  applyStep(box, options);
+  if (options.back) box.buttons = [vscode.QuickInputButtons.Back];
+  return new Promise((resolve, reject) => {
+    let settled = false;
+    const finish = (action: () => void): void => {
+      if (settled) return;
+      settled = true;
+      action();
+      box.dispose();
+    };
+    const rule = (): string | undefined => options.validate?.(box.value);
+    box.validationMessage = box.value ? rule() : undefined;
+    box.onDidChangeValue(() => (box.validationMessage = rule()));
+    box.onDidAccept(() => {
+      const broken = rule();
+      box.validationMessage = broken;
+      if (!broken) finish(() => resolve(box.value));
+    });
+    box.onDidTriggerButton((button) => {
+      if (button === vscode.QuickInputButtons.Back) finish(() => reject(new WentBack()));
+    });
+    box.onDidHide(() => finish(() => resolve(undefined)));
+    box.show();
+  });
+}
+
 /** The Ui seam over VS Code's window and env. */
 export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
   return {
     async pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined> {
+      if (isStep(options)) return (await stepPick(items, options, false))?.[0]?.value;
       const picked = await vscode.window.showQuickPick(rows(items), { ...options, ignoreFocusOut: false });
       return picked?.value;
     },
     async pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined> {
+      if (isStep(options))
+        return (await stepPick(items, options, true))
+          ?.filter((row) => row.value !== undefined)
+          .map((row) => row.value as T);
       const picked = await vscode.window.showQuickPick(rows(items), { ...options, canPickMany: true });
       return picked?.filter((row) => row.value !== undefined).map((row) => row.value as T);
     },
     input(options: InputOptions): Promise<string | undefined> {
+      if (isStep(options)) return stepInput(options);
       return Promise.resolve(
         vscode.window.showInputBox({
           title: options.title,

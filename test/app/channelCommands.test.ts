@@ -259,11 +259,12 @@ describe('Channel commands against the local platform', () => {
       type('rtmp://198.51.100.7/live/feed'),
       choose('News'),
       chooseMany('HLS', 'RTMP'),
-      chooseMany('720p', '480p'),
-      choose('720p'),
       chooseMany('Record', 'Time shift'),
       type('3'),
       chooseMany(),
+      chooseMany('720p', '480p'),
+      choose('720p'),
+      choose('Create channel'),
     );
     const channel = await harness.run(createChannel);
     assert.ok(channel, harness.ui.errors.join('\n'));

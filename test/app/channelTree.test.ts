@@ -160,7 +160,7 @@ describe('Live channels view (tree model against the local platform)', () => {
     const sports = (roots[1] as CategoryNode).category!;
     harness.channels.setGrouping(false);
     harness.channels.setFilter({ category: { id: sports.id, name: sports.name } });
-    assert.equal(harness.channels.filterText, 'category "Sports"');
+    assert.equal(harness.channels.filterText, 'category: Sports');
     assert.deepEqual(labels(await harness.channels.getChildren()), ['Stadium feed']);
   });
 
@@ -344,7 +344,7 @@ describe('Live channels view (tree model against the local platform)', () => {
     harness.connection.restart();
     assert.equal(
       harness.channels.filterText,
-      'category "Sports" · by name desc',
+      'category: Sports · by name desc',
       'the same account (edited, or a setting changed): kept',
     );
     assert.equal(harness.videos.filter.categoryId, 2);

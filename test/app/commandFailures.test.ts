@@ -109,8 +109,9 @@ const SCENARIOS: Scenario[] = [
         choose('Push'),
         choose('No category'),
         chooseMany('HLS'),
-        chooseMany('720p'),
         chooseMany(),
+        chooseMany('720p'),
+        choose('Create channel'),
       ),
       h.run(createChannel)
     ),

@@ -114,7 +114,7 @@ describe('Live template, live logo and filter wizards against the local platform
     harness.ui.script(choose('Sort'), choose('Name, Z to A'));
     await harness.run(filterChannels);
     assert.deepEqual(harness.channels.filter.sort, 'name');
-    assert.match(harness.channels.filterText, /category "Events" · by name desc/);
+    assert.match(harness.channels.filterText, /category: Events · by name desc/);
 
     harness.ui.script(choose('Clear filter'));
     await harness.run(filterChannels);

@@ -421,14 +421,16 @@ export const flows: Flow[] = [
       await ctx.wb.page.locator('.part.editor').click();
       await ctx.wb.page.mouse.move(900, 600);
       await ctx.wb.until('the filter beside the view title', async () =>
-        (await ctx.wb.paneDescription(pane)) === 'name ~ "stad"' ? true : undefined,
+        (await ctx.wb.paneDescription(pane)) === '1 channel · name ~ "stad"' ? true : undefined,
       );
       await ctx.shot('filtered by name');
       await ctx.wb.viewTitleAction(pane, 'Clear Channel Filter');
       await ctx.wb.until('every demo channel to be listed again', async () =>
         (await ctx.wb.rowTexts(pane)).length === 5 ? true : undefined,
       );
-      assert.equal(await ctx.wb.paneDescription(pane), '', 'the description is gone with the filter');
+      await ctx.wb.until('the total without the filter beside the view title', async () =>
+        (await ctx.wb.paneDescription(pane)) === '5 channels' ? true : undefined,
+      );
       await ctx.wb.page.locator('.pane-header').filter({ hasText: 'Live Channels' }).hover();
       assert.equal(
         await pane.locator('.pane-header .action-label[aria-label^="Clear Channel Filter"]').count(),
@@ -643,7 +645,7 @@ export const flows: Flow[] = [
       await wb.page.locator('.part.editor').click();
       await wb.page.mouse.move(900, 600);
       await wb.until('the search beside the view title', async () =>
-        (await wb.paneDescription(channels)) === `name ~ "${far}"` ? true : undefined,
+        (await wb.paneDescription(channels)) === `1 channel · name ~ "${far}"` ? true : undefined,
       );
       await ctx.shot('search beyond the loaded pages');
       await wb.viewTitleAction(channels, 'Clear Channel Filter');

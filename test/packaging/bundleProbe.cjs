@@ -61,6 +61,13 @@ const vscode = {
   QuickPickItemKind: { Separator: -1, Default: 0 },
   ProgressLocation: { Notification: 15 },
   Uri: { parse: (value) => ({ toString: () => value }) },
+  // vscode.l10n.t without a bundle: the English text with its {0} / {name} placeholders filled in.
+  l10n: {
+    t: (message, ...args) => {
+      const values = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? args[0] : args;
+      return message.replace(/\{([^{}]+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+    },
+  },
   window: {
     createOutputChannel: (name) => {
       const line = (level) => (message) => logLines.push(`${level} ${message}`);

@@ -2,11 +2,12 @@ import { seenVideoCategories } from './videoCategories';
 import type { ChannelSortKey, SortOrder, VideoSortKey, VideoStatus } from '../../api/types';
 import type { ChannelFilter, VideoFilter } from '../tree/filters';
 import { videoStatusText } from '../tree/videoPresentation';
+import { l10n } from '../l10n';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
 import { askInteger, askText, answered } from './inputs';
 
-type ChannelChoice = 'name' | 'all' | 'category' | 'sort' | 'group' | 'clear';
+type ChannelChoice = 'name' | 'all' | 'category' | 'live' | 'sort' | 'group';
 
 const CHANNEL_SORTS: Array<{ sort: ChannelSortKey; order: SortOrder; label: string }> = [
   { sort: 'name', order: 'asc', label: 'Name, A to Z' },
@@ -18,106 +19,145 @@ const CHANNEL_SORTS: Array<{ sort: ChannelSortKey; order: SortOrder; label: stri
   { sort: 'type', order: 'asc', label: 'Category' },
 ];
 
+/** What a filter menu needs of its view's model. */
+interface FilteredModel<F> {
+  readonly filter: F;
+  readonly filterText: string;
+  setFilter(filter: F): void;
+  clearFilter(): void;
+}
+
 /**
- * videoPlatform.filterChannels: search, category, sort and grouping, all sent as the list
- * operation's own parameters. Returns the filter now in force.
+ * The one flow of the Filter menus: the menu's rows plus "Clear filter", then the chosen row's questions.
+ * `apply` returns the next filter, or undefined when the row changed something else (grouping).
  */
-export async function filterChannels(ctx: AppContext): Promise<ChannelFilter | undefined> {
-  const title = 'Filter channels';
-  const current = ctx.models.channels.filter;
+async function runFilterMenu<F, C extends string>(
+  ctx: AppContext,
+  model: FilteredModel<F>,
+  title: string,
+  rows: readonly PickItem<C>[],
+  apply: (choice: C, current: F) => Promise<F | undefined>,
+): Promise<F> {
+  const current = model.filter;
   const choice = answered(
-    await ctx.ui.pick<ChannelChoice>(
-      [
-        {
-          label: '$(search) Search by name...',
-          description:
-            (current.searchType ?? 'name') === 'name' && current.keyword ? `now "${current.keyword}"` : undefined,
-          value: 'name',
-        },
-        {
-          label: '$(search) Search by name or category...',
-          description: current.searchType === 'all' && current.keyword ? `now "${current.keyword}"` : undefined,
-          value: 'all',
-        },
-        {
-          label: '$(folder) Only one category...',
-          description: current.category ? `now "${current.category.name}"` : undefined,
-          value: 'category',
-        },
-        { label: '$(list-ordered) Sort...', value: 'sort' },
-        {
-          label: ctx.models.channels.groupedByCategory
-            ? '$(list-flat) Show as one list'
-            : '$(list-tree) Group by category',
-          value: 'group',
-        },
-        { label: '$(clear-all) Clear filter', value: 'clear' },
-      ],
-      { title, placeHolder: ctx.models.channels.filterText || 'No filter' },
+    await ctx.ui.pick<C | 'clear'>(
+      [...rows, { label: l10n.t('$(clear-all) Clear filter'), description: l10n.t('and grouping'), value: 'clear' }],
+      { title, placeHolder: model.filterText || l10n.t('No filter') },
     ),
   );
-  let next: ChannelFilter = current;
-  switch (choice) {
-    case 'name':
-    case 'all': {
-      const keyword = answered(
-        await askText(ctx.ui, {
-          title,
-          field: 'Search text',
-          prompt: choice === 'name' ? 'Part of the channel name' : 'Part of the channel name or category',
-          value: current.keyword,
-          maxLength: 200,
-        }),
-      );
-      next = { sort: current.sort, order: current.order, searchType: choice, keyword };
-      break;
-    }
-    case 'category': {
-      const client = await ctx.connection.activeClient();
-      const categories = await client.liveChannelTypeList();
-      if (categories.length === 0) {
-        await ctx.ui.info('This account has no channel category yet.');
-        return current;
-      }
-      const category = answered(
-        await ctx.ui.pick(
-          categories.map((candidate) => ({ label: candidate.name, value: candidate })),
-          { title, placeHolder: 'Show the channels of' },
-        ),
-      );
-      next = { sort: current.sort, order: current.order, category: { id: category.id, name: category.name } };
-      break;
-    }
-    case 'sort': {
-      const sort = answered(
-        await ctx.ui.pick(
-          CHANNEL_SORTS.map((entry) => ({
-            label: entry.label,
-            description: `${entry.sort} ${entry.order}`,
-            value: entry,
-          })),
-          { title, placeHolder: 'Sort channels by' },
-        ),
-      );
-      next = { ...current, sort: sort.sort, order: sort.order };
-      break;
-    }
-    case 'group':
-      ctx.models.channels.setGrouping(!ctx.models.channels.groupedByCategory);
-      return current;
-    case 'clear':
-      next = {};
-      break;
+  if (choice === 'clear') {
+    model.clearFilter();
+    return model.filter;
   }
-  ctx.models.channels.setFilter(next);
+  const next = await apply(choice, current);
+  if (next === undefined) return current;
+  model.setFilter(next);
   return next;
 }
 
-export function clearChannelFilter(ctx: AppContext): void {
-  ctx.models.channels.setFilter({});
+/** The search text of a filter, checked (not empty, at most 200 characters). */
+async function askKeyword(ctx: AppContext, title: string, prompt: string, value: string | undefined): Promise<string> {
+  return answered(await askText(ctx.ui, { title, field: l10n.t('Search text'), prompt, value, maxLength: 200 }));
 }
 
-type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'vr' | 'sort' | 'clear';
+/** One of a list's sort orders. */
+async function pickSort<K extends string>(
+  ctx: AppContext,
+  title: string,
+  sorts: ReadonlyArray<{ sort: K; order: SortOrder; label: string }>,
+  placeHolder: string,
+): Promise<{ sort: K; order: SortOrder }> {
+  return answered(
+    await ctx.ui.pick(
+      sorts.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })),
+      { title, placeHolder },
+    ),
+  );
+}
+
+/**
+ * videoPlatform.filterChannels: search, category, live only, sort and grouping, sent as the list
+ * operation's own parameters where it has them. Returns the filter now in force.
+ */
+export async function filterChannels(ctx: AppContext): Promise<ChannelFilter | undefined> {
+  const title = l10n.t('Filter channels');
+  const model = ctx.models.channels;
+  const current = model.filter;
+  const now = (text: string | undefined): string | undefined => (text ? l10n.t('now "{0}"', text) : undefined);
+  const rows: PickItem<ChannelChoice>[] = [
+    {
+      label: l10n.t('$(search) Search by name...'),
+      description: now((current.searchType ?? 'name') === 'name' ? current.keyword : undefined),
+      value: 'name',
+    },
+    {
+      label: l10n.t('$(search) Search by name or category...'),
+      description: now(current.searchType === 'all' ? current.keyword : undefined),
+      value: 'all',
+    },
+    { label: l10n.t('$(folder) Only one category...'), description: now(current.category?.name), value: 'category' },
+    {
+      label: current.liveOnly ? l10n.t('$(circle-outline) Show all channels') : l10n.t('$(broadcast) Live only'),
+      description: current.liveOnly ? undefined : l10n.t('live, pulling or starting'),
+      value: 'live',
+    },
+    { label: l10n.t('$(list-ordered) Sort...'), value: 'sort' },
+    {
+      label: model.groupedByCategory
+        ? l10n.t('$(list-flat) Show as one list')
+        : l10n.t('$(list-tree) Group by category'),
+      value: 'group',
+    },
+  ];
+  return runFilterMenu(ctx, model, title, rows, async (choice, current): Promise<ChannelFilter | undefined> => {
+    switch (choice) {
+      case 'name':
+      case 'all': {
+        const keyword = await askKeyword(
+          ctx,
+          title,
+          choice === 'name' ? l10n.t('Part of the channel name') : l10n.t('Part of the channel name or category'),
+          current.keyword,
+        );
+        return { sort: current.sort, order: current.order, liveOnly: current.liveOnly, searchType: choice, keyword };
+      }
+      case 'category': {
+        const client = await ctx.connection.activeClient();
+        const categories = await client.liveChannelTypeList();
+        if (categories.length === 0) {
+          await ctx.ui.info(l10n.t('This account has no channel category yet.'));
+          return undefined;
+        }
+        const category = answered(
+          await ctx.ui.pick(
+            categories.map((candidate) => ({ label: candidate.name, value: candidate })),
+            { title, placeHolder: l10n.t('Show the channels of') },
+          ),
+        );
+        return {
+          sort: current.sort,
+          order: current.order,
+          liveOnly: current.liveOnly,
+          category: { id: category.id, name: category.name },
+        };
+      }
+      case 'live':
+        return { ...current, liveOnly: current.liveOnly ? undefined : true };
+      case 'sort':
+        return { ...current, ...(await pickSort(ctx, title, CHANNEL_SORTS, l10n.t('Sort channels by'))) };
+      case 'group':
+        model.setGrouping(!model.groupedByCategory);
+        return undefined;
+    }
+  });
+}
+
+/** videoPlatform.clearChannelFilter: no filter and no grouping. */
+export function clearChannelFilter(ctx: AppContext): void {
+  ctx.models.channels.clearFilter();
+}
+
+type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'vr' | 'sort';
 
 const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: string }> = [
   { sort: 'uploadTime', order: 'desc', label: 'Newest first' },
@@ -129,119 +169,92 @@ const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: string }
   { sort: 'tag', order: 'asc', label: 'Tags' },
 ];
 
-/** videoPlatform.filterVideos: search, category, status and sort (queryVideo parameters). */
+/** videoPlatform.filterVideos: search, category, status, VR and sort (queryVideo parameters). */
 export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undefined> {
-  const title = 'Filter videos';
+  const title = l10n.t('Filter videos');
   const current = ctx.models.videos.filter;
-  const choice = answered(
-    await ctx.ui.pick<VideoChoice>(
-      [
-        { label: '$(search) Search titles...', value: 'title' },
-        { label: '$(tag) Search tags...', value: 'tag' },
-        { label: '$(search) Search titles and tags...', value: 'all' },
-        {
-          label: '$(folder) Only one category...',
-          description: current.categoryId !== undefined ? `now ${current.categoryId}` : undefined,
-          value: 'category',
-        },
-        {
-          label: '$(pulse) Only one status...',
-          description: current.status !== undefined ? `now ${videoStatusText(current.status)}` : undefined,
-          value: 'status',
-        },
-        {
-          label: current.videoType === 1 ? '$(device-camera-video) Show normal videos' : '$(eye) Show VR videos',
-          value: 'vr',
-        },
-        { label: '$(list-ordered) Sort...', value: 'sort' },
-        { label: '$(clear-all) Clear filter', value: 'clear' },
-      ],
-      { title, placeHolder: ctx.models.videos.filterText || 'No filter' },
-    ),
-  );
-  let next: VideoFilter = current;
-  switch (choice) {
-    case 'title':
-    case 'tag':
-    case 'all': {
-      const keyword = answered(
-        await askText(ctx.ui, {
+  const rows: PickItem<VideoChoice>[] = [
+    { label: l10n.t('$(search) Search titles...'), value: 'title' },
+    { label: l10n.t('$(tag) Search tags...'), value: 'tag' },
+    { label: l10n.t('$(search) Search titles and tags...'), value: 'all' },
+    {
+      label: l10n.t('$(folder) Only one category...'),
+      description: current.categoryId !== undefined ? l10n.t('now {0}', current.categoryId) : undefined,
+      value: 'category',
+    },
+    {
+      label: l10n.t('$(pulse) Only one status...'),
+      description: current.status !== undefined ? l10n.t('now {0}', videoStatusText(current.status)) : undefined,
+      value: 'status',
+    },
+    {
+      label:
+        current.videoType === 1 ? l10n.t('$(device-camera-video) Show normal videos') : l10n.t('$(eye) Show VR videos'),
+      value: 'vr',
+    },
+    { label: l10n.t('$(list-ordered) Sort...'), value: 'sort' },
+  ];
+  return runFilterMenu(ctx, ctx.models.videos, title, rows, async (choice, current): Promise<VideoFilter> => {
+    switch (choice) {
+      case 'title':
+      case 'tag':
+      case 'all': {
+        const keyword = await askKeyword(
+          ctx,
           title,
-          field: 'Search text',
-          prompt: choice === 'tag' ? 'A tag' : 'Part of the title',
-          value: current.keyword,
-          maxLength: 200,
-        }),
-      );
-      next = { ...current, searchType: choice, keyword };
-      break;
+          choice === 'tag' ? l10n.t('A tag') : l10n.t('Part of the title'),
+          current.keyword,
+        );
+        return { ...current, searchType: choice, keyword };
+      }
+      case 'category': {
+        // The interface has no video category list: offer the categories seen in the list, or an id.
+        const items: PickItem<number | 'other' | 'all'>[] = [
+          { label: l10n.t('$(clear-all) All categories'), value: 'all' },
+          ...seenVideoCategories(ctx).map(({ id, name }) => ({ label: name, description: `id ${id}`, value: id })),
+          { label: l10n.t('$(edit) Enter a category id...'), value: 'other' },
+        ];
+        const picked = answered(await ctx.ui.pick(items, { title, placeHolder: l10n.t('Show the videos of') }));
+        const categoryId =
+          picked === 'other'
+            ? answered(
+                await askInteger(ctx.ui, {
+                  title,
+                  field: l10n.t('Category id'),
+                  prompt: l10n.t('Video category id'),
+                  min: 0,
+                  max: 2 ** 31 - 1,
+                }),
+              )
+            : picked;
+        return { ...current, categoryId: categoryId === 'all' ? undefined : categoryId };
+      }
+      case 'status': {
+        const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
+        const picked = answered(
+          await ctx.ui.pick<VideoStatus | 'all'>(
+            [
+              { label: l10n.t('$(clear-all) All statuses'), value: 'all' },
+              ...statuses.map((status) => ({
+                label: videoStatusText(status),
+                description: `status ${status}`,
+                value: status,
+              })),
+            ],
+            { title, placeHolder: l10n.t('Show the videos that are') },
+          ),
+        );
+        return { ...current, status: picked === 'all' ? undefined : picked };
+      }
+      case 'vr':
+        return { ...current, videoType: current.videoType === 1 ? undefined : 1 };
+      case 'sort':
+        return { ...current, ...(await pickSort(ctx, title, VIDEO_SORTS, l10n.t('Sort videos by'))) };
     }
-    case 'category': {
-      // The interface has no video category list: offer the categories seen in the list, or an id.
-      const items: PickItem<number | 'other' | 'all'>[] = [
-        { label: '$(clear-all) All categories', value: 'all' },
-        ...seenVideoCategories(ctx).map(({ id, name }) => ({ label: name, description: `id ${id}`, value: id })),
-        { label: '$(edit) Enter a category id...', value: 'other' },
-      ];
-      const picked = answered(await ctx.ui.pick(items, { title, placeHolder: 'Show the videos of' }));
-      const categoryId =
-        picked === 'other'
-          ? answered(
-              await askInteger(ctx.ui, {
-                title,
-                field: 'Category id',
-                prompt: 'Video category id',
-                min: 0,
-                max: 2 ** 31 - 1,
-              }),
-            )
-          : picked;
-      next = { ...current, categoryId: categoryId === 'all' ? undefined : categoryId };
-      break;
-    }
-    case 'status': {
-      const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
-      const picked = answered(
-        await ctx.ui.pick<VideoStatus | 'all'>(
-          [
-            { label: '$(clear-all) All statuses', value: 'all' },
-            ...statuses.map((status) => ({
-              label: videoStatusText(status),
-              description: `status ${status}`,
-              value: status,
-            })),
-          ],
-          { title, placeHolder: 'Show the videos that are' },
-        ),
-      );
-      next = { ...current, status: picked === 'all' ? undefined : picked };
-      break;
-    }
-    case 'vr':
-      next = { ...current, videoType: current.videoType === 1 ? undefined : 1 };
-      break;
-    case 'sort': {
-      const sort = answered(
-        await ctx.ui.pick(
-          VIDEO_SORTS.map((entry) => ({
-            label: entry.label,
-            description: `${entry.sort} ${entry.order}`,
-            value: entry,
-          })),
-          { title, placeHolder: 'Sort videos by' },
-        ),
-      );
-      next = { ...current, sort: sort.sort, order: sort.order };
-      break;
-    }
-    case 'clear':
-      next = {};
-      break;
-  }
-  ctx.models.videos.setFilter(next);
-  return next;
+  });
 }
 
+/** videoPlatform.clearVideoFilter */
 export function clearVideoFilter(ctx: AppContext): void {
-  ctx.models.videos.setFilter({});
+  ctx.models.videos.clearFilter();
 }

@@ -1,4 +1,9 @@
-import type { Ui } from '../ui';
+import type { StepOptions, Ui } from '../ui';
+
+/** A wizard's step counter and Back, passed on to the question. */
+function stepOptions(options: StepOptions): StepOptions {
+  return { step: options.step, totalSteps: options.totalSteps, back: options.back };
+}
 
 /** The rule an integer text breaks, naming the field, or undefined. */
 function integerRule(field: string, text: string, min: number, max: number): string | undefined {
@@ -10,9 +15,10 @@ function integerRule(field: string, text: string, min: number, max: number): str
 
 export async function askInteger(
   ui: Ui,
-  options: { title: string; field: string; prompt: string; value?: number; min: number; max: number },
+  options: { title: string; field: string; prompt: string; value?: number; min: number; max: number } & StepOptions,
 ): Promise<number | undefined> {
   const text = await ui.input({
+    ...stepOptions(options),
     title: options.title,
     prompt: `${options.prompt} (${options.min} to ${options.max})`,
     value: options.value === undefined ? undefined : String(options.value),
@@ -35,7 +41,7 @@ export async function askText(
     placeHolder?: string;
     maxLength?: number;
     rule?: (value: string) => string | undefined;
-  },
+  } & StepOptions,
 ): Promise<string | undefined> {
   const check = (value: string): string | undefined => {
     if (!value.trim()) return `${options.field} must not be empty`;
@@ -44,6 +50,7 @@ export async function askText(
     return options.rule?.(value.trim());
   };
   const text = await ui.input({
+    ...stepOptions(options),
     title: options.title,
     prompt: options.prompt,
     value: options.value,

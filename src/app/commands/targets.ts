@@ -1,5 +1,7 @@
 import type { Channel, ChannelSortKey, SortOrder, Video, VideoQuery } from '../../api/types';
 import { step } from '../failures';
+import { l10n } from '../l10n';
+import { formatCount } from '../tree/filteredList';
 import { channelStateText } from '../tree/channelPresentation';
 import { ChannelNode, VideoNode } from '../tree/nodes';
 import { videoStatusText } from '../tree/videoPresentation';
@@ -128,8 +130,8 @@ async function pickRecords<T>(
     if (canSearch) {
       const shownText =
         page.total !== undefined
-          ? `${page.total} ${plural} in all; the first ${page.items.length} are listed`
-          : `the first ${page.items.length} are listed`;
+          ? l10n.t('{0} {1} in all; the first {2} are listed', formatCount(page.total), plural, page.items.length)
+          : l10n.t('the first {0} are listed', page.items.length);
       items.push({ label: '', separator: true });
       const how = options.many ? 'check this and press OK to search' : '';
       items.push({

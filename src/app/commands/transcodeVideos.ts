@@ -8,6 +8,7 @@ import type {
   Video,
 } from '../../api/types';
 import { step } from '../failures';
+import { l10n } from '../l10n';
 import type { EditorDocument } from '../context';
 import type { PickItem } from '../ui';
 import type { AppContext, CommandArgs } from '../context';
@@ -199,7 +200,8 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
   ctx.log.info(
     `secondTranscodeV2: ${ok.length} accepted, ${refused.length} refused${refused.length ? `: ${refused.join('; ')}` : ''}`,
   );
-  ctx.models.videos.track(ok, epoch);
+  // Save as: when a source settles, the view reads its list again and the new copy shows ("transcoded from").
+  ctx.models.videos.track(ok, epoch, false, !replace);
   for (const id of ok) void ctx.models.videos.refreshVideo(id).catch(() => undefined);
   if (!replace && ok.length) ctx.models.videos.refresh();
   ctx.poller.videos.kick();
@@ -209,7 +211,12 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     void ctx.ui.warn(text, 'Show Log').then((choice) => choice === 'Show Log' && ctx.ui.showLog());
   } else {
     void ctx.ui.info(
-      `Transcoding ${names}: accepted; the Videos view follows ${ok.length === 1 ? 'it' : 'them'} until done.`,
+      replace
+        ? l10n.t('Transcoding {0}: accepted; the Videos view follows it until done.', names)
+        : l10n.t(
+            'Transcoding {0}: accepted; the Videos view follows it until done, then lists the new copy (transcoded from its source).',
+            names,
+          ),
     );
   }
   return { job, results };

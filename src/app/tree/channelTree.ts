@@ -1,16 +1,15 @@
 import { Codes } from '../../api/errorCodes';
-import { Emitter } from '../util/emitter';
+import { l10n } from '../l10n';
 import type { Channel, ChannelCategory } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { describeFailure } from '../failures';
-import { isChannelSettling } from './channelPresentation';
+import { isChannelSettling, isRunning } from './channelPresentation';
+import { FilteredListModel, listTotal } from './filteredList';
 import type { ClientSource } from './clientSource';
 import { channelQuery, describeChannelFilter, isEmptyFilter, type ChannelFilter } from './filters';
 import { listChildren } from './listChildren';
 import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
-
-/** liveGetChannelById's answer for a channel that is not (any longer) in the account. */
 
 /** How many pages `locateChannel` reads at most to find a channel for reveal. */
 const MAX_REVEAL_PAGES = 20;
@@ -20,13 +19,8 @@ const MAX_REVEAL_PAGES = 20;
  * output groups and outputs, in-place updates from command results, and the settling channels
  * that the poller follows.
  */
-export class ChannelTreeModel {
-  private filterValue: ChannelFilter = {};
-  /** The account whose category the filter names (category ids are per account). */
-  private filterAccount: string | undefined;
+export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   private grouped = false;
-  private readonly changed = new Emitter<TreeNode | undefined>();
-  private readonly loaded = new Emitter();
   private readonly rootList: PagedList<Channel>;
   private categories: { nodes?: CategoryNode[]; error?: unknown; loading?: Promise<void>; generation: number } = {
     generation: 0,
@@ -36,41 +30,79 @@ export class ChannelTreeModel {
   private readonly transient = new Map<string, string>();
   /** Settling channels the platform refused to read (deleted elsewhere): not polled again until a refresh. */
   private unfollowed = new Set<string>();
+  /** Channels created here since the last refresh: listed first, wherever their page would be. */
+  private created: Channel[] = [];
 
   constructor(
-    private readonly source: ClientSource,
+    source: ClientSource,
     private readonly pageSize: () => number,
   ) {
+    super(source);
     this.rootList = this.makeList(undefined);
   }
 
-  /** A node changed (undefined: the whole tree). */
-  readonly onDidChange = this.changed.event;
-
-  private fire(node: TreeNode | undefined): void {
-    this.changed.fire(node);
-  }
-
-  get filter(): ChannelFilter {
-    return this.filterValue;
-  }
   get groupedByCategory(): boolean {
     return this.grouped;
   }
-  /** For the view's `description`. */
-  get filterText(): string {
-    return describeChannelFilter(this.filterValue);
+
+  protected describeFilter(filter: ChannelFilter): string {
+    return [describeChannelFilter(filter), this.grouped ? l10n.t('grouped by category') : '']
+      .filter(Boolean)
+      .join(' · ');
   }
 
-  setFilter(filter: ChannelFilter): void {
-    this.filterValue = filter;
-    this.filterAccount = this.source.accountId;
-    this.refresh();
+  protected withoutAccountParts(filter: ChannelFilter): ChannelFilter {
+    const { category: _dropped, ...rest } = filter;
+    return rest;
+  }
+
+  protected totalText(): string {
+    if (this.grouped) return '';
+    return listTotal(
+      this.rootList,
+      (count, n) => (n === 1 ? l10n.t('1 channel') : l10n.t('{0} channels', count)),
+      (count) => l10n.t('{0}+ channels', count),
+    );
+  }
+
+  protected override clearArrangement(): void {
+    this.grouped = false;
   }
 
   setGrouping(grouped: boolean): void {
     this.grouped = grouped;
     this.refresh();
+  }
+
+  /** Why the filter in force leaves this channel out (its part of the filter), or undefined when it shows it. */
+  hiddenBy(channel: Channel): string | undefined {
+    const filter = this.filter;
+    if (filter.category && channel.type !== filter.category.id) return l10n.t('category: {0}', filter.category.name);
+    if (filter.keyword && !filter.category) {
+      const keyword = filter.keyword.toLowerCase();
+      const byName = channel.name.toLowerCase().includes(keyword);
+      const byType = channel.type === filter.keyword || (channel.typeName ?? '').toLowerCase().includes(keyword);
+      const searchType = filter.searchType ?? 'name';
+      const kept = searchType === 'name' ? byName : searchType === 'type' ? byType : byName || byType;
+      if (!kept) return l10n.t('search "{0}"', filter.keyword);
+    }
+    if (filter.liveOnly && !isRunning(channel)) return l10n.t('live only');
+    return undefined;
+  }
+
+  /**
+   * A channel created a moment ago: listed first in its list (flat, or its category's) without reading
+   * pages to find it. Returns why the filter hides it instead, if it does.
+   */
+  showCreated(channel: Channel): string | undefined {
+    const hidden = this.hiddenBy(channel);
+    if (hidden !== undefined) return hidden;
+    this.created = [channel, ...this.created.filter((item) => item.id !== channel.id)];
+    this.rootList.insertFirst(channel);
+    for (const [node, list] of this.categoryLists)
+      if ((node.category?.id ?? null) === (channel.type || null)) list.insertFirst(channel);
+    this.fire(undefined);
+    return undefined;
   }
 
   /**
@@ -82,12 +114,16 @@ export class ChannelTreeModel {
     return new PagedList<Channel>(
       async (page, size) => {
         const client = await this.source.activeClient();
-        const filter = this.filterValue;
+        const filter = this.filter;
         const result = await client.liveGetChannelsByPage(channelQuery(filter, page, size, category ?? undefined));
         let items = result.channels;
         const only = category ?? filter.category;
         if (only) items = items.filter((channel) => channel.type === only.id);
         if (category === null) items = items.filter((channel) => !channel.type);
+        // Live only: the platform has no status filter, so its pages come sorted by status, running
+        // channels first (channelQuery), and the list ends at the first channel that is not running.
+        const last = filter.liveOnly === true && result.channels.some((channel) => !isRunning(channel));
+        if (filter.liveOnly) items = items.filter(isRunning);
         if (category && filter.keyword && !filter.category) {
           // In a category the search slot holds the category, so the search applies here, as the
           // platform would apply it: by name, by category, or either (`all`).
@@ -103,8 +139,9 @@ export class ChannelTreeModel {
         return {
           items,
           total: result.count,
-          counted: category === undefined && !filter.category,
+          counted: category === undefined && !filter.category && !filter.liveOnly,
           fetched: result.channels.length,
+          last,
         };
       },
       this.pageSize,
@@ -112,18 +149,7 @@ export class ChannelTreeModel {
     );
   }
 
-  /** After items were loaded for the view (the poller looks for settling ones). */
-  readonly onDidLoad = this.loaded.event;
-
-  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    const epoch = this.source.epoch;
-    const children = await this.children(node);
-    if (epoch === this.source.epoch) this.loaded.fire();
-    // An account switch while loading: the view asks again, so answer nothing from the old account.
-    return epoch === this.source.epoch ? children : [];
-  }
-
-  private async children(node: TreeNode | undefined): Promise<TreeNode[]> {
+  protected async children(node: TreeNode | undefined): Promise<TreeNode[]> {
     if (node === undefined) {
       if (!this.source.hasAccount) return [];
       return this.grouped ? this.categoryNodes() : this.channelList(this.rootList, undefined);
@@ -132,6 +158,8 @@ export class ChannelTreeModel {
       let list = this.categoryLists.get(node);
       if (!list) {
         list = this.makeList(node.category ?? null);
+        for (const channel of [...this.created].reverse())
+          if ((node.category?.id ?? null) === (channel.type || null)) list.insertFirst(channel);
         this.categoryLists.set(node, list);
       }
       return this.channelList(list, node);
@@ -143,16 +171,12 @@ export class ChannelTreeModel {
     return [];
   }
 
-  getParent(node: TreeNode): TreeNode | undefined {
-    return node.parent;
-  }
-
   private channelList(list: PagedList<Channel>, parent: TreeNode | undefined): Promise<TreeNode[]> {
     return listChildren({
       list,
       parent,
       noun: 'channels',
-      filtered: !isEmptyFilter(this.filterValue),
+      filtered: !isEmptyFilter(this.filter),
       ...(parent instanceof CategoryNode
         ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' }
         : {}),
@@ -180,7 +204,7 @@ export class ChannelTreeModel {
           const client = await this.source.activeClient();
           const list = await client.liveChannelTypeList();
           if (state.generation !== this.categories.generation) return;
-          const only = this.filterValue.category;
+          const only = this.filter.category;
           const shown = only ? list.filter((category) => category.id === only.id) : list;
           state.nodes = [
             ...shown.map((category) => new CategoryNode(category)),
@@ -208,6 +232,7 @@ export class ChannelTreeModel {
   /** Forgets every cached page (refresh, filter change, account switch) and redraws the view. */
   refresh(): void {
     this.unfollowed = new Set();
+    this.created = [];
     this.rootList.reset();
     this.categories = { generation: this.categories.generation + 1 };
     this.categoryLists.clear();
@@ -221,11 +246,7 @@ export class ChannelTreeModel {
    */
   reset(): void {
     this.transient.clear();
-    if (this.filterValue.category && this.filterAccount !== this.source.accountId) {
-      const { category: _dropped, ...rest } = this.filterValue;
-      this.filterValue = rest;
-    }
-    this.filterAccount = this.source.accountId;
+    this.keepFilterForAccount();
     this.refresh();
   }
 

@@ -6,6 +6,7 @@ import type {
   VideoSortKey,
   VideoStatus,
 } from '../../api/types';
+import { l10n } from '../l10n';
 import { videoStatusText } from './videoPresentation';
 
 /**
@@ -19,6 +20,8 @@ export interface ChannelFilter {
   readonly order?: SortOrder;
   /** Show only this category (searchType `type` with its name, then an exact id match). */
   readonly category?: { readonly id: string; readonly name: string };
+  /** Only running channels (live, pulling, starting); the platform has no status filter (see channelTree). */
+  readonly liveOnly?: boolean;
 }
 
 export interface VideoFilter {
@@ -40,8 +43,14 @@ export function channelQuery(
   category?: { name: string },
 ): ChannelListQuery {
   const query: ChannelListQuery = { start: page, number: size };
-  if (filter.sort) query.sort = filter.sort;
-  if (filter.order) query.order = filter.order;
+  if (filter.liveOnly) {
+    // Running channels (status 5, 3, 2) before stopped and new ones (1, 0).
+    query.sort = 'status';
+    query.order = 'desc';
+  } else {
+    if (filter.sort) query.sort = filter.sort;
+    if (filter.order) query.order = filter.order;
+  }
   const restrict = category ?? filter.category;
   if (restrict) {
     query.searchType = 'type';
@@ -74,9 +83,10 @@ export function videoQuery(filter: VideoFilter, page: number, size: number): Vid
 /** The text for the view's `description`; empty when nothing is set. */
 export function describeChannelFilter(filter: ChannelFilter): string {
   const parts: string[] = [];
-  if (filter.category) parts.push(`category "${filter.category.name}"`);
+  if (filter.liveOnly) parts.push(l10n.t('live only'));
+  if (filter.category) parts.push(l10n.t('category: {0}', filter.category.name));
   else if (filter.keyword) parts.push(`${filter.searchType ?? 'name'} ~ "${filter.keyword}"`);
-  if (filter.sort) parts.push(`by ${filter.sort} ${filter.order ?? 'asc'}`);
+  if (filter.sort && !filter.liveOnly) parts.push(`by ${filter.sort} ${filter.order ?? 'asc'}`);
   return parts.join(' · ');
 }
 

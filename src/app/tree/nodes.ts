@@ -78,11 +78,15 @@ export class CategoryNode extends TreeNode {
 export class VideoNode extends TreeNode {
   readonly kind = 'video';
   transient: string | undefined;
-  constructor(public video: Video) {
+  constructor(
+    public video: Video,
+    /** The title of a transcoded copy's source (its `parentId`), when known. */
+    private readonly sourceTitle: (video: Video) => string | undefined = () => undefined,
+  ) {
     super(undefined);
   }
   view(): NodeView {
-    return videoView(this.video, this.transient);
+    return videoView(this.video, this.transient, this.sourceTitle(this.video));
   }
 }
 

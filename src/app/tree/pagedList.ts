@@ -19,6 +19,8 @@ export interface Page<T> {
    * filtered out is not the last one.
    */
   readonly fetched?: number;
+  /** The platform's order says nothing after this page fits (live only: sorted by status). */
+  readonly last?: boolean;
 }
 
 export type PageFetcher<T> = (page: number, size: number) => Promise<Page<T>>;
@@ -108,7 +110,9 @@ export class PagedList<T> {
           this.total = result.total;
           this.counted = result.counted !== false;
           // With a total we know when we are done; without one a short page is the last.
-          this.finished = result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size;
+          this.finished =
+            result.last === true ||
+            (result.total !== undefined ? page * size >= result.total || fetched === 0 : fetched < size);
           if (this.finished || added.length > 0 || fetched === 0) break;
         }
       } catch (error) {
@@ -153,6 +157,17 @@ export class PagedList<T> {
     const generation = this.generation;
     const result = await this.fetch(at.page, at.size);
     return generation === this.generation ? result.items : undefined;
+  }
+
+  /**
+   * Puts a record first (one created a moment ago), whether or not pages were read: a page that lists
+   * it later does not list it twice.
+   */
+  insertFirst(item: T): void {
+    const key = this.keyOf(item);
+    const before = this.loaded.length;
+    this.loaded = [item, ...this.loaded.filter((candidate) => this.keyOf(candidate) !== key)];
+    if (this.total !== undefined && this.loaded.length > before) this.total++;
   }
 
   /** Replaces an item in place (an updated record); returns whether it was found. */

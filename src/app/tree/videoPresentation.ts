@@ -1,4 +1,5 @@
 import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
+import { l10n } from '../l10n';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
@@ -65,8 +66,18 @@ export function videoContextValue(video: Video, busy: boolean): string {
   return flags.join('+');
 }
 
-function videoTooltip(video: Video): string {
+/** "transcoded from "Keynote"" for a save-as copy (a video with a `parentId`), by its source's title or id. */
+export function transcodedFromText(video: Video, sourceTitle: string | undefined): string | undefined {
+  if (!video.parentId) return undefined;
+  return sourceTitle !== undefined
+    ? l10n.t('transcoded from "{0}"', sourceTitle)
+    : l10n.t('transcoded from video {0}', video.parentId);
+}
+
+function videoTooltip(video: Video, sourceTitle: string | undefined): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
+  const origin = transcodedFromText(video, sourceTitle);
+  if (origin) lines.push(`- ${md(origin)} (\`${video.parentId}\`)`);
   lines.push(`- File: ${md(video.fileName)}`);
   lines.push(
     `- Source: ${video.width}x${video.height}, ${video.bitrate} kbps, ${formatDuration(video.duration)}, ${formatBytes(video.size * 1024)}`,
@@ -83,21 +94,26 @@ function videoTooltip(video: Video): string {
   return lines.join('\n');
 }
 
-export function videoView(video: Video, transient?: string): NodeView {
+export function videoView(video: Video, transient?: string, sourceTitle?: string): NodeView {
   const busy = transient !== undefined;
   const settling = isVideoSettling(video);
   const description = busy
     ? transient
     : settling
       ? `${videoStatusText(video.status)}...`
-      : [videoStatusText(video.status), formatDuration(video.duration), video.category ?? '']
+      : [
+          transcodedFromText(video, sourceTitle) ?? '',
+          videoStatusText(video.status),
+          formatDuration(video.duration),
+          video.category ?? '',
+        ]
           .filter(Boolean)
           .join(' · ');
   return {
     id: `video:${video.id}`,
     label: video.title || video.fileName,
     description,
-    tooltip: videoTooltip(video),
+    tooltip: videoTooltip(video, sourceTitle),
     icon: busy ? { id: 'loading~spin', color: 'charts.yellow' } : status(video.status).icon,
     contextValue: videoContextValue(video, busy),
     collapsible: video.transcodedVideoList.length ? 'collapsed' : 'none',

@@ -1,8 +1,10 @@
 import { Codes } from '../../api/errorCodes';
 import { Emitter } from '../util/emitter';
+import { l10n } from '../l10n';
 import { ApiError } from '../../api/errors';
 import type { Video } from '../../api/types';
 import type { ClientSource } from './clientSource';
+import { FilteredListModel, listTotal } from './filteredList';
 import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from './filters';
 import { listChildren } from './listChildren';
 import { RenditionNode, VideoNode, type TreeNode } from './nodes';
@@ -10,81 +12,89 @@ import { PagedList } from './pagedList';
 import { isVideoSettling } from './videoPresentation';
 
 const MAX_REVEAL_PAGES = 20;
-/** getVideoInfo's answer for a video that is not (any longer) in the account. */
 
 /**
  * The Videos view without VS Code: paged queryVideo with the filter's sort, search, category and
  * status, renditions as children, in-place updates and the videos that the poller follows.
  */
-export class VideoTreeModel {
-  private filterValue: VideoFilter = {};
-  /** The account whose category the filter names (category ids are per account). */
-  private filterAccount: string | undefined;
-  private readonly changed = new Emitter<TreeNode | undefined>();
-  private readonly loaded = new Emitter();
+export class VideoTreeModel extends FilteredListModel<VideoFilter> {
   private readonly list: PagedList<Video>;
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
-  /** Videos that a command started transcoding: followed even when the filter hides them. */
   /** The videos a command started, and whether each was seen settling (or known to be queued). */
   private readonly tracked = new Map<string, boolean>();
+  /** Videos whose save-as transcoding was requested: when one settles, the list is read again for the new item. */
+  private readonly savingAs = new Set<string>();
   private readonly settled = new Emitter<Video>();
+  /** Whether the account has VR videos that the filter (normal videos only) hides; undefined: not known yet. */
+  private hiddenVr: boolean | undefined;
+  /** Titles of videos known here (sources of transcoded copies that are not loaded). */
+  private readonly titles = new Map<string, string>();
 
   constructor(
-    private readonly source: ClientSource,
+    source: ClientSource,
     private readonly pageSize: () => number,
   ) {
+    super(source);
     this.list = new PagedList<Video>(
       async (page, size) => {
         const client = await this.source.activeClient();
-        return { items: await client.queryVideo(videoQuery(this.filterValue, page, size)) };
+        const filter = this.filter;
+        const [items, vr] = await Promise.all([
+          client.queryVideo(videoQuery(filter, page, size)),
+          // queryVideo leaves VR videos out unless asked: one look tells whether the filter hides some.
+          page === 1 && filter.videoType !== 1
+            ? client.queryVideo({ ...videoQuery({}, 1, 1), videoType: 1 })
+            : Promise.resolve(undefined),
+        ]);
+        if (vr !== undefined) this.hiddenVr = vr.length > 0;
+        for (const video of items) this.titles.set(video.id, video.title || video.fileName);
+        return { items };
       },
       this.pageSize,
       (video) => video.id,
     );
   }
 
-  /** A node changed (undefined: the whole tree). */
-  readonly onDidChange = this.changed.event;
-
   /** A tracked video (one a command started transcoding) finished, well or not. */
   readonly onSettled = this.settled.event;
 
-  private fire(node: TreeNode | undefined): void {
-    this.changed.fire(node);
+  protected describeFilter(filter: VideoFilter): string {
+    return describeVideoFilter(filter);
   }
 
-  get filter(): VideoFilter {
-    return this.filterValue;
-  }
-  get filterText(): string {
-    return describeVideoFilter(this.filterValue);
+  protected withoutAccountParts(filter: VideoFilter): VideoFilter {
+    const { categoryId: _dropped, ...rest } = filter;
+    return rest;
   }
 
-  setFilter(filter: VideoFilter): void {
-    this.filterValue = filter;
-    this.filterAccount = this.source.accountId;
-    this.refresh();
+  protected totalText(): string {
+    return listTotal(
+      this.list,
+      (count, n) => (n === 1 ? l10n.t('1 video') : l10n.t('{0} videos', count)),
+      (count) => l10n.t('{0}+ videos', count),
+    );
   }
 
-  /** After items were loaded for the view (the poller looks for settling ones). */
-  readonly onDidLoad = this.loaded.event;
-
-  async getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    const epoch = this.source.epoch;
-    const children = await this.children(node);
-    if (epoch === this.source.epoch) this.loaded.fire();
-    return epoch === this.source.epoch ? children : [];
+  protected override notes(): string[] {
+    return this.hiddenVr && this.filter.videoType !== 1
+      ? [l10n.t('VR videos hidden (Filter Videos > Show VR videos)')]
+      : [];
   }
 
-  private async children(node: TreeNode | undefined): Promise<TreeNode[]> {
+  /** The title of a transcoded copy's source, when known here. */
+  sourceTitle(video: Video): string | undefined {
+    return video.parentId ? this.titles.get(video.parentId) : undefined;
+  }
+
+  protected async children(node: TreeNode | undefined): Promise<TreeNode[]> {
     if (node === undefined) {
       if (!this.source.hasAccount) return [];
       return listChildren({
         list: this.list,
         parent: undefined,
         noun: 'videos',
-        filtered: !isEmptyFilter(this.filterValue),
+        filtered: !isEmptyFilter(this.filter),
         node: (video) => this.videoNode(video),
         changed: () => this.fire(undefined),
       });
@@ -94,14 +104,10 @@ export class VideoTreeModel {
     return [];
   }
 
-  getParent(node: TreeNode): TreeNode | undefined {
-    return node.parent;
-  }
-
   private videoNode(video: Video): VideoNode {
     let node = this.nodes.get(video.id);
     if (!node) {
-      node = new VideoNode(video);
+      node = new VideoNode(video, (record) => this.sourceTitle(record));
       this.nodes.set(video.id, node);
     }
     node.video = video;
@@ -110,6 +116,7 @@ export class VideoTreeModel {
   }
 
   refresh(): void {
+    this.hiddenVr = undefined;
     this.list.reset();
     this.nodes = new Map();
     this.fire(undefined);
@@ -118,12 +125,10 @@ export class VideoTreeModel {
   /** Account switch: nothing of the old account survives. */
   reset(): void {
     this.transient.clear();
-    if (this.filterValue.categoryId !== undefined && this.filterAccount !== this.source.accountId) {
-      const { categoryId: _dropped, ...rest } = this.filterValue;
-      this.filterValue = rest;
-    }
-    this.filterAccount = this.source.accountId;
+    this.keepFilterForAccount();
     this.tracked.clear();
+    this.savingAs.clear();
+    this.titles.clear();
     this.unseenRounds.clear();
     this.refresh();
   }
@@ -142,6 +147,8 @@ export class VideoTreeModel {
         // Seen settling before and now done: tell whoever waits for it.
         this.tracked.delete(video.id);
         this.settled.fire(video);
+        // Save as: the platform added a new item; read the list again so that it shows.
+        if (this.savingAs.delete(video.id)) this.refresh();
       } else {
         // Not yet seen in a transcoding state: the platform may not have queued it yet.
         this.tracked.set(video.id, false);
@@ -163,6 +170,7 @@ export class VideoTreeModel {
     this.unseenRounds.set(videoId, rounds);
     if (rounds >= 3) {
       this.tracked.delete(videoId);
+      this.savingAs.delete(videoId);
       this.unseenRounds.delete(videoId);
     }
   }
@@ -181,9 +189,12 @@ export class VideoTreeModel {
    * Follow these videos until they settle (after a transcoding request). `queued`: the platform said they
    * are queued (an upload's answer), so finding one already done still tells that it finished.
    */
-  track(videoIds: readonly string[], epoch: number, queued = false): void {
+  track(videoIds: readonly string[], epoch: number, queued = false, savingAs = false): void {
     if (epoch !== this.source.epoch) return;
-    for (const id of videoIds) this.tracked.set(id, queued);
+    for (const id of videoIds) {
+      this.tracked.set(id, queued);
+      if (savingAs) this.savingAs.add(id);
+    }
   }
 
   nodeOf(videoId: string): VideoNode | undefined {

@@ -6,8 +6,10 @@ import type {
   PickOptions,
   ProgressHandle,
   ProgressOptions,
+  StepOptions,
   Ui,
 } from '../../../src/app/ui';
+import { WentBack } from '../../../src/app/ui';
 
 /** One scripted answer: gets what the flow asked and returns the user's answer. */
 export type Answer =
@@ -15,7 +17,8 @@ export type Answer =
   | { kind: 'pickMany'; answer: (items: readonly PickItem<unknown>[], options: PickOptions) => unknown[] | undefined }
   | { kind: 'input'; answer: (options: InputOptions) => string | undefined }
   | { kind: 'confirm'; answer: boolean }
-  | { kind: 'files'; answer: (options: OpenFilesOptions) => string[] | undefined };
+  | { kind: 'files'; answer: (options: OpenFilesOptions) => string[] | undefined }
+  | { kind: 'back' };
 
 function rowsOf(items: readonly PickItem<unknown>[]): PickItem<unknown>[] {
   return items.filter((item) => !item.separator);
@@ -50,6 +53,8 @@ export const chooseMany = (...labels: string[]): Answer => ({
 export const type = (text: string): Answer => ({ kind: 'input', answer: () => text });
 /** Enter on the prefilled value. */
 export const keep = (): Answer => ({ kind: 'input', answer: (options) => options.value ?? '' });
+/** The Back button of a wizard's question (pick, pick of many, or input); a question without one fails the test. */
+export const back = (): Answer => ({ kind: 'back' });
 export const dismissPick = (): Answer => ({ kind: 'pick', answer: () => undefined });
 export const dismissInput = (): Answer => ({ kind: 'input', answer: () => undefined });
 export const accept = (): Answer => ({ kind: 'confirm', answer: true });
@@ -69,6 +74,16 @@ export interface Asked {
   /** A confirmation's button and whether it was asked as destructive (not the default button). */
   readonly action?: string;
   readonly destructive?: boolean;
+  /** A wizard step's counter, "2/5", and whether it had a Back button. */
+  readonly step?: string;
+  readonly back?: boolean;
+}
+
+function stepOf(options: StepOptions): Pick<Asked, 'step' | 'back'> {
+  return {
+    ...(options.step !== undefined ? { step: `${options.step}/${options.totalSteps ?? '?'}` } : {}),
+    ...(options.back ? { back: true } : {}),
+  };
 }
 
 /**
@@ -109,20 +124,26 @@ export class ScriptedUi implements Ui {
     this.asked.push(asked);
     const answer = this.answers.shift();
     if (!answer) throw new Error(`unscripted ${kind}: "${asked.title}"`);
+    if (answer.kind === 'back' && kind !== 'confirm' && kind !== 'files') {
+      if (!asked.back) throw new Error(`scripted Back, but the ${kind} "${asked.title}" has no Back button`);
+      throw new WentBack();
+    }
     if (answer.kind !== kind) throw new Error(`expected a ${answer.kind}, the flow asked a ${kind}: "${asked.title}"`);
     return answer as Extract<Answer, { kind: K }>;
   }
 
   async pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined> {
-    const answer = this.next('pick', { kind: 'pick', title: options.title, items });
+    const answer = this.next('pick', { kind: 'pick', title: options.title, items, ...stepOf(options) });
     return answer.answer(items, options) as T | undefined;
   }
   async pickMany<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T[] | undefined> {
-    const answer = this.next('pickMany', { kind: 'pickMany', title: options.title, items });
+    const answer = this.next('pickMany', { kind: 'pickMany', title: options.title, items, ...stepOf(options) });
     return answer.answer(items, options) as T[] | undefined;
   }
   async input(options: InputOptions): Promise<string | undefined> {
-    return this.next('input', { kind: 'input', title: options.title, input: options }).answer(options);
+    return this.next('input', { kind: 'input', title: options.title, input: options, ...stepOf(options) }).answer(
+      options,
+    );
   }
   async openFiles(options: OpenFilesOptions): Promise<string[] | undefined> {
     return this.next('files', { kind: 'files', title: options.title }).answer(options);

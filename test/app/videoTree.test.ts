@@ -1,0 +1,88 @@
+import assert from 'node:assert/strict';
+import { PlatformClient } from '../../src/api/client';
+import type { Video } from '../../src/api/types';
+import { clearVideoFilter, filterVideos } from '../../src/app/commands/filterCommands';
+import { transcodeVideos } from '../../src/app/commands/transcodeVideos';
+import { VideoNode, type TreeNode } from '../../src/app/tree/nodes';
+import { Poller } from '../../src/app/tree/poller';
+import { createHarness, type Harness } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { choose } from './helpers/scriptedUi';
+import { eventually } from '../helpers/eventually';
+
+const videoNodes = (nodes: TreeNode[]): VideoNode[] =>
+  nodes.filter((node): node is VideoNode => node instanceof VideoNode);
+
+describe('Videos view: save-as copies and hidden VR videos', () => {
+  let platform: TestPlatform;
+  let client: PlatformClient;
+  let harness: Harness;
+  const videoTitled = async (title: string): Promise<Video> =>
+    (
+      await client.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: title,
+      })
+    ).find((video) => video.title === title)!;
+
+  before(async () => {
+    platform = await startTestPlatform();
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+  });
+  after(async () => {
+    await client.close();
+    await platform.close();
+  });
+  beforeEach(async () => {
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  afterEach(async () => harness.dispose());
+
+  it('lists a save-as copy without a manual refresh, saying which video it was transcoded from', async () => {
+    const source = await videoTitled('Match highlights');
+    const before = videoNodes(await harness.videos.getChildren());
+    assert.ok(!before.some((node) => node.video.parentId === source.id));
+    harness.ui.script(choose('Mobile HLS'), choose('Save as'));
+    const outcome = await harness.run(transcodeVideos, { node: before.find((node) => node.video.id === source.id) });
+    assert.equal(outcome?.results[0]?.code, 0, harness.ui.errors.join('\n'));
+    assert.match(harness.ui.infos.at(-1) ?? '', /then lists the new copy/);
+
+    // The view's poller (not a refresh command) follows the source until the platform has made the copy.
+    const poller = new Poller(harness.videos, () => 10, harness.log);
+    let copy: VideoNode | undefined;
+    try {
+      copy = await eventually('the copy to be listed', async () => {
+        poller.kick();
+        return videoNodes(await harness.videos.getChildren()).find((node) => node.video.parentId === source.id);
+      });
+    } finally {
+      poller.dispose();
+    }
+    const view = copy.view();
+    assert.equal(view.label, 'Match highlights');
+    assert.match(view.description ?? '', /^transcoded from "Match highlights" · Transcoded/);
+    assert.match(String(view.tooltip), /transcoded from "Match highlights"/);
+    const original = videoNodes(await harness.videos.getChildren()).find((node) => node.video.id === source.id)!;
+    assert.doesNotMatch(original.view().description ?? '', /transcoded from/, 'the source is told apart');
+  });
+
+  it('says in the description that VR videos are hidden and how to show them', async () => {
+    await harness.videos.getChildren();
+    assert.match(harness.videos.description, / · VR videos hidden \(Filter Videos > Show VR videos\)$/);
+    harness.ui.script(choose('Show VR videos'));
+    await harness.run(filterVideos);
+    const shown = videoNodes(await harness.videos.getChildren());
+    assert.ok(shown.some((node) => node.video.title === 'VR walkthrough'));
+    assert.doesNotMatch(harness.videos.description, /hidden/);
+    assert.match(harness.videos.description, /VR$/);
+    await harness.run(clearVideoFilter);
+    await harness.videos.getChildren();
+    assert.match(harness.videos.description, /VR videos hidden/);
+  });
+});
