@@ -1,4 +1,5 @@
 import { ApiError, PlatformError, TransportError } from '../api/errors';
+import { l10n } from './l10n';
 import type { LogSink } from './log';
 import { Dismissed } from './commands/inputs';
 import type { Ui } from './ui';
@@ -15,7 +16,13 @@ export function isCancellation(error: unknown): boolean {
  */
 export function describeFailure(error: unknown): string {
   if (error instanceof ApiError)
-    return `${error.explanation} (${error.action}: code ${error.code}, ${error.platformMessage || 'no message'})`;
+    return l10n.t(
+      '{0} ({1}: code {2}, {3})',
+      error.explanation,
+      error.action,
+      error.code,
+      error.platformMessage || l10n.t('no message'),
+    );
   if (error instanceof PlatformError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
@@ -35,10 +42,11 @@ export async function reportFailure(
     log.info(`${what}: cancelled`);
     return;
   }
-  const text = `${what} failed: ${describeFailure(error)}`;
+  const text = l10n.t('{0} failed: {1}', what, describeFailure(error));
   log.error(text);
-  const choice = await ui.error(text, 'Show Log');
-  if (choice === 'Show Log') ui.showLog();
+  const showLog = l10n.t('Show Log');
+  const choice = await ui.error(text, showLog);
+  if (choice === showLog) ui.showLog();
 }
 
 /** A failure with what was being done ("Delete "News""), for the wrapper's message instead of the command's title. */
@@ -47,7 +55,7 @@ export class StepFailure extends Error {
     readonly what: string,
     readonly error: unknown,
   ) {
-    super(`${what} failed: ${describeFailure(error)}`);
+    super(l10n.t('{0} failed: {1}', what, describeFailure(error)));
     this.name = 'StepFailure';
   }
 }
