@@ -3,6 +3,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
 import { accountStatus } from '../../src/app/accounts/accountContext';
+import { KNOWN_CODES } from '../../src/api/errorCodes';
 import { COMMANDS } from '../../src/app/commands/commandTable';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { updateLiveTemplate } from '../../src/app/commands/updateLiveTemplate';
@@ -38,9 +39,11 @@ describe('messages and views in Simplified Chinese (l10n/bundle.l10n.zh-cn.json)
     assert.deepEqual(Object.keys(english).sort(), exported);
   });
 
-  it('translates every exported string and every command title, keeping the placeholders', () => {
+  it('translates every exported string, command title and result code explanation, keeping the placeholders', () => {
+    // Looked up at runtime: the command table's titles (runCommand) and the result codes' explanations (failures.ts).
     const titles = COMMANDS.map((row) => row.title);
-    const needed = new Set([...Object.keys(english), ...titles]);
+    const explanations = KNOWN_CODES.map((known) => known.explanation);
+    const needed = new Set([...Object.keys(english), ...titles, ...explanations]);
     const missing = [...needed].filter((text) => !chinese[text]);
     assert.deepEqual(missing, [], 'strings without a zh-cn translation');
     for (const text of needed) {
@@ -80,6 +83,13 @@ describe('messages and views in Simplified Chinese (l10n/bundle.l10n.zh-cn.json)
       assert.ok(category, harness.ui.errors.join('\n'));
       assert.equal(harness.ui.infos.at(-1), '已创建频道分类“新闻 News”。');
       assert.equal(harness.ui.asked[0]?.title, '创建频道分类');
+      // The platform refuses a second category of that name: its result code explained in Chinese.
+      harness.ui.script(type('新闻 News'));
+      assert.equal(await harness.run(createCategory), undefined);
+      assert.match(
+        harness.ui.errors.at(-1) ?? '',
+        /^创建频道分类失败：已存在同名频道分类。（liveChannelTypeCreate：代码 \d+，channel_category_already_exists[^）]*）$/,
+      );
 
       harness.ui.script(choose('720p'), keep(), keep(), keep(), keep(), keep(), keep());
       assert.equal(await harness.run(updateLiveTemplate), undefined);

@@ -16,9 +16,9 @@ export function formatDateTime(value: number | string | Date): string {
   );
 }
 
-/** A duration in seconds, as `12 s` or `2.5 s` (one decimal at most). */
+/** A duration in seconds, as `12 s` or `2.5 s` (one decimal at most; two under a second: `0.15 s`). */
 export function formatSeconds(seconds: number): string {
-  return l10n.t('{0} s', Number(seconds.toFixed(1)));
+  return l10n.t('{0} s', Number(seconds.toFixed(Math.abs(seconds) < 1 ? 2 : 1)));
 }
 
 /** A duration given in milliseconds, in seconds (`formatSeconds`). */

@@ -17,11 +17,12 @@ describe('formatting (one date, duration and category format)', () => {
     assert.equal(formatDateTime('not a date'), 'not a date');
   });
 
-  it('shows durations in seconds, with one decimal at most', () => {
+  it('shows durations in seconds, with one decimal at most (two under a second)', () => {
     assert.equal(formatSeconds(12), '12 s');
     assert.equal(formatSeconds(2.46), '2.5 s');
     assert.equal(formatMilliseconds(12_000), '12 s');
-    assert.equal(formatMilliseconds(250), '0.3 s');
+    assert.equal(formatMilliseconds(250), '0.25 s');
+    assert.equal(formatMilliseconds(300), '0.3 s');
   });
 
   it('shows a category as its name with its id, and says when there is none', () => {
