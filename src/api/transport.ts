@@ -110,7 +110,9 @@ function undiciParts(): UndiciParts {
       if (callback) return super.connect(options, callback);
       return super.connect(options).catch((error: unknown) => {
         if (errorCode(error) === 'UND_ERR_HEADERS_TIMEOUT') {
-          throw new errors.ConnectTimeoutError(`the proxy did not open the tunnel within ${this.tunnelTimeoutMs} ms`);
+          throw new errors.ConnectTimeoutError(
+            `the proxy did not open the tunnel within ${seconds(this.tunnelTimeoutMs)}`,
+          );
         }
         throw error;
       });
@@ -287,7 +289,7 @@ export class Transport {
     if (deadline.expired) {
       return new TransportError(
         'timeout',
-        `${action}: ${url}${this.proxyNote} did not send its whole answer within ${this.timeouts.bodyMs} ms (timeout for the whole answer)${note}`,
+        `${action}: ${url}${this.proxyNote} did not send its whole answer within ${seconds(this.timeouts.bodyMs)} (timeout for the whole answer)${note}`,
         action,
         url,
         { phase: 'body' },
@@ -322,7 +324,7 @@ export class Transport {
       case 'UND_ERR_CONNECT_TIMEOUT':
         return new TransportError(
           'timeout',
-          `${action}: could not connect to ${url}${this.proxyNote} within ${this.timeouts.connectMs} ms (connect timeout)`,
+          `${action}: could not connect to ${url}${this.proxyNote} within ${seconds(this.timeouts.connectMs)} (connect timeout)`,
           action,
           url,
           { ...details, phase: 'connect' },
@@ -330,7 +332,7 @@ export class Transport {
       case 'UND_ERR_HEADERS_TIMEOUT':
         return new TransportError(
           'timeout',
-          `${action}: ${url}${this.proxyNote} did not answer within ${this.timeouts.headersMs} ms (headers timeout)${note}`,
+          `${action}: ${url}${this.proxyNote} did not answer within ${seconds(this.timeouts.headersMs)} (headers timeout)${note}`,
           action,
           url,
           { ...details, phase: 'headers' },
@@ -439,6 +441,11 @@ function tooLarge(x: Exchange, limit: number): TransportError {
 }
 
 /** A byte count for messages: in KiB or MiB when it is a whole number of them. */
+/** A timeout in seconds, as every duration the user reads (`12 s`, `0.15 s`; src/app/util/format.ts formatSeconds). */
+function seconds(ms: number): string {
+  return `${Number((ms / 1000).toFixed(ms < 1000 ? 2 : 1))} s`;
+}
+
 function bytes(count: number): string {
   if (count % (1024 * 1024) === 0) return `${count / (1024 * 1024)} MiB`;
   if (count % 1024 === 0) return `${count / 1024} KiB`;

@@ -1,4 +1,6 @@
+import { explainCode, KNOWN_CODES } from '../api/errorCodes';
 import { ApiError, PlatformError, TransportError } from '../api/errors';
+import { l10n } from './l10n';
 import type { LogSink } from './log';
 import { Dismissed } from './commands/inputs';
 import type { Ui } from './ui';
@@ -15,10 +17,29 @@ export function isCancellation(error: unknown): boolean {
  */
 export function describeFailure(error: unknown): string {
   if (error instanceof ApiError)
-    return `${error.explanation} (${error.action}: code ${error.code}, ${error.platformMessage || 'no message'})`;
+    return l10n.t(
+      '{0} ({1}: code {2}, {3})',
+      explanation(error),
+      error.action,
+      error.code,
+      error.platformMessage || l10n.t('no message'),
+    );
   if (error instanceof PlatformError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
+}
+
+/**
+ * The explanation of a result code in the display language: the table's English sentences
+ * (src/api/errorCodes.ts) are keys of l10n/bundle.l10n.<lang>.json like any other message.
+ */
+function explanation(error: ApiError): string {
+  const known = KNOWN_CODES.find((entry) => entry.code === error.code);
+  const english = known?.explanation;
+  if (english !== undefined) return english === error.explanation ? l10n.t(english) : error.explanation;
+  return error.explanation === explainCode(error.code)
+    ? l10n.t('The platform answered with code {0}, which is not documented.', error.code)
+    : error.explanation;
 }
 
 /**
@@ -35,10 +56,11 @@ export async function reportFailure(
     log.info(`${what}: cancelled`);
     return;
   }
-  const text = `${what} failed: ${describeFailure(error)}`;
+  const text = l10n.t('{0} failed: {1}', what, describeFailure(error));
   log.error(text);
-  const choice = await ui.error(text, 'Show Log');
-  if (choice === 'Show Log') ui.showLog();
+  const showLog = l10n.t('Show Log');
+  const choice = await ui.error(text, showLog);
+  if (choice === showLog) ui.showLog();
 }
 
 /** A failure with what was being done ("Delete "News""), for the wrapper's message instead of the command's title. */
@@ -47,7 +69,7 @@ export class StepFailure extends Error {
     readonly what: string,
     readonly error: unknown,
   ) {
-    super(`${what} failed: ${describeFailure(error)}`);
+    super(l10n.t('{0} failed: {1}', what, describeFailure(error)));
     this.name = 'StepFailure';
   }
 }

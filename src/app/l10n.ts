@@ -1,8 +1,10 @@
 /**
  * Translation of user-facing text without a `vscode` import: the core calls `l10n.t('English text {0}', arg)`
- * (the same call shape as `vscode.l10n.t`, so `@vscode/l10n-dev export` finds the strings), and the VS Code
- * shell installs `vscode.l10n.t` as the translator at activation. Without one (tests, the CLI) the English
- * text is used with its `{0}`/`{name}` placeholders filled in.
+ * (the same call shape as `vscode.l10n.t`, so `npm run l10n:export` (scripts/l10n-export.mjs, @vscode/l10n-dev)
+ * finds the strings), and the VS Code shell installs `vscode.l10n.t` as the translator at activation, which
+ * looks them up in l10n/bundle.l10n.<lang>.json. Without one (tests, the CLI) the English text is used with its
+ * `{0}`/`{name}` placeholders filled in. Call it when the text is shown, never at module load (the translator
+ * is installed later).
  */
 export type L10nArgs = readonly (string | number | boolean)[] | Readonly<Record<string, string | number | boolean>>;
 export type Translator = (message: string, args: L10nArgs) => string;

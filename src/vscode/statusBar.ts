@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountStatus } from '../app/accounts/accountContext';
+import { l10n } from '../app/l10n';
 
 /** The active account in the status bar; a click switches (or adds one when there is none). */
 export class AccountStatusBar implements vscode.Disposable {
@@ -10,7 +11,7 @@ export class AccountStatusBar implements vscode.Disposable {
   );
 
   constructor() {
-    this.item.name = 'Video Platform Account';
+    this.item.name = l10n.t('Video Platform Account');
   }
 
   show(status: AccountStatus): void {

@@ -191,7 +191,7 @@ describe('PlatformClient errors', () => {
       const error = await rejection(retrying.liveGetChannelById('c1'));
       assertTransport(error, 'timeout', 'liveGetChannelById', server);
       assert.equal(error.phase, 'headers');
-      assert.match(error.message, /did not answer within 150 ms/);
+      assert.match(error.message, /did not answer within 0\.15 s/);
       assert.equal(server.requests.length, 1);
     } finally {
       await retrying.close();

@@ -220,7 +220,7 @@ describe('Every command fails readably: platform error code, timeout, cancel', (
         assert.match(
           h.ui.errors[0]!,
           new RegExp(
-            `failed: ${scenario.action}: http://127\\.0\\.0\\.1:\\d+/rest did not answer within 300 ms \\(headers timeout\\)`,
+            `failed: ${scenario.action}: http://127\\.0\\.0\\.1:\\d+/rest did not answer within 0\\.3 s \\(headers timeout\\)`,
           ),
         );
         assert.deepEqual(h.ui.errorActions[0], ['Show Log']);

@@ -33,6 +33,10 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     configuration: { properties: Record<string, { default: unknown }> };
   };
 };
+/** The English text of a manifest string (`%key%` refers to package.nls.json). */
+const nls = JSON.parse(readFileSync(join(root, 'package.nls.json'), 'utf8')) as Record<string, string>;
+const english = (text: string | undefined): string =>
+  (text ?? '').replace(/^%([^%]+)%$/, (_, key: string) => nls[key] ?? '');
 const tableIds: string[] = COMMANDS.map((row) => row.id);
 
 /** The viewItem regular expression of a menu entry. */
@@ -115,17 +119,23 @@ describe('package.json contributions match the code', () => {
       pkg.contributes.views.videoPlatform!.map((view) => view.id),
       ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources'],
     );
-    for (const view of ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources']) {
-      const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
-      // No account at all: both ways in. Accounts but none active: switch first.
-      const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
-      assert.match(none?.contents ?? '', /command:videoPlatform\.addAccount/, view);
-      assert.match(none?.contents ?? '', /command:videoPlatform\.connectLocalPlatform/, view);
-      const inactive = welcomes.find(
-        (entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount',
-      );
-      assert.match(inactive?.contents ?? '', /command:videoPlatform\.switchAccount/, view);
-      assert.equal(welcomes.length, 2, view);
+    // The welcome (both ways in) shows once, in Live Channels; Videos only says where to begin.
+    const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === 'videoPlatform.channels');
+    // No account at all: both ways in. Accounts but none active: switch first.
+    const none = welcomes.find((entry) => entry.when === '!videoPlatform.hasAnyAccount');
+    assert.match(english(none?.contents), /command:videoPlatform\.addAccount/);
+    assert.match(english(none?.contents), /command:videoPlatform\.connectLocalPlatform/);
+    const inactive = welcomes.find(
+      (entry) => entry.when === 'videoPlatform.hasAnyAccount && !videoPlatform.hasAccount',
+    );
+    assert.match(english(inactive?.contents), /command:videoPlatform\.switchAccount/);
+    assert.equal(welcomes.length, 2);
+    for (const view of ['videoPlatform.videos', 'videoPlatform.resources']) {
+      const others = pkg.contributes.viewsWelcome.filter((entry) => entry.view === view);
+      assert.equal(others.length, 1, view);
+      assert.equal(others[0]!.when, '!videoPlatform.hasAccount', view);
+      assert.doesNotMatch(english(others[0]!.contents), /command:/, view);
+      assert.match(english(others[0]!.contents), /Live Channels/, view);
     }
     assert.equal(pkg.contributes.configuration.properties['videoPlatform.pageSize']?.default, 50);
   });

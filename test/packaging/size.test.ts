@@ -112,6 +112,10 @@ describe('packaging: production bundle and VSIX', function () {
       'extension/LICENSE.txt',
       'extension/media/icon.png',
       'extension/media/activitybar.svg',
+      // The manifest's and the messages' translations (README "Language").
+      'extension/package.nls.json',
+      'extension/package.nls.zh-cn.json',
+      'extension/l10n/bundle.l10n.zh-cn.json',
     ]) {
       entry(name);
     }

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { md } from '../tree/nodeView';
 import type { AccountStore } from './accountStore';
 
@@ -32,10 +33,10 @@ export interface AccountStatus {
 export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>, localMedia?: string): AccountStatus {
   const account = store.active();
   if (account) {
-    const media = account.origin === 'local' && localMedia ? `Media: ${md(localMedia)}\n\n` : '';
+    const media = account.origin === 'local' && localMedia ? `${l10n.t('Media: {0}', md(localMedia))}\n\n` : '';
     return {
       text: `$(broadcast) ${account.name}`,
-      tooltip: `Video Platform account **${md(account.name)}**\n\n${md(account.baseUrl)}\n\n${media}Click to switch accounts.`,
+      tooltip: `${l10n.t('Video Platform account **{0}**', md(account.name))}\n\n${md(account.baseUrl)}\n\n${media}${l10n.t('Click to switch accounts.')}`,
       markdown: true,
       command: 'videoPlatform.switchAccount',
     };
@@ -43,15 +44,18 @@ export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>, loca
   const count = store.list().length;
   if (count > 0) {
     return {
-      text: '$(plug) Video Platform: no active account',
-      tooltip: `No account is active. Click to choose one of your ${count === 1 ? 'account' : `${count} accounts`}.`,
+      text: `$(plug) ${l10n.t('Video Platform: no active account')}`,
+      tooltip:
+        count === 1
+          ? l10n.t('No account is active. Click to choose your account.')
+          : l10n.t('No account is active. Click to choose one of your {0} accounts.', count),
       markdown: false,
       command: 'videoPlatform.switchAccount',
     };
   }
   return {
-    text: '$(plug) Video Platform: no account',
-    tooltip: 'Click to add a Video Platform account',
+    text: `$(plug) ${l10n.t('Video Platform: no account')}`,
+    tooltip: l10n.t('Click to add a Video Platform account'),
     markdown: false,
     command: 'videoPlatform.addAccount',
   };

@@ -1,5 +1,6 @@
 import { describeFailure, isCancellation, reportFailure } from '../failures';
 import type { AppContext } from '../context';
+import { l10n } from '../l10n';
 
 export interface BatchOutcome<T, R> {
   readonly done: Array<{ item: T; result: R }>;
@@ -75,9 +76,9 @@ export async function reportBatch<T>(
   if (outcome.failed.length === 0) return;
   if (outcome.failed.length === 1) {
     const only = outcome.failed[0]!;
-    await reportFailure(ctx.ui, ctx.log, `${what} "${name(only.item)}"`, only.error);
+    await reportFailure(ctx.ui, ctx.log, l10n.t('{0} "{1}"', what, name(only.item)), only.error);
     return;
   }
   const details = outcome.failed.map(({ item, error }) => `"${name(item)}": ${describeFailure(error)}`).join('; ');
-  await reportFailure(ctx.ui, ctx.log, `${what} (${outcome.failed.length} items)`, new Error(details));
+  await reportFailure(ctx.ui, ctx.log, l10n.t('{0} ({1} items)', what, outcome.failed.length), new Error(details));
 }

@@ -1,5 +1,6 @@
 import { OutputNode } from '../tree/nodes';
 import { outputSize, protocolName } from '../tree/channelPresentation';
+import { l10n } from '../l10n';
 import { copyAddress } from './addressActions';
 import type { AppContext, CommandArgs } from '../context';
 import { channelAddresses } from './playAddresses';
@@ -8,17 +9,17 @@ import { resolveChannels } from './targets';
 /** videoPlatform.copyPushUrl: the address a push channel's source is sent to. */
 export async function copyPushAddress(ctx: AppContext, args: CommandArgs = {}): Promise<string | undefined> {
   const channels = await resolveChannels(ctx, args, {
-    title: 'Copy push address',
+    title: l10n.t('Copy push address'),
     eligible: (channel) => String(channel.signalType) !== '2',
     many: false,
   });
   const channel = channels?.[0];
   if (!channel) return undefined;
   if (!channel.pushUrl) {
-    await ctx.ui.warn(`"${channel.name}" has no push address.`);
+    await ctx.ui.warn(l10n.t('"{0}" has no push address.', channel.name));
     return undefined;
   }
-  await copyAddress(ctx, { url: channel.pushUrl, what: `push address of "${channel.name}"` });
+  await copyAddress(ctx, { url: channel.pushUrl, what: l10n.t('push address of "{0}"', channel.name) });
   return channel.pushUrl;
 }
 
@@ -30,16 +31,21 @@ export async function copyPlayAddress(ctx: AppContext, args: CommandArgs = {}): 
     const channel = node.parent.parent.channel;
     await copyAddress(ctx, {
       url: output.publicOutputUrl,
-      what: `${protocolName(output.protocolType)} ${outputSize(output.videoWidth, output.videoHeight, output.videoBitrate)} address of "${channel.name}"`,
+      what: l10n.t(
+        '{0} {1} address of "{2}"',
+        protocolName(output.protocolType),
+        outputSize(output.videoWidth, output.videoHeight, output.videoBitrate),
+        channel.name,
+      ),
     });
     return output.publicOutputUrl;
   }
   // From the palette: the channel, then the address, which is copied (no "copy or open" step).
-  const found = await channelAddresses(ctx, args, 'Copy play address');
+  const found = await channelAddresses(ctx, args, l10n.t('Copy play address'));
   if (!found) return undefined;
   const address = await ctx.ui.pick(found.items, {
     title: found.title,
-    placeHolder: 'Choose the address to copy',
+    placeHolder: l10n.t('Choose the address to copy'),
     matchOnDescription: true,
     matchOnDetail: true,
   });

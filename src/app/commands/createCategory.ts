@@ -1,24 +1,25 @@
 import type { ChannelCategory } from '../../api/types';
 import type { AppContext } from '../context';
+import { l10n } from '../l10n';
 import { askText } from './inputs';
 
 /** videoPlatform.createCategory: a channel category (liveChannelTypeCreate). */
 export async function createCategory(ctx: AppContext): Promise<ChannelCategory | undefined> {
-  const title = 'Create channel category';
+  const title = l10n.t('Create channel category');
   const name = await askText(ctx.ui, {
     title,
-    field: 'Category name',
-    prompt: 'Name of the new channel category',
+    field: l10n.t('Category name'),
+    prompt: l10n.t('Name of the new channel category'),
     maxLength: 50,
   });
   if (name === undefined) return undefined;
   const client = await ctx.connection.activeClient();
   const category = await ctx.ui.withProgress(
-    { title: `Creating category "${name}"`, cancellable: true },
+    { title: l10n.t('Creating category "{0}"', name), cancellable: true },
     ({ signal }) => client.liveChannelTypeCreate(name, { signal }),
   );
   ctx.models.channels.refresh();
   ctx.models.resources.refresh('channelCategory');
-  void ctx.ui.info(`Created channel category "${category.name}".`);
+  void ctx.ui.info(l10n.t('Created channel category "{0}".', category.name));
   return category;
 }

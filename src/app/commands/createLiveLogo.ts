@@ -1,36 +1,53 @@
 import type { LiveLogo, LiveLogoInput } from '../../api/types';
 import type { AppContext } from '../context';
+import { l10n } from '../l10n';
 import { answered, askInteger, askText } from './inputs';
 
 /** videoPlatform.createLiveLogo: a wizard over the liveLogoCreate fields (interface 4.2). */
 export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefined> {
-  const title = 'Create live logo';
+  const title = l10n.t('Create live logo');
   const ui = ctx.ui;
-  const name = answered(await askText(ui, { title, field: 'Logo name', prompt: 'Name of the logo', maxLength: 100 }));
+  const name = answered(
+    await askText(ui, { title, field: l10n.t('Logo name'), prompt: l10n.t('Name of the logo'), maxLength: 100 }),
+  );
   const uri = answered(
     await askText(ui, {
       title,
-      field: 'Image path',
-      prompt: 'Relative path of the logo image on the platform',
+      field: l10n.t('Image path'),
+      prompt: l10n.t('Relative path of the logo image on the platform'),
       placeHolder: 'logos/station.png',
       rule: (value) =>
         /^[a-z][a-z0-9+.-]*:\/\//i.test(value) || value.startsWith('/')
-          ? 'Image path must be relative (no scheme, no leading /)'
+          ? l10n.t('Image path must be relative (no scheme, no leading /)')
           : undefined,
     }),
   );
   const input: LiveLogoInput = {
     name,
     uri,
-    width: answered(await askInteger(ui, { title, field: 'Width', prompt: 'Logo width in pixels', min: 1, max: 7680 })),
+    width: answered(
+      await askInteger(ui, {
+        title,
+        field: l10n.t('Width'),
+        prompt: l10n.t('Logo width in pixels'),
+        min: 1,
+        max: 7680,
+      }),
+    ),
     height: answered(
-      await askInteger(ui, { title, field: 'Height', prompt: 'Logo height in pixels', min: 1, max: 4320 }),
+      await askInteger(ui, {
+        title,
+        field: l10n.t('Height'),
+        prompt: l10n.t('Logo height in pixels'),
+        min: 1,
+        max: 4320,
+      }),
     ),
     offsetWidth: answered(
       await askInteger(ui, {
         title,
-        field: 'Horizontal offset',
-        prompt: 'Offset of the upper-left corner from the left, in pixels',
+        field: l10n.t('Horizontal offset'),
+        prompt: l10n.t('Offset of the upper-left corner from the left, in pixels'),
         value: 0,
         min: 0,
         max: 7680,
@@ -39,8 +56,8 @@ export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefi
     offsetHeight: answered(
       await askInteger(ui, {
         title,
-        field: 'Vertical offset',
-        prompt: 'Offset of the upper-left corner from the top, in pixels',
+        field: l10n.t('Vertical offset'),
+        prompt: l10n.t('Offset of the upper-left corner from the top, in pixels'),
         value: 0,
         min: 0,
         max: 4320,
@@ -49,8 +66,8 @@ export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefi
     opacity: answered(
       await askInteger(ui, {
         title,
-        field: 'Opacity',
-        prompt: 'Opacity in percent, 100 is opaque',
+        field: l10n.t('Opacity'),
+        prompt: l10n.t('Opacity in percent, 100 is opaque'),
         value: 100,
         min: 0,
         max: 100,
@@ -59,8 +76,8 @@ export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefi
     resize: answered(
       await askInteger(ui, {
         title,
-        field: 'Scale',
-        prompt: 'Scale in percent, 100 is no scaling',
+        field: l10n.t('Scale'),
+        prompt: l10n.t('Scale in percent, 100 is no scaling'),
         value: 100,
         min: 1,
         max: 100,
@@ -68,13 +85,15 @@ export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefi
     ),
   };
   const client = await ctx.connection.activeClient();
-  const logo = await ui.withProgress({ title: `Creating live logo "${name}"`, cancellable: true }, ({ signal }) =>
-    client.liveLogoCreate(input, { signal }),
+  const logo = await ui.withProgress(
+    { title: l10n.t('Creating live logo "{0}"', name), cancellable: true },
+    ({ signal }) => client.liveLogoCreate(input, { signal }),
   );
   ctx.log.info(`Created live logo ${logo.id} (${logo.httpUrl})`);
   ctx.models.resources.refresh('liveLogo');
+  const copyId = l10n.t('Copy Id');
   void ui
-    .info(`Created live logo "${logo.name}" (id ${logo.id}).`, 'Copy Id')
-    .then((choice) => (choice === 'Copy Id' ? ui.copy(logo.id) : undefined));
+    .info(l10n.t('Created live logo "{0}" (id {1}).', logo.name, logo.id), copyId)
+    .then((choice) => (choice === copyId ? ui.copy(logo.id) : undefined));
   return logo;
 }

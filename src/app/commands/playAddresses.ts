@@ -1,6 +1,7 @@
 import type { Channel, ChannelPlayUrl, PlaybackStream, Video, VideoPlayback } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
 import { step } from '../failures';
+import { l10n } from '../l10n';
 import { outputSize, protocolName } from '../tree/channelPresentation';
 import { formatBytes } from '../tree/videoPresentation';
 import type { PickItem } from '../ui';
@@ -16,27 +17,31 @@ function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: reado
     const channelName = channel?.name ?? entry.channelId;
     const group = channel?.outputGroupList.find((candidate) => candidate.id === entry.channelGroupId);
     const protocol = protocolName(entry.channelGroupType);
-    const groupName = group?.name ? ` ${group.name}` : '';
+    const groupLabel = group?.name
+      ? l10n.t('{0} {1} output group', protocol, group.name)
+      : l10n.t('{0} output group', protocol);
     items.push({
-      label: `${channels.length > 1 ? `${channelName} · ` : ''}${protocol}${groupName} output group`,
+      label: `${channels.length > 1 ? `${channelName} · ` : ''}${groupLabel}`,
       separator: true,
     });
     if (entry.playUrl) {
       items.push({
         label:
-          entry.channelGroupType === PROTOCOL_HLS ? '$(list-ordered) Master playlist' : '$(play-circle) Play address',
-        description: `${protocol} · all renditions`,
+          entry.channelGroupType === PROTOCOL_HLS
+            ? `$(list-ordered) ${l10n.t('Master playlist')}`
+            : `$(play-circle) ${l10n.t('Play address')}`,
+        description: l10n.t('{0} · all renditions', protocol),
         detail: entry.playUrl,
-        value: { url: entry.playUrl, what: `${protocol} master address of "${channelName}"` },
+        value: { url: entry.playUrl, what: l10n.t('{0} master address of "{1}"', protocol, channelName) },
       });
     }
     for (const child of entry.playUrlList) {
       const size = outputSize(child.width, child.height, child.videoBitrate);
       items.push({
-        label: `$(play) ${size}${child.defaultVideo === '1' ? ' (default)' : ''}`,
-        description: `${protocol} · audio ${child.audioBitrate} kbps`,
+        label: `$(play) ${child.defaultVideo === '1' ? l10n.t('{0} (default)', size) : size}`,
+        description: l10n.t('{0} · audio {1} kbps', protocol, child.audioBitrate),
         detail: child.url,
-        value: { url: child.url, what: `${protocol} ${size} address of "${channelName}"` },
+        value: { url: child.url, what: l10n.t('{0} {1} address of "{2}"', protocol, size, channelName) },
       });
     }
   }
@@ -46,7 +51,8 @@ function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: reado
 const FORMATS = ['hls', 'mp4', 'flv', 'ts'] as const;
 
 function streamLabel(format: string, stream: PlaybackStream): string {
-  return `$(play) ${format.toUpperCase()} ${stream.width}x${stream.height}${stream.defaultVideo === 1 ? ' (default)' : ''}`;
+  const name = `${format.toUpperCase()} ${stream.width}x${stream.height}`;
+  return `$(play) ${stream.defaultVideo === 1 ? l10n.t('{0} (default)', name) : name}`;
 }
 
 /** Quick-pick rows for getTranscodedVideos: a separator per video, CDN and format. */
@@ -60,14 +66,14 @@ function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly
         const list = cdn[format]?.list ?? [];
         if (list.length === 0) continue;
         items.push({
-          label: `${videos.length > 1 ? `${title} · ` : ''}CDN ${cdn.desc}${cdn.defaultCdn === 1 ? ' (default)' : ''} · ${format.toUpperCase()}`,
+          label: `${videos.length > 1 ? `${title} · ` : ''}${cdn.defaultCdn === 1 ? l10n.t('{0} (default)', `CDN ${cdn.desc}`) : `CDN ${cdn.desc}`} · ${format.toUpperCase()}`,
           separator: true,
         });
         for (const stream of list) {
           const extras = [
             stream.desc,
             stream.size ? formatBytes(stream.size) : '',
-            stream.encryptType ? (stream.encryptType === 6 ? 'AES' : 'encrypted') : '',
+            stream.encryptType ? (stream.encryptType === 6 ? 'AES' : l10n.t('encrypted')) : '',
           ]
             .filter(Boolean)
             .join(' · ');
@@ -77,7 +83,7 @@ function videoAddressItems(playbacks: readonly VideoPlayback[], videos: readonly
             detail: stream.url,
             value: {
               url: stream.url,
-              what: `${format.toUpperCase()} ${stream.width}x${stream.height} address of "${title}"`,
+              what: l10n.t('{0} {1} address of "{2}"', format.toUpperCase(), `${stream.width}x${stream.height}`, title),
             },
           });
         }
@@ -92,7 +98,7 @@ export async function showChannelPlayAddresses(
   ctx: AppContext,
   args: CommandArgs = {},
 ): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
-  const found = await channelAddresses(ctx, args, 'Playback addresses');
+  const found = await channelAddresses(ctx, args, l10n.t('Playback addresses'));
   return found ? pickAndUseAddress(ctx, found.items, found.title) : undefined;
 }
 
@@ -111,10 +117,10 @@ export async function channelAddresses(
     channels.map((channel) => channel.name),
     'channels',
   );
-  const entries: ChannelPlayUrl[] = await step(`Read the playback addresses of ${names}`, async () => {
+  const entries: ChannelPlayUrl[] = await step(l10n.t('Read the playback addresses of {0}', names), async () => {
     const client = await ctx.connection.activeClient();
     return ctx.ui.withProgress(
-      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      { title: l10n.t('Reading the playback addresses of {0}', names), cancellable: true },
       ({ signal }) =>
         client.liveGetChannelsPlayUrl(
           channels.map((channel) => channel.id),
@@ -124,10 +130,10 @@ export async function channelAddresses(
   });
   const items = channelAddressItems(entries, channels);
   if (!items.some((item) => !item.separator)) {
-    await ctx.ui.info(`${names} has no output group, so there is no playback address.`);
+    await ctx.ui.info(l10n.t('{0} has no output group, so there is no playback address.', names));
     return undefined;
   }
-  return { items, title: `${title} of ${names}` };
+  return { items, title: l10n.t('{0} of {1}', title, names) };
 }
 
 export function hasRenditions(video: Video): boolean {
@@ -139,23 +145,23 @@ export async function showVideoPlayAddresses(
   ctx: AppContext,
   args: CommandArgs = {},
 ): Promise<Awaited<ReturnType<typeof pickAndUseAddress>>> {
-  const title = 'Playback addresses';
+  const title = l10n.t('Playback addresses');
   // Only videos with renditions have addresses (transcoded, or transcoding again with the earlier ones).
   const videos = await resolveVideos(ctx, args, {
     title,
     many: true,
     eligible: hasRenditions,
-    why: 'no rendition yet: transcode it first',
+    why: l10n.t('no rendition yet: transcode it first'),
   });
   if (!videos) return undefined;
   const names = nameList(
     videos.map((video) => video.title || video.fileName),
     'videos',
   );
-  const playbacks: VideoPlayback[] = await step(`Read the playback addresses of ${names}`, async () => {
+  const playbacks: VideoPlayback[] = await step(l10n.t('Read the playback addresses of {0}', names), async () => {
     const client = await ctx.connection.activeClient();
     return ctx.ui.withProgress(
-      { title: `Reading the playback addresses of ${names}`, cancellable: true },
+      { title: l10n.t('Reading the playback addresses of {0}', names), cancellable: true },
       ({ signal }) =>
         client.getTranscodedVideos(
           videos.map((video) => video.id),
@@ -168,9 +174,9 @@ export async function showVideoPlayAddresses(
     .filter((playback) => !playback.cdns?.length)
     .map((playback) => videos.find((video) => video.id === playback.id)?.title ?? playback.id);
   if (!items.some((item) => !item.separator)) {
-    await ctx.ui.info(`${names} has no playback address yet (not transcoded, or no CDN).`);
+    await ctx.ui.info(l10n.t('{0} has no playback address yet (not transcoded, or no CDN).', names));
     return undefined;
   }
   if (without.length) ctx.log.info(`No playback addresses for ${without.map((name) => `"${name}"`).join(', ')}`);
-  return pickAndUseAddress(ctx, items, `${title} of ${names}`);
+  return pickAndUseAddress(ctx, items, l10n.t('{0} of {1}', title, names));
 }

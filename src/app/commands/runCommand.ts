@@ -1,5 +1,6 @@
 import type { AppContext, CommandArgs } from '../context';
 import { reportFailure, StepFailure } from '../failures';
+import { l10n } from '../l10n';
 import { Dismissed } from './inputs';
 
 /** One command: its id (package.json contributes.commands), what it does, and its handler. */
@@ -23,7 +24,14 @@ export async function runCommand(ctx: AppContext, row: CommandRow, args: Command
     if (error instanceof Dismissed) return undefined;
     // Shown, not awaited: the command ends now, whenever (if ever) the user answers the message's "Show Log".
     if (error instanceof StepFailure) void reportFailure(ctx.ui, ctx.log, error.what, error.error);
-    else void reportFailure(ctx.ui, ctx.log, row.title, error);
+    // The table's titles are English; their translations are in l10n/bundle.l10n.<lang>.json all the same.
+    else void reportFailure(ctx.ui, ctx.log, commandTitle(row), error);
     return undefined;
   }
+}
+
+/** A row's title in the display language (the rows are English, a translation looks it up by that text). */
+export function commandTitle(row: Pick<CommandRow, 'title'>): string {
+  const title = row.title;
+  return l10n.t(title);
 }

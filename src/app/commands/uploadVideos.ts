@@ -3,9 +3,11 @@ import { basename, extname } from 'node:path';
 import type { TemplateGroupSummary, UploadedVideo } from '../../api/types';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
+import { l10n } from '../l10n';
 import type { PickItem } from '../ui';
 import { runBatch, reportBatch } from './batch';
 import { answered, askInteger } from './inputs';
+import { formatCategory } from '../util/format';
 import { nameList } from './targets';
 import { seenVideoCategories } from './videoCategories';
 
@@ -56,10 +58,16 @@ async function filesToUpload(ctx: AppContext, args: CommandArgs, title: string):
     if (skipped > 0)
       ctx.log.info(`${title}: ${skipped} selected file${skipped > 1 ? 's are' : ' is'} not media and left out`);
     if (media.length > 0) return media;
-    throw new Error(`none of the selected files is a media file (${MEDIA_EXTENSIONS.map((e) => `.${e}`).join(' ')})`);
+    throw new Error(
+      l10n.t('none of the selected files is a media file ({0})', MEDIA_EXTENSIONS.map((e) => `.${e}`).join(' ')),
+    );
   }
   return answered(
-    await ctx.ui.openFiles({ title, openLabel: 'Upload', filters: { Media: MEDIA_EXTENSIONS, 'All files': ['*'] } }),
+    await ctx.ui.openFiles({
+      title,
+      openLabel: l10n.t('Upload'),
+      filters: { [l10n.t('Media')]: MEDIA_EXTENSIONS, [l10n.t('All files')]: ['*'] },
+    }),
   );
 }
 
@@ -70,7 +78,7 @@ async function filesToUpload(ctx: AppContext, args: CommandArgs, title: string):
  * videos show in the Videos view, which follows their transcoding until it ends.
  */
 export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Promise<UploadOutcome | undefined> {
-  const title = 'Upload Video';
+  const title = l10n.t('Upload Video');
   const files = await filesToUpload(ctx, args, title);
   const names = nameList(
     files.map((file) => basename(file)),
@@ -80,55 +88,58 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
   const epoch = ctx.connection.epoch;
 
   const categoryItems: PickItem<number | 'other'>[] = [
-    { label: '$(circle-slash) No category', value: 0 },
+    { label: `$(circle-slash) ${formatCategory(undefined)}`, value: 0 },
     ...seenVideoCategories(ctx)
       .filter(({ id }) => id > 0)
-      .map(({ id, name }) => ({ label: name, description: `id ${id}`, value: id })),
-    { label: '$(edit) Enter a category id...', value: 'other' },
+      .map(({ id, name }) => ({ label: formatCategory({ name, id }), value: id })),
+    { label: `$(edit) ${l10n.t('Enter a category id...')}`, value: 'other' },
   ];
   const pickedCategory = answered(
-    await ctx.ui.pick(categoryItems, { title: `${title}: ${names}`, placeHolder: 'Video category' }),
+    await ctx.ui.pick(categoryItems, {
+      title: l10n.t('{0}: {1}', title, names),
+      placeHolder: l10n.t('Video category'),
+    }),
   );
   const categoryId =
     pickedCategory === 'other'
       ? answered(
           await askInteger(ctx.ui, {
             title,
-            field: 'Category id',
-            prompt: 'Video category id',
+            field: l10n.t('Category id'),
+            prompt: l10n.t('Video category id'),
             min: 0,
             max: 2 ** 31 - 1,
           }),
         )
       : pickedCategory;
 
-  const groups = await step('Read the template groups', () => client.templateGroupList());
+  const groups = await step(l10n.t('Read the template groups'), () => client.templateGroupList());
   const defaultGroup = groups.find((group) => group.defaultGroup);
   const transcoding = answered(
     await ctx.ui.pick<Transcoding>(
       [
         {
-          label: '$(star) Default group',
-          description: defaultGroup ? `"${defaultGroup.name}"` : "the account's default group",
+          label: `$(star) ${l10n.t('Default group')}`,
+          description: defaultGroup ? `"${defaultGroup.name}"` : l10n.t("the account's default group"),
           value: { kind: 'default' },
         },
         ...groups.map((group) => ({
           label: `$(layers) ${group.name}`,
-          description: [group.type === 1 ? 'VR' : '', `id ${group.id}`].filter(Boolean).join(' · '),
+          description: [group.type === 1 ? 'VR' : '', l10n.t('id {0}', group.id)].filter(Boolean).join(' · '),
           value: { kind: 'group', group } as Transcoding,
         })),
         {
-          label: '$(circle-slash) None: no transcoding',
-          description: 'keep the file as uploaded',
+          label: `$(circle-slash) ${l10n.t('None: no transcoding')}`,
+          description: l10n.t('keep the file as uploaded'),
           value: { kind: 'none' },
         },
       ],
-      { title: `${title}: ${names}`, placeHolder: 'Transcode with...' },
+      { title: l10n.t('{0}: {1}', title, names), placeHolder: l10n.t('Transcode with...') },
     ),
   );
 
   // One token for the whole batch; the files' bytes fill one bar.
-  const token = (await step('Get an upload token', () => client.getToken())).accessToken;
+  const token = (await step(l10n.t('Get an upload token'), () => client.getToken())).accessToken;
   const sizes = await Promise.all(
     files.map((file) =>
       stat(file).then(
@@ -144,7 +155,7 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
   let doneBytes = 0;
   let shownPercent = 0;
   const outcome = await runBatch(ctx, {
-    title: `Uploading ${names}`,
+    title: l10n.t('Uploading {0}', names),
     items: files,
     name: (file) => basename(file),
     run: async (file, signal, report) => {
@@ -166,7 +177,7 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
             const percent = size === 0 ? 100 : Math.floor((sentBytes / size) * 100);
             const overall = Math.min(100, ((doneBytes + sentBytes) / totalBytes) * 100);
             report(
-              `${basename(file)}: ${megabytes(sentBytes)} of ${megabytes(size)} (${percent}%)`,
+              l10n.t('{0}: {1} of {2} ({3}%)', basename(file), megabytes(sentBytes), megabytes(size), percent),
               overall - shownPercent,
             );
             shownPercent = overall;
@@ -174,7 +185,7 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
         },
       );
       doneBytes += fileBytes;
-      if (!video) throw new Error('the platform answered without the uploaded video');
+      if (!video) throw new Error(l10n.t('the platform answered without the uploaded video'));
       return video;
     },
   });
@@ -201,10 +212,12 @@ export async function uploadVideos(ctx: AppContext, args: CommandArgs = {}): Pro
     );
     void ctx.ui.info(
       transcoding.kind === 'none'
-        ? `Uploaded ${what}.`
-        : `Uploaded ${what}; the Videos view follows ${ids.length === 1 ? 'its' : 'their'} transcoding until it ends.`,
+        ? l10n.t('Uploaded {0}.', what)
+        : ids.length === 1
+          ? l10n.t('Uploaded {0}; the Videos view follows its transcoding until it ends.', what)
+          : l10n.t('Uploaded {0}; the Videos view follows their transcoding until it ends.', what),
     );
   }
-  await reportBatch(ctx, 'Upload', outcome, (file) => basename(file));
+  await reportBatch(ctx, l10n.t('Upload'), outcome, (file) => basename(file));
   return { uploaded, failed: outcome.failed.map(({ item }) => item) };
 }

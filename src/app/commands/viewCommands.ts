@@ -11,6 +11,8 @@ import {
 } from '../tree/nodes';
 import { reportBatch } from './batch';
 import type { AppContext, CommandArgs } from '../context';
+import { l10n } from '../l10n';
+import { formatCategory } from '../util/format';
 import { selectedArgs } from './targets';
 
 /** videoPlatform.loadMore: the "Load more" row's click. */
@@ -43,7 +45,7 @@ function refreshTarget(node: unknown): { view: 'channels' | 'videos'; key: strin
     return {
       view: 'channels',
       key: `category:${node.category?.id ?? '-'}`,
-      name: node.category?.name ?? 'No category',
+      name: formatCategory(node.category),
     };
   if (node instanceof VideoNode)
     return { view: 'videos', key: `video:${node.video.id}`, name: node.video.title || node.video.fileName };
@@ -82,5 +84,5 @@ export async function refreshItem(ctx: AppContext, args: CommandArgs = {}): Prom
     const result = settled[index]!;
     return result.status === 'rejected' ? [{ item: entry.target, error: result.reason as unknown }] : [];
   });
-  await reportBatch(ctx, 'Refresh', { done: [], failed, cancelled: false }, (target) => target.name);
+  await reportBatch(ctx, l10n.t('Refresh'), { done: [], failed, cancelled: false }, (target) => target.name);
 }

@@ -1,17 +1,17 @@
 import type { AppContext } from '../context';
+import { l10n } from '../l10n';
 import type { StreamTarget } from './streamTargets';
-
-const RULE = 'The address must start with http:// or https:// (or be a file path)';
 
 function addressRule(text: string): string | undefined {
   const value = text.trim();
-  if (!value) return 'The address must not be empty';
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !/^(https?|file):\/\//i.test(value)) return RULE;
+  if (!value) return l10n.t('The address must not be empty');
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(value) && !/^(https?|file):\/\//i.test(value))
+    return l10n.t('The address must start with http:// or https:// (or be a file path)');
   if (/^https?:\/\//i.test(value)) {
     try {
       new URL(value);
     } catch {
-      return `${value} is not an address`;
+      return l10n.t('{0} is not an address', value);
     }
   }
   return undefined;
@@ -24,18 +24,22 @@ export async function askAddress(ctx: AppContext, title: string): Promise<Stream
   const NEW = '';
   const picked = await ctx.ui.pick(
     [
-      { label: '$(edit) Enter an address…', description: 'HLS, MP4, FLV or TS; http(s) or a file path', value: NEW },
-      ...(recent.length > 0 ? [{ label: 'Recent', separator: true }] : []),
+      {
+        label: `$(edit) ${l10n.t('Enter an address…')}`,
+        description: l10n.t('HLS, MP4, FLV or TS; http(s) or a file path'),
+        value: NEW,
+      },
+      ...(recent.length > 0 ? [{ label: l10n.t('Recent'), separator: true }] : []),
       ...recent.map((entry) => ({ label: entry, value: entry })),
     ],
-    { title, placeHolder: 'A new address, or a recent one' },
+    { title, placeHolder: l10n.t('A new address, or a recent one') },
   );
   if (picked === undefined) return undefined;
   let address: string | undefined = picked || undefined;
   if (address === undefined) {
     const typed = await ctx.ui.input({
       title,
-      prompt: 'An HLS playlist (.m3u8), MP4, FLV or TS address, or a file path',
+      prompt: l10n.t('An HLS playlist (.m3u8), MP4, FLV or TS address, or a file path'),
       placeHolder: 'https://example.com/live/stream.m3u8',
       validate: addressRule,
     });

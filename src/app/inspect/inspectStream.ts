@@ -10,6 +10,8 @@ import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
 import { INSTALL_HINT, type MediaTools } from '../../media/tools';
 import type { AppContext, CommandArgs } from '../context';
 import { describeFailure, reportFailure } from '../failures';
+import { l10n } from '../l10n';
+import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/format';
 import { askAddress } from './askAddress';
 import type { WebPanel } from './panels';
 import { playlistOnlyReport } from './playlistOnly';
@@ -41,8 +43,8 @@ export class InspectSession {
     private readonly ctx: AppContext,
     readonly target: StreamTarget,
   ) {
-    this.panel = ctx.inspection.panels.open({ kind: 'report', title: `Inspect ${target.name}` });
-    this.panel.setHtml(this.page(`<p>Inspecting ${escapeHtml(target.address)}…</p>`));
+    this.panel = ctx.inspection.panels.open({ kind: 'report', title: l10n.t('Inspect {0}', target.name) });
+    this.panel.setHtml(this.page(`<p>${escapeHtml(l10n.t('Inspecting {0}…', target.address))}</p>`));
     this.panel.onMessage((message) => {
       if ((message as { type?: unknown })?.type === 'rerun') void this.rerun();
     });
@@ -59,7 +61,7 @@ export class InspectSession {
     try {
       await this.run(true);
     } catch (error) {
-      void reportFailure(this.ctx.ui, this.ctx.log, `Inspect ${this.target.name}`, error);
+      void reportFailure(this.ctx.ui, this.ctx.log, l10n.t('Inspect {0}', this.target.name), error);
     }
   }
 
@@ -80,7 +82,7 @@ export class InspectSession {
       if (mode.kind !== 'real') {
         const result = await playlistOnlyReport(this.target.address, fetch, INSTALL_HINT, both);
         this.show(result, undefined, [
-          `ffmpeg was not found, so only the playlist was checked (nothing measured): ${INSTALL_HINT}.`,
+          l10n.t('ffmpeg was not found, so only the playlist was checked (nothing measured): {0}.', INSTALL_HINT),
         ]);
         return result;
       }
@@ -98,18 +100,19 @@ export class InspectSession {
       let sheet: string | undefined;
       let stills: Record<string, string> = {};
       if (this.target.single && !result.live) {
-        report('making the contact sheet');
+        report(l10n.t('making the contact sheet'));
         sheet = await this.contactSheet(mode.tools, both);
       } else if (result.kind === 'hls-master' && !result.live) {
-        report('making a still per variant');
+        report(l10n.t('making a still per variant'));
         stills = await this.variantStills(mode.tools, result, both);
       }
       this.show(result, sheet, [], stills);
       return result;
     };
     const result = progress
-      ? await this.ctx.ui.withProgress({ title: `Inspecting ${this.target.name}`, cancellable: true }, (handle) =>
-          work(handle.signal, (text) => handle.report(text)),
+      ? await this.ctx.ui.withProgress(
+          { title: l10n.t('Inspecting {0}', this.target.name), cancellable: true },
+          (handle) => work(handle.signal, (text) => handle.report(text)),
         )
       : await work(new AbortController().signal, () => undefined);
     this.report = result;
@@ -191,7 +194,18 @@ export class InspectSession {
     const watched = report.sampled.liveSeconds;
     const live = report.live
       ? [
-          `Live: inspected again every ${refreshMs / 1000} s while this panel is open${watched !== undefined ? ` (each run watches the playlist for ${watched} s)` : ''}; last run ${new Date().toLocaleTimeString()}.`,
+          watched !== undefined
+            ? l10n.t(
+                'Live: inspected again every {0} while this panel is open (each run watches the playlist for {1}); last run {2}.',
+                formatMilliseconds(refreshMs),
+                formatSeconds(watched),
+                formatDateTime(new Date()),
+              )
+            : l10n.t(
+                'Live: inspected again every {0} while this panel is open; last run {1}.',
+                formatMilliseconds(refreshMs),
+                formatDateTime(new Date()),
+              ),
         ]
       : [];
     const html = renderReportHtml(report, {
@@ -212,7 +226,7 @@ export class InspectSession {
 
 /** videoPlatform.inspectStream: the item's stream, the file, or an address asked for; the report in a panel. */
 export async function inspectStream(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
-  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, 'Inspect stream'));
+  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Inspect stream')));
   if (!target) return undefined;
   const session = new InspectSession(ctx, target);
   try {

@@ -1,4 +1,5 @@
 import type { AppContext, CommandArgs } from '../context';
+import { l10n } from '../l10n';
 import { askAddress } from './askAddress';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
 
@@ -9,7 +10,7 @@ import { targetOfArgs, type StreamTarget } from './streamTargets';
  */
 export async function openPlayerFor(ctx: AppContext, target: StreamTarget): Promise<string> {
   if (!/^https?:\/\//i.test(target.address))
-    throw new Error('the browser player plays http:// and https:// addresses; use Preview for a file');
+    throw new Error(l10n.t('the browser player plays http:// and https:// addresses; use Preview for a file'));
   const path = new URL(target.address).pathname;
   const page = /\.m3u8?$/i.test(path) ? await ctx.inspection.playerAddress(target.address) : target.address;
   await ctx.ui.openExternal(page);
@@ -18,6 +19,6 @@ export async function openPlayerFor(ctx: AppContext, target: StreamTarget): Prom
 
 /** videoPlatform.openPlayerInBrowser */
 export async function openPlayerInBrowser(ctx: AppContext, args: CommandArgs = {}): Promise<string | undefined> {
-  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, 'Open player in browser'));
+  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Open player in browser')));
   return target ? openPlayerFor(ctx, target) : undefined;
 }

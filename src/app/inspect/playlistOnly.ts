@@ -2,6 +2,7 @@ import { FINDING_CODES, type Finding } from '../../inspector/findings';
 import { parsePlaylist } from '../../inspector/hls';
 import { playlistProblems } from '../../inspector/playlistProblems';
 import type { Report, VariantRow } from '../../inspector/report';
+import { l10n } from '../l10n';
 import { displayAddress, makeReader, resolveUri, toAddress, type FetchPort } from '../../inspector/source';
 
 /**
@@ -19,7 +20,9 @@ export async function playlistOnlyReport(
   const reader = makeReader(fetch, signal ? { signal } : {});
   const text = (await reader.text(address)).replace(/^\uFEFF/, '');
   if (!text.startsWith('#EXTM3U'))
-    throw new Error(`${displayAddress(address)} is not an HLS playlist, and media files need ffprobe: ${installHint}`);
+    throw new Error(
+      l10n.t('{0} is not an HLS playlist, and media files need ffprobe: {1}', displayAddress(address), installHint),
+    );
   const findings: Finding[] = playlistProblems(text).map((problem) => ({
     code: problem.code,
     severity: problem.severity,

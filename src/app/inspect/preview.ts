@@ -3,6 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePreview } from '../../inspector/stills';
 import { INSTALL_HINT } from '../../media/tools';
+import { l10n } from '../l10n';
 import type { AppContext, CommandArgs } from '../context';
 import { askAddress } from './askAddress';
 import { mediaInput } from './inspectStream';
@@ -24,7 +25,8 @@ const CAN_PLAY_WAIT_MS = 15_000;
 /** A preview holds at most this much of the stream. */
 export const PREVIEW_SECONDS = 120;
 
-const OPEN_PLAYER = 'Open Player in Browser';
+/** The button that opens the browser player (translated when shown). */
+const openPlayer = (): string => l10n.t('Open Player in Browser');
 
 export interface PreviewResult {
   readonly panel: WebPanel;
@@ -57,7 +59,7 @@ function waitForCanPlay(panel: WebPanel): Promise<CanPlay | undefined> {
 /** The preview file of an address: made once per address (and kept in the extension's storage). */
 async function previewFile(ctx: AppContext, target: StreamTarget): Promise<string> {
   const mode = await ctx.inspection.tools.mode();
-  if (mode.kind !== 'real') throw new Error(`a preview needs ffmpeg: ${INSTALL_HINT}`);
+  if (mode.kind !== 'real') throw new Error(l10n.t('a preview needs ffmpeg: {0}', INSTALL_HINT));
   const dir = ctx.inspection.previewDir;
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${createHash('sha256').update(target.address).digest('hex').slice(0, 24)}.mp4`);
@@ -67,20 +69,23 @@ async function previewFile(ctx: AppContext, target: StreamTarget): Promise<strin
   );
   if (made) return file;
   const partial = `${file}.${randomBytes(4).toString('hex')}.part`;
-  await ctx.ui.withProgress({ title: `Making a preview of ${target.name}`, cancellable: true }, async ({ signal }) => {
-    try {
-      // ffmpeg reads the address itself: through the proxy the settings choose for it.
-      const env = ctx.inspection.fetch.toolEnv(target.address);
-      await makePreview(mode.tools, mediaInput(target.address), partial, {
-        signal,
-        maxSeconds: PREVIEW_SECONDS,
-        ...(env ? { env } : {}),
-      });
-      await rename(partial, file);
-    } finally {
-      await rm(partial, { force: true });
-    }
-  });
+  await ctx.ui.withProgress(
+    { title: l10n.t('Making a preview of {0}', target.name), cancellable: true },
+    async ({ signal }) => {
+      try {
+        // ffmpeg reads the address itself: through the proxy the settings choose for it.
+        const env = ctx.inspection.fetch.toolEnv(target.address);
+        await makePreview(mode.tools, mediaInput(target.address), partial, {
+          signal,
+          maxSeconds: PREVIEW_SECONDS,
+          ...(env ? { env } : {}),
+        });
+        await rename(partial, file);
+      } finally {
+        await rm(partial, { force: true });
+      }
+    },
+  );
   return file;
 }
 
@@ -90,12 +95,12 @@ async function previewFile(ctx: AppContext, target: StreamTarget): Promise<strin
  * play; when it cannot, the user is told and offered the browser player.
  */
 export async function previewStream(ctx: AppContext, args: CommandArgs = {}): Promise<PreviewResult | undefined> {
-  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, 'Preview'));
+  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Preview')));
   if (!target) return undefined;
   const file = await previewFile(ctx, target);
   const panel = ctx.inspection.panels.open({
     kind: 'preview',
-    title: `Preview ${target.name}`,
+    title: l10n.t('Preview {0}', target.name),
     folders: [ctx.inspection.previewDir],
   });
   const answer = waitForCanPlay(panel);
@@ -109,12 +114,22 @@ export async function previewStream(ctx: AppContext, args: CommandArgs = {}): Pr
   );
   const canPlay = await answer;
   if (canPlay && (!canPlay.h264 || !canPlay.mp3)) {
-    const missing = [!canPlay.h264 ? 'H.264 video' : '', !canPlay.mp3 ? 'MP3 audio' : ''].filter(Boolean).join(' and ');
+    const missing =
+      !canPlay.h264 && !canPlay.mp3
+        ? l10n.t('H.264 video and MP3 audio')
+        : !canPlay.h264
+          ? l10n.t('H.264 video')
+          : l10n.t('MP3 audio');
+    const button = openPlayer();
     const choice = await ctx.ui.warn(
-      `This VS Code's webviews cannot play ${missing}, so the preview of ${target.name} will not play here. The browser player plays it.`,
-      OPEN_PLAYER,
+      l10n.t(
+        "This VS Code's webviews cannot play {0}, so the preview of {1} will not play here. The browser player plays it.",
+        missing,
+        target.name,
+      ),
+      button,
     );
-    if (choice === OPEN_PLAYER) await openPlayerFor(ctx, target);
+    if (choice === button) await openPlayerFor(ctx, target);
   }
   return { panel, file, canPlay };
 }

@@ -1,4 +1,5 @@
 import type { TranscodedStream, Video } from '../../api/types';
+import { l10n } from '../l10n';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
 import { ChannelNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode } from '../tree/nodes';
@@ -23,12 +24,15 @@ function renditionAddress(stream: TranscodedStream): string | undefined {
 
 /** The video's best rendition as the platform's play-address operation lists it: the default CDN's largest HLS (else MP4). */
 async function videoAddress(ctx: AppContext, video: Video): Promise<string | undefined> {
-  const [playback] = await step(`Read the playback addresses of "${video.title || video.fileName}"`, async () => {
-    const client = await ctx.connection.activeClient();
-    return ctx.ui.withProgress({ title: 'Reading the playback addresses', cancellable: true }, ({ signal }) =>
-      client.getTranscodedVideos([video.id], { signal }),
-    );
-  });
+  const [playback] = await step(
+    l10n.t('Read the playback addresses of "{0}"', video.title || video.fileName),
+    async () => {
+      const client = await ctx.connection.activeClient();
+      return ctx.ui.withProgress({ title: l10n.t('Reading the playback addresses'), cancellable: true }, ({ signal }) =>
+        client.getTranscodedVideos([video.id], { signal }),
+      );
+    },
+  );
   const cdns = playback?.cdns ?? [];
   const cdn = cdns.find((candidate) => candidate.defaultCdn === 1) ?? cdns[0];
   for (const format of ['hls', 'mp4'] as const) {
@@ -49,10 +53,10 @@ async function channelGroupAddresses(
   channelId: string,
   name: string,
 ): Promise<Array<{ groupId: string; url: string }>> {
-  const entries = await step(`Read the playback addresses of "${name}"`, async () => {
+  const entries = await step(l10n.t('Read the playback addresses of "{0}"', name), async () => {
     const client = await ctx.connection.activeClient();
     return ctx.ui.withProgress(
-      { title: `Reading the playback addresses of "${name}"`, cancellable: true },
+      { title: l10n.t('Reading the playback addresses of "{0}"', name), cancellable: true },
       ({ signal }) => client.liveGetChannelsPlayUrl([channelId], { signal }),
     );
   });
@@ -74,34 +78,45 @@ export async function targetOfArgs(ctx: AppContext, args: CommandArgs): Promise<
   }
   if (node instanceof RenditionNode) {
     const address = renditionAddress(node.stream);
-    if (!address) throw new Error(`the rendition "${node.stream.name}" has no address`);
-    return { address, name: `${node.stream.name} of "${node.video.title || node.video.fileName}"`, single: true };
+    if (!address) throw new Error(l10n.t('the rendition "{0}" has no address', node.stream.name));
+    return {
+      address,
+      name: l10n.t('{0} of "{1}"', node.stream.name, node.video.title || node.video.fileName),
+      single: true,
+    };
   }
   if (node instanceof VideoNode) {
     const title = node.video.title || node.video.fileName;
     const address = await videoAddress(ctx, node.video);
-    if (!address) throw new Error(`"${title}" has no rendition yet: transcode it first`);
+    if (!address) throw new Error(l10n.t('"{0}" has no rendition yet: transcode it first', title));
     return { address, name: `"${title}"`, single: true };
   }
   if (node instanceof OutputNode) {
     const url = node.output.publicOutputUrl;
     if (!WEB.test(url))
-      throw new Error(`the output's address ${url} is not an http(s) address (RTMP cannot be inspected)`);
-    return { address: url, name: `${node.output.videoWidth}x${node.output.videoHeight} output`, single: true };
+      throw new Error(l10n.t("the output's address {0} is not an http(s) address (RTMP cannot be inspected)", url));
+    return {
+      address: url,
+      name: l10n.t('{0} output', `${node.output.videoWidth}x${node.output.videoHeight}`),
+      single: true,
+    };
   }
   if (node instanceof OutputGroupNode) {
     const groups = await channelGroupAddresses(ctx, node.channel.id, node.channel.name);
     const group = groups.find((candidate) => candidate.groupId === node.outputGroup.id);
     if (!group)
       throw new Error(
-        `the output group "${node.outputGroup.name}" has no http(s) play address (RTMP cannot be inspected)`,
+        l10n.t(
+          'the output group "{0}" has no http(s) play address (RTMP cannot be inspected)',
+          node.outputGroup.name ?? '',
+        ),
       );
     return { address: group.url, name: `"${node.outputGroup.name || node.channel.name}"`, single: false };
   }
   if (node instanceof ChannelNode) {
     const channel = node.channel;
     const groups = await channelGroupAddresses(ctx, channel.id, channel.name);
-    if (groups.length === 0) throw new Error(`"${channel.name}" has no HLS output group to inspect`);
+    if (groups.length === 0) throw new Error(l10n.t('"{0}" has no HLS output group to inspect', channel.name));
     const url =
       groups.length === 1
         ? groups[0]!.url
@@ -111,7 +126,7 @@ export async function targetOfArgs(ctx: AppContext, args: CommandArgs): Promise<
                 const named = channel.outputGroupList.find((candidate) => candidate.id === group.groupId);
                 return { label: named?.name || group.groupId, detail: group.url, value: group.url };
               }),
-              { title: `Which output group of "${channel.name}"?` },
+              { title: l10n.t('Which output group of "{0}"?', channel.name) },
             ),
           );
     return { address: url, name: `"${channel.name}"`, single: false };

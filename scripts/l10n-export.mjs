@@ -1,0 +1,24 @@
+// Writes l10n/bundle.l10n.json: every `l10n.t('English text {0}', ...)` of src/ (the strings VS Code looks up in
+// l10n/bundle.l10n.<lang>.json). `npx @vscode/l10n-dev export` alone skips the core (src/app), whose files may not
+// import `vscode` (docs/ARCHITECTURE.md): the analyzer reads only files that do, so each file is handed to it with
+// that import in front. Then translate the new strings in l10n/bundle.l10n.zh-cn.json
+// (test/app/l10nBundle.test.ts says which are missing). Usage: npm run l10n:export
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { getL10nJson } from '@vscode/l10n-dev';
+
+const root = join(import.meta.dirname, '..');
+
+/** The source files that call l10n.t, as the analyzer wants them. */
+function l10nSources(folder = join(root, 'src')) {
+  return readdirSync(folder, { recursive: true })
+    .filter((name) => name.endsWith('.ts'))
+    .map((name) => readFileSync(join(folder, name), 'utf8'))
+    .filter((contents) => contents.includes('l10n.t('))
+    .map((contents) => ({ extension: '.ts', contents: `import * as vscode from 'vscode';\n${contents}` }));
+}
+
+const bundle = await getL10nJson(l10nSources());
+const sorted = Object.fromEntries(Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+writeFileSync(join(root, 'l10n', 'bundle.l10n.json'), JSON.stringify(sorted, null, 2) + '\n');
+console.log(`l10n/bundle.l10n.json: ${Object.keys(sorted).length} strings`);
