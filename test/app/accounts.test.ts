@@ -249,7 +249,7 @@ describe('Accounts and connection', () => {
         assert.equal(await harness.run(addAccount), undefined);
         assert.match(
           harness.ui.asked[4]!.title,
-          /^Checking account "Slow" failed: liveChannelTypeList: http:\/\/127\.0\.0\.1:\d+\/rest did not answer within 300 ms/,
+          /^Checking account "Slow" failed: liveChannelTypeList: http:\/\/127\.0\.0\.1:\d+\/rest did not answer within 0\.3 s/,
         );
         await harness.dispose();
 
