@@ -33,6 +33,8 @@ for (const command of contributes.commands ?? []) {
   localise(command, 'shortTitle', `command.${id}.short`);
   localise(command, 'category', 'category');
 }
+for (const submenu of contributes.submenus ?? [])
+  localise(submenu, 'label', `submenu.${submenu.id.replace(/^videoPlatform\./, '')}`);
 for (const container of Object.values(contributes.viewsContainers ?? {}).flat())
   localise(container, 'title', `viewsContainer.${container.id}`);
 for (const view of Object.values(contributes.views ?? {}).flat()) {
