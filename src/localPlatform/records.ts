@@ -3,6 +3,7 @@
  * object, so a snapshot can hold references while writes go on. Addresses are not stored (the port can
  * change between runs); they are composed against the serving address when a response is built.
  */
+import { randomBytes } from 'node:crypto';
 import type { EncryptType, Flag } from '../api/types';
 
 export interface MetaRec {
@@ -308,7 +309,8 @@ export function newChannelRecord(
 ): ChannelRec {
   return {
     description: null,
-    authCode: fields.id.slice(16, 32),
+    // Random, not derived from the id: ids are shown in lists and tooltips, and the code lets one publish.
+    authCode: randomBytes(8).toString('hex'),
     type: null,
     typeName: null,
     signalType: '1',

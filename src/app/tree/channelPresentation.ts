@@ -101,7 +101,7 @@ function channelTooltip(channel: Channel): string {
   lines.push('');
   const pull = String(channel.signalType) === '2';
   lines.push(
-    `- Source: ${pull ? `pull from \`${channel.pullStream ?? '?'}\`` : `push to \`${hideAuthCode(channel.pushUrl)}\``}`,
+    `- Source: ${pull ? `pull from \`${hideAuthCode(channel.pullStream ?? '?')}\`` : `push to \`${hideAuthCode(channel.pushUrl)}\``}`,
   );
   if (channel.typeName) lines.push(`- Category: ${md(channel.typeName)}`);
   if (channel.streamWidth && channel.streamHeight) {
