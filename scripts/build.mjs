@@ -37,6 +37,8 @@ const LAZY = {
   localPlatform: { source: 'src/localPlatform/server.ts', outfile: 'dist/lazy/localPlatform.js' },
   // undici's package root (~520 KiB minified), loaded by src/api/undici.ts on the client's first request.
   undici: { source: 'undici', outfile: 'dist/lazy/undici.js' },
+  // The playlist parser (~42 KiB minified), loaded by src/inspector/hls.ts on the first playlist read.
+  hlsParser: { source: 'hls-parser', outfile: 'dist/lazy/hls-parser.js' },
 };
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
@@ -47,6 +49,7 @@ const lazyParts = {
   name: 'lazy-parts',
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: './lazy/undici.js', external: true }));
+    build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './lazy/hls-parser.js', external: true }));
     build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
       const kind = args.path.slice('./generated/'.length, -'.js'.length);
       if (!VALIDATOR_KINDS.includes(kind)) return undefined;
@@ -74,6 +77,7 @@ const entries = {
     external: FFMPEG_PACKAGES,
   },
   lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
+  lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
   lazyValidators: {
     entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
     outdir: 'dist/lazy/validators',
@@ -82,7 +86,7 @@ const entries = {
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
-const EXTENSION_PARTS = ['extension', 'lazyLocalPlatform', 'lazyUndici', 'lazyValidators'];
+const EXTENSION_PARTS = ['extension', 'lazyLocalPlatform', 'lazyUndici', 'lazyHlsParser', 'lazyValidators'];
 
 // The authoring validators: compiled from schemas/*.schema.json into src/authoring/generated/ (a build
 // output, git-ignored) before the extension bundle takes them in. The generator is TypeScript sharing
