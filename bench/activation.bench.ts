@@ -6,7 +6,7 @@
  * The figures are the extension's own work; VS Code's side of activation is not included.
  */
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -205,8 +205,14 @@ export async function run(): Promise<void> {
   const seam = makeVscodeSeam();
   const dir = mkdtempSync(join(tmpdir(), 'vpt-activation-'));
   try {
-    const development = join(dir, 'extension.dev.js');
-    const production = join(dir, 'extension.prod.js');
+    // Each bundle in a folder of its own with its lazy parts (dist/lazy/) beside it, as in dist/.
+    const development = join(dir, 'development', 'extension.js');
+    const production = join(dir, 'production', 'extension.js');
+    const keep = (target: string): void => {
+      mkdirSync(dirname(target), { recursive: true });
+      copyFileSync(join(ROOT, 'dist', 'extension.js'), target);
+      cpSync(join(ROOT, 'dist', 'lazy'), join(dirname(target), 'lazy'), { recursive: true });
+    };
     // The project's own build, so the bundles are exactly what `npm run build` / `npm run package` make.
     const build = (...flags: string[]): void => {
       execFileSync(process.execPath, ['scripts/build.mjs', '--only', 'extension', ...flags], {
@@ -215,9 +221,9 @@ export async function run(): Promise<void> {
       });
     };
     build('--production');
-    copyFileSync(join(ROOT, 'dist', 'extension.js'), production);
+    keep(production);
     build(); // leaves the development bundle in dist/, as `npm run bench` found it
-    copyFileSync(join(ROOT, 'dist', 'extension.js'), development);
+    keep(development);
     const dev = await measure(development, seam);
     const prod = await measure(production, seam);
     const kib = (file: string): string => `${(statSync(file).size / 1024).toFixed(0)} KiB`;

@@ -28,17 +28,65 @@ const common = {
 // ffmpeg from npm is an optional dependency found at run time (src/media/tools.ts), never bundled.
 const FFMPEG_PACKAGES = ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'];
 
+// The extension's parts that activation does not need, each a bundle of its own under dist/lazy/, required
+// the first time they are used (issue 15: activation loads only what the first view needs). In the sources they
+// are ordinary imports (tests and benchmarks run the sources); only the extension's bundle sends them elsewhere.
+const LAZY = {
+  // The local platform with its RTMP server (node-media-server), so that it runs live media for real when
+  // ffmpeg is found; started in the extension host when the local account is first used.
+  localPlatform: { source: 'src/localPlatform/server.ts', outfile: 'dist/lazy/localPlatform.js' },
+  // undici's package root (~520 KiB minified), loaded by src/api/undici.ts on the client's first request.
+  undici: { source: 'undici', outfile: 'dist/lazy/undici.js' },
+  // The playlist parser (~42 KiB minified), loaded by src/inspector/hls.ts on the first playlist read.
+  hlsParser: { source: 'hls-parser', outfile: 'dist/lazy/hls-parser.js' },
+};
+// The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
+// the first document of each kind), one file each under dist/lazy/validators/.
+const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];
+
+/** Sends the lazy parts' imports in the extension's bundle to their files in dist/lazy/ (kept out of it). */
+const lazyParts = {
+  name: 'lazy-parts',
+  setup(build) {
+    build.onResolve({ filter: /^undici$/ }, () => ({ path: './lazy/undici.js', external: true }));
+    build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './lazy/hls-parser.js', external: true }));
+    build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
+      const kind = args.path.slice('./generated/'.length, -'.js'.length);
+      if (!VALIDATOR_KINDS.includes(kind)) return undefined;
+      return { path: `./lazy/validators/${kind}.js`, external: true };
+    });
+    build.onResolve({ filter: /\/localPlatform\/server$/ }, (args) =>
+      args.importer.includes(join('src', 'vscode')) ? { path: './lazy/localPlatform.js', external: true } : undefined,
+    );
+  },
+};
+
 const entries = {
   extension: {
     entryPoints: ['src/vscode/extension.ts'],
     outfile: 'dist/extension.js',
-    // The extension starts its local platform without real live media, so the RTMP server (loaded by
-    // src/localPlatform/server.ts only when `live` is asked for) stays out of its bundle.
-    external: ['vscode', ...FFMPEG_PACKAGES, 'node-media-server'],
+    external: ['vscode', ...FFMPEG_PACKAGES],
+    plugins: [lazyParts],
+    // `await import()` of a lazy part becomes a require() of its file, which a CommonJS host resolves beside
+    // the bundle (an ESM import() would not be answered by every host that loads the bundle).
+    supported: { 'dynamic-import': false },
+  },
+  lazyLocalPlatform: {
+    entryPoints: [LAZY.localPlatform.source],
+    outfile: LAZY.localPlatform.outfile,
+    external: FFMPEG_PACKAGES,
+  },
+  lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
+  lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
+  lazyValidators: {
+    entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
+    outdir: 'dist/lazy/validators',
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
 };
+/** The bundles that ship with the extension's: built together with it. */
+const EXTENSION_PARTS = ['extension', 'lazyLocalPlatform', 'lazyUndici', 'lazyHlsParser', 'lazyValidators'];
 
 // The authoring validators: compiled from schemas/*.schema.json into src/authoring/generated/ (a build
 // output, git-ignored) before the extension bundle takes them in. The generator is TypeScript sharing
@@ -59,7 +107,13 @@ async function generateValidators() {
 
 if (!only || only === 'extension') await generateValidators();
 
-const selected = only ? { [only]: entries[only] } : entries;
+const selected = only
+  ? Object.fromEntries(
+      Object.entries(entries).filter(
+        ([name]) => name === only || (only === 'extension' && EXTENSION_PARTS.includes(name)),
+      ),
+    )
+  : entries;
 if (only && !entries[only]) {
   console.error(`unknown bundle "${only}"; expected one of ${Object.keys(entries).join(', ')}`);
   process.exit(2);

@@ -10,7 +10,7 @@
 import { createDecipheriv } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import * as HLS from 'hls-parser';
+import type * as HLS from 'hls-parser';
 import type { MediaTools } from '../media/tools';
 import { finding, type Finding } from './findings';
 import { codecDifferences, keyframeInterval, mediaFacts, type MediaFacts } from './mediaFacts';
@@ -18,7 +18,19 @@ import { playlistProblems } from './playlistProblems';
 import type { VariantRow } from './report';
 import { ReadError, displayAddress, mapLimit, resolveUri, type Reader } from './source';
 
-HLS.setOptions({ silent: true, strictMode: false });
+let parser: typeof HLS | undefined;
+
+/**
+ * hls-parser, loaded on the first playlist read: the extension's bundle keeps it in a file of its own
+ * (scripts/build.mjs), so that activation does not load it.
+ */
+function hlsParser(): typeof HLS {
+  if (!parser) {
+    parser = require('hls-parser') as typeof HLS;
+    parser.setOptions({ silent: true, strictMode: false });
+  }
+  return parser;
+}
 
 export interface HlsContext {
   readonly tools: Pick<MediaTools, 'ffprobe'>;
@@ -51,7 +63,7 @@ interface VariantResult {
 
 export function parsePlaylist(text: string): HLS.types.MasterPlaylist | HLS.types.MediaPlaylist | undefined {
   try {
-    return HLS.parse(text) as HLS.types.MasterPlaylist | HLS.types.MediaPlaylist;
+    return hlsParser().parse(text) as HLS.types.MasterPlaylist | HLS.types.MediaPlaylist;
   } catch {
     return undefined;
   }

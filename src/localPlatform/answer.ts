@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../api/errorCodes';
 import type { ActionOutcome } from './context';
 import { PlatformFault } from './faults';
-import { envelopeText } from './answerCache';
+import { envelopeBody } from './answerCache';
 
 export interface Envelope {
   code: number;
@@ -47,8 +47,8 @@ export function send(
   extra: Readonly<Record<string, string>> = {},
 ): void {
   if (res.headersSent) return;
-  // Page answers carry ready JSON text of unchanged records (answerCache.ts).
-  const body = envelopeText(envelope);
+  // Page answers carry ready JSON text of unchanged records (answerCache.ts), as bytes when asked before.
+  const body = envelopeBody(envelope);
   res.writeHead(status, {
     'Content-Type': 'application/json;charset=UTF-8',
     'Content-Length': Buffer.byteLength(body),

@@ -6,8 +6,13 @@
 import type { CollectionName, RecordOf } from './records';
 import type { AccountStore, Change } from './store';
 
+/** Lists of matching positions kept per order (one per filter and search asked lately). */
+const MAX_MATCH_LISTS = 16;
+
 export class SortedView<T> {
   private readonly lowered = new Map<string, { read: (row: T) => string | null; list: Array<string | null> }>();
+  /** Positions of the rows a filter keeps, by the filter's key; emptied when the order changes. */
+  private readonly matches = new Map<string, Int32Array>();
 
   constructor(
     readonly rows: T[],
@@ -25,10 +30,32 @@ export class SortedView<T> {
   }
 
   /**
+   * The positions (in this order) of the rows `keep` keeps, worked out once per `key` while the order
+   * stays the same: paging through a filtered list then reads its page directly, however deep, and
+   * the count is the list's length. `key` must name everything `keep` depends on besides the rows.
+   */
+  matching(key: string, keep: (row: T, index: number) => boolean): Int32Array {
+    let found = this.matches.get(key);
+    if (found) {
+      this.matches.delete(key);
+      this.matches.set(key, found); // most recently used last
+      return found;
+    }
+    const positions = new Int32Array(this.rows.length);
+    let n = 0;
+    for (let i = 0; i < this.rows.length; i++) if (keep(this.rows[i], i)) positions[n++] = i;
+    found = positions.slice(0, n);
+    this.matches.set(key, found);
+    if (this.matches.size > MAX_MATCH_LISTS) this.matches.delete(this.matches.keys().next().value!);
+    return found;
+  }
+
+  /**
    * Applies recent changes in place (binary search, splice) instead of sorting everything again.
    * Returns false when the order does not hold a record it should, so the caller rebuilds.
    */
   patch(changes: readonly Change[]): boolean {
+    this.matches.clear();
     for (const change of changes) {
       if (change.old !== undefined) {
         const old = change.old as T;
@@ -135,9 +162,25 @@ export function pageOf<T>(
   return page;
 }
 
-/** How many rows match `keep`. */
-export function countOf<T>(rows: readonly T[], keep: (row: T, index: number) => boolean): number {
-  let count = 0;
-  for (let k = 0; k < rows.length; k++) if (keep(rows[k], k)) count++;
-  return count;
+/** Page `start` (1-based) of `number` rows of a list of positions, read front or back. */
+export function pageAt<T>(
+  rows: readonly T[],
+  positions: ArrayLike<number>,
+  desc: boolean,
+  start: number,
+  number: number,
+): T[] {
+  const page: T[] = [];
+  const n = positions.length;
+  for (let k = (start - 1) * number; k < n && page.length < number; k++)
+    page.push(rows[positions[desc ? n - 1 - k : k]]);
+  return page;
+}
+
+/** Page `start` (1-based) of `number` of all rows, read front or back. */
+export function pageOfAll<T>(rows: readonly T[], desc: boolean, start: number, number: number): T[] {
+  const page: T[] = [];
+  const n = rows.length;
+  for (let k = (start - 1) * number; k < n && page.length < number; k++) page.push(rows[desc ? n - 1 - k : k]);
+  return page;
 }

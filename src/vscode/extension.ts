@@ -14,7 +14,7 @@ import type { CommandArgs, ViewId } from '../app/context';
 import { CHANNELS_FILTERED_KEY, VIDEOS_FILTERED_KEY } from '../app/contextKeys';
 import { setTranslator } from '../app/l10n';
 import type { TreeNode } from '../app/tree/nodes';
-import { startLocalPlatform } from '../localPlatform/server';
+import type { LocalPlatformOptions } from '../localPlatform/server';
 import { createAuthoringFeatures } from './authoring/languageFeatures';
 import { registerDocumentAccountLens } from './documentAccountLens';
 import { createVscodeEditor, wrapDocument } from './editor';
@@ -67,7 +67,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     editor: createVscodeEditor(),
     diagnostics: (references) => createAuthoringFeatures(references, subscriptions),
     storageDir: context.globalStorageUri.fsPath,
-    startLocalPlatform,
+    // Loaded on first use: the bundle leaves the local platform in a file of its own (scripts/build.mjs).
+    startLocalPlatform: async (options: LocalPlatformOptions) =>
+      (await import('../localPlatform/server')).startLocalPlatform(options),
     revealNode: async (view: ViewId, node: TreeNode) => {
       const target = views[view];
       if (target) await revealNode(target, node);

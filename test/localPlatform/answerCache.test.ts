@@ -1,6 +1,8 @@
 /** Ready JSON text is written into answers exactly as JSON.stringify would, and is made again when what it shows changes. */
 import * as assert from 'node:assert/strict';
-import { AnswerCache, JsonText, envelopeText, jsonList } from '../../src/localPlatform/answerCache';
+import { AnswerCache, JsonText, ListCache, envelopeBody, jsonList } from '../../src/localPlatform/answerCache';
+
+const envelopeText = (envelope: { result: unknown }): string => envelopeBody(envelope).toString();
 
 describe('local platform: answer cache', () => {
   it('writes ready text into the envelope as JSON.stringify writes the value', () => {
@@ -16,6 +18,41 @@ describe('local platform: answer cache', () => {
     const plain = { code: 10001, message: 'no "result":0', result: null, success: false };
     assert.equal(envelopeText(plain), JSON.stringify(plain));
     assert.equal(new JsonText('[]').text, '[]');
+  });
+
+  it('answers a page asked again with the same bytes, and again with new ones when a count or a record changes', () => {
+    const ready = jsonList(['{"id":"a"}', '{"id":"b"}']);
+    const envelope = { code: 0, message: 'success', result: ready, success: true, count: 2 };
+    const first = envelopeBody(envelope);
+    assert.ok(Buffer.isBuffer(first));
+    assert.equal(envelopeBody({ ...envelope }), first, 'the same bytes, not a copy');
+    const recountedEnvelope = { ...envelope, count: 3 };
+    const recounted = envelopeBody(recountedEnvelope);
+    assert.equal(
+      recounted.toString(),
+      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":3}',
+    );
+    assert.equal(
+      envelopeBody({ ...envelope, result: jsonList(['{"id":"a"}']) })
+        .toString()
+        .includes('"b"'),
+      false,
+    );
+  });
+
+  it('makes a list once while its texts stay the same, and keeps at most its size', () => {
+    const lists = new ListCache(200);
+    const a = '{"id":"a"}';
+    const b = '{"id":"b"}';
+    const page = lists.list([a, b]);
+    assert.equal(page.text, '[{"id":"a"},{"id":"b"}]');
+    assert.equal(lists.list([a, b]), page, 'the same page again');
+    assert.notEqual(lists.list([a]), page, 'a shorter page is another list');
+    const changed = lists.list([a, '{"id":"b","name":"new"}']);
+    assert.equal(changed.text, '[{"id":"a"},{"id":"b","name":"new"}]');
+    assert.equal(lists.list([]).text, '[]');
+    for (let i = 0; i < 20; i++) lists.list([`{"id":"${i}"}`]);
+    assert.notEqual(lists.list([a, b]), page, 'dropped once more was made than its size holds');
   });
 
   it('makes a text once per record and key, again for a new record or key', () => {

@@ -18,8 +18,19 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // runs inside the extension (~60 KiB minified), and the VSIX ships hls.js's browser build (dist/hls.min.js,
 // ~610 KiB, ~185 KiB compressed) for the browser player, which must not load it from a CDN. Splitting the local
 // platform into a bundle of its own, loaded on first use, is issue 15's.
-const BUNDLE_BUDGET_BYTES = 1_190_000; // dist/extension.js minified: undici ~520 KiB, ajv ~100 KiB, our code, the local platform, the inspector
-const VSIX_BUDGET_BYTES = 600_000;
+// Lowered for issue 15: activation loads dist/extension.js only (measured 246 KiB minified); the local platform
+// (with node-media-server), undici, hls-parser and the six authoring validators are bundles of their own under
+// dist/lazy/, loaded on first use (scripts/build.mjs), each with a budget of its own.
+const BUNDLE_BUDGET_BYTES = 270_000; // dist/extension.js minified: our code, jsonc-parser, the inspector
+const LAZY_BUDGETS: Readonly<Record<string, number>> = {
+  'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
+  'dist/lazy/undici.js': 560_000, // undici's package root
+  'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
+  'dist/lazy/validators/templategroup.js': 44_000, // the largest of the six
+};
+// Raised for issue 15: the local platform's part carries node-media-server (~23 KiB compressed), so that the
+// local platform inside VS Code runs live channels for real with ffmpeg; the parts repeat a little shared code.
+const VSIX_BUDGET_BYTES = 620_000;
 
 const INPUTS = [
   'src',
@@ -83,23 +94,38 @@ describe('packaging: production bundle and VSIX', function () {
     if (platform) console.log(`      bundle dist/localPlatform.js: ${kib(platform.size)}`);
     console.log(`      VSIX: ${kib(zip.length)} (budget ${kib(VSIX_BUDGET_BYTES)}), ${entries.length} files`);
     assert.ok(bundle.size <= BUNDLE_BUDGET_BYTES, `bundle is ${bundle.size} bytes, over ${BUNDLE_BUDGET_BYTES}`);
+    for (const [name, budget] of Object.entries(LAZY_BUDGETS)) {
+      const part = entry(`extension/${name}`);
+      console.log(`      lazy part ${name}: ${kib(part.size)} (budget ${kib(budget)})`);
+      assert.ok(part.size <= budget, `${name} is ${part.size} bytes, over ${budget}`);
+    }
     assert.ok(zip.length <= VSIX_BUDGET_BYTES, `VSIX is ${zip.length} bytes, over ${VSIX_BUDGET_BYTES}`);
   });
 
-  it('is a minified bundle that carries undici, ajv and jsonc-parser inside instead of requiring them', () => {
+  it('is a minified bundle that carries its dependencies inside or in its lazy parts, never from node_modules', () => {
     const source = readZipEntry(zip, entry('extension/dist/extension.js')).toString('utf8');
-    for (const dependency of ['undici', 'ajv', 'jsonc-parser']) {
+    for (const dependency of ['undici', 'ajv', 'jsonc-parser', 'node-media-server', 'busboy', 'hls-parser']) {
       assert.ok(
-        !new RegExp(`require\\(["']${dependency}["']\\)`).test(source),
+        !new RegExp(`require\\(["']${dependency}["'/]`).test(source),
         `bundle requires ${dependency} at run time`,
       );
+    }
+    // What activation does not need is loaded from the lazy parts beside it, which the VSIX ships.
+    for (const part of [
+      './lazy/localPlatform.js',
+      './lazy/undici.js',
+      './lazy/hls-parser.js',
+      './lazy/validators/channel.js',
+    ]) {
+      assert.ok(source.includes(`require("${part}")`), `bundle does not load ${part}`);
+      entry(`extension/dist/${part.slice(2)}`);
     }
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
     // Template literals keep their line breaks when minified (undici's SQL, multipart heads, the local platform's
     // texts), so lines are weighed against the size: minified code averages thousands of characters a line,
-    // unminified code about forty.
+    // unminified code about forty (the bundle without its lazy parts: about 1,900 a line).
     const lines = source.split('\n').length;
-    assert.ok(source.length / lines > 2000, `bundle does not look minified (${lines} lines)`);
+    assert.ok(source.length / lines > 1000, `bundle does not look minified (${lines} lines)`);
   });
 
   it('holds the manifest, bundle, schemas, snippets, media, README, CHANGELOG and LICENSE', () => {

@@ -34,7 +34,8 @@ function addressInUse(error: unknown): boolean {
  * where that port is free (remembered in global state), so addresses copied earlier keep working;
  * otherwise it takes a free one and the profile's address follows. Media are real with ffmpeg and
  * ffprobe from `videoPlatform.ffmpegPath` or the PATH (never the npm packages: the VSIX carries no
- * ffmpeg), else simulated.
+ * ffmpeg), else simulated; live channels alike (RTMP ingest). The extension's bundle loads the platform
+ * from a file of its own on the first start (src/vscode/extension.ts).
  */
 export class LocalPlatformHost {
   private running: Promise<LocalPlatform> | undefined;
@@ -105,6 +106,9 @@ export class LocalPlatformHost {
       port: 0,
       demo: true,
       media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+      // Live channels too get real media (RTMP ingest on 1935 or a free port, ffmpeg outputs) with ffmpeg:
+      // the local platform's bundle carries its RTMP server (scripts/build.mjs); without ffmpeg, simulated.
+      live: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
     };
     const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
     let platform: LocalPlatform;

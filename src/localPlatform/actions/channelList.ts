@@ -7,7 +7,7 @@ import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import type { ChannelRec } from '../records';
 import * as out from '../serialize';
-import { compareId, compareText, countOf, pageOf, sortedView } from '../sortCache';
+import { compareId, compareText, pageAt, pageOfAll, sortedView } from '../sortCache';
 
 export const CHANNEL_SORTS = ['name', 'type', 'status', 'streamStatus', 'createTime'] as const;
 type ChannelSort = (typeof CHANNEL_SORTS)[number];
@@ -33,10 +33,11 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const searchType = p.oneOf('searchType', ['name', 'type', 'all'] as const, false, Codes.searchTypeIncorrect);
   const view = sortedView(ctx.account.store, 'channels', sort, comparators[sort]);
   let keep: ((ch: ChannelRec, index: number) => boolean) | undefined;
+  let keyword = '';
   if (searchType) {
     if (!p.has('keyword'))
       throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
-    const keyword = p.str('keyword', true, 200).toLowerCase();
+    keyword = p.str('keyword', true, 200).toLowerCase();
     const names = view.lower('name', (ch) => ch.name);
     const typeNames = view.lower('typeName', (ch) => ch.typeName);
     const byName = (_: ChannelRec, i: number): boolean => names[i]!.includes(keyword);
@@ -44,7 +45,12 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
       ch.type === keyword || (typeNames[i]?.includes(keyword) ?? false);
     keep = searchType === 'name' ? byName : searchType === 'type' ? byType : (ch, i) => byName(ch, i) || byType(ch, i);
   }
-  const count = keep ? countOf(view.rows, keep) : view.rows.length;
-  const page = pageOf(view.rows, order === 'desc', keep ?? (() => true), start, number);
-  return { result: out.channelList(ctx.view, page), count };
+  if (!keep) {
+    const page = pageOfAll(view.rows, order === 'desc', start, number);
+    return { result: out.channelList(ctx.view, page), count: view.rows.length };
+  }
+  // The search's matches, kept beside the order while it stays the same (paging reads them again).
+  const positions = view.matching(`${searchType} ${keyword}`, keep);
+  const page = pageAt(view.rows, positions, order === 'desc', start, number);
+  return { result: out.channelList(ctx.view, page), count: positions.length };
 };

@@ -8,7 +8,7 @@ import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import type { VideoRec } from '../records';
 import * as out from '../serialize';
-import { compareId, compareText, pageOf, sortedView } from '../sortCache';
+import { compareId, compareText, pageAt, pageOf, sortedView } from '../sortCache';
 import { Tx, type AccountStore } from '../store';
 import { videosTagged } from '../videoIndex';
 import { MAX_PAGE_SIZE } from './channelList';
@@ -81,7 +81,14 @@ export const queryVideo: ActionHandler = (ctx) => {
   const tagged = searchType === 'tag' ? videosTagged(ctx.account.store, keyword!, view.rows.length >> 4) : undefined;
   const page = tagged
     ? pageOf(tagged.sort(comparator(ctx.account.store, sort)), order === 'desc', filters, start, number)
-    : pageOf(view.rows, order === 'desc', keep, start, number);
+    : // The filter's matches, kept beside the order while it stays the same, so a deep page is read directly.
+      pageAt(
+        view.rows,
+        view.matching(`${videoType} ${categoryId} ${status} ${searchType} ${keyword}`, keep),
+        order === 'desc',
+        start,
+        number,
+      );
   return { result: out.videoList(ctx.view, page) };
 };
 
