@@ -58,13 +58,6 @@ const vscode = {
     }
   },
   StatusBarAlignment: { Left: 1, Right: 2 },
-  // VS Code in English: no bundle, the message with its {0} or {name} placeholders filled.
-  l10n: {
-    t: (message, ...args) => {
-      const values = args.length === 1 && typeof args[0] === 'object' ? args[0] : args;
-      return message.replace(/\{([^{}]+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
-    },
-  },
   QuickPickItemKind: { Separator: -1, Default: 0 },
   ProgressLocation: { Notification: 15 },
   Uri: { parse: (value) => ({ toString: () => value }) },
