@@ -8,6 +8,7 @@ import { DEMO_NAMES } from '../../src/localPlatform/demo';
 import { eventually } from '../helpers/eventually';
 import { makeLadder, realTools } from '../inspector/golden';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
+import { resourceFlows } from './resourceFlows';
 import type { Flow, FlowContext } from './runFlows';
 
 const ACCOUNT_NAME = 'Local e2e';
@@ -740,4 +741,6 @@ export const flows: Flow[] = [
       await ctx.shot('inspection report');
     },
   },
+  // The Resources view (test/e2e/resourceFlows.ts).
+  ...resourceFlows,
 ];
