@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
 import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
+import { resourceFlows } from './resourceFlows';
 import type { Flow, FlowContext } from './runFlows';
 
 const ACCOUNT_NAME = 'Local e2e';
@@ -870,4 +871,6 @@ export const flows: Flow[] = [
       await ctx.shot('playlist problems');
     },
   },
+  // The Resources view (test/e2e/resourceFlows.ts).
+  ...resourceFlows,
 ];
