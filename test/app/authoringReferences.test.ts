@@ -5,19 +5,20 @@
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import { createOrUpdateCommand, validateDocumentCommand } from '../../src/app/authoring/commands';
+import { channelDocumentText } from '../../src/authoring/channelDocument';
 import type { DocumentKind } from '../../src/authoring/documentKind';
 import { hoverMarkdown, idAt } from '../../src/authoring/hover';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 
-const NO_SUCH_VIDEO = 'f'.repeat(32);
+const NO_SUCH_ID = 'f'.repeat(32);
 
 function transcodeJob(videoIds: string[], transcodeTemplateGroupId = 1): string {
   const job = { videoIds, transcodeTemplateGroupId, replace: false };
   return JSON.stringify(job, null, 2) + '\n';
 }
 
-describe('Authoring references: hovers on ids, unknown video ids', () => {
+describe('Authoring references: hovers on ids, unknown video ids, refusals on their field', () => {
   let platform: TestPlatform;
   let client: PlatformClient;
   let harness: Harness;
@@ -101,23 +102,20 @@ describe('Authoring references: hovers on ids, unknown video ids', () => {
   it("shows a video of a transcode job, found by its id (the account's video list is never fetched whole)", async () => {
     const videos = await client.queryVideo({ start: 1, number: 5, sort: 'uploadTime', order: 'asc' });
     const video = videos[0]!;
-    const text = transcodeJob([video.id, NO_SUCH_VIDEO]);
+    const text = transcodeJob([video.id, NO_SUCH_ID]);
     const onVideo = await hoverAt('transcode', text, video.id);
     assert.ok(
       onVideo?.includes(`— video \`${video.id}\``) &&
         onVideo.includes(`- file: ${video.fileName.replace(/[_()[\]]/g, '\\$&')}`),
       onVideo,
     );
-    assert.equal(
-      await hoverAt('transcode', text, NO_SUCH_VIDEO),
-      `This account has no video with id \`${NO_SUCH_VIDEO}\`.`,
-    );
+    assert.equal(await hoverAt('transcode', text, NO_SUCH_ID), `This account has no video with id \`${NO_SUCH_ID}\`.`);
   });
 
   it('flags a video id the account does not have, and Create refuses naming the field', async () => {
     const [video] = await client.queryVideo({ start: 1, number: 1, sort: 'uploadTime', order: 'desc' });
     const [group] = await client.templateGroupList({ type: 0 });
-    const text = transcodeJob([video!.id, NO_SUCH_VIDEO], group!.id);
+    const text = transcodeJob([video!.id, NO_SUCH_ID], group!.id);
     const document = harness.editor.open('job.transcode.json', text);
 
     await harness.run(validateDocumentCommand);
@@ -126,7 +124,7 @@ describe('Authoring references: hovers on ids, unknown video ids', () => {
     assert.equal(unknown.length, 1, JSON.stringify(problems));
     assert.equal(
       text.slice(unknown[0]!.range.offset, unknown[0]!.range.offset + unknown[0]!.range.length),
-      `"${NO_SUCH_VIDEO}"`,
+      `"${NO_SUCH_ID}"`,
     );
     assert.equal(unknown[0]!.severity, 'error');
     assert.match(unknown[0]!.message, /^videoIds\[1\]: this account has no video with id "f{32}"\./);
@@ -144,5 +142,22 @@ describe('Authoring references: hovers on ids, unknown video ids', () => {
       (harness.diagnostics.problems.get(document.uri) ?? []).filter((p) => p.severity === 'error').length,
       0,
     );
+  });
+
+  it('shows a platform refusal on the field it is about', async () => {
+    const { channels } = await client.liveGetChannelsByPage({ start: 1, number: 100 });
+    const stopped = channels.find((c) => c.status !== 2 && c.outputGroupList.length > 0)!;
+    const value = JSON.parse(channelDocumentText(stopped)) as { outputGroupList: Array<{ id?: string }> };
+    // An output group id of no group of this channel: only the platform knows its channel's groups.
+    value.outputGroupList[0]!.id = NO_SUCH_ID;
+    const text = JSON.stringify(value, null, 2);
+    const document = harness.editor.open('kept.channel.json', text);
+
+    await harness.run(createOrUpdateCommand);
+    assert.match(harness.ui.errors.at(-1)!, /refused|failed/);
+    const refusal = (harness.diagnostics.problems.get(document.uri) ?? []).find((p) => p.code?.startsWith('platform.'));
+    assert.ok(refusal, JSON.stringify(harness.diagnostics.problems.get(document.uri)));
+    assert.equal(text.slice(refusal.range.offset, refusal.range.offset + refusal.range.length), `"${NO_SUCH_ID}"`);
+    assert.match(refusal.message, /outputGroupList\[0\]\.id/);
   });
 });

@@ -6,8 +6,9 @@ import * as assert from 'node:assert/strict';
 import Ajv from 'ajv';
 import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
 import { editorSchema } from '../../src/authoring/editorSchema';
+import { reportedByJsonService } from '../../src/authoring/problems';
 import { validateDocument } from '../../src/authoring/validate';
-import { EXAMPLES, readJson, textOf } from './fixtures';
+import { EXAMPLES, problemsOf, readJson, textOf } from './fixtures';
 
 /** Every scalar of a value replaced by something no schema of ours allows there. */
 function spoiled(value: unknown): unknown {
@@ -56,4 +57,17 @@ describe('editor schemas (what VS Code reads)', () => {
       }
     });
   }
+});
+
+describe('problems left to VS Code while its JSON check is on', () => {
+  it("are what it reports of any JSON file, with the same severity; schema and rule problems are the extension's", () => {
+    const repeated = problemsOf('livelogo', '{\n  "name": "a",\n  "uri": "a.png",\n  "name": "b"\n}');
+    const key = repeated.find((p) => p.code === 'json.duplicateKey');
+    assert.equal(key?.severity, 'warning', 'VS Code words a repeated key as a warning too');
+    assert.ok(reportedByJsonService(key));
+    const syntax = problemsOf('livelogo', '{ "name": ');
+    assert.ok(syntax.length > 0 && syntax.every(reportedByJsonService));
+    const schema = problemsOf('templategroup', textOf({ ...EXAMPLES.templategroup(), type: 3 }));
+    assert.ok(schema.length > 0 && !schema.some(reportedByJsonService), JSON.stringify(schema));
+  });
 });

@@ -187,8 +187,8 @@ describe('Video Platform Tools in the extension host', function () {
     assert.match(repeated.message, /transcodeTemplates/);
     // The schema problem is the extension's, as an error; VS Code's JSON check reads the schema copy without
     // checks (schemas/editor/), so it does not list it a second time.
-    const describe = (list: vscode.Diagnostic[]): string => list.map((d) => `${d.source}: ${d.message}`).join(' | ');
-    assert.equal(onTypeLine().length, 1, describe(onTypeLine()));
+    const listed = (list: vscode.Diagnostic[]): string => list.map((d) => `${d.source}: ${d.message}`).join(' | ');
+    assert.equal(onTypeLine().length, 1, listed(onTypeLine()));
     assert.equal(onTypeLine()[0]!.severity, vscode.DiagnosticSeverity.Error);
     assert.match(onTypeLine()[0]!.message, /0 \(normal video\) or 1 \(VR video\)/);
 
@@ -199,7 +199,7 @@ describe('Video Platform Tools in the extension host', function () {
     await eventually('the same problems after Validate', async () =>
       ours().length === live.length ? true : undefined,
     );
-    assert.equal(onTypeLine().length, 1, describe(onTypeLine()));
+    assert.equal(onTypeLine().length, 1, listed(onTypeLine()));
     assert.equal(onTypeLine()[0]!.severity, vscode.DiagnosticSeverity.Error);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
