@@ -130,6 +130,28 @@ describe('Accounts and connection', () => {
       assert.ok(!harness.log.text().includes(SECRET_KEY));
     });
 
+    it("keeps a client for a non-active account (a document's), made again once that account is edited", async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'One' },
+      });
+      const one = harness.store.activeId();
+      const two = await harness.store.add(
+        { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
+        'not-the-secret',
+      );
+      const before = await harness.connection.clientFor(two.id);
+      assert.equal(await harness.connection.clientFor(two.id), before, 'one client per account');
+      await assert.rejects(before.liveChannelTypeList(), /signature/);
+
+      harness.ui.script(choose('Two'), choose('Secret key'), type(SECRET_KEY));
+      await harness.run(editAccount);
+      await assert.rejects(before.liveChannelTypeList(), /closed/i, 'the client with the old secret is closed');
+      const after = await harness.connection.clientFor(two.id);
+      assert.notEqual(after, before);
+      assert.ok(Array.isArray(await after.liveChannelTypeList()), 'the new secret is used');
+      assert.equal(harness.store.activeId(), one, 'the active account stays');
+    });
+
     it('switching accounts bumps the epoch, closes the old client and clears the views', async () => {
       harness = await createHarness({
         account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },

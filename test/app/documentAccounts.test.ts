@@ -96,7 +96,7 @@ describe('Documents tied to an account', () => {
     const document = harness.editor.open('/work/ladder.templategroup.json', templateGroup(name));
     assert.equal(
       documentAccountLens(undefined, harness.store.active()).title,
-      '$(account) No account yet: asked for when first sent',
+      '$(account) No account yet: set when first sent (click to choose one now)',
     );
     await harness.connection.switchTo(betaId);
     harness.ui.script(choose('Alpha'));

@@ -135,9 +135,9 @@ export class Connection implements ClientSource {
     const old = this.current;
     this.current = undefined;
     if (old) void old.client.then((client) => client.close()).catch(() => undefined);
-    // The newly active account's kept client is not needed twice.
-    const active = this.accountId;
-    if (active !== undefined) this.forgetClient(active);
+    // The other accounts' clients are made again too: with the settings as they are now (proxy, timeouts), and
+    // the newly active account's not twice.
+    for (const id of [...this.others.keys()]) this.forgetClient(id);
     this.changedEmitter.fire();
   }
 

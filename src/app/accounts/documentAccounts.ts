@@ -90,7 +90,7 @@ export function documentAccountLens(
 ): DocumentAccountLens {
   if (!bound) {
     return {
-      title: l10n.t('$(account) No account yet: asked for when first sent'),
+      title: l10n.t('$(account) No account yet: set when first sent (click to choose one now)'),
       tooltip: l10n.t('Choose the account this document is checked against and sent to.'),
     };
   }
