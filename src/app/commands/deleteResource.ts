@@ -39,6 +39,7 @@ export async function deleteResource(ctx: AppContext, args: CommandArgs = {}): P
       l10n.t('Delete {0} "{1}" ({2})?', words.one, name, resourceId(resource)),
       where + detail,
       title,
+      { destructive: true },
     ))
   )
     return undefined;
