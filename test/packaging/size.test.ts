@@ -21,7 +21,8 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Lowered for issue 15: activation loads dist/extension.js only (measured 246 KiB minified); the local platform
 // (with node-media-server), undici, hls-parser and the six authoring validators are bundles of their own under
 // dist/lazy/, loaded on first use (scripts/build.mjs), each with a budget of its own.
-const BUNDLE_BUDGET_BYTES = 270_000; // dist/extension.js minified: our code, jsonc-parser, the inspector
+// 270 KB at the lazy split; 300 KB once the Resources view, account binding, the wizard, hovers and l10n joined.
+const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser, the inspector
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
