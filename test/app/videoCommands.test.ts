@@ -48,7 +48,8 @@ describe('Videos view and video commands against the local platform', () => {
   };
 
   before(async () => {
-    platform = await startTestPlatform({ clockSpeed: 400 });
+    // A transcoding takes half a second: long enough for the first poll to see it running, even on a busy machine.
+    platform = await startTestPlatform({ clockSpeed: 20 });
     client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
   });
   after(async () => {

@@ -251,8 +251,9 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
         await this.refreshVideo(id);
       } catch (error) {
         failures.push(error);
-        // A video that vanished (deleted elsewhere) is not followed any longer.
-        this.tracked.delete(id);
+        // The platform refused (the video was deleted elsewhere, say): asking again would only repeat it. A
+        // network failure or a timeout is tried again next round, so a busy moment does not lose the video.
+        if (error instanceof ApiError) this.tracked.delete(id);
       }
     }
     return failures;
