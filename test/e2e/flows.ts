@@ -596,7 +596,14 @@ export const flows: Flow[] = [
       const written = await savedJson<{
         name: string;
         outputGroupList: Array<{ outputTemplateList: Array<{ templateId: string }> }>;
-      }>(ctx, HAND_WRITTEN_FILE, (doc) => doc.name === HAND_WRITTEN_CHANNEL);
+      }>(
+        ctx,
+        HAND_WRITTEN_FILE,
+        // The file may be saved (auto-save) before the completion: wait for the save that holds the id.
+        (doc) =>
+          doc.name === HAND_WRITTEN_CHANNEL &&
+          /^[0-9a-f]{32}$/.test(doc.outputGroupList?.[0]?.outputTemplateList?.[0]?.templateId ?? ''),
+      );
       assert.match(
         written.outputGroupList[0].outputTemplateList[0].templateId,
         /^[0-9a-f]{32}$/,
