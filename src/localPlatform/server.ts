@@ -63,6 +63,13 @@ export interface LocalPlatformOptions {
   timestampWindowMs?: number;
   /** Largest accepted request body (default 1 MiB); larger ones get bodyTooLarge. */
   maxBodyBytes?: number;
+  /** Time for a `/rest` request's whole body to arrive (default 60 s); a slower one gets HTTP 408. */
+  bodyTimeoutMs?: number;
+  /**
+   * A connection that sends and receives nothing this long is closed (default 60 s). There is no limit on
+   * a whole request, so a large upload on a slow line goes on as long as it keeps sending.
+   */
+  idleTimeoutMs?: number;
   /**
    * Host names served besides loopback and the bound address (a request naming another host, as a
    * web page reaching the platform through DNS rebinding does, is refused).
@@ -201,12 +208,37 @@ async function openAccounts(
   return accounts;
 }
 
+/**
+ * A `/rest` body that has not arrived in time is answered with HTTP 408 and the connection closed (the rest of
+ * it is not read). Bodies there are small: a slow one is a stuck or hostile client.
+ */
+async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new HttpFault(408, Codes.exception, `the request body did not arrive within ${ms / 1000} s`, {
+            Connection: 'close',
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([reading, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 export async function startLocalPlatform(options: LocalPlatformOptions): Promise<LocalPlatform> {
   checkOptions(options);
   const host = options.host ?? '127.0.0.1';
   const windowMs = options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
   const auth: AuthOptions = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? 60_000;
   const allowedHosts = allowedHostNames(host, options.allowedHosts);
   const logError = (error: unknown): void => {
     // A refusal (such as a full data folder met by the transcoding clock) is one readable line; a
@@ -252,7 +284,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       });
     }
     const jsonAction = takesJsonBody(incoming.url.searchParams.get('action') ?? '');
-    const body = await readBody(req, maxBody);
+    const body = await withBodyDeadline(readBody(req, maxBody), bodyTimeoutMs);
     const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
@@ -365,13 +397,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
   // POST parameters there too, JSON text included: room for a long request line.
   const server = createServer(
-    { keepAliveTimeout: 5_000, requestTimeout: 60_000, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
+    // No whole-request limit (requestTimeout 0): uploads may be long. Slow headers, slow /rest bodies and silent
+    // connections have limits of their own (headersTimeout, bodyTimeoutMs, server.timeout below).
+    { keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
     (req, res) => {
       const done = handle(req, res);
       inflight.add(done);
       void done.finally(() => inflight.delete(done));
     },
   );
+  // Destroyed when silent this long (no 'timeout' listener on the server: Node destroys the socket).
+  server.timeout = options.idleTimeoutMs ?? 60_000;
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) {
       socket.destroy();
