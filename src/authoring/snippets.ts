@@ -5,6 +5,7 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { getLocation } from 'jsonc-parser';
 import { DOCUMENT_KINDS, type DocumentKind } from './documentKind';
 import type { TextRange } from './problems';
 
@@ -46,6 +47,23 @@ export function allSnippets(): DocumentSnippet[] {
 /** The snippets of a document kind. */
 export function snippetsFor(kind: DocumentKind): DocumentSnippet[] {
   return allSnippets().filter((s) => s.kind === kind);
+}
+
+/**
+ * The snippets offered at `offset`: those of the kind, but none inside a string, number or literal (an id
+ * being completed, a name or number being typed, or just after one), where a snippet's object could not go.
+ */
+export function snippetsOfferedAt(kind: DocumentKind, text: string, offset: number): DocumentSnippet[] {
+  const node = getLocation(text, offset).previousNode;
+  if (
+    node &&
+    node.type !== 'object' &&
+    node.type !== 'array' &&
+    offset > node.offset &&
+    offset <= node.offset + node.length
+  )
+    return [];
+  return snippetsFor(kind);
 }
 
 /**

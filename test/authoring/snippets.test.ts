@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
 import type { Problem } from '../../src/authoring/problems';
 import { createAjv } from '../../src/authoring/ajvOptions';
-import { allSnippets, snippetPrefixRange, snippetsFor } from '../../src/authoring/snippets';
+import { allSnippets, snippetPrefixRange, snippetsFor, snippetsOfferedAt } from '../../src/authoring/snippets';
 import { validateDocument } from '../../src/authoring/validate';
 import { covered, EXAMPLES, readJson, textOf } from './fixtures';
 
@@ -180,6 +180,17 @@ describe('authoring snippets in the editor', () => {
         .sort(),
       ['vp-channel-hls', 'vp-channel-pull', 'vp-output-hls', 'vp-output-rtmp'],
     );
+  });
+
+  it('are offered where an object can go, never inside a string value such as an id being completed', () => {
+    const prefixes = (text: string, offset = text.indexOf('|')) =>
+      snippetsOfferedAt('channel', text.replace('|', ''), offset).map((s) => s.prefix);
+    assert.ok(prefixes('|').includes('vp-channel-hls'), 'an empty document');
+    assert.ok(prefixes('vp-channel-h|').includes('vp-channel-hls'), 'the prefix typed in an empty document');
+    assert.ok(prefixes('{ "outputGroupList": [ | ] }').includes('vp-output-hls'), 'an array item');
+    assert.deepEqual(prefixes('{ "outputGroupList": [ { "outputTemplateList": [ { "templateId": "|" } ] } ] }'), []);
+    assert.deepEqual(prefixes('{ "name": "News|" }'), []);
+    assert.deepEqual(prefixes('{ "isRecord": 1| }'), []);
   });
 
   it('lay every object out on several lines', () => {

@@ -190,7 +190,7 @@ describe('Video Platform Tools in the extension host', function () {
     const listed = (list: vscode.Diagnostic[]): string => list.map((d) => `${d.source}: ${d.message}`).join(' | ');
     assert.equal(onTypeLine().length, 1, listed(onTypeLine()));
     assert.equal(onTypeLine()[0]!.severity, vscode.DiagnosticSeverity.Error);
-    assert.match(onTypeLine()[0]!.message, /0 \(normal video\) or 1 \(VR video\)/);
+    assert.match(onTypeLine()[0]!.message, /Use 0 \(normal\) or 1 \(VR\)/);
 
     // Not awaited: the command resolves only when its notification is dismissed.
     void Promise.resolve(vscode.commands.executeCommand('videoPlatform.validateDocument', uri)).catch(() => undefined);

@@ -4,7 +4,7 @@ import { completionCandidates, referenceSiteAt } from '../../authoring/completio
 import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
 import { REFERENCE_LABELS } from '../../authoring/references';
-import { snippetPrefixRange, snippetsFor } from '../../authoring/snippets';
+import { snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
@@ -92,8 +92,10 @@ export class AuthoringSnippets implements vscode.CompletionItemProvider {
   provideCompletionItems(document: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] {
     const kind = documentKind(document.fileName);
     if (!kind) return [];
-    const range = toRange(document, snippetPrefixRange(document.getText(), document.offsetAt(position)));
-    return snippetsFor(kind).map((snippet) => {
+    const text = document.getText();
+    const offset = document.offsetAt(position);
+    const range = toRange(document, snippetPrefixRange(text, offset));
+    return snippetsOfferedAt(kind, text, offset).map((snippet) => {
       const item = new vscode.CompletionItem(snippet.prefix, vscode.CompletionItemKind.Snippet);
       item.insertText = new vscode.SnippetString(snippet.body);
       item.detail = snippet.description;
