@@ -15,6 +15,7 @@ const LARGE_ACCOUNT_NAME = 'Large e2e';
 const CATEGORY_NAME = 'E2E studio shows';
 export const HAND_WRITTEN_FILE = 'studio.channel.json';
 const HAND_WRITTEN_CHANNEL = 'Hand-written studio';
+const WIZARD_CHANNEL = 'Wizard studio';
 export const TEMPLATE_GROUP_FILE = 'ladder.templategroup.json';
 
 /**
@@ -555,6 +556,40 @@ export const flows: Flow[] = [
       await ctx.wb.viewTitleAction(pane, 'Filter Channels');
       await ctx.wb.pick(/Show as one list/);
       await channelRow(ctx, DEMO_NAMES.channels.live);
+    },
+  },
+  {
+    name: 'create a channel with the wizard: step counter, Back, a summary, and the new channel revealed',
+    async run(ctx) {
+      const wb = ctx.wb;
+      const pane = await wb.expandPane('Live Channels');
+      await wb.viewTitleAction(pane, 'Create Channel');
+      await wb.answerInput(/Name of the new channel/, 'Wizard first try');
+      await wb.waitForQuickInputText(/2\/6/);
+      await ctx.shot('wizard step 2 of 6');
+      // Back (the title bar's arrow) asks for the name again, the earlier answer offered.
+      await wb.page.locator('.quick-input-widget .codicon-quick-input-back').first().click();
+      await wb.waitForQuickInputText(/1\/6/);
+      await wb.answerInput(/Name of the new channel/, WIZARD_CHANNEL);
+      await wb.pick(/Push/);
+      await wb.pick(/No category/);
+      // The many-picks come with their defaults checked (HLS; no options; the first template): Enter takes them.
+      // (Each is told by its rows: the placeholder is not part of the widget's text.)
+      for (const rows of [/RTMP output/, /keep a recording/, /5\/6/]) {
+        await wb.waitForQuickInputText(rows);
+        await wb.page.keyboard.press('Enter');
+      }
+      const summary = await wb.quickPickRows(/Create channel/);
+      ctx.log(`summary: ${summary.join(' | ')}`);
+      assert.ok(
+        summary.some((row) => row.startsWith(`Name: ${WIZARD_CHANNEL}`)),
+        summary.join(' | '),
+      );
+      await ctx.shot('wizard summary');
+      await wb.pick(new RegExp(`Create channel "${WIZARD_CHANNEL}"`));
+      await wb.notification(new RegExp(`Created channel "${WIZARD_CHANNEL}"`), 30_000);
+      await channelRow(ctx, WIZARD_CHANNEL);
+      await ctx.shot('wizard channel revealed');
     },
   },
   {
