@@ -89,11 +89,11 @@ export async function compose(ports: Ports): Promise<AppContext> {
   let shownAccount = connection.accountId;
   const subscriptions = [
     connection.onDidChange(() => {
-      // Another account: its filters and sorting were the old account's (a search, a category, an order).
+      // Another account: its filters, sorting and grouping were the old account's (a search, a category, an order).
       if (connection.accountId !== shownAccount) {
         shownAccount = connection.accountId;
-        channels.setFilter({});
-        videos.setFilter({});
+        channels.clearFilter();
+        videos.clearFilter();
         // Documents not tied to an account are checked against the active one: check them all again.
         diagnostics.revalidateAll();
       }
