@@ -31,7 +31,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 };
 // Raised for issue 15: the local platform's part carries node-media-server (~23 KiB compressed), so that the
 // local platform inside VS Code runs live channels for real with ffmpeg; the parts repeat a little shared code.
-const VSIX_BUDGET_BYTES = 620_000;
+// Raised again for issue 12: the schema copies VS Code's JSON check reads (schemas/editor/) and the Chinese
+// translations (package.nls.zh-cn.json, l10n/) came to 637 KB.
+const VSIX_BUDGET_BYTES = 680_000;
 
 const INPUTS = [
   'src',
