@@ -31,7 +31,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 };
 // Raised for issue 15: the local platform's part carries node-media-server (~23 KiB compressed), so that the
 // local platform inside VS Code runs live channels for real with ffmpeg; the parts repeat a little shared code.
-const VSIX_BUDGET_BYTES = 620_000;
+// Raised for issue 12: main measured 636,695 bytes before the zh-CN work (already over 620,000); the complete
+// message bundles in English and Simplified Chinese (l10n/, package.nls.*.json) add about 10 KB compressed.
+const VSIX_BUDGET_BYTES = 660_000;
 
 const INPUTS = [
   'src',

@@ -100,7 +100,10 @@ export class Connection implements ClientSource {
     const secretKey = await this.options.store.secretKey(profile.id);
     if (!secretKey) {
       throw new Error(
-        `The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`,
+        l10n.t(
+          'The secret key of account "{0}" is not in this machine\'s secret storage: run "Video Platform: Edit Account" to enter it again.',
+          profile.name,
+        ),
       );
     }
     return this.makeClient(profile, secretKey);
