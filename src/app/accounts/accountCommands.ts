@@ -177,7 +177,7 @@ async function pickAccount(ctx: AppContext, title: string, placeHolder: string):
       add,
       local,
     );
-    if (choice === add) await step('Add Video Platform account', () => addAccount(ctx));
+    if (choice === add) await step(l10n.t('Add Video Platform account'), () => addAccount(ctx));
     else if (choice === local) await connectLocalPlatform(ctx);
     return undefined;
   }
@@ -310,7 +310,7 @@ export async function removeAccount(ctx: AppContext): Promise<AccountProfile | u
 /** videoPlatform.connectLocalPlatform: starts the bundled platform and makes its account active. */
 export async function connectLocalPlatform(ctx: AppContext): Promise<string | undefined> {
   // Named here: it also runs from Switch Account's offer when there is no account.
-  const { accountId, baseUrl, media, mediaDescription } = await step('Connect to the local platform', () =>
+  const { accountId, baseUrl, media, mediaDescription } = await step(l10n.t('Connect to the local platform'), () =>
     ctx.ui.withProgress({ title: l10n.t('Starting the local platform'), cancellable: false }, () =>
       ctx.localPlatform.connect(),
     ),

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../api/errors';
 import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
-import { documentKind, KIND_LABELS, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
+import { documentKind, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
 import { platformProblem } from '../../authoring/platformProblem';
 import { hasErrors } from '../../authoring/problems';
 import { describeVideoOutcome, sendRequest } from '../../authoring/send';
@@ -16,6 +16,7 @@ import { resolveChannels } from '../commands/targets';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { step } from '../failures';
 import { l10n } from '../l10n';
+import { kindLabel } from './kindLabel';
 
 const SUFFIXES = DOCUMENT_KINDS.map((k) => `*${kindSuffix(k)}`).join(', ');
 
@@ -42,12 +43,12 @@ export async function validateDocumentCommand(ctx: AppContext, args: CommandArgs
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (problems.length === 0) {
-    void ctx.ui.info(l10n.t('This {0} document is valid.', KIND_LABELS[kind]));
+    void ctx.ui.info(l10n.t('This {0} document is valid.', kindLabel(kind)));
     return;
   }
   const text = l10n.t(
     'This {0} document has {1} and {2}; see the Problems panel.',
-    KIND_LABELS[kind],
+    kindLabel(kind),
     errors === 1 ? l10n.t('1 error') : l10n.t('{0} errors', errors),
     warnings === 1 ? l10n.t('1 warning') : l10n.t('{0} warnings', warnings),
   );
@@ -61,7 +62,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   const target = await targetDocument(ctx, args);
   if (!target) return;
   const { document, kind } = target;
-  const label = KIND_LABELS[kind];
+  const label = kindLabel(kind);
   const { diagnostics, references } = ctx.authoring;
   // Checked against and sent to the document's own account, whichever is active (asked once when it has none).
   const account = await accountOfDocument(ctx, document);
