@@ -10,6 +10,7 @@ import { PlaylistDocuments } from './inspect/playlistDocuments';
 import { ProxyFetch } from './inspect/proxyFetch';
 import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
+import { l10n } from './l10n';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';
@@ -103,9 +104,10 @@ export async function compose(ports: Ports): Promise<AppContext> {
       resources.reset();
     }),
     videos.onSettled((video) => {
-      const text = `"${video.title || video.fileName}": ${videoStatusText(video.status).toLowerCase()}.`;
-      if (video.status === 2) void ui.info(`Transcoding finished ${text}`);
-      else void ui.warn(`Transcoding ended ${text}`);
+      const name = video.title || video.fileName;
+      const status = videoStatusText(video.status).toLowerCase();
+      if (video.status === 2) void ui.info(l10n.t('Transcoding finished "{0}": {1}.', name, status));
+      else void ui.warn(l10n.t('Transcoding ended "{0}": {1}.', name, status));
     }),
   ];
 
@@ -113,12 +115,12 @@ export async function compose(ports: Ports): Promise<AppContext> {
     async channel(id: string): Promise<void> {
       const node = await channels.locateChannel(id);
       if (node) await ports.revealNode('channels', node);
-      else void ui.info('The channel is not in the Live channels list with the current filter.');
+      else void ui.info(l10n.t('The channel is not in the Live channels list with the current filter.'));
     },
     async video(id: string): Promise<void> {
       const node = await videos.locateVideo(id);
       if (node) await ports.revealNode('videos', node);
-      else void ui.info('The video is not in the Videos list with the current filter.');
+      else void ui.info(l10n.t('The video is not in the Videos list with the current filter.'));
     },
   };
 

@@ -13,7 +13,7 @@ import {
 } from '../../src/app/accounts/accountCommands';
 import { accountContextKeys, accountStatus } from '../../src/app/accounts/accountContext';
 import { AccountStore } from '../../src/app/accounts/accountStore';
-import { Connection, isLoopback, NO_ACCOUNT_MESSAGE } from '../../src/app/accounts/connection';
+import { Connection, isLoopback, noAccountMessage } from '../../src/app/accounts/connection';
 import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/app/accounts/devAccount';
 import { LOCAL_PORT_KEY } from '../../src/app/accounts/localPlatformHost';
 import { ChannelNode } from '../../src/app/tree/nodes';
@@ -115,8 +115,8 @@ describe('Accounts and connection', () => {
 
     it('says how to set an account up when none is active', async () => {
       harness = await createHarness();
-      await assert.rejects(harness.connection.activeClient(), (error: Error) => error.message === NO_ACCOUNT_MESSAGE);
-      assert.match(NO_ACCOUNT_MESSAGE, /^No Video Platform account is set: /);
+      await assert.rejects(harness.connection.activeClient(), (error: Error) => error.message === noAccountMessage());
+      assert.match(noAccountMessage(), /^No Video Platform account is set: /);
     });
 
     it('logs every request (action, parameters, duration, code) and never the secret', async () => {

@@ -140,19 +140,19 @@ function reportSaved(ctx: AppContext, profile: AccountProfile, checked: boolean)
  * anything is saved; then it becomes active.
  */
 export async function addAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
-  const title = 'Add Video Platform account';
+  const title = l10n.t('Add Video Platform account');
   const others = ctx.accounts.list();
-  const name = await askField(ctx, title, 'Account name (for you)', (value) => checkName(value, others), {
+  const name = await askField(ctx, title, l10n.t('Account name (for you)'), (value) => checkName(value, others), {
     placeHolder: 'Production',
   });
-  const baseUrl = await askField(ctx, title, 'Platform base URL', checkBaseUrl, {
+  const baseUrl = await askField(ctx, title, l10n.t('Platform base URL'), checkBaseUrl, {
     placeHolder: 'https://api.example.com',
   });
-  const accessKey = await askField(ctx, title, 'Access key', (value) => checkKey('Access key', value));
+  const accessKey = await askField(ctx, title, l10n.t('Access key'), (value) => checkKey('Access key', value));
   const secretKey = await askField(
     ctx,
     title,
-    'Secret key (kept in the secret storage of this machine)',
+    l10n.t('Secret key (kept in the secret storage of this machine)'),
     (value) => checkKey('Secret key', value),
     { password: true },
   );
@@ -170,14 +170,14 @@ async function pickAccount(ctx: AppContext, title: string, placeHolder: string):
   const accounts = ctx.accounts.list();
   if (accounts.length === 0) {
     // Run from a keybinding or another extension (the palette hides it then): say why and offer the ways in.
-    const add = 'Add Account';
-    const local = 'Connect to Local Platform';
+    const add = l10n.t('Add Account');
+    const local = l10n.t('Connect to Local Platform');
     const choice = await ctx.ui.info(
-      `${title}: there is no Video Platform account yet. Add one, or connect to the local platform.`,
+      l10n.t('{0}: there is no Video Platform account yet. Add one, or connect to the local platform.', title),
       add,
       local,
     );
-    if (choice === add) await step('Add Video Platform account', () => addAccount(ctx));
+    if (choice === add) await step(l10n.t('Add Video Platform account'), () => addAccount(ctx));
     else if (choice === local) await connectLocalPlatform(ctx);
     return undefined;
   }
@@ -187,7 +187,11 @@ async function pickAccount(ctx: AppContext, title: string, placeHolder: string):
       label: `${account.id === activeId ? '$(check) ' : ''}${account.name}`,
       description: account.baseUrl,
       detail:
-        account.origin === 'local' ? 'runs inside VS Code' : account.origin === 'dev' ? 'from npm start' : undefined,
+        account.origin === 'local'
+          ? l10n.t('runs inside VS Code')
+          : account.origin === 'dev'
+            ? l10n.t('from npm start')
+            : undefined,
       value: account,
     })),
     { title, placeHolder, matchOnDescription: true },
@@ -196,7 +200,11 @@ async function pickAccount(ctx: AppContext, title: string, placeHolder: string):
 
 /** videoPlatform.switchAccount */
 export async function switchAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
-  const account = await pickAccount(ctx, 'Switch Video Platform account', 'Choose the account to work with');
+  const account = await pickAccount(
+    ctx,
+    l10n.t('Switch Video Platform account'),
+    l10n.t('Choose the account to work with'),
+  );
   if (!account) return undefined;
   await ctx.connection.switchTo(account.id);
   ctx.log.info(`Switched to account "${account.name}"`);
@@ -207,15 +215,15 @@ type EditField = 'name' | 'baseUrl' | 'accessKey' | 'secretKey';
 
 /** videoPlatform.editAccount: one field at a time; the secret is asked for, never shown. */
 export async function editAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
-  const title = 'Edit Video Platform account';
-  const account = answered(await pickAccount(ctx, title, 'Choose the account to edit'));
+  const title = l10n.t('Edit Video Platform account');
+  const account = answered(await pickAccount(ctx, title, l10n.t('Choose the account to edit')));
   const field = answered(
     await ctx.ui.pick<EditField>(
       [
-        { label: 'Name', description: account.name, value: 'name' },
-        { label: 'Base URL', description: account.baseUrl, value: 'baseUrl' },
-        { label: 'Access key', description: account.accessKey, value: 'accessKey' },
-        { label: 'Secret key', description: 'enter a new one', value: 'secretKey' },
+        { label: l10n.t('Name'), description: account.name, value: 'name' },
+        { label: l10n.t('Base URL'), description: account.baseUrl, value: 'baseUrl' },
+        { label: l10n.t('Access key'), description: account.accessKey, value: 'accessKey' },
+        { label: l10n.t('Secret key'), description: l10n.t('enter a new one'), value: 'secretKey' },
       ],
       { title: `${title}: ${account.name}` },
     ),
@@ -224,7 +232,7 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
   let updated: AccountProfile;
   if (field === 'name') {
     updated = await ctx.accounts.update(account.id, {
-      name: await askField(ctx, title, 'Account name', (value) => checkName(value, others), {
+      name: await askField(ctx, title, l10n.t('Account name'), (value) => checkName(value, others), {
         value: account.name,
       }),
     });
@@ -238,17 +246,25 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
     };
     switch (field) {
       case 'baseUrl':
-        draft.baseUrl = await askField(ctx, title, 'Platform base URL', checkBaseUrl, { value: account.baseUrl });
+        draft.baseUrl = await askField(ctx, title, l10n.t('Platform base URL'), checkBaseUrl, {
+          value: account.baseUrl,
+        });
         break;
       case 'accessKey':
-        draft.accessKey = await askField(ctx, title, 'Access key', (value) => checkKey('Access key', value), {
+        draft.accessKey = await askField(ctx, title, l10n.t('Access key'), (value) => checkKey('Access key', value), {
           value: account.accessKey,
         });
         break;
       case 'secretKey':
-        draft.secretKey = await askField(ctx, title, 'New secret key', (value) => checkKey('Secret key', value), {
-          password: true,
-        });
+        draft.secretKey = await askField(
+          ctx,
+          title,
+          l10n.t('New secret key'),
+          (value) => checkKey('Secret key', value),
+          {
+            password: true,
+          },
+        );
         break;
     }
     // The local platform's own account is set by the extension: nothing to check by hand.
@@ -267,12 +283,19 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
 
 /** videoPlatform.removeAccount: after a modal confirmation; the secret is deleted too. */
 export async function removeAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
-  const account = await pickAccount(ctx, 'Remove Video Platform account', 'Choose the account to remove');
+  const account = await pickAccount(
+    ctx,
+    l10n.t('Remove Video Platform account'),
+    l10n.t('Choose the account to remove'),
+  );
   if (!account) return undefined;
   const confirmed = await ctx.ui.confirm(
-    `Remove the account "${account.name}"?`,
-    `Its access key and secret key are removed from this machine. Nothing on the platform (${account.baseUrl}) changes.`,
-    'Remove',
+    l10n.t('Remove the account "{0}"?', account.name),
+    l10n.t(
+      'Its access key and secret key are removed from this machine. Nothing on the platform ({0}) changes.',
+      account.baseUrl,
+    ),
+    l10n.t('Remove'),
     { destructive: true },
   );
   if (!confirmed) return undefined;
@@ -287,22 +310,30 @@ export async function removeAccount(ctx: AppContext): Promise<AccountProfile | u
 /** videoPlatform.connectLocalPlatform: starts the bundled platform and makes its account active. */
 export async function connectLocalPlatform(ctx: AppContext): Promise<string | undefined> {
   // Named here: it also runs from Switch Account's offer when there is no account.
-  const { accountId, baseUrl, media, mediaDescription } = await step('Connect to the local platform', () =>
-    ctx.ui.withProgress({ title: 'Starting the local platform', cancellable: false }, () =>
+  const { accountId, baseUrl, media, mediaDescription } = await step(l10n.t('Connect to the local platform'), () =>
+    ctx.ui.withProgress({ title: l10n.t('Starting the local platform'), cancellable: false }, () =>
       ctx.localPlatform.connect(),
     ),
   );
   await ctx.connection.switchTo(accountId);
   if (media.kind === 'real') {
     void ctx.ui.info(
-      `Connected to the local platform at ${baseUrl} (demo data on first use). Media: ${mediaDescription}: uploads and transcodings make files that play.`,
+      l10n.t(
+        'Connected to the local platform at {0} (demo data on first use). Media: {1}: uploads and transcodings make files that play.',
+        baseUrl,
+        mediaDescription,
+      ),
     );
   } else {
     // Simulated: transcoding only moves statuses and uploads are refused; say how to get real media.
-    const setPath = 'Set ffmpeg Path';
+    const setPath = l10n.t('Set ffmpeg Path');
     void ctx.ui
       .info(
-        `Connected to the local platform at ${baseUrl} (demo data on first use). Media: ${mediaDescription}. A new ffmpeg path applies when the local platform starts again (reload the window).`,
+        l10n.t(
+          'Connected to the local platform at {0} (demo data on first use). Media: {1}. A new ffmpeg path applies when the local platform starts again (reload the window).',
+          baseUrl,
+          mediaDescription,
+        ),
         setPath,
       )
       .then(async (choice) => {

@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { Emitter } from '../util/emitter';
 import { randomUUID } from 'node:crypto';
 
@@ -37,24 +38,27 @@ export function checkBaseUrl(value: string): string | undefined {
   try {
     url = new URL(value.trim());
   } catch {
-    return 'Base URL must be an absolute address such as https://api.example.com or http://127.0.0.1:8790';
+    return l10n.t('Base URL must be an absolute address such as https://api.example.com or http://127.0.0.1:8790');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'Base URL must start with http:// or https://';
-  if (url.username || url.password) return 'Base URL must not contain a user name or password';
-  if (url.search || url.hash) return 'Base URL must not contain a query string or fragment';
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    return l10n.t('Base URL must start with http:// or https://');
+  if (url.username || url.password) return l10n.t('Base URL must not contain a user name or password');
+  if (url.search || url.hash) return l10n.t('Base URL must not contain a query string or fragment');
   return undefined;
 }
 
 export function checkName(value: string, others: readonly AccountProfile[]): string | undefined {
-  if (!value.trim()) return 'Account name must not be empty';
+  if (!value.trim()) return l10n.t('Account name must not be empty');
   if (others.some((account) => account.name.toLowerCase() === value.trim().toLowerCase()))
-    return `An account named "${value.trim()}" already exists`;
+    return l10n.t('An account named "{0}" already exists', value.trim());
   return undefined;
 }
 
 export function checkKey(field: 'Access key' | 'Secret key', value: string): string | undefined {
-  if (!value.trim()) return `${field} must not be empty`;
-  if (/\s/.test(value.trim())) return `${field} must not contain spaces`;
+  const access = field === 'Access key';
+  if (!value.trim()) return access ? l10n.t('Access key must not be empty') : l10n.t('Secret key must not be empty');
+  if (/\s/.test(value.trim()))
+    return access ? l10n.t('Access key must not contain spaces') : l10n.t('Secret key must not contain spaces');
   return undefined;
 }
 

@@ -5,8 +5,12 @@ import { formatRequest, type LogSink } from '../log';
 import type { ClientSource } from '../tree/clientSource';
 import type { AccountProfile, AccountStore } from './accountStore';
 
-export const NO_ACCOUNT_MESSAGE =
-  'No Video Platform account is set: add one with "Video Platform: Add Account" or run "Video Platform: Connect to Local Platform".';
+/** What a command that needs an account says without one (a function: translated when shown). */
+export function noAccountMessage(): string {
+  return l10n.t(
+    'No Video Platform account is set: add one with "Video Platform: Add Account" or run "Video Platform: Connect to Local Platform".',
+  );
+}
 
 export interface ConnectionOptions {
   readonly store: AccountStore;
@@ -95,12 +99,15 @@ export class Connection implements ClientSource {
 
   private async createClient(chosen?: AccountProfile): Promise<PlatformClient> {
     let profile = chosen ?? this.options.store.active();
-    if (!profile) throw new Error(NO_ACCOUNT_MESSAGE);
+    if (!profile) throw new Error(noAccountMessage());
     if (profile.origin === 'local' && this.options.ensureLocal) profile = await this.options.ensureLocal(profile);
     const secretKey = await this.options.store.secretKey(profile.id);
     if (!secretKey) {
       throw new Error(
-        `The secret key of account "${profile.name}" is not in this machine's secret storage: run "Video Platform: Edit Account" to enter it again.`,
+        l10n.t(
+          'The secret key of account "{0}" is not in this machine\'s secret storage: run "Video Platform: Edit Account" to enter it again.',
+          profile.name,
+        ),
       );
     }
     return this.makeClient(profile, secretKey);

@@ -2,7 +2,7 @@ import { documentKind, DOCUMENT_KINDS, kindSuffix } from '../../authoring/docume
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { l10n } from '../l10n';
 import type { AccountProfile } from './accountStore';
-import { NO_ACCOUNT_MESSAGE } from './connection';
+import { noAccountMessage } from './connection';
 
 /** Asks which account a document belongs to: the active one first, the document's own marked. */
 async function askAccount(
@@ -41,7 +41,7 @@ export async function accountOfDocument(
     return bound;
   }
   const accounts = ctx.accounts.list();
-  if (accounts.length === 0) throw new Error(NO_ACCOUNT_MESSAGE);
+  if (accounts.length === 0) throw new Error(noAccountMessage());
   const chosen = accounts.length === 1 ? accounts[0] : await askAccount(ctx, document, undefined);
   if (!chosen) return undefined;
   await ctx.documentAccounts.bind(document.uri, chosen.id);
@@ -60,7 +60,7 @@ export async function chooseDocumentAccount(
     void ctx.ui.error(l10n.t('Open a Video Platform document first: this works on {0} files.', suffixes));
     return undefined;
   }
-  if (ctx.accounts.list().length === 0) throw new Error(NO_ACCOUNT_MESSAGE);
+  if (ctx.accounts.list().length === 0) throw new Error(noAccountMessage());
   const chosen = await askAccount(ctx, document, ctx.documentAccounts.accountOf(document.uri));
   if (!chosen) return undefined;
   await ctx.documentAccounts.bind(document.uri, chosen.id);

@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../api/errors';
 import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
-import { documentKind, KIND_LABELS, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
+import { documentKind, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
 import { platformProblem } from '../../authoring/platformProblem';
 import { hasErrors } from '../../authoring/problems';
 import { describeVideoOutcome, sendRequest } from '../../authoring/send';
@@ -16,6 +16,7 @@ import { resolveChannels } from '../commands/targets';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { step } from '../failures';
 import { l10n } from '../l10n';
+import { kindLabel } from './kindLabel';
 
 const SUFFIXES = DOCUMENT_KINDS.map((k) => `*${kindSuffix(k)}`).join(', ');
 
@@ -27,14 +28,10 @@ async function targetDocument(
   const document = await ctx.editor.document(args.uri);
   const kind = document ? documentKind(document.fileName) : undefined;
   if (!document || !kind) {
-    void ctx.ui.error(`Open a Video Platform document first: this works on ${SUFFIXES} files.`);
+    void ctx.ui.error(l10n.t('Open a Video Platform document first: this works on {0} files.', SUFFIXES));
     return undefined;
   }
   return { document, kind };
-}
-
-function countWords(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
 /** videoPlatform.validateDocument */
@@ -46,12 +43,18 @@ export async function validateDocumentCommand(ctx: AppContext, args: CommandArgs
   const errors = problems.filter((p) => p.severity === 'error').length;
   const warnings = problems.filter((p) => p.severity === 'warning').length;
   if (problems.length === 0) {
-    void ctx.ui.info(`This ${KIND_LABELS[kind]} document is valid.`);
+    void ctx.ui.info(l10n.t('This {0} document is valid.', kindLabel(kind)));
     return;
   }
-  const text = `This ${KIND_LABELS[kind]} document has ${countWords(errors, 'error')} and ${countWords(warnings, 'warning')}; see the Problems panel.`;
-  const choice = errors > 0 ? await ctx.ui.error(text, 'Show Problems') : await ctx.ui.warn(text, 'Show Problems');
-  if (choice === 'Show Problems') await ctx.editor.showProblems();
+  const text = l10n.t(
+    'This {0} document has {1} and {2}; see the Problems panel.',
+    kindLabel(kind),
+    errors === 1 ? l10n.t('1 error') : l10n.t('{0} errors', errors),
+    warnings === 1 ? l10n.t('1 warning') : l10n.t('{0} warnings', warnings),
+  );
+  const showProblems = l10n.t('Show Problems');
+  const choice = errors > 0 ? await ctx.ui.error(text, showProblems) : await ctx.ui.warn(text, showProblems);
+  if (choice === showProblems) await ctx.editor.showProblems();
 }
 
 /** videoPlatform.createOrUpdateFromDocument */
@@ -59,7 +62,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   const target = await targetDocument(ctx, args);
   if (!target) return;
   const { document, kind } = target;
-  const label = KIND_LABELS[kind];
+  const label = kindLabel(kind);
   const { diagnostics, references } = ctx.authoring;
   // Checked against and sent to the document's own account, whichever is active (asked once when it has none).
   const account = await accountOfDocument(ctx, document);
@@ -68,11 +71,17 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   const { value, problems } = await diagnostics.validateFully(document, kind);
   if (value === undefined || hasErrors(problems)) {
     const errors = problems.filter((p) => p.severity === 'error');
+    const showProblems = l10n.t('Show Problems');
     const choice = await ctx.ui.error(
-      `Nothing was sent: the ${label} document has ${countWords(errors.length, 'error')} (first: ${errors[0]?.message ?? 'not valid JSON'}).`,
-      'Show Problems',
+      l10n.t(
+        'Nothing was sent: the {0} document has {1} (first: {2}).',
+        label,
+        errors.length === 1 ? l10n.t('1 error') : l10n.t('{0} errors', errors.length),
+        errors[0]?.message ?? l10n.t('not valid JSON'),
+      ),
+      showProblems,
     );
-    if (choice === 'Show Problems') await ctx.editor.showProblems();
+    if (choice === showProblems) await ctx.editor.showProblems();
     return;
   }
 
@@ -91,7 +100,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
     const go = await ctx.ui.confirm(
       l10n.t(
         'Transcode {0} on account "{1}" and replace their earlier renditions? The old transcoded files are deleted when the run completes.',
-        countWords(request.input.videoIds.length, 'video'),
+        request.input.videoIds.length === 1 ? l10n.t('1 video') : l10n.t('{0} videos', request.input.videoIds.length),
         account.name,
       ),
       '',
@@ -150,7 +159,8 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
 
   const summary = l10n.t('{0} on account "{1}".', outcome.summary.replace(/\.$/, ''), account.name);
   if (outcome.partial) {
-    if ((await ctx.ui.warn(summary, 'Show Log')) === 'Show Log') ctx.ui.showLog();
+    const showLog = l10n.t('Show Log');
+    if ((await ctx.ui.warn(summary, showLog)) === showLog) ctx.ui.showLog();
   } else {
     void ctx.ui.info(summary);
   }
@@ -158,7 +168,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
 
 /** videoPlatform.openChannelAsFile: the clicked channel, or one picked (searchable) from the palette. */
 export async function openChannelAsFileCommand(ctx: AppContext, args: CommandArgs = {}): Promise<void> {
-  const title = 'Open the channel as a file';
+  const title = l10n.t('Open the channel as a file');
   const [chosen] = (await resolveChannels(ctx, { node: args.node }, { title, many: false })) ?? [];
   if (!chosen) return;
   // The tree may be a poll behind; the file starts from the channel as it is now.
@@ -170,5 +180,5 @@ export async function openChannelAsFileCommand(ctx: AppContext, args: CommandArg
 export function refreshReferencesCommand(ctx: AppContext): void {
   ctx.authoring.references.clear();
   ctx.authoring.diagnostics.revalidateAll();
-  void ctx.ui.info('Ids for completion and checks will be fetched again from the platform.');
+  void ctx.ui.info(l10n.t('Ids for completion and checks will be fetched again from the platform.'));
 }

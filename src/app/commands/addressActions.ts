@@ -34,7 +34,7 @@ export async function pickAndUseAddress(
 ): Promise<{ action: 'copy' | 'open'; address: Address } | undefined> {
   const address = await ctx.ui.pick(items, {
     title,
-    placeHolder: 'Choose an address to copy or open',
+    placeHolder: l10n.t('Choose an address to copy or open'),
     matchOnDescription: true,
     matchOnDetail: true,
   });

@@ -1,11 +1,12 @@
 import { parse } from 'jsonc-parser';
 import type { PlatformClient } from '../../api/client';
 import { accountOfDocument } from '../accounts/documentAccountCommands';
-import { documentKind, KIND_LABELS, type DocumentKind } from '../../authoring/documentKind';
+import { documentKind, type DocumentKind } from '../../authoring/documentKind';
 import { normalForm, recordToDocument, type PlatformRecord } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
 import { l10n } from '../l10n';
+import { kindLabel } from '../authoring/kindLabel';
 
 /** The two sides of a comparison, in the same normal form; `note` says what was left out of both. */
 export interface Comparison {
@@ -48,7 +49,7 @@ export async function platformRecordOf(
 ): Promise<PlatformRecord> {
   const o = { signal };
   const missing = (): Error =>
-    new Error(l10n.t('the platform has no {0} with id {1} in this account', KIND_LABELS[kind], id));
+    new Error(l10n.t('the platform has no {0} with id {1} in this account', kindLabel(kind), id));
   switch (kind) {
     case 'channel':
       return { kind, record: await client.liveGetChannelById(id, o) };
@@ -92,7 +93,7 @@ export async function compareWithPlatform(ctx: AppContext, args: CommandArgs = {
     );
     return undefined;
   }
-  const label = KIND_LABELS[kind];
+  const label = kindLabel(kind);
   const value: unknown = parse(document.text());
   const rawId = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
   if (typeof rawId !== 'string' && typeof rawId !== 'number') {

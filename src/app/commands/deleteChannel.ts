@@ -10,13 +10,13 @@ import { nameList, resolveChannels } from './targets';
  * Returns the deleted ids.
  */
 export async function deleteChannels(ctx: AppContext, args: CommandArgs = {}): Promise<string[] | undefined> {
-  const title = 'Delete channel';
+  const title = l10n.t('Delete channel');
   // The platform refuses to delete a live channel (stop it first): only stopped or new ones are offered.
   const channels = await resolveChannels(ctx, args, {
     title,
     many: true,
     eligible: (channel) => !isRunning(channel),
-    why: 'stop a running channel before deleting it',
+    why: l10n.t('stop a running channel before deleting it'),
   });
   if (!channels) return undefined;
   const names = channels.map((channel: Channel) => channel.name);
@@ -39,8 +39,9 @@ export async function deleteChannels(ctx: AppContext, args: CommandArgs = {}): P
     try {
       const client = await ctx.connection.activeClient();
       const epoch = ctx.connection.epoch;
-      await ctx.ui.withProgress({ title: `Deleting ${nameList(names, 'channels')}`, cancellable: true }, ({ signal }) =>
-        client.liveDelete(ids, { signal }),
+      await ctx.ui.withProgress(
+        { title: l10n.t('Deleting {0}', nameList(names, 'channels')), cancellable: true },
+        ({ signal }) => client.liveDelete(ids, { signal }),
       );
       ctx.models.channels.removeChannels(ids, epoch);
       ctx.log.info(`Deleted channels ${ids.join(', ')}`);

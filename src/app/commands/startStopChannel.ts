@@ -6,31 +6,39 @@ import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveChannels } from './targets';
 
 interface Operation {
+  /** For the log, in English. */
   readonly verb: 'Start' | 'Stop';
-  readonly transient: string;
+  /** The texts are functions: translated when shown (src/app/l10n.ts). */
+  readonly title: () => string;
+  readonly transient: () => string;
+  readonly progress: (names: string) => string;
   readonly eligible: (channel: Channel) => boolean;
   /** Order of the palette's list: the channels the operation applies to first. */
   readonly sort: { readonly sort: 'name' | 'status'; readonly order: 'asc' | 'desc' };
-  readonly why: string;
+  readonly why: () => string;
   readonly call: (ctx: AppContext, channel: Channel, signal: AbortSignal) => Promise<Channel>;
 }
 
 const START: Operation = {
   verb: 'Start',
-  transient: 'Starting...',
+  title: () => l10n.t('Start channel'),
+  transient: () => l10n.t('Starting...'),
+  progress: (names) => l10n.t('Starting {0}', names),
   eligible: (channel) => !isRunning(channel),
   sort: { sort: 'name', order: 'asc' },
-  why: 'it is already running',
+  why: () => l10n.t('it is already running'),
   call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStartChannel(channel.id, { signal }),
 };
 
 const STOP: Operation = {
   verb: 'Stop',
-  transient: 'Stopping...',
+  title: () => l10n.t('Stop channel'),
+  transient: () => l10n.t('Stopping...'),
+  progress: (names) => l10n.t('Stopping {0}', names),
   eligible: isRunning,
   // Status 5, 3, 2 first: among thousands of channels the few running ones head the list.
   sort: { sort: 'status', order: 'desc' },
-  why: 'only a running channel can be stopped',
+  why: () => l10n.t('only a running channel can be stopped'),
   call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStopChannel(channel.id, { signal }),
 };
 
@@ -55,11 +63,11 @@ async function run(
   operation: Operation,
   args: CommandArgs,
 ): Promise<BatchOutcome<Channel, Channel> | undefined> {
-  const title = `${operation.verb} channel`;
+  const title = operation.title();
   const channels = await resolveChannels(ctx, args, {
     title,
     eligible: operation.eligible,
-    why: operation.why,
+    why: operation.why(),
     sort: operation.sort,
     many: true,
   });
@@ -92,11 +100,11 @@ async function run(
   await ctx.connection.activeClient();
   const epoch = ctx.connection.epoch;
   const outcome = await runBatch(ctx, {
-    title: `${operation.transient.replace('...', '')} ${nameList(names, 'channels')}`,
+    title: operation.progress(nameList(names, 'channels')),
     items: channels,
     name: (channel) => channel.name,
     run: (channel, signal) => operation.call(ctx, channel, signal),
-    begin: (channel) => ctx.models.channels.setTransient(channel.id, operation.transient),
+    begin: (channel) => ctx.models.channels.setTransient(channel.id, operation.transient()),
     end: (channel) => ctx.models.channels.setTransient(channel.id, undefined),
   });
   for (const { result } of outcome.done) ctx.models.channels.applyChannel(result, epoch);
@@ -105,7 +113,7 @@ async function run(
     const untouched = channels.filter((channel) => !outcome.done.some((entry) => entry.item === channel));
     for (const channel of untouched) void ctx.models.channels.refreshChannel(channel.id).catch(() => undefined);
   }
-  await reportBatch(ctx, `${operation.verb} channel`, outcome, (channel) => channel.name);
+  await reportBatch(ctx, title, outcome, (channel) => channel.name);
   if (outcome.done.length > 0)
     ctx.log.info(
       `${operation.verb}: ${outcome.done.map(({ result }) => `"${result.name}" (status ${result.status})`).join(', ')}`,
