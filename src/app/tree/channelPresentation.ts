@@ -1,7 +1,7 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
 import { l10n } from '../l10n';
-import { formatDateTime } from '../util/format';
+import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
@@ -111,7 +111,10 @@ function channelTooltip(channel: Channel): string {
         : l10n.t('Source: push to {0}', `\`${hideAuthCode(channel.pushUrl)}\``)
     }`,
   );
-  if (channel.typeName) lines.push(`- ${l10n.t('Category: {0}', md(channel.typeName))}`);
+  if (channel.typeName)
+    lines.push(
+      `- ${l10n.t('Category: {0}', md(formatCategory({ name: channel.typeName, id: channel.type ?? undefined })))}`,
+    );
   if (channel.streamWidth && channel.streamHeight) {
     lines.push(
       `- ${l10n.t('Incoming stream: {0}', outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0))}`,
