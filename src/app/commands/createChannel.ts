@@ -19,7 +19,7 @@ const PULL_SCHEMES = /^(rtmp|rtmps|rtsp|srt|http|https):\/\/\S+$/i;
 function pullAddressRule(value: string): string | undefined {
   return PULL_SCHEMES.test(value)
     ? undefined
-    : 'Pull address must be an rtmp://, rtmps://, rtsp://, srt://, http:// or https:// address';
+    : l10n.t('Pull address must be an rtmp://, rtmps://, rtsp://, srt://, http:// or https:// address');
 }
 
 type GroupOption = 'record' | 'timeShift' | 'encrypt';

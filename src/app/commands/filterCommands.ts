@@ -9,14 +9,14 @@ import { askInteger, askText, answered } from './inputs';
 
 type ChannelChoice = 'name' | 'all' | 'category' | 'live' | 'sort' | 'group';
 
-const CHANNEL_SORTS: Array<{ sort: ChannelSortKey; order: SortOrder; label: string }> = [
-  { sort: 'name', order: 'asc', label: 'Name, A to Z' },
-  { sort: 'name', order: 'desc', label: 'Name, Z to A' },
-  { sort: 'createTime', order: 'desc', label: 'Newest first' },
-  { sort: 'createTime', order: 'asc', label: 'Oldest first' },
-  { sort: 'status', order: 'desc', label: 'Status (live first)' },
-  { sort: 'streamStatus', order: 'asc', label: 'Source present first' },
-  { sort: 'type', order: 'asc', label: 'Category' },
+const CHANNEL_SORTS: Array<{ sort: ChannelSortKey; order: SortOrder; label: () => string }> = [
+  { sort: 'name', order: 'asc', label: () => l10n.t('Name, A to Z') },
+  { sort: 'name', order: 'desc', label: () => l10n.t('Name, Z to A') },
+  { sort: 'createTime', order: 'desc', label: () => l10n.t('Newest first') },
+  { sort: 'createTime', order: 'asc', label: () => l10n.t('Oldest first') },
+  { sort: 'status', order: 'desc', label: () => l10n.t('Status (live first)') },
+  { sort: 'streamStatus', order: 'asc', label: () => l10n.t('Source present first') },
+  { sort: 'type', order: 'asc', label: () => l10n.t('Category') },
 ];
 
 /** What a filter menu needs of its view's model. */
@@ -64,12 +64,12 @@ async function askKeyword(ctx: AppContext, title: string, prompt: string, value:
 async function pickSort<K extends string>(
   ctx: AppContext,
   title: string,
-  sorts: ReadonlyArray<{ sort: K; order: SortOrder; label: string }>,
+  sorts: ReadonlyArray<{ sort: K; order: SortOrder; label: () => string }>,
   placeHolder: string,
 ): Promise<{ sort: K; order: SortOrder }> {
   return answered(
     await ctx.ui.pick(
-      sorts.map((entry) => ({ label: entry.label, description: `${entry.sort} ${entry.order}`, value: entry })),
+      sorts.map((entry) => ({ label: entry.label(), description: `${entry.sort} ${entry.order}`, value: entry })),
       { title, placeHolder },
     ),
   );
@@ -159,14 +159,14 @@ export function clearChannelFilter(ctx: AppContext): void {
 
 type VideoChoice = 'title' | 'tag' | 'all' | 'category' | 'status' | 'vr' | 'sort';
 
-const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: string }> = [
-  { sort: 'uploadTime', order: 'desc', label: 'Newest first' },
-  { sort: 'uploadTime', order: 'asc', label: 'Oldest first' },
-  { sort: 'title', order: 'asc', label: 'Title, A to Z' },
-  { sort: 'size', order: 'desc', label: 'Largest first' },
-  { sort: 'status', order: 'asc', label: 'Status' },
-  { sort: 'category', order: 'asc', label: 'Category' },
-  { sort: 'tag', order: 'asc', label: 'Tags' },
+const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: () => string }> = [
+  { sort: 'uploadTime', order: 'desc', label: () => l10n.t('Newest first') },
+  { sort: 'uploadTime', order: 'asc', label: () => l10n.t('Oldest first') },
+  { sort: 'title', order: 'asc', label: () => l10n.t('Title, A to Z') },
+  { sort: 'size', order: 'desc', label: () => l10n.t('Largest first') },
+  { sort: 'status', order: 'asc', label: () => l10n.t('Status') },
+  { sort: 'category', order: 'asc', label: () => l10n.t('Category') },
+  { sort: 'tag', order: 'asc', label: () => l10n.t('Tags') },
 ];
 
 /** videoPlatform.filterVideos: search, category, status, VR and sort (queryVideo parameters). */
@@ -211,7 +211,11 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
         // The interface has no video category list: offer the categories seen in the list, or an id.
         const items: PickItem<number | 'other' | 'all'>[] = [
           { label: l10n.t('$(clear-all) All categories'), value: 'all' },
-          ...seenVideoCategories(ctx).map(({ id, name }) => ({ label: name, description: `id ${id}`, value: id })),
+          ...seenVideoCategories(ctx).map(({ id, name }) => ({
+            label: name,
+            description: l10n.t('id {0}', id),
+            value: id,
+          })),
           { label: l10n.t('$(edit) Enter a category id...'), value: 'other' },
         ];
         const picked = answered(await ctx.ui.pick(items, { title, placeHolder: l10n.t('Show the videos of') }));
@@ -237,7 +241,7 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
               { label: l10n.t('$(clear-all) All statuses'), value: 'all' },
               ...statuses.map((status) => ({
                 label: videoStatusText(status),
-                description: `status ${status}`,
+                description: l10n.t('status {0}', status),
                 value: status,
               })),
             ],

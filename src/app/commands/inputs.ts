@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { StepOptions, Ui } from '../ui';
 
 /** A wizard's step counter and Back, passed on to the question. */
@@ -7,9 +8,9 @@ function stepOptions(options: StepOptions): StepOptions {
 
 /** The rule an integer text breaks, naming the field, or undefined. */
 function integerRule(field: string, text: string, min: number, max: number): string | undefined {
-  if (!/^-?\d+$/.test(text.trim())) return `${field} must be a whole number`;
+  if (!/^-?\d+$/.test(text.trim())) return l10n.t('{0} must be a whole number', field);
   const value = Number(text.trim());
-  if (value < min || value > max) return `${field} must be from ${min} to ${max}`;
+  if (value < min || value > max) return l10n.t('{0} must be from {1} to {2}', field, min, max);
   return undefined;
 }
 
@@ -20,7 +21,7 @@ export async function askInteger(
   const text = await ui.input({
     ...stepOptions(options),
     title: options.title,
-    prompt: `${options.prompt} (${options.min} to ${options.max})`,
+    prompt: l10n.t('{0} ({1} to {2})', options.prompt, options.min, options.max),
     value: options.value === undefined ? undefined : String(options.value),
     validate: (value) => integerRule(options.field, value, options.min, options.max),
   });
@@ -44,9 +45,9 @@ export async function askText(
   } & StepOptions,
 ): Promise<string | undefined> {
   const check = (value: string): string | undefined => {
-    if (!value.trim()) return `${options.field} must not be empty`;
+    if (!value.trim()) return l10n.t('{0} must not be empty', options.field);
     if (options.maxLength && value.trim().length > options.maxLength)
-      return `${options.field} must be at most ${options.maxLength} characters`;
+      return l10n.t('{0} must be at most {1} characters', options.field, options.maxLength);
     return options.rule?.(value.trim());
   };
   const text = await ui.input({

@@ -90,8 +90,36 @@ interface PickSource<T> {
     keyword: string | undefined,
   ) => Promise<{ items: readonly T[]; more: boolean; total?: number }>;
   readonly searchPrompt: string;
-  /** "name" / "title" */
-  readonly searchBy: string;
+}
+
+/** The pick's words for one kind of record, translated when shown. */
+function pickWords(noun: 'channel' | 'video', many: boolean, canSearch: boolean) {
+  if (noun === 'channel') {
+    return {
+      plural: l10n.t('channels'),
+      none: (title: string) => l10n.t('{0}: no channel to choose from.', title),
+      searchRow: l10n.t('$(search) Search channels by name...'),
+      placeHolder: many
+        ? canSearch
+          ? l10n.t('Choose channels, or search')
+          : l10n.t('Choose channels')
+        : canSearch
+          ? l10n.t('Choose a channel, or search')
+          : l10n.t('Choose a channel'),
+    };
+  }
+  return {
+    plural: l10n.t('videos'),
+    none: (title: string) => l10n.t('{0}: no video to choose from.', title),
+    searchRow: l10n.t('$(search) Search videos by title...'),
+    placeHolder: many
+      ? canSearch
+        ? l10n.t('Choose videos, or search')
+        : l10n.t('Choose videos')
+      : canSearch
+        ? l10n.t('Choose a video, or search')
+        : l10n.t('Choose a video'),
+  };
 }
 
 /**
@@ -105,7 +133,6 @@ async function pickRecords<T>(
   options: TargetOptions<T>,
 ): Promise<T[] | undefined> {
   const limit = Math.max(1, ctx.pickLimit ?? PICK_LIMIT);
-  const plural = `${source.noun}s`;
   let keyword: string | undefined;
   let kept: T[] = [];
   for (;;) {
@@ -115,14 +142,15 @@ async function pickRecords<T>(
     const earlier = kept.filter((item) => !shown.has(source.key(item)));
     const keptKeys = new Set(kept.map(source.key));
     const canSearch = page.more || keyword !== undefined;
+    const words = pickWords(source.noun, options.many === true, canSearch);
     if (offered.length === 0 && earlier.length === 0 && !canSearch) {
-      await ctx.ui.info(`${options.title}: no ${source.noun} to choose from.`);
+      await ctx.ui.info(words.none(options.title));
       return undefined;
     }
     const items: PickItem<Choice<T>>[] = [];
     if (keyword !== undefined)
       items.push({
-        label: offered.length ? `Matching "${keyword}"` : `Nothing that fits matches "${keyword}"`,
+        label: offered.length ? l10n.t('Matching "{0}"', keyword) : l10n.t('Nothing that fits matches "{0}"', keyword),
         separator: true,
       });
     for (const item of [...earlier, ...offered])
@@ -130,19 +158,19 @@ async function pickRecords<T>(
     if (canSearch) {
       const shownText =
         page.total !== undefined
-          ? l10n.t('{0} {1} in all; the first {2} are listed', formatCount(page.total), plural, page.items.length)
+          ? l10n.t('{0} {1} in all; the first {2} are listed', formatCount(page.total), words.plural, page.items.length)
           : l10n.t('the first {0} are listed', page.items.length);
       items.push({ label: '', separator: true });
-      const how = options.many ? 'check this and press OK to search' : '';
+      const how = options.many ? l10n.t('check this and press OK to search') : '';
       items.push({
-        label: `$(search) Search ${plural} by ${source.searchBy}...`,
-        description: [keyword === undefined ? shownText : 'search again', how].filter(Boolean).join('; '),
+        label: words.searchRow,
+        description: [keyword === undefined ? shownText : l10n.t('search again'), how].filter(Boolean).join('; '),
         value: { search: true },
       });
     }
     const pickOptions = {
       title: options.title,
-      placeHolder: `Choose ${options.many ? plural : `a ${source.noun}`}${canSearch ? ', or search' : ''}`,
+      placeHolder: words.placeHolder,
       matchOnDescription: true,
     };
     let chosen: Array<Choice<T>>;
@@ -163,7 +191,7 @@ async function pickRecords<T>(
       title: options.title,
       prompt: source.searchPrompt,
       value: keyword,
-      validate: (value) => (value.trim() ? undefined : 'Search text must not be empty'),
+      validate: (value) => (value.trim() ? undefined : l10n.t('Search text must not be empty')),
     });
     if (text === undefined || !text.trim()) return records.length ? records : undefined;
     keyword = text.trim();
@@ -172,14 +200,20 @@ async function pickRecords<T>(
 
 /** The message when every given record is left out. */
 async function nothingToDo(ctx: AppContext, options: TargetOptions<unknown>, states: string[]): Promise<undefined> {
-  await ctx.ui.info(`${options.title}: ${states.join(', ')}; nothing to do${options.why ? ` (${options.why})` : ''}.`);
+  await ctx.ui.info(
+    options.why
+      ? l10n.t('{0}: {1}; nothing to do ({2}).', options.title, states.join(', '), options.why)
+      : l10n.t('{0}: {1}; nothing to do.', options.title, states.join(', ')),
+  );
   return undefined;
 }
 
 /** A multi-selection mixing states: the command goes on with the others and says which it left out. */
 function skipped(ctx: AppContext, options: TargetOptions<unknown>, states: string[]): void {
   if (states.length === 0) return;
-  const text = `${options.title}: skipped ${states.join(', ')}${options.why ? ` (${options.why})` : ''}.`;
+  const text = options.why
+    ? l10n.t('{0}: skipped {1} ({2}).', options.title, states.join(', '), options.why)
+    : l10n.t('{0}: skipped {1}.', options.title, states.join(', '));
   ctx.log.info(text);
   void ctx.ui.info(text);
 }
@@ -202,7 +236,8 @@ export async function resolveChannels(
         given.map((item) => (typeof item === 'string' ? client.liveGetChannelById(item) : item)),
       );
       const eligible = options.eligible ? channels.filter(options.eligible) : channels;
-      const state = (channel: Channel): string => `"${channel.name}" is ${channelStateText(channel).toLowerCase()}`;
+      const state = (channel: Channel): string =>
+        l10n.t('"{0}" is {1}', channel.name, channelStateText(channel).toLowerCase());
       if (eligible.length === 0) return nothingToDo(ctx, options as TargetOptions<unknown>, channels.map(state));
       skipped(
         ctx,
@@ -231,8 +266,7 @@ export async function resolveChannels(
           });
           return { items: page.channels, more: page.count > page.channels.length, total: page.count };
         },
-        searchPrompt: 'Part of the channel name',
-        searchBy: 'name',
+        searchPrompt: l10n.t('Part of the channel name'),
       },
       options,
     );
@@ -253,7 +287,7 @@ export async function resolveVideos(
       );
       const eligible = options.eligible ? videos.filter(options.eligible) : videos;
       const state = (video: Video): string =>
-        `"${video.title || video.fileName}" is ${videoStatusText(video.status).toLowerCase()}`;
+        l10n.t('"{0}" is {1}', video.title || video.fileName, videoStatusText(video.status).toLowerCase());
       if (eligible.length === 0) return nothingToDo(ctx, options as TargetOptions<unknown>, videos.map(state));
       skipped(ctx, options as TargetOptions<unknown>, videos.filter((video) => !eligible.includes(video)).map(state));
       return eligible;
@@ -265,7 +299,7 @@ export async function resolveVideos(
         key: (video) => video.id,
         row: (video) => ({
           label: video.title || video.fileName,
-          description: `${videoStatusText(video.status)}${video.videoType === 1 ? ' · VR' : ''}`,
+          description: video.videoType === 1 ? `${videoStatusText(video.status)} · VR` : videoStatusText(video.status),
           detail: video.category ?? undefined,
         }),
         fetch: async (limit, keyword) => {
@@ -285,15 +319,25 @@ export async function resolveVideos(
           const items = [...normal, ...vr].sort((a, b) => b.uploadTime - a.uploadTime).slice(0, limit);
           return { items, more: normal.length >= limit || vr.length >= limit || normal.length + vr.length > limit };
         },
-        searchPrompt: 'Part of the video title',
-        searchBy: 'title',
+        searchPrompt: l10n.t('Part of the video title'),
       },
       options,
     );
   });
 }
 
-/** `"News"` or `3 channels`, for titles and messages. */
+/** `"News"` or `3 channels`, for titles and messages; `noun` is the English plural ("channels", "videos", "files"). */
 export function nameList(names: readonly string[], noun: string): string {
-  return names.length === 1 ? `"${names[0]}"` : `${names.length} ${noun}`;
+  if (names.length === 1) return l10n.t('"{0}"', names[0]!);
+  const count = names.length;
+  switch (noun) {
+    case 'channels':
+      return l10n.t('{0} channels', count);
+    case 'videos':
+      return l10n.t('{0} videos', count);
+    case 'files':
+      return l10n.t('{0} files', count);
+    default:
+      return l10n.t('{0} {1}', count, noun);
+  }
 }

@@ -46,17 +46,22 @@ export function readAdHocSource(document: EditorDocument): AdHocSource {
   const errors = problems.filter((problem) => problem.severity === 'error');
   if (errors.length > 0 || value === undefined) {
     const first = errors[0];
-    const more = errors.length > 1 ? ` (and ${errors.length - 1} more problem${errors.length > 2 ? 's' : ''})` : '';
+    const more =
+      errors.length === 2
+        ? l10n.t(' (and 1 more problem)')
+        : errors.length > 2
+          ? l10n.t(' (and {0} more problems)', errors.length - 1)
+          : '';
     throw new Error(
       first
-        ? `${name}, line ${lineOf(text, first.range.offset)}: ${first.message}${more}`
-        : `${name} is not a transcode job`,
+        ? l10n.t('{0}, line {1}: {2}', name, lineOf(text, first.range.offset), first.message) + more
+        : l10n.t('{0} is not a transcode job', name),
     );
   }
   const job = value as Record<string, unknown>;
   const templates = job.transcodeTemplates;
   if (templates === undefined)
-    throw new Error(`${name} has no transcodeTemplates (ad-hoc templates) to transcode with`);
+    throw new Error(l10n.t('{0} has no transcodeTemplates (ad-hoc templates) to transcode with', name));
   const source: { -readonly [K in keyof AdHocSource]: AdHocSource[K] } = {
     fileName: document.fileName,
     transcodeTemplates: templates as AdHocTemplates,
@@ -88,13 +93,13 @@ function describeResults(
 ): { ok: string[]; refused: string[] } {
   const title = (id: string): string => {
     const video = videos.find((candidate) => candidate.id === id);
-    return `"${video?.title || video?.fileName || id}"`;
+    return l10n.t('"{0}"', video?.title || video?.fileName || id);
   };
   return {
     ok: results.filter((result) => result.code === 0).map((result) => result.id),
     refused: results
       .filter((result) => result.code !== 0)
-      .map((result) => `${title(result.id)}: ${explainCode(result.code)} (code ${result.code})`),
+      .map((result) => l10n.t('{0}: {1} (code {2})', title(result.id), explainCode(result.code), result.code)),
   };
 }
 
@@ -104,12 +109,12 @@ function describeResults(
  * reported and the accepted videos followed until done.
  */
 export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): Promise<TranscodeOutcome | undefined> {
-  const title = 'Transcode videos';
+  const title = l10n.t('Transcode videos');
   const videos = await resolveVideos(ctx, args, {
     title,
     many: true,
     eligible: canTranscode,
-    why: 'only uploaded, transcoded or failed videos can be transcoded',
+    why: l10n.t('only uploaded, transcoded or failed videos can be transcoded'),
   });
   if (!videos) return undefined;
   const names = nameList(
@@ -117,7 +122,7 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     'videos',
   );
 
-  const groups: TemplateGroupSummary[] = await step('Read the template groups', async () =>
+  const groups: TemplateGroupSummary[] = await step(l10n.t('Read the template groups'), async () =>
     (await ctx.connection.activeClient()).templateGroupList(),
   );
   const files = ctx.editor
@@ -125,20 +130,24 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     .filter((document) => document.fileName.toLowerCase().endsWith('.transcode.json'));
   const items: PickItem<Source>[] = [];
   if (files.length) {
-    items.push({ label: 'Ad-hoc templates (open files)', separator: true });
+    items.push({ label: l10n.t('Ad-hoc templates (open files)'), separator: true });
     for (const document of files)
       items.push({
         label: `$(file) ${baseName(document.fileName)}`,
-        description: 'templates of this file, for this run only',
+        description: l10n.t('templates of this file, for this run only'),
         value: { kind: 'file', document },
       });
   }
   if (groups.length) {
-    items.push({ label: 'Template groups', separator: true });
+    items.push({ label: l10n.t('Template groups'), separator: true });
     for (const group of groups) {
       items.push({
         label: `$(layers) ${group.name}`,
-        description: [group.defaultGroup ? 'default' : '', group.type === 1 ? 'VR' : '', `id ${group.id}`]
+        description: [
+          group.defaultGroup ? l10n.t('default') : '',
+          group.type === 1 ? 'VR' : '',
+          l10n.t('id {0}', group.id),
+        ]
           .filter(Boolean)
           .join(' · '),
         value: { kind: 'group', group },
@@ -146,33 +155,36 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     }
   }
   if (!items.length) {
-    await ctx.ui.warn('There is no template group in this account and no *.transcode.json file is open.');
+    await ctx.ui.warn(l10n.t('There is no template group in this account and no *.transcode.json file is open.'));
     return undefined;
   }
-  const source = await ctx.ui.pick(items, { title: `${title}: ${names}`, placeHolder: 'Transcode with...' });
+  const source = await ctx.ui.pick(items, {
+    title: l10n.t('{0}: {1}', title, names),
+    placeHolder: l10n.t('Transcode with...'),
+  });
   if (!source) return undefined;
 
   let adHoc: AdHocSource | undefined;
   if (source.kind === 'file') {
     const document = source.document;
-    adHoc = await step(`Use ${baseName(document.fileName)}`, async () => readAdHocSource(document));
+    adHoc = await step(l10n.t('Use {0}', baseName(document.fileName)), async () => readAdHocSource(document));
   }
   const replaceItems: PickItem<boolean>[] = [
     {
-      label: '$(add) Save as',
-      description: 'adds the new renditions as a new video item; keeps the current ones',
+      label: l10n.t('$(add) Save as'),
+      description: l10n.t('adds the new renditions as a new video item; keeps the current ones'),
       value: false,
     },
     {
-      label: '$(replace) Replace',
-      description: 'deletes the earlier renditions once the new ones are done',
+      label: l10n.t('$(replace) Replace'),
+      description: l10n.t('deletes the earlier renditions once the new ones are done'),
       value: true,
     },
   ];
   if (adHoc?.replace === true) replaceItems.reverse();
   const replace = await ctx.ui.pick(replaceItems, {
-    title: `${title}: ${names}`,
-    placeHolder: 'Keep or replace the current renditions?',
+    title: l10n.t('{0}: {1}', title, names),
+    placeHolder: l10n.t('Keep or replace the current renditions?'),
   });
   if (replace === undefined) return undefined;
 
@@ -186,11 +198,11 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
     job.transcodeTemplateGroupId = source.group.id;
   }
 
-  const { results, epoch } = await step(`Transcode ${names}`, async () => {
+  const { results, epoch } = await step(l10n.t('Transcode {0}', names), async () => {
     const client = await ctx.connection.activeClient();
     const epoch = ctx.connection.epoch;
     const results: SecondTranscodeResult[] = await ctx.ui.withProgress(
-      { title: `Requesting transcoding of ${names}`, cancellable: true },
+      { title: l10n.t('Requesting transcoding of {0}', names), cancellable: true },
       ({ signal }) => client.secondTranscodeV2(job, { signal }),
     );
     return { results, epoch };
@@ -206,9 +218,15 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
   if (!replace && ok.length) ctx.models.videos.refresh();
   ctx.poller.videos.kick();
   if (refused.length) {
-    const text = `Transcoding: ${ok.length} of ${results.length} videos accepted. Refused: ${refused.join('; ')}`;
+    const text = l10n.t(
+      'Transcoding: {0} of {1} videos accepted. Refused: {2}',
+      ok.length,
+      results.length,
+      refused.join('; '),
+    );
     ctx.log.warn(text);
-    void ctx.ui.warn(text, 'Show Log').then((choice) => choice === 'Show Log' && ctx.ui.showLog());
+    const showLog = l10n.t('Show Log');
+    void ctx.ui.warn(text, showLog).then((choice) => choice === showLog && ctx.ui.showLog());
   } else {
     void ctx.ui.info(
       replace

@@ -1,25 +1,28 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
+import { l10n } from '../l10n';
+import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
-/** Status names (platform-facts section 3) as used in labels and context flags. */
-const STATE: Record<ChannelStatus, { flag: string; text: string }> = {
-  0: { flag: 'new', text: 'New (never started)' },
-  1: { flag: 'stopped', text: 'Stopped' },
-  2: { flag: 'live', text: 'Live' },
-  3: { flag: 'pulling', text: 'Pulling the source' },
-  5: { flag: 'starting', text: 'Starting' },
+/** Status names (platform-facts section 3) as used in labels and context flags; texts translated when shown. */
+const STATE: Record<ChannelStatus, { flag: string; text: () => string }> = {
+  0: { flag: 'new', text: () => l10n.t('New (never started)') },
+  1: { flag: 'stopped', text: () => l10n.t('Stopped') },
+  2: { flag: 'live', text: () => l10n.t('Live') },
+  3: { flag: 'pulling', text: () => l10n.t('Pulling the source') },
+  5: { flag: 'starting', text: () => l10n.t('Starting') },
 };
 
 function state(status: number): { flag: string; text: string } {
-  return STATE[status as ChannelStatus] ?? { flag: 'unknown', text: `Status ${status}` };
+  const known = STATE[status as ChannelStatus];
+  return known ? { flag: known.flag, text: known.text() } : { flag: 'unknown', text: l10n.t('Status {0}', status) };
 }
 
 export function channelStateText(channel: Channel): string {
   const base = state(channel.status).text;
   if (channel.status === 2 || channel.status === 3) {
-    return channel.streamStatus === 2 ? `${base}, no source` : `${base}, source present`;
+    return channel.streamStatus === 2 ? l10n.t('{0}, no source', base) : l10n.t('{0}, source present', base);
   }
   return base;
 }
@@ -70,16 +73,16 @@ function channelIcon(channel: Channel, busy: boolean): NodeIcon {
 
 /** "1280x720 1500 kbps" */
 export function outputSize(width: number, height: number, videoBitrate: number): string {
-  return `${width}x${height} ${videoBitrate} kbps`;
+  return l10n.t('{0}x{1} {2} kbps', width, height, videoBitrate);
 }
 
 function groupFlags(group: OutputGroup): string[] {
   const flags: string[] = [];
-  if (group.isRecord === '1') flags.push(group.needToMp4 === '1' ? 'recording (MP4)' : 'recording');
-  if (group.isTimeShift === '1') flags.push(`time shift ${group.timeShiftDuration ?? '?'} h`);
-  if (group.isLiveEncrypt === '1') flags.push('encrypted');
-  if (group.liveLogoId || group.logoId) flags.push('logo');
-  if (group.rotation && group.rotation !== '0') flags.push(`rotated ${group.rotation}°`);
+  if (group.isRecord === '1') flags.push(group.needToMp4 === '1' ? l10n.t('recording (MP4)') : l10n.t('recording'));
+  if (group.isTimeShift === '1') flags.push(l10n.t('time shift {0} h', group.timeShiftDuration ?? '?'));
+  if (group.isLiveEncrypt === '1') flags.push(l10n.t('encrypted'));
+  if (group.liveLogoId || group.logoId) flags.push(l10n.t('logo'));
+  if (group.rotation && group.rotation !== '0') flags.push(l10n.t('rotated {0}°', group.rotation));
   return flags;
 }
 
@@ -92,7 +95,8 @@ function groupSummary(group: OutputGroup): string {
         .map((template) => outputSize(template.videoWidth, template.videoHeight, template.videoBitrate))
         .join(', ');
   const flags = groupFlags(group);
-  return `${protocolName(group.protocolType)}: ${outputs || 'no outputs'}${flags.length ? ` (${flags.join(', ')})` : ''}`;
+  const summary = l10n.t('{0}: {1}', protocolName(group.protocolType), outputs || l10n.t('no outputs'));
+  return flags.length ? l10n.t('{0} ({1})', summary, flags.join(', ')) : summary;
 }
 
 function channelTooltip(channel: Channel): string {
@@ -101,18 +105,25 @@ function channelTooltip(channel: Channel): string {
   lines.push('');
   const pull = String(channel.signalType) === '2';
   lines.push(
-    `- Source: ${pull ? `pull from \`${hideAuthCode(channel.pullStream ?? '?')}\`` : `push to \`${hideAuthCode(channel.pushUrl)}\``}`,
+    `- ${
+      pull
+        ? l10n.t('Source: pull from {0}', `\`${hideAuthCode(channel.pullStream ?? '?')}\``)
+        : l10n.t('Source: push to {0}', `\`${hideAuthCode(channel.pushUrl)}\``)
+    }`,
   );
-  if (channel.typeName) lines.push(`- Category: ${md(channel.typeName)}`);
+  if (channel.typeName)
+    lines.push(
+      `- ${l10n.t('Category: {0}', md(formatCategory({ name: channel.typeName, id: channel.type ?? undefined })))}`,
+    );
   if (channel.streamWidth && channel.streamHeight) {
     lines.push(
-      `- Incoming stream: ${outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0)}`,
+      `- ${l10n.t('Incoming stream: {0}', outputSize(channel.streamWidth, channel.streamHeight, channel.streamBitrate ?? 0))}`,
     );
   }
   for (const group of channel.outputGroupList) lines.push(`- ${groupSummary(group)}`);
-  if (channel.startTime) lines.push(`- Started: ${new Date(channel.startTime).toISOString()}`);
-  if (channel.endTime) lines.push(`- Ended: ${new Date(channel.endTime).toISOString()}`);
-  lines.push(`- Id: \`${channel.id}\``);
+  if (channel.startTime) lines.push(`- ${l10n.t('Started: {0}', formatDateTime(channel.startTime))}`);
+  if (channel.endTime) lines.push(`- ${l10n.t('Ended: {0}', formatDateTime(channel.endTime))}`);
+  lines.push(`- ${l10n.t('Id: {0}', `\`${channel.id}\``)}`);
   const still = stillMarkdown(channel.thumbnailUrl);
   if (still) lines.push('', still);
   return lines.join('\n');
@@ -125,7 +136,7 @@ export function channelView(channel: Channel, transient?: string): NodeView {
   const description = busy
     ? transient
     : isChannelSettling(channel)
-      ? 'Starting...'
+      ? l10n.t('Starting...')
       : [channelStateText(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
   return {
     id: `channel:${channel.id}`,
@@ -147,18 +158,21 @@ export function outputGroupView(group: OutputGroup): NodeView {
   if (group.liveLogoId || group.logoId) flags.push('logo');
   const details = groupFlags(group);
   const tooltip = [
-    `**${protocolName(group.protocolType)} output group** ${md(group.name)}`,
+    l10n.t('**{0} output group** {1}', protocolName(group.protocolType), md(group.name)),
     '',
     `- ${groupSummary(group)}`,
   ];
-  if (group.rtmpThirdPartyOutputUrl) tooltip.push(`- Third-party ingest: \`${group.rtmpThirdPartyOutputUrl}\``);
-  tooltip.push(`- Id: \`${group.id}\``);
+  if (group.rtmpThirdPartyOutputUrl) {
+    tooltip.push(`- ${l10n.t('Third-party ingest: {0}', `\`${group.rtmpThirdPartyOutputUrl}\``)}`);
+  }
+  tooltip.push(`- ${l10n.t('Id: {0}', `\`${group.id}\``)}`);
   return {
     id: `outputGroup:${group.id}`,
     label: group.name ? `${protocolName(group.protocolType)} ${group.name}` : protocolName(group.protocolType),
-    description: [`${group.liveOutputs.length} output${group.liveOutputs.length === 1 ? '' : 's'}`, ...details].join(
-      ' · ',
-    ),
+    description: [
+      group.liveOutputs.length === 1 ? l10n.t('1 output') : l10n.t('{0} outputs', group.liveOutputs.length),
+      ...details,
+    ].join(' · '),
     tooltip: tooltip.join('\n'),
     icon: { id: group.protocolType === PROTOCOL_HLS ? 'list-ordered' : 'radio-tower' },
     contextValue: flags.join('+'),
@@ -170,13 +184,19 @@ export function outputView(output: LiveOutput): NodeView {
   const isDefault = output.isDefault === '1';
   return {
     id: `output:${output.id}`,
-    label: `${outputSize(output.videoWidth, output.videoHeight, output.videoBitrate)}${isDefault ? ' (default)' : ''}`,
+    label: isDefault
+      ? l10n.t('{0} (default)', outputSize(output.videoWidth, output.videoHeight, output.videoBitrate))
+      : outputSize(output.videoWidth, output.videoHeight, output.videoBitrate),
     description: output.publicOutputUrl,
     tooltip: [
-      `**${protocolName(output.protocolType)} output** ${outputSize(output.videoWidth, output.videoHeight, output.videoBitrate)}`,
+      l10n.t(
+        '**{0} output** {1}',
+        protocolName(output.protocolType),
+        outputSize(output.videoWidth, output.videoHeight, output.videoBitrate),
+      ),
       '',
-      `- Audio: ${output.audioBitrate} kbps`,
-      `- Play address: \`${output.publicOutputUrl}\``,
+      `- ${l10n.t('Audio: {0} kbps', output.audioBitrate)}`,
+      `- ${l10n.t('Play address: {0}', `\`${output.publicOutputUrl}\``)}`,
     ].join('\n'),
     icon: { id: 'play-circle' },
     contextValue: ['output', protocolFlag(output.protocolType), ...(isDefault ? ['default'] : [])].join('+'),

@@ -175,10 +175,12 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
     return listChildren({
       list,
       parent,
-      noun: 'channels',
+      noun: l10n.t('channels'),
       filtered: !isEmptyFilter(this.filter),
       ...(parent instanceof CategoryNode
-        ? { empty: parent.category ? 'No channels in this category' : 'No channels without a category' }
+        ? {
+            empty: parent.category ? l10n.t('No channels in this category') : l10n.t('No channels without a category'),
+          }
         : {}),
       node: (channel) => this.channelNode(channel, parent),
       changed: () => this.fire(parent),
@@ -220,10 +222,14 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
     }
     if (state.error !== undefined) {
       return [
-        new ErrorNode(undefined, `Could not load channel categories: ${describeFailure(state.error)}`, async () => {
-          this.categories = { generation: state.generation + 1 };
-          this.fire(undefined);
-        }),
+        new ErrorNode(
+          undefined,
+          l10n.t('Could not load channel categories: {0}', describeFailure(state.error)),
+          async () => {
+            this.categories = { generation: state.generation + 1 };
+            this.fire(undefined);
+          },
+        ),
       ];
     }
     return state.nodes ?? [];

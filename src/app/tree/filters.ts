@@ -85,18 +85,18 @@ export function describeChannelFilter(filter: ChannelFilter): string {
   const parts: string[] = [];
   if (filter.liveOnly) parts.push(l10n.t('live only'));
   if (filter.category) parts.push(l10n.t('category: {0}', filter.category.name));
-  else if (filter.keyword) parts.push(`${filter.searchType ?? 'name'} ~ "${filter.keyword}"`);
-  if (filter.sort && !filter.liveOnly) parts.push(`by ${filter.sort} ${filter.order ?? 'asc'}`);
+  else if (filter.keyword) parts.push(l10n.t('{0} ~ "{1}"', filter.searchType ?? 'name', filter.keyword));
+  if (filter.sort && !filter.liveOnly) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'asc'));
   return parts.join(' · ');
 }
 
 export function describeVideoFilter(filter: VideoFilter): string {
   const parts: string[] = [];
-  if (filter.keyword) parts.push(`${filter.searchType ?? 'title'} ~ "${filter.keyword}"`);
-  if (filter.categoryId !== undefined) parts.push(`category ${filter.categoryId}`);
+  if (filter.keyword) parts.push(l10n.t('{0} ~ "{1}"', filter.searchType ?? 'title', filter.keyword));
+  if (filter.categoryId !== undefined) parts.push(l10n.t('category {0}', filter.categoryId));
   if (filter.status !== undefined) parts.push(videoStatusText(filter.status).toLowerCase());
   if (filter.videoType === 1) parts.push('VR');
-  if (filter.sort) parts.push(`by ${filter.sort} ${filter.order ?? 'desc'}`);
+  if (filter.sort) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'desc'));
   return parts.join(' · ');
 }
 

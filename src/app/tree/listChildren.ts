@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import { describeFailure } from '../failures';
 import { ErrorNode, LoadMoreNode, MessageNode, type TreeNode } from './nodes';
 import type { PagedList } from './pagedList';
@@ -6,7 +7,7 @@ export interface ListChildrenOptions<T> {
   readonly list: PagedList<T>;
   readonly parent: TreeNode | undefined;
   readonly node: (item: T) => TreeNode;
-  /** "channels" / "videos", for the error and empty lines. */
+  /** "channels" / "videos" (translated), for the error and empty lines. */
   readonly noun: string;
   readonly filtered: boolean;
   /** The line of an empty list without a filter (default "No <noun> yet"). */
@@ -32,12 +33,15 @@ export async function listChildren<T>(options: ListChildrenOptions<T>): Promise<
     await loading;
   };
   if (list.error !== undefined) {
-    nodes.push(new ErrorNode(parent, `Could not load ${noun}: ${describeFailure(list.error)}`, next));
+    nodes.push(new ErrorNode(parent, l10n.t('Could not load {0}: {1}', noun, describeFailure(list.error)), next));
   } else if (list.hasMore) {
     nodes.push(new LoadMoreNode(parent, list.items.length, list.totalCount, next, list.searched));
   } else if (nodes.length === 0) {
     nodes.push(
-      new MessageNode(parent, options.filtered ? `No ${noun} match the filter` : (options.empty ?? `No ${noun} yet`)),
+      new MessageNode(
+        parent,
+        options.filtered ? l10n.t('No {0} match the filter', noun) : (options.empty ?? l10n.t('No {0} yet', noun)),
+      ),
     );
   }
   return nodes;

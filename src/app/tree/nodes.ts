@@ -1,3 +1,4 @@
+import { l10n } from '../l10n';
 import type { Channel, ChannelCategory, LiveOutput, OutputGroup, TranscodedStream, Video } from '../../api/types';
 import { channelView, outputGroupView, outputView } from './channelPresentation';
 import type { NodeView } from './nodeView';
@@ -66,11 +67,13 @@ export class CategoryNode extends TreeNode {
   view(): NodeView {
     return {
       id: `category:${this.category?.id ?? '-'}`,
-      label: this.category?.name ?? 'No category',
+      label: this.category?.name ?? l10n.t('No category'),
       icon: { id: this.category ? 'folder' : 'folder-opened' },
       contextValue: this.category ? 'category' : 'uncategorised',
       collapsible: 'collapsed',
-      tooltip: this.category ? `Channel category \`${this.category.id}\`` : 'Channels without a category',
+      tooltip: this.category
+        ? l10n.t('Channel category {0}', `\`${this.category.id}\``)
+        : l10n.t('Channels without a category'),
     };
   }
 }
@@ -120,23 +123,33 @@ export class LoadMoreNode extends TreeNode {
     super(parent);
   }
   view(): NodeView {
-    const of =
+    const label =
       this.total !== undefined
-        ? ` (${this.loadedCount} of ${this.total})`
+        ? l10n.t('Load more ({0} of {1})', this.loadedCount, this.total)
         : this.searched
-          ? ` (${this.loadedCount} shown, ${this.searched.read} of ${this.searched.total} searched)`
-          : ` (${this.loadedCount} shown)`;
+          ? l10n.t(
+              'Load more ({0} shown, {1} of {2} searched)',
+              this.loadedCount,
+              this.searched.read,
+              this.searched.total,
+            )
+          : l10n.t('Load more ({0} shown)', this.loadedCount);
     return {
-      label: `Load more${of}`,
+      label,
       ...(this.searched
         ? {
-            tooltip: `The platform cannot list only these, so its pages are searched here: ${this.searched.read} of ${this.searched.total} records read so far, ${this.loadedCount} of them shown. How many more belong here is not known until all are read.`,
+            tooltip: l10n.t(
+              'The platform cannot list only these, so its pages are searched here: {0} of {1} records read so far, {2} of them shown. How many more belong here is not known until all are read.',
+              this.searched.read,
+              this.searched.total,
+              this.loadedCount,
+            ),
           }
         : {}),
       icon: { id: 'ellipsis' },
       contextValue: 'loadMore',
       collapsible: 'none',
-      command: { command: 'videoPlatform.loadMore', title: 'Load More' },
+      command: { command: 'videoPlatform.loadMore', title: l10n.t('Load More') },
     };
   }
 }
@@ -154,12 +167,12 @@ export class ErrorNode extends TreeNode {
   view(): NodeView {
     return {
       label: this.message,
-      description: 'Retry',
-      tooltip: `${this.message}\n\nClick to retry.`,
+      description: l10n.t('Retry'),
+      tooltip: `${this.message}\n\n${l10n.t('Click to retry.')}`,
       icon: { id: 'error', color: 'errorForeground' },
       contextValue: 'error',
       collapsible: 'none',
-      command: { command: 'videoPlatform.retry', title: 'Retry' },
+      command: { command: 'videoPlatform.retry', title: l10n.t('Retry') },
     };
   }
 }

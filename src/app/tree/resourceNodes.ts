@@ -96,7 +96,7 @@ function describe(resource: Resource): { description: string; tooltip: string[] 
           g.trailor ? l10n.t('Trial clip: {0} s', g.trailorDuration) : '',
           g.logoGroupId ? l10n.t('Logo group `{0}`', g.logoGroupId) : '',
           ...(g.transcodeTemplates ?? []).map(
-            (t) => `- ${md(t.name)}: ${t.videoWidth}x${t.videoHeight}, ${t.videoBitrate} kbps`,
+            (t) => `- ${l10n.t('{0}: {1}x{2}, {3} kbps', md(t.name), t.videoWidth, t.videoHeight, t.videoBitrate)}`,
           ),
         ],
       };
@@ -109,7 +109,7 @@ function describe(resource: Resource): { description: string; tooltip: string[] 
     case 'liveTemplate': {
       const t = resource.record;
       return {
-        description: `${t.videoWidth}x${t.videoHeight} · ${t.videoBitrate} kbps`,
+        description: `${t.videoWidth}x${t.videoHeight} · ${l10n.t('{0} kbps', t.videoBitrate)}`,
         tooltip: [md(t.name)],
       };
     }
@@ -142,7 +142,12 @@ export class ResourceNode extends TreeNode {
       label: resourceName(this.resource),
       ...(description ? { description } : {}),
       tooltip: [
-        `**${md(resourceName(this.resource))}** (${words.one} \`${resourceId(this.resource)}\`)`,
+        l10n.t(
+          '{0} ({1} {2})',
+          `**${md(resourceName(this.resource))}**`,
+          words.one,
+          `\`${resourceId(this.resource)}\``,
+        ),
         '',
         ...tooltip.filter(Boolean),
       ].join('\n'),

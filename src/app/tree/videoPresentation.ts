@@ -1,25 +1,42 @@
 import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
 import { l10n } from '../l10n';
+import { formatCategory, formatDateTime } from '../util/format';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
-const STATUS: Record<VideoStatus, { flag: string; text: string; icon: NodeIcon }> = {
+const STATUS: Record<VideoStatus, { flag: string; text: () => string; icon: NodeIcon }> = {
   0: {
     flag: 'uploaded',
-    text: 'Uploaded, not transcoded',
+    text: () => l10n.t('Uploaded, not transcoded'),
     icon: { id: 'cloud-upload', color: 'descriptionForeground' },
   },
-  1: { flag: 'transcoding', text: 'Transcoding', icon: { id: 'sync~spin', color: 'charts.blue' } },
-  2: { flag: 'done', text: 'Transcoded', icon: { id: 'pass', color: 'testing.iconPassed' } },
-  3: { flag: 'failed', text: 'Transcoding failed', icon: { id: 'error', color: 'testing.iconFailed' } },
-  4: { flag: 'uploadFailed', text: 'Upload failed', icon: { id: 'warning', color: 'charts.orange' } },
-  5: { flag: 'unknownType', text: 'Unknown file type', icon: { id: 'question', color: 'charts.orange' } },
-  6: { flag: 'transcoding+second', text: 'Second transcoding', icon: { id: 'sync~spin', color: 'charts.purple' } },
-  7: { flag: 'queued', text: 'Queued for transcoding', icon: { id: 'clock', color: 'charts.yellow' } },
+  1: { flag: 'transcoding', text: () => l10n.t('Transcoding'), icon: { id: 'sync~spin', color: 'charts.blue' } },
+  2: { flag: 'done', text: () => l10n.t('Transcoded'), icon: { id: 'pass', color: 'testing.iconPassed' } },
+  3: {
+    flag: 'failed',
+    text: () => l10n.t('Transcoding failed'),
+    icon: { id: 'error', color: 'testing.iconFailed' },
+  },
+  4: { flag: 'uploadFailed', text: () => l10n.t('Upload failed'), icon: { id: 'warning', color: 'charts.orange' } },
+  5: {
+    flag: 'unknownType',
+    text: () => l10n.t('Unknown file type'),
+    icon: { id: 'question', color: 'charts.orange' },
+  },
+  6: {
+    flag: 'transcoding+second',
+    text: () => l10n.t('Second transcoding'),
+    icon: { id: 'sync~spin', color: 'charts.purple' },
+  },
+  7: { flag: 'queued', text: () => l10n.t('Queued for transcoding'), icon: { id: 'clock', color: 'charts.yellow' } },
 };
 
+/** Texts are translated when shown (the translator is installed after module load). */
 function status(value: number): { flag: string; text: string; icon: NodeIcon } {
-  return STATUS[value as VideoStatus] ?? { flag: 'unknown', text: `Status ${value}`, icon: { id: 'question' } };
+  const known = STATUS[value as VideoStatus];
+  return known
+    ? { flag: known.flag, text: known.text(), icon: known.icon }
+    : { flag: 'unknown', text: l10n.t('Status {0}', value), icon: { id: 'question' } };
 }
 
 export function videoStatusText(value: number): string {
@@ -78,16 +95,25 @@ function videoTooltip(video: Video, sourceTitle: string | undefined): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
   const origin = transcodedFromText(video, sourceTitle);
   if (origin) lines.push(`- ${md(origin)} (\`${video.parentId}\`)`);
-  lines.push(`- File: ${md(video.fileName)}`);
+  lines.push(`- ${l10n.t('File: {0}', md(video.fileName))}`);
   lines.push(
-    `- Source: ${video.width}x${video.height}, ${video.bitrate} kbps, ${formatDuration(video.duration)}, ${formatBytes(video.size * 1024)}`,
+    `- ${l10n.t(
+      'Source: {0}x{1}, {2} kbps, {3}, {4}',
+      video.width,
+      video.height,
+      video.bitrate,
+      formatDuration(video.duration),
+      formatBytes(video.size * 1024),
+    )}`,
   );
-  if (video.category) lines.push(`- Category: ${md(video.category)} (${video.categoryId})`);
-  if (video.tag) lines.push(`- Tags: ${md(video.tag)}`);
-  if (video.videoType === 1) lines.push('- VR video');
-  lines.push(`- Renditions: ${video.transcodedVideoList.length}`);
-  lines.push(`- Uploaded: ${video.date || new Date(video.uploadTime).toISOString()}`);
-  lines.push(`- Id: \`${video.id}\``);
+  if (video.category) {
+    lines.push(`- ${l10n.t('Category: {0}', md(formatCategory({ name: video.category, id: video.categoryId })))}`);
+  }
+  if (video.tag) lines.push(`- ${l10n.t('Tags: {0}', md(video.tag))}`);
+  if (video.videoType === 1) lines.push(`- ${l10n.t('VR video')}`);
+  lines.push(`- ${l10n.t('Renditions: {0}', video.transcodedVideoList.length)}`);
+  lines.push(`- ${l10n.t('Uploaded: {0}', formatDateTime(video.uploadTime || video.date))}`);
+  lines.push(`- ${l10n.t('Id: {0}', `\`${video.id}\``)}`);
   // The cover the platform lists (its first thumbnail when there is no cover).
   const still = stillMarkdown(video.cover || video.thumbnail);
   if (still) lines.push('', still);
@@ -100,7 +126,7 @@ export function videoView(video: Video, transient?: string, sourceTitle?: string
   const description = busy
     ? transient
     : settling
-      ? `${videoStatusText(video.status)}...`
+      ? l10n.t('{0}...', videoStatusText(video.status))
       : [
           transcodedFromText(video, sourceTitle) ?? '',
           videoStatusText(video.status),
@@ -140,18 +166,24 @@ export function renditionView(video: Video, stream: TranscodedStream): NodeView 
   const size = formats.reduce((sum, entry) => sum + (entry.size || 0), 0);
   const isDefault = stream.defaultVideo === 1;
   const tooltip = [
-    `**${md(stream.name)}**${isDefault ? ' (default)' : ''}`,
+    isDefault ? l10n.t('{0} (default)', `**${md(stream.name)}**`) : `**${md(stream.name)}**`,
     '',
-    `- ${stream.videoWidth}x${stream.videoHeight}, ${stream.videoBitrate} kbps video, ${Math.round(stream.audioBitrate / 1000)} kbps audio`,
+    `- ${l10n.t(
+      '{0}x{1}, {2} kbps video, {3} kbps audio',
+      stream.videoWidth,
+      stream.videoHeight,
+      stream.videoBitrate,
+      Math.round(stream.audioBitrate / 1000),
+    )}`,
     ...formats.map((entry) => `- ${entry.format.toUpperCase()} (${formatBytes(entry.size)}): \`${entry.url}\``),
   ];
   return {
     id: `rendition:${video.id}:${stream.idx}:${stream.name}`,
-    label: `${stream.name}${isDefault ? ' (default)' : ''}`,
+    label: isDefault ? l10n.t('{0} (default)', stream.name) : stream.name,
     description: [
-      formats.map((entry) => entry.format.toUpperCase()).join('+') || 'no files',
+      formats.map((entry) => entry.format.toUpperCase()).join('+') || l10n.t('no files'),
       `${stream.videoWidth}x${stream.videoHeight}`,
-      `${stream.videoBitrate} kbps`,
+      l10n.t('{0} kbps', stream.videoBitrate),
       size ? formatBytes(size) : '',
     ]
       .filter(Boolean)

@@ -93,7 +93,7 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
       return listChildren({
         list: this.list,
         parent: undefined,
-        noun: 'videos',
+        noun: l10n.t('videos'),
         filtered: !isEmptyFilter(this.filter),
         node: (video) => this.videoNode(video),
         changed: () => this.fire(undefined),
