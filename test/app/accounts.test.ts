@@ -1,6 +1,6 @@
 import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createServer } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -18,6 +18,7 @@ import { applyDevEnvironment, DEV_ACCOUNT_NAME } from '../../src/app/accounts/de
 import { LOCAL_PORT_KEY } from '../../src/app/accounts/localPlatformHost';
 import { ChannelNode } from '../../src/app/tree/nodes';
 import { findMediaTools } from '../../src/media/tools';
+import { CaptureServer, ok, sendJson } from '../api/captureServer';
 import { eventually } from '../helpers/eventually';
 import { startFaultyServer } from './helpers/faultyServer';
 import { createHarness, MemoryLog, MemorySecrets, MemoryState, type Harness } from './helpers/harness';
@@ -150,6 +151,52 @@ describe('Accounts and connection', () => {
       assert.notEqual(after, before);
       assert.ok(Array.isArray(await after.liveChannelTypeList()), 'the new secret is used');
       assert.equal(harness.store.activeId(), one, 'the active account stays');
+    });
+
+    it('sends uploads to the upload base URL set by Edit Account, and back to the base URL once it is cleared', async () => {
+      harness = await createHarness({
+        account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY, name: 'Real' },
+      });
+      // The upload host of the real service is another server: here a loopback stand-in that records what it gets.
+      const uploads = await CaptureServer.start((_request, res) =>
+        sendJson(res, ok([{ videoId: 'f'.repeat(32), fileName: 'clip.mp4', thumbnail: '', status: 0 }])),
+      );
+      const dir = await mkdtemp(join(tmpdir(), 'vp-upload-'));
+      try {
+        const file = join(dir, 'clip.mp4');
+        await writeFile(file, Buffer.alloc(2048, 1));
+        harness.ui.script(choose('Real'), choose('Upload base URL'), type('ftp://uploads.example.com'));
+        // Refused with the field and the rule named, and nothing saved.
+        assert.equal(await harness.run(editAccount), undefined);
+        assert.match(harness.ui.errors.join('\n'), /Upload base URL: Base URL must start with http/);
+        assert.equal(harness.store.list()[0]!.uploadBaseUrl, undefined);
+        harness.ui.script(choose('Real'), choose('Upload base URL'), type(` ${uploads.baseUrl} `));
+        const edited = await harness.run(editAccount);
+        assert.equal(edited?.uploadBaseUrl, uploads.baseUrl);
+
+        const client = await harness.connection.activeClient();
+        await client.uploadVideo({ file });
+        assert.deepEqual(
+          uploads.requests.map((request) => `${request.method} ${request.path}`),
+          ['POST /multipart/upload'],
+        );
+        assert.match(uploads.requests[0]!.body, /name="token"/, 'the token from getToken on the base URL');
+
+        harness.ui.script(choose('Real'), choose('Upload base URL'), type(''));
+        const cleared = await harness.run(editAccount);
+        assert.equal(cleared?.uploadBaseUrl, undefined);
+        const answer = await (
+          await harness.connection.activeClient()
+        )
+          .uploadVideo({ file })
+          .catch((error: Error) => error);
+        // Back on the local platform (which simulates media here): refused there, and nothing more at the stand-in.
+        assert.ok(answer instanceof Error, 'the local platform answered the upload');
+        assert.equal(uploads.requests.length, 1);
+      } finally {
+        await uploads.close();
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it('switching accounts bumps the epoch, closes the old client and clears the views', async () => {

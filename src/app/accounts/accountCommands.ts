@@ -3,7 +3,7 @@ import type { AppContext } from '../context';
 import { answered } from '../commands/inputs';
 import { describeFailure, isCancellation, step } from '../failures';
 import { l10n } from '../l10n';
-import { checkBaseUrl, checkKey, checkName, type AccountProfile } from './accountStore';
+import { checkBaseUrl, checkKey, checkName, checkUploadBaseUrl, type AccountProfile } from './accountStore';
 import { FFMPEG_PATH_SETTING } from './localPlatformHost';
 
 async function askField(
@@ -211,7 +211,7 @@ export async function switchAccount(ctx: AppContext): Promise<AccountProfile | u
   return account;
 }
 
-type EditField = 'name' | 'baseUrl' | 'accessKey' | 'secretKey';
+type EditField = 'name' | 'baseUrl' | 'uploadBaseUrl' | 'accessKey' | 'secretKey';
 
 /** videoPlatform.editAccount: one field at a time; the secret is asked for, never shown. */
 export async function editAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
@@ -222,6 +222,11 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
       [
         { label: l10n.t('Name'), description: account.name, value: 'name' },
         { label: l10n.t('Base URL'), description: account.baseUrl, value: 'baseUrl' },
+        {
+          label: l10n.t('Upload base URL'),
+          description: account.uploadBaseUrl ?? l10n.t('the base URL'),
+          value: 'uploadBaseUrl',
+        },
         { label: l10n.t('Access key'), description: account.accessKey, value: 'accessKey' },
         { label: l10n.t('Secret key'), description: l10n.t('enter a new one'), value: 'secretKey' },
       ],
@@ -236,6 +241,16 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
         value: account.name,
       }),
     });
+  } else if (field === 'uploadBaseUrl') {
+    // Not checked by a call: uploads need a file, and /rest says nothing about the upload host.
+    const value = await askField(
+      ctx,
+      title,
+      l10n.t('Upload base URL (the real service takes uploads on another host; empty: the base URL)'),
+      checkUploadBaseUrl,
+      { value: account.uploadBaseUrl ?? '' },
+    );
+    updated = await ctx.accounts.update(account.id, { uploadBaseUrl: value.trim() || undefined });
   } else {
     const stored = (await ctx.accounts.secretKey(account.id)) ?? '';
     const draft: { -readonly [K in keyof Draft]: Draft[K] } = {

@@ -11,6 +11,11 @@ export interface AccountProfile {
   readonly name: string;
   readonly baseUrl: string;
   readonly accessKey: string;
+  /**
+   * Where uploads go (`{uploadBaseUrl}/multipart/upload`, docs/platform/platform-facts.md section 6): the real
+   * service takes them on another host than `/rest`. Absent: the base URL (as the local platform does).
+   */
+  readonly uploadBaseUrl?: string;
   /** `local`: the bundled local platform (restarted on demand); `dev`: from `npm start`'s environment. */
   readonly origin?: 'local' | 'dev';
 }
@@ -45,6 +50,26 @@ export function checkBaseUrl(value: string): string | undefined {
   if (url.username || url.password) return l10n.t('Base URL must not contain a user name or password');
   if (url.search || url.hash) return l10n.t('Base URL must not contain a query string or fragment');
   return undefined;
+}
+
+/** The upload base URL may be empty (then the base URL takes uploads); otherwise the base URL's rules. */
+export function checkUploadBaseUrl(value: string): string | undefined {
+  if (value.trim() === '') return undefined;
+  const problem = checkBaseUrl(value);
+  return problem === undefined ? undefined : l10n.t('Upload base URL: {0}', problem);
+}
+
+/** The profile as stored: trimmed, and no upload base URL when it is empty. */
+function tidy(profile: AccountProfile): AccountProfile {
+  const { uploadBaseUrl, ...rest } = profile;
+  const upload = uploadBaseUrl?.trim();
+  return {
+    ...rest,
+    name: profile.name.trim(),
+    baseUrl: profile.baseUrl.trim(),
+    accessKey: profile.accessKey.trim(),
+    ...(upload ? { uploadBaseUrl: upload } : {}),
+  };
 }
 
 export function checkName(value: string, others: readonly AccountProfile[]): string | undefined {
@@ -109,16 +134,11 @@ export class AccountStore {
     const problem =
       checkName(fields.name, this.list()) ??
       checkBaseUrl(fields.baseUrl) ??
+      checkUploadBaseUrl(fields.uploadBaseUrl ?? '') ??
       checkKey('Access key', fields.accessKey) ??
       checkKey('Secret key', secretKey);
     if (problem) throw new Error(problem);
-    const profile: AccountProfile = {
-      ...fields,
-      id: randomUUID(),
-      name: fields.name.trim(),
-      baseUrl: fields.baseUrl.trim(),
-      accessKey: fields.accessKey.trim(),
-    };
+    const profile = tidy({ ...fields, id: randomUUID() });
     await this.secrets.store(secretKeyOf(profile.id), secretKey.trim());
     await this.state.update(ACCOUNTS_KEY, [...this.list(), profile]);
     this.changed();
@@ -137,16 +157,12 @@ export class AccountStore {
         accounts.filter((account) => account.id !== id),
       ) ??
       checkBaseUrl(next.baseUrl) ??
+      checkUploadBaseUrl(next.uploadBaseUrl ?? '') ??
       checkKey('Access key', next.accessKey) ??
       (secretKey !== undefined ? checkKey('Secret key', secretKey) : undefined);
     if (problem) throw new Error(problem);
     if (secretKey !== undefined) await this.secrets.store(secretKeyOf(id), secretKey.trim());
-    accounts[index] = {
-      ...next,
-      name: next.name.trim(),
-      baseUrl: next.baseUrl.trim(),
-      accessKey: next.accessKey.trim(),
-    };
+    accounts[index] = tidy(next);
     await this.state.update(ACCOUNTS_KEY, accounts);
     this.changed();
     return accounts[index]!;

@@ -120,6 +120,7 @@ export class Connection implements ClientSource {
       // A platform on this machine (the local platform, npm start) is never reached through a proxy.
       ...(isLoopback(profile.baseUrl) ? { noProxy: '*' } : {}),
       baseUrl: profile.baseUrl,
+      ...(profile.uploadBaseUrl ? { uploadBaseUrl: profile.uploadBaseUrl } : {}),
       accessKey: profile.accessKey,
       secretKey,
       onRequest: (entry: RequestLogEntry) => {
