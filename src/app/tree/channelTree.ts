@@ -2,6 +2,7 @@ import { Codes } from '../../api/errorCodes';
 import { l10n } from '../l10n';
 import type { Channel, ChannelCategory } from '../../api/types';
 import { ApiError } from '../../api/errors';
+import { pollEach } from './poller';
 import { describeFailure } from '../failures';
 import { isChannelSettling, isRunning } from './channelPresentation';
 import { FilteredListModel, listTotal } from './filteredList';
@@ -350,20 +351,13 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
     return this.settlingIds().length > 0;
   }
 
-  /** One polling round: re-reads each settling channel. Failures are returned, not thrown. */
-  async pollSettling(): Promise<unknown[]> {
-    const failures: unknown[] = [];
-    for (const id of this.settlingIds()) {
-      try {
-        await this.refreshChannel(id);
-      } catch (error) {
-        failures.push(error);
-        // The platform answered with a refusal (the channel is gone, say): asking again every few
-        // seconds would only repeat it. A network failure is tried again next round.
-        if (error instanceof ApiError) this.unfollowed.add(id);
-      }
-    }
-    return failures;
+  /** One polling round: re-reads each settling channel (pollEach: a refusal ends following it). */
+  pollSettling(): Promise<unknown[]> {
+    return pollEach(
+      this.settlingIds(),
+      (id) => this.refreshChannel(id),
+      (id) => this.unfollowed.add(id),
+    );
   }
 
   /**

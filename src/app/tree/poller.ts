@@ -1,3 +1,4 @@
+import { ApiError } from '../../api/errors';
 import type { LogSink } from '../log';
 import { describeFailure } from '../failures';
 
@@ -22,6 +23,28 @@ const realTimers: PollTimers = {
   setTimeout: (callback, ms) => setTimeout(callback, ms),
   clearTimeout: (handle) => clearTimeout(handle as NodeJS.Timeout),
 };
+
+/**
+ * One polling round of a view: reads each id in turn. A refusal from the platform (the record is gone, say) ends
+ * following that id (`stopFollowing`), since asking again would only repeat it; a network failure or a timeout is
+ * tried again next round, so a busy moment loses nothing. Failures are returned, not thrown.
+ */
+export async function pollEach(
+  ids: readonly string[],
+  read: (id: string) => Promise<unknown>,
+  stopFollowing: (id: string) => void,
+): Promise<unknown[]> {
+  const failures: unknown[] = [];
+  for (const id of ids) {
+    try {
+      await read(id);
+    } catch (error) {
+      failures.push(error);
+      if (error instanceof ApiError) stopFollowing(id);
+    }
+  }
+  return failures;
+}
 
 /** Poll only while there is something settling and someone can see it. */
 export function shouldPoll(state: { visible: boolean; settling: boolean; disposed: boolean }): boolean {

@@ -2,6 +2,7 @@ import { Codes } from '../../api/errorCodes';
 import { Emitter } from '../util/emitter';
 import { l10n } from '../l10n';
 import { ApiError } from '../../api/errors';
+import { pollEach } from './poller';
 import type { Video } from '../../api/types';
 import type { ClientSource } from './clientSource';
 import { FilteredListModel, listTotal } from './filteredList';
@@ -244,19 +245,13 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
     return this.settlingIds().length > 0;
   }
 
-  async pollSettling(): Promise<unknown[]> {
-    const failures: unknown[] = [];
-    for (const id of this.settlingIds()) {
-      try {
-        await this.refreshVideo(id);
-      } catch (error) {
-        failures.push(error);
-        // The platform refused (the video was deleted elsewhere, say): asking again would only repeat it. A
-        // network failure or a timeout is tried again next round, so a busy moment does not lose the video.
-        if (error instanceof ApiError) this.tracked.delete(id);
-      }
-    }
-    return failures;
+  /** One polling round: re-reads each followed video (pollEach: a refusal ends following it). */
+  pollSettling(): Promise<unknown[]> {
+    return pollEach(
+      this.settlingIds(),
+      (id) => this.refreshVideo(id),
+      (id) => this.tracked.delete(id),
+    );
   }
 
   async locateVideo(videoId: string): Promise<VideoNode | undefined> {
