@@ -3,13 +3,11 @@
  * job naming a video the account does not have is flagged on that id and not sent.
  */
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../src/api/client';
 import { createOrUpdateCommand, validateDocumentCommand } from '../../src/app/authoring/commands';
 import { channelDocumentText } from '../../src/authoring/channelDocument';
 import type { DocumentKind } from '../../src/authoring/documentKind';
 import { hoverMarkdown, idAt } from '../../src/authoring/hover';
-import { createHarness, type Harness } from './helpers/harness';
-import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { platformSuite } from './helpers/platformSuite';
 
 const NO_SUCH_ID = 'f'.repeat(32);
 
@@ -19,37 +17,20 @@ function transcodeJob(videoIds: string[], transcodeTemplateGroupId = 1): string 
 }
 
 describe('Authoring references: hovers on ids, unknown video ids, refusals on their field', () => {
-  let platform: TestPlatform;
-  let client: PlatformClient;
-  let harness: Harness;
-
-  before(async () => {
-    platform = await startTestPlatform();
-    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  });
-  after(async () => {
-    await client.close();
-    await platform.close();
-  });
-  beforeEach(async () => {
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-    });
-  });
-  afterEach(() => harness.dispose());
+  const suite = platformSuite();
 
   /** The hover at the first occurrence of `value` in `text` (inside its quotes), as the editor would show it. */
   async function hoverAt(kind: DocumentKind, text: string, value: string): Promise<string | undefined> {
     const at = idAt(kind, text, text.indexOf(value) + 1);
     if (!at) return undefined;
-    return hoverMarkdown(at, await harness.ctx.authoring.references.find(at.site.ref, at.id, at.site.byName));
+    return hoverMarkdown(at, await suite.harness.ctx.authoring.references.find(at.site.ref, at.id, at.site.byName));
   }
 
   it('shows the name and main fields of the live template, logo, category and channel a channel document names', async () => {
-    const [template] = await client.liveGetTemplates({});
-    const [logo] = await client.liveLogoList({});
-    const [category] = await client.liveChannelTypeList({});
-    const { channels } = await client.liveGetChannelsByPage({ start: 1, number: 1 });
+    const [template] = await suite.client.liveGetTemplates({});
+    const [logo] = await suite.client.liveLogoList({});
+    const [category] = await suite.client.liveChannelTypeList({});
+    const { channels } = await suite.client.liveGetChannelsByPage({ start: 1, number: 1 });
     const channel = channels[0]!;
     const text = JSON.stringify(
       {
@@ -83,9 +64,9 @@ describe('Authoring references: hovers on ids, unknown video ids, refusals on th
   });
 
   it('shows template groups and logo groups by name, and says when the account has no such id', async () => {
-    const groups = await client.templateGroupList({});
+    const groups = await suite.client.templateGroupList({});
     const group = groups.find((g) => g.userId !== 0) ?? groups[0]!;
-    const [logoGroup] = await client.getLogoGroupList();
+    const [logoGroup] = await suite.client.getLogoGroupList();
     const text = JSON.stringify({ videoIds: ['a'], transcodeTemplateGroupId: group.id, x: 0 }, null, 2);
     const onGroup = await hoverAt('transcode', text, `: ${group.id}`.slice(2));
     assert.ok(onGroup?.startsWith(`**`) && onGroup.includes(`— template group \`${group.id}\``), onGroup);
@@ -100,7 +81,7 @@ describe('Authoring references: hovers on ids, unknown video ids, refusals on th
   });
 
   it("shows a video of a transcode job, found by its id (the account's video list is never fetched whole)", async () => {
-    const videos = await client.queryVideo({ start: 1, number: 5, sort: 'uploadTime', order: 'asc' });
+    const videos = await suite.client.queryVideo({ start: 1, number: 5, sort: 'uploadTime', order: 'asc' });
     const video = videos[0]!;
     const text = transcodeJob([video.id, NO_SUCH_ID]);
     const onVideo = await hoverAt('transcode', text, video.id);
@@ -113,13 +94,13 @@ describe('Authoring references: hovers on ids, unknown video ids, refusals on th
   });
 
   it('flags a video id the account does not have, and Create refuses naming the field', async () => {
-    const [video] = await client.queryVideo({ start: 1, number: 1, sort: 'uploadTime', order: 'desc' });
-    const [group] = await client.templateGroupList({ type: 0 });
+    const [video] = await suite.client.queryVideo({ start: 1, number: 1, sort: 'uploadTime', order: 'desc' });
+    const [group] = await suite.client.templateGroupList({ type: 0 });
     const text = transcodeJob([video!.id, NO_SUCH_ID], group!.id);
-    const document = harness.editor.open('job.transcode.json', text);
+    const document = suite.harness.editor.open('job.transcode.json', text);
 
-    await harness.run(validateDocumentCommand);
-    const problems = harness.diagnostics.problems.get(document.uri) ?? [];
+    await suite.harness.run(validateDocumentCommand);
+    const problems = suite.harness.diagnostics.problems.get(document.uri) ?? [];
     const unknown = problems.filter((p) => p.code === 'reference.videos');
     assert.equal(unknown.length, 1, JSON.stringify(problems));
     assert.equal(
@@ -129,34 +110,36 @@ describe('Authoring references: hovers on ids, unknown video ids, refusals on th
     assert.equal(unknown[0]!.severity, 'error');
     assert.match(unknown[0]!.message, /^videoIds\[1\]: this account has no video with id "f{32}"\./);
 
-    harness.ui.messageChoice = undefined;
-    await harness.run(createOrUpdateCommand);
+    suite.harness.ui.messageChoice = undefined;
+    await suite.harness.run(createOrUpdateCommand);
     assert.match(
-      harness.ui.errors.at(-1)!,
+      suite.harness.ui.errors.at(-1)!,
       /^Nothing was sent: the transcode job document has 1 error \(first: videoIds\[1\]: this account has no video with id "f{32}"/,
     );
     // Only the known one: valid, and sent.
     document.content = transcodeJob([video!.id], group!.id);
-    await harness.run(validateDocumentCommand);
+    await suite.harness.run(validateDocumentCommand);
     assert.equal(
-      (harness.diagnostics.problems.get(document.uri) ?? []).filter((p) => p.severity === 'error').length,
+      (suite.harness.diagnostics.problems.get(document.uri) ?? []).filter((p) => p.severity === 'error').length,
       0,
     );
   });
 
   it('shows a platform refusal on the field it is about', async () => {
-    const { channels } = await client.liveGetChannelsByPage({ start: 1, number: 100 });
+    const { channels } = await suite.client.liveGetChannelsByPage({ start: 1, number: 100 });
     const stopped = channels.find((c) => c.status !== 2 && c.outputGroupList.length > 0)!;
     const value = JSON.parse(channelDocumentText(stopped)) as { outputGroupList: Array<{ id?: string }> };
     // An output group id of no group of this channel: only the platform knows its channel's groups.
     value.outputGroupList[0]!.id = NO_SUCH_ID;
     const text = JSON.stringify(value, null, 2);
-    const document = harness.editor.open('kept.channel.json', text);
+    const document = suite.harness.editor.open('kept.channel.json', text);
 
-    await harness.run(createOrUpdateCommand);
-    assert.match(harness.ui.errors.at(-1)!, /refused|failed/);
-    const refusal = (harness.diagnostics.problems.get(document.uri) ?? []).find((p) => p.code?.startsWith('platform.'));
-    assert.ok(refusal, JSON.stringify(harness.diagnostics.problems.get(document.uri)));
+    await suite.harness.run(createOrUpdateCommand);
+    assert.match(suite.harness.ui.errors.at(-1)!, /refused|failed/);
+    const refusal = (suite.harness.diagnostics.problems.get(document.uri) ?? []).find((p) =>
+      p.code?.startsWith('platform.'),
+    );
+    assert.ok(refusal, JSON.stringify(suite.harness.diagnostics.problems.get(document.uri)));
     assert.equal(text.slice(refusal.range.offset, refusal.range.offset + refusal.range.length), `"${NO_SUCH_ID}"`);
     assert.match(refusal.message, /outputGroupList\[0\]\.id/);
   });

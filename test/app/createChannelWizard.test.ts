@@ -1,33 +1,14 @@
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../src/api/client';
 import { createChannel } from '../../src/app/commands/createChannel';
-import { createHarness, type Harness } from './helpers/harness';
-import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { platformSuite } from './helpers/platformSuite';
 import { back, choose, chooseMany, keep, type } from './helpers/scriptedUi';
 
 /** The Create Channel wizard: "Step n of 6", Back to the previous question, and a summary before creating. */
 describe('Create Channel wizard: step counter, Back and summary', () => {
-  let platform: TestPlatform;
-  let client: PlatformClient;
-  let harness: Harness;
-
-  before(async () => {
-    platform = await startTestPlatform();
-    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  });
-  after(async () => {
-    await client.close();
-    await platform.close();
-  });
-  beforeEach(async () => {
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-    });
-  });
-  afterEach(async () => harness.dispose());
+  const suite = platformSuite();
 
   it('counts the steps, goes back with the earlier answer offered, and sums up before creating', async () => {
-    harness.ui.script(
+    suite.harness.ui.script(
       type('Back and forth'),
       choose('Pull'),
       back(), // from the pull address to push or pull
@@ -40,17 +21,17 @@ describe('Create Channel wizard: step counter, Back and summary', () => {
       chooseMany('720p'),
     );
     let summary: string[] = [];
-    harness.ui.script({
+    suite.harness.ui.script({
       kind: 'pick',
       answer: (items) => {
         summary = items.filter((item) => !item.separator).map((item) => item.label);
         return items.find((item) => item.label.includes('Create channel'))!.value;
       },
     });
-    const channel = await harness.run(createChannel);
-    assert.ok(channel, harness.ui.errors.join('\n'));
+    const channel = await suite.harness.run(createChannel);
+    assert.ok(channel, suite.harness.ui.errors.join('\n'));
     assert.deepEqual(
-      harness.ui.asked.map((asked) => `${asked.step}${asked.back ? ' back' : ''}`),
+      suite.harness.ui.asked.map((asked) => `${asked.step}${asked.back ? ' back' : ''}`),
       [
         '1/6',
         '2/6 back',
@@ -65,7 +46,7 @@ describe('Create Channel wizard: step counter, Back and summary', () => {
         '6/6 back',
       ],
     );
-    assert.equal(harness.ui.asked[4]!.input?.value, 'Back and forth', 'the name is offered again');
+    assert.equal(suite.harness.ui.asked[4]!.input?.value, 'Back and forth', 'the name is offered again');
     assert.deepEqual(summary, [
       '$(check) Create channel "Back and forth"',
       'Name: Back and forth',
@@ -74,15 +55,15 @@ describe('Create Channel wizard: step counter, Back and summary', () => {
       'Output groups: HLS (record)',
       'Live templates: 720p',
     ]);
-    const stored = await client.liveGetChannelById(channel.id);
+    const stored = await suite.client.liveGetChannelById(channel.id);
     assert.equal(stored.signalType, '1');
     assert.equal(stored.typeName, 'News');
     assert.equal(stored.outputGroupList[0]!.isRecord, '1');
   });
 
   it('goes back from the summary to the step of a row, and creates nothing until Create', async () => {
-    const before = (await client.liveGetChannelsByPage({ number: 1 })).count;
-    harness.ui.script(
+    const before = (await suite.client.liveGetChannelsByPage({ number: 1 })).count;
+    suite.harness.ui.script(
       type('First name'),
       choose('Push'),
       choose('No category'),
@@ -91,7 +72,7 @@ describe('Create Channel wizard: step counter, Back and summary', () => {
       chooseMany('720p'),
       choose('Name: First name'),
     );
-    harness.ui.script(
+    suite.harness.ui.script(
       type('Second name'),
       choose('Push'),
       choose('No category'),
@@ -100,11 +81,15 @@ describe('Create Channel wizard: step counter, Back and summary', () => {
       chooseMany('720p'),
       choose('Create channel "Second name"'),
     );
-    const channel = await harness.run(createChannel);
-    assert.equal(channel?.name, 'Second name', harness.ui.errors.join('\n'));
-    assert.equal((await client.liveGetChannelsByPage({ number: 1 })).count, before + 1, 'one channel, the second');
+    const channel = await suite.harness.run(createChannel);
+    assert.equal(channel?.name, 'Second name', suite.harness.ui.errors.join('\n'));
+    assert.equal(
+      (await suite.client.liveGetChannelsByPage({ number: 1 })).count,
+      before + 1,
+      'one channel, the second',
+    );
     assert.deepEqual(
-      harness.ui.asked.map((asked) => asked.step),
+      suite.harness.ui.asked.map((asked) => asked.step),
       ['1/6', '2/6', '3/6', '4/6', '4/6', '5/6', '6/6', '1/6', '2/6', '3/6', '4/6', '4/6', '5/6', '6/6'],
     );
   });

@@ -20,8 +20,7 @@ import {
 import type { TreeNode } from '../../src/app/tree/nodes';
 import { ResourceNode, ResourceSectionNode, type ResourceKind } from '../../src/app/tree/resourceNodes';
 import { validateDocument } from '../../src/authoring/validate';
-import { createHarness, type Harness } from './helpers/harness';
-import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { platformSuite } from './helpers/platformSuite';
 import { accept, choose, decline, type } from './helpers/scriptedUi';
 
 const labels = (nodes: readonly TreeNode[]): string[] => nodes.map((node) => node.view().label);
@@ -51,34 +50,17 @@ function groupInput(name: string): Parameters<PlatformClient['templateGroup']>[0
 
 /** The Resources view and its commands, against the real local platform (demo data) over loopback. */
 describe('Resources view: template groups, logo groups, live templates and logos, categories', () => {
-  let platform: TestPlatform;
-  let client: PlatformClient;
-  let harness: Harness;
-
-  before(async () => {
-    platform = await startTestPlatform();
-    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  });
-  after(async () => {
-    await client.close();
-    await platform.close();
-  });
-  beforeEach(async () => {
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-    });
-  });
-  afterEach(() => harness.dispose());
+  const suite = platformSuite();
 
   async function section(kind: ResourceKind): Promise<ResourceSectionNode> {
-    const sections = await harness.ctx.models.resources.getChildren();
+    const sections = await suite.harness.ctx.models.resources.getChildren();
     const found = sections.find((node) => node instanceof ResourceSectionNode && node.resourceKind === kind);
     assert.ok(found instanceof ResourceSectionNode, kind);
     return found;
   }
 
   async function rowsOf(kind: ResourceKind): Promise<ResourceNode[]> {
-    const children = await harness.ctx.models.resources.getChildren(await section(kind));
+    const children = await suite.harness.ctx.models.resources.getChildren(await section(kind));
     return children.filter((node): node is ResourceNode => node instanceof ResourceNode);
   }
 
@@ -89,7 +71,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
   }
 
   it('lists each kind with its list operation, flagging the built-in and the default template groups', async () => {
-    assert.deepEqual(labels(await harness.ctx.models.resources.getChildren()), [
+    assert.deepEqual(labels(await suite.harness.ctx.models.resources.getChildren()), [
       'Template Groups',
       'Logo Groups',
       'Live Templates',
@@ -97,7 +79,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
       'Channel Categories',
     ]);
     const groups = await rowsOf('templateGroup');
-    const listed = await client.templateGroupList();
+    const listed = await suite.client.templateGroupList();
     assert.deepEqual(
       labels(groups),
       listed.map((group) => group.name),
@@ -115,32 +97,28 @@ describe('Resources view: template groups, logo groups, live templates and logos
   });
 
   it('shows a page at a time with Load more, and reads the list again on Refresh', async () => {
-    await harness.dispose();
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-      pageSize: 2,
-    });
+    await suite.renewHarness({ pageSize: 2 });
     const node = await section('channelCategory');
-    const first = await harness.ctx.models.resources.getChildren(node);
+    const first = await suite.harness.ctx.models.resources.getChildren(node);
     assert.equal(first.length, 3);
     const more = first[2];
     assert.ok(more instanceof LoadMoreNode);
     assert.equal(more.view().label, 'Load more (2 of 3)');
     await more.load();
-    const all = await harness.ctx.models.resources.getChildren(node);
+    const all = await suite.harness.ctx.models.resources.getChildren(node);
     assert.equal(all.filter((child) => child instanceof ResourceNode).length, 3);
     const name = `Refreshed ${Date.now()}`;
-    await client.liveChannelTypeCreate(name);
-    harness.ctx.models.resources.refresh('channelCategory');
-    const again = await harness.ctx.models.resources.getChildren(node);
+    await suite.client.liveChannelTypeCreate(name);
+    suite.harness.ctx.models.resources.refresh('channelCategory');
+    const again = await suite.harness.ctx.models.resources.getChildren(node);
     assert.ok(again[2] instanceof LoadMoreNode, 'the first page again');
     assert.equal(again[2].view().label, 'Load more (2 of 4)');
   });
 
   it('opens a template group as a document of its kind that passes its schema, with the group as it is', async () => {
     const node = await row('templateGroup', 'Standard HLS + MP4');
-    const text = await harness.run(openResourceAsFile, { node });
-    const document = harness.editor.documents[0]!;
+    const text = await suite.harness.run(openResourceAsFile, { node });
+    const document = suite.harness.editor.documents[0]!;
     assert.equal(document.fileName, 'Standard HLS + MP4.templategroup.json');
     assert.equal(document.text(), text);
     const { problems, value } = validateDocument('templategroup', document.text());
@@ -148,13 +126,13 @@ describe('Resources view: template groups, logo groups, live templates and logos
       problems.filter((problem) => problem.severity === 'error'),
       [],
     );
-    const record = (await client.templateGroupList()).find((group) => group.name === 'Standard HLS + MP4')!;
+    const record = (await suite.client.templateGroupList()).find((group) => group.name === 'Standard HLS + MP4')!;
     const doc = value as { id: number; logoGroupId: number; transcodeTemplates: unknown[]; userId?: unknown };
     assert.equal(doc.id, record.id);
     assert.equal(doc.logoGroupId, record.logoGroupId);
     assert.equal(doc.transcodeTemplates.length, record.transcodeTemplates!.length);
     assert.equal(doc.userId, undefined, 'read-only fields are left out');
-    assert.deepEqual(harness.ui.errors, []);
+    assert.deepEqual(suite.harness.ui.errors, []);
   });
 
   it('opens live templates, logos and logo groups as valid documents too; categories have no document', async () => {
@@ -164,122 +142,127 @@ describe('Resources view: template groups, logo groups, live templates and logos
       ['logoGroup', 'logogroup'],
     ] as const) {
       const [node] = await rowsOf(kind);
-      await harness.run(openResourceAsFile, { node });
-      const document = harness.editor.documents[0]!;
+      await suite.harness.run(openResourceAsFile, { node });
+      const document = suite.harness.editor.documents[0]!;
       assert.ok(document.fileName.endsWith(`.${suffix}.json`), document.fileName);
       const errors = validateDocument(suffix, document.text()).problems.filter((p) => p.severity === 'error');
       assert.deepEqual(errors, [], kind);
     }
-    assert.deepEqual(harness.ui.errors, []);
+    assert.deepEqual(suite.harness.ui.errors, []);
   });
 
   it('updates a template group from its open file (round trip) and shows the new name', async () => {
     const name = `Round trip ${Date.now()}`;
-    await client.templateGroup(groupInput(name));
-    harness.ctx.models.resources.refresh();
+    await suite.client.templateGroup(groupInput(name));
+    suite.harness.ctx.models.resources.refresh();
     const node = await row('templateGroup', name);
-    await harness.run(openResourceAsFile, { node });
-    const document = harness.editor.documents[0]!;
+    await suite.harness.run(openResourceAsFile, { node });
+    const document = suite.harness.editor.documents[0]!;
     document.content = document.content.replace(`"name": "${name}"`, `"name": "${name} v2"`);
-    harness.editor.open('notes.txt', 'the active editor is another file');
-    assert.equal(await harness.run(updateResourceFromFile, { node }), true);
-    assert.deepEqual(harness.ui.errors, []);
-    const after = (await client.templateGroupList()).find((group) => group.id === node.resource.record.id);
+    suite.harness.editor.open('notes.txt', 'the active editor is another file');
+    assert.equal(await suite.harness.run(updateResourceFromFile, { node }), true);
+    assert.deepEqual(suite.harness.ui.errors, []);
+    const after = (await suite.client.templateGroupList()).find((group) => group.id === node.resource.record.id);
     assert.equal(after?.name, `${name} v2`);
     assert.ok(labels(await rowsOf('templateGroup')).includes(`${name} v2`), 'the view was read again');
   });
 
   it('says there is no open file to update from, and opens one when asked', async () => {
     const node = await row('liveTemplate', (await rowsOf('liveTemplate'))[0]!.view().label);
-    harness.ui.messageChoice = 'Open as File';
-    assert.equal(await harness.run(updateResourceFromFile, { node }), false);
-    assert.match(harness.ui.warnings[0]!, /^No open file holds live template ".+" \(id [0-9a-f]{32}\)/);
-    assert.ok(harness.editor.documents[0]?.fileName.endsWith('.livetemplate.json'));
+    suite.harness.ui.messageChoice = 'Open as File';
+    assert.equal(await suite.harness.run(updateResourceFromFile, { node }), false);
+    assert.match(suite.harness.ui.warnings[0]!, /^No open file holds live template ".+" \(id [0-9a-f]{32}\)/);
+    assert.ok(suite.harness.editor.documents[0]?.fileName.endsWith('.livetemplate.json'));
   });
 
   it('creates from a section: a new document of the kind, which Create or Update sends; a category at once', async () => {
-    await harness.run(createResource, { node: await section('logoGroup') });
-    const document = harness.editor.documents[0]!;
+    await suite.harness.run(createResource, { node: await section('logoGroup') });
+    const document = suite.harness.editor.documents[0]!;
     assert.equal(document.fileName, 'new.logogroup.json');
     const name = `Created ${Date.now()}`;
     document.content = document.content.replace('New logo group', name);
-    await harness.run(createOrUpdateCommand, { uri: document.uri });
-    assert.deepEqual(harness.ui.errors, []);
-    assert.ok((await client.getLogoGroupList()).some((group) => group.name === name));
+    await suite.harness.run(createOrUpdateCommand, { uri: document.uri });
+    assert.deepEqual(suite.harness.ui.errors, []);
+    assert.ok((await suite.client.getLogoGroupList()).some((group) => group.name === name));
     assert.ok(labels(await rowsOf('logoGroup')).includes(name), 'shown in the view');
 
     // From the palette: the kind is asked first.
     const category = `Category ${Date.now()}`;
-    harness.ui.script(choose('Channel Categories'), type(category));
-    await harness.run(createResource);
-    assert.ok((await client.liveChannelTypeList()).some((entry) => entry.name === category));
+    suite.harness.ui.script(choose('Channel Categories'), type(category));
+    await suite.harness.run(createResource);
+    assert.ok((await suite.client.liveChannelTypeList()).some((entry) => entry.name === category));
     assert.ok(labels(await rowsOf('channelCategory')).includes(category));
   });
 
   it('deletes a template group after confirmation, and nothing when declined', async () => {
     const name = `To delete ${Date.now()}`;
-    const id = await client.templateGroup(groupInput(name));
-    harness.ctx.models.resources.refresh();
+    const id = await suite.client.templateGroup(groupInput(name));
+    suite.harness.ctx.models.resources.refresh();
     const node = await row('templateGroup', name);
-    harness.ui.script(decline());
-    assert.equal(await harness.run(deleteResource, { node }), undefined);
+    suite.harness.ui.script(decline());
+    assert.equal(await suite.harness.run(deleteResource, { node }), undefined);
     assert.ok(
-      (await client.templateGroupList()).some((group) => group.id === id),
+      (await suite.client.templateGroupList()).some((group) => group.id === id),
       'declined: kept',
     );
-    harness.ui.script(accept());
-    await harness.run(deleteResource, { node });
-    assert.match(harness.ui.asked.at(-1)!.title, new RegExp(`^Delete template group "${name}" \\(${id}\\)\\?$`));
-    assert.match(harness.ui.asked.at(-1)!.message!, /\nAccount ".+"\. This cannot be undone\.$/);
-    assert.ok(!(await client.templateGroupList()).some((group) => group.id === id), 'deleted on the platform');
+    suite.harness.ui.script(accept());
+    await suite.harness.run(deleteResource, { node });
+    assert.match(suite.harness.ui.asked.at(-1)!.title, new RegExp(`^Delete template group "${name}" \\(${id}\\)\\?$`));
+    assert.match(suite.harness.ui.asked.at(-1)!.message!, /\nAccount ".+"\. This cannot be undone\.$/);
+    assert.ok(!(await suite.client.templateGroupList()).some((group) => group.id === id), 'deleted on the platform');
     assert.ok(!labels(await rowsOf('templateGroup')).includes(name), 'gone from the view');
   });
 
   it('refuses to delete a built-in template group and changes nothing; the palette does not offer them', async () => {
-    const before = await client.templateGroupList();
+    const before = await suite.client.templateGroupList();
     const builtin = (await rowsOf('templateGroup')).find((node) => node.resource.record.userId === 0)!;
-    assert.equal(await harness.run(deleteResource, { node: builtin }), undefined);
-    assert.match(harness.ui.errors[0]!, /is one of the platform's built-in template groups, which cannot be deleted/);
-    assert.equal(harness.ui.asked.length, 0, 'no confirmation asked');
-    assert.deepEqual(await client.templateGroupList(), before);
+    assert.equal(await suite.harness.run(deleteResource, { node: builtin }), undefined);
+    assert.match(
+      suite.harness.ui.errors[0]!,
+      /is one of the platform's built-in template groups, which cannot be deleted/,
+    );
+    assert.equal(suite.harness.ui.asked.length, 0, 'no confirmation asked');
+    assert.deepEqual(await suite.client.templateGroupList(), before);
 
-    harness.ui.script(choose('Template Groups'), { kind: 'pick', answer: () => undefined });
-    await harness.run(deleteResource);
-    const offered = harness.ui.asked[1]!.items!.map((item) => (item.value as { record: TemplateGroupSummary }).record);
+    suite.harness.ui.script(choose('Template Groups'), { kind: 'pick', answer: () => undefined });
+    await suite.harness.run(deleteResource);
+    const offered = suite.harness.ui.asked[1]!.items!.map(
+      (item) => (item.value as { record: TemplateGroupSummary }).record,
+    );
     assert.ok(offered.length > 0 && offered.every((group) => group.userId !== 0));
   });
 
   it('shows the platform refusal to delete a logo group a template group uses, and keeps it', async () => {
     const node = await row('logoGroup', 'Corner logo');
-    harness.ui.script(accept());
-    await harness.run(deleteResource, { node });
-    assert.match(harness.ui.errors[0]!, /^Delete failed: .*used by template group/);
-    assert.ok((await client.getLogoGroupList()).some((group) => group.name === 'Corner logo'));
+    suite.harness.ui.script(accept());
+    await suite.harness.run(deleteResource, { node });
+    assert.match(suite.harness.ui.errors[0]!, /^Delete failed: .*used by template group/);
+    assert.ok((await suite.client.getLogoGroupList()).some((group) => group.name === 'Corner logo'));
   });
 
   it('copies a record id', async () => {
     const [node] = await rowsOf('channelCategory');
-    const id = await harness.run(copyResourceId, { node });
+    const id = await suite.harness.run(copyResourceId, { node });
     assert.match(id!, /^[0-9a-f]{32}$/);
-    assert.deepEqual(harness.ui.copied, [id]);
+    assert.deepEqual(suite.harness.ui.copied, [id]);
   });
 
   it('compares a channel file with the platform: the same normal form on both sides, the changes shown', async () => {
-    const [channel] = (await client.liveGetChannelsByPage({ start: 1, number: 1 })).channels;
-    await harness.run(openChannelAsFileCommand, { node: channel!.id });
-    const document = harness.editor.documents[0]!;
-    const same = await harness.run(compareWithPlatform, { uri: document.uri });
+    const [channel] = (await suite.client.liveGetChannelsByPage({ start: 1, number: 1 })).channels;
+    await suite.harness.run(openChannelAsFileCommand, { node: channel!.id });
+    const document = suite.harness.editor.documents[0]!;
+    const same = await suite.harness.run(compareWithPlatform, { uri: document.uri });
     assert.equal(same?.same, true);
-    assert.match(harness.ui.infos.at(-1)!, /^The file matches channel [0-9a-f]{32} on the platform\.$/);
+    assert.match(suite.harness.ui.infos.at(-1)!, /^The file matches channel [0-9a-f]{32} on the platform\.$/);
 
     // Keys in another order, a $schema, another name: only the name differs.
     const value = JSON.parse(document.text()) as Record<string, unknown>;
     const reordered = { $schema: '../schemas/channel.schema.json', ...value, name: 'Renamed in the file' };
     const shuffled = Object.fromEntries(Object.entries(reordered).reverse());
     document.content = JSON.stringify(shuffled);
-    const changed = await harness.run(compareWithPlatform, { uri: document.uri });
+    const changed = await suite.harness.run(compareWithPlatform, { uri: document.uri });
     assert.equal(changed?.same, false);
-    const diff = harness.editor.diffs.at(-1)!;
+    const diff = suite.harness.editor.diffs.at(-1)!;
     assert.equal(diff.left.text, changed!.file);
     assert.equal(diff.right.text, changed!.platform);
     const fileLines = diff.left.text.split('\n');
@@ -292,12 +275,12 @@ describe('Resources view: template groups, logo groups, live templates and logos
 
   it('compares a template group file, leaving the read-only fields out', async () => {
     const node = await row('templateGroup', 'Mobile HLS');
-    await harness.run(openResourceAsFile, { node });
-    const document = harness.editor.documents[0]!;
+    await suite.harness.run(openResourceAsFile, { node });
+    const document = suite.harness.editor.documents[0]!;
     const value = JSON.parse(document.text()) as { trailorDuration: number };
     const duration = value.trailorDuration;
     document.content = JSON.stringify({ ...value, trailorDuration: duration + 30 }, null, 4);
-    const comparison = await harness.run(compareWithPlatform, { uri: document.uri });
+    const comparison = await suite.harness.run(compareWithPlatform, { uri: document.uri });
     assert.equal(comparison?.same, false);
     assert.match(comparison!.file, new RegExp(`\n  "trailorDuration": ${duration + 30},\n`));
     assert.match(comparison!.platform, new RegExp(`\n  "trailorDuration": ${duration},\n`));
@@ -305,39 +288,44 @@ describe('Resources view: template groups, logo groups, live templates and logos
   });
 
   it('says what is missing when the document has no id or names none the platform has', async () => {
-    harness.editor.open('draft.logogroup.json', '{ "name": "Draft", "logos": [] }');
-    assert.equal(await harness.run(compareWithPlatform), undefined);
-    assert.match(harness.ui.errors[0]!, /has no "id", so it is not on the platform yet/);
-    harness.editor.open('gone.logogroup.json', '{ "id": 999999, "name": "Gone", "logos": [] }');
-    await harness.run(compareWithPlatform);
-    assert.match(harness.ui.errors[1]!, /the platform has no logo group with id 999999/);
-    assert.equal(harness.editor.diffs.length, 0);
+    suite.harness.editor.open('draft.logogroup.json', '{ "name": "Draft", "logos": [] }');
+    assert.equal(await suite.harness.run(compareWithPlatform), undefined);
+    assert.match(suite.harness.ui.errors[0]!, /has no "id", so it is not on the platform yet/);
+    suite.harness.editor.open('gone.logogroup.json', '{ "id": 999999, "name": "Gone", "logos": [] }');
+    await suite.harness.run(compareWithPlatform);
+    assert.match(suite.harness.ui.errors[1]!, /the platform has no logo group with id 999999/);
+    assert.equal(suite.harness.editor.diffs.length, 0);
   });
 
   it('copies and opens the addresses of outputs, output groups and renditions', async () => {
-    const { channels } = await client.liveGetChannelsByPage({ start: 1, number: 50 });
+    const { channels } = await suite.client.liveGetChannelsByPage({ start: 1, number: 50 });
     const channel = channels.find((candidate) => candidate.outputGroupList.some((group) => group.protocolType === 1))!;
     const channelNode = new ChannelNode(undefined, channel);
     const hls = channel.outputGroupList.find((group) => group.protocolType === 1)!;
     const groupNode = new OutputGroupNode(channelNode, hls);
     const output = hls.liveOutputs[0]!;
     const outputNode = new OutputNode(groupNode, output);
-    assert.equal(await harness.run(copyItemAddress, { node: outputNode }), output.publicOutputUrl);
-    assert.deepEqual(harness.ui.copied, [output.publicOutputUrl]);
+    assert.equal(await suite.harness.run(copyItemAddress, { node: outputNode }), output.publicOutputUrl);
+    assert.deepEqual(suite.harness.ui.copied, [output.publicOutputUrl]);
 
     // The group: its master playlist (as liveGetChannelsPlayUrl lists it), then each output.
-    const [entry] = (await client.liveGetChannelsPlayUrl([channel.id])).filter((e) => e.channelGroupId === hls.id);
-    harness.ui.script({ kind: 'pick', answer: (items) => items[0]!.value });
-    assert.equal(await harness.run(openItemAddress, { node: groupNode }), entry!.playUrl);
-    assert.deepEqual(harness.ui.opened, [entry!.playUrl]);
-    assert.equal(harness.ui.asked[0]!.items!.length, 1 + hls.liveOutputs.length);
+    const [entry] = (await suite.client.liveGetChannelsPlayUrl([channel.id])).filter(
+      (e) => e.channelGroupId === hls.id,
+    );
+    suite.harness.ui.script({ kind: 'pick', answer: (items) => items[0]!.value });
+    assert.equal(await suite.harness.run(openItemAddress, { node: groupNode }), entry!.playUrl);
+    assert.deepEqual(suite.harness.ui.opened, [entry!.playUrl]);
+    assert.equal(suite.harness.ui.asked[0]!.items!.length, 1 + hls.liveOutputs.length);
 
-    const videos = await client.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc' });
+    const videos = await suite.client.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc' });
     const video = videos.find((candidate) => candidate.transcodedVideoList.some((stream) => stream.mp4Url))!;
     const stream = video.transcodedVideoList.find((candidate) => candidate.mp4Url)!;
     const rendition = new RenditionNode(new VideoNode(video), stream);
-    harness.ui.script({ kind: 'pick', answer: (items) => items.find((item) => item.label.startsWith('MP4'))!.value });
-    assert.equal(await harness.run(copyItemAddress, { node: rendition }), stream.mp4Url);
-    assert.deepEqual(harness.ui.errors, []);
+    suite.harness.ui.script({
+      kind: 'pick',
+      answer: (items) => items.find((item) => item.label.startsWith('MP4'))!.value,
+    });
+    assert.equal(await suite.harness.run(copyItemAddress, { node: rendition }), stream.mp4Url);
+    assert.deepEqual(suite.harness.ui.errors, []);
   });
 });
