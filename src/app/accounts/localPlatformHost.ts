@@ -34,7 +34,7 @@ function addressInUse(error: unknown): boolean {
  * where that port is free (remembered in global state), so addresses copied earlier keep working;
  * otherwise it takes a free one and the profile's address follows. Media are real with ffmpeg and
  * ffprobe from `videoPlatform.ffmpegPath` or the PATH (never the npm packages: the VSIX carries no
- * ffmpeg), else simulated; live channels alike (RTMP ingest). The extension's bundle loads the platform
+ * ffmpeg), else simulated; live channels are simulated (see launch). The extension's bundle loads the platform
  * from a file of its own on the first start (src/vscode/extension.ts).
  */
 export class LocalPlatformHost {
@@ -106,9 +106,9 @@ export class LocalPlatformHost {
       port: 0,
       demo: true,
       media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
-      // Live channels too get real media (RTMP ingest on 1935 or a free port, ffmpeg outputs) with ffmpeg:
-      // the local platform's bundle carries its RTMP server (scripts/build.mjs); without ffmpeg, simulated.
-      live: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+      // Live channels are simulated here (no `live`): the demo's always-on test-pattern ladder (1080p, 720p,
+      // 480p encoded without pause) beside the demo's transcodings starved the workbench on a 2-core machine
+      // (the e2e's palette stopped answering). `npm start` and `npm run platform` run live media for real.
     };
     const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
     let platform: LocalPlatform;
