@@ -1,5 +1,5 @@
 // Writes l10n/bundle.l10n.json: every `l10n.t('English text {0}', ...)` of src/ (the strings VS Code looks up in
-// l10n/bundle.l10n.<lang>.json). `npx @vscode/l10n-dev export` alone skips the core (src/app), whose files may not
+// l10n/bundle.l10n.<lang>.json). `npx @vscode/l10n-dev export` alone skips the core (src/app, src/authoring, src/inspector), whose files may not
 // import `vscode` (docs/ARCHITECTURE.md): the analyzer reads only files that do, so each file is handed to it with
 // that import in front. Then translate the new strings in l10n/bundle.l10n.zh-cn.json
 // (test/app/l10nBundle.test.ts says which are missing). Usage: npm run l10n:export

@@ -7,7 +7,7 @@ import { KNOWN_CODES } from '../../src/api/errorCodes';
 import { COMMANDS } from '../../src/app/commands/commandTable';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { updateLiveTemplate } from '../../src/app/commands/updateLiveTemplate';
-import { fillPlaceholders, setTranslator } from '../../src/app/l10n';
+import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
 import { formatCategory, formatSeconds } from '../../src/app/util/format';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';

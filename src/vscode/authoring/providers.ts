@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { completionCandidates, referenceSiteAt } from '../../authoring/completion';
 import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
-import { REFERENCE_LABELS } from '../../authoring/references';
+import { referenceLabel } from '../../authoring/references';
 import { snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
@@ -81,7 +81,7 @@ export class AuthoringCompletions implements vscode.CompletionItemProvider {
       item.filterText = candidate.filterText;
       item.range = range;
       item.sortText = String(index).padStart(5, '0');
-      item.detail = `${REFERENCE_LABELS[at.site.ref]} ${candidate.description}`;
+      item.detail = `${referenceLabel(at.site.ref)} ${candidate.description}`;
       return item;
     });
   }
