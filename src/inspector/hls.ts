@@ -73,7 +73,7 @@ export function parsePlaylist(text: string): HLS.types.MasterPlaylist | HLS.type
 /** The static problems of a playlist's text as findings about it. */
 function textFindings(text: string, variant: string | undefined): Finding[] {
   return playlistProblems(text).map((p) =>
-    finding(p.code, `${p.message} (line ${p.line + 1})`, { ...(variant !== undefined ? { variant } : {}) }),
+    finding(p.code, l10n.t('{0} (line {1})', p.message, p.line + 1), { ...(variant !== undefined ? { variant } : {}) }),
   );
 }
 

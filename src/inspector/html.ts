@@ -35,6 +35,15 @@ export interface ReportHtmlOptions {
 const kbps = (bps: number | undefined): string =>
   bps === undefined ? '–' : l10n.t('{0} kb/s', Math.round(bps / 1000));
 
+/** `none, AES-128`: the methods as the playlist names them, "none" in the user's language. */
+function encryptionWords(encryption: string | undefined): string {
+  if (encryption === undefined) return '–';
+  return encryption
+    .split(', ')
+    .map((method) => (method === 'none' ? l10n.t('none') : method))
+    .join(', ');
+}
+
 function variantRow(v: VariantRow, picture: string | undefined): string {
   const d = v.declared;
   const m = v.measured;
@@ -51,7 +60,7 @@ function variantRow(v: VariantRow, picture: string | undefined): string {
     cell(d.codecs, m.codecs),
     `<td>${escapeHtml(l10n.t('{0} × ≤ {1} s (target {2} s)', v.segments ?? '–', v.longestSegment ?? '–', v.targetDuration ?? '–'))}</td>`,
     `<td>${m.keyframeInterval ? `${escapeHtml(m.keyframeInterval.mean.toFixed(2))} s ± ${escapeHtml(m.keyframeInterval.spread.toFixed(2))}` : '–'}</td>`,
-    `<td>${escapeHtml(v.encryption ?? '–')}</td>`,
+    `<td>${escapeHtml(encryptionWords(v.encryption))}</td>`,
     '</tr>',
   ].join('');
 }

@@ -34,7 +34,9 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
       'info',
       'transcode.defaultGroup',
       [],
-      "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.",
+      l10n.t(
+        "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.",
+      ),
       undefined,
       true,
     );
