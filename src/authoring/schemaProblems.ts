@@ -7,6 +7,7 @@ import type { ErrorObject } from 'ajv';
 import { l10n } from '../l10n/l10n';
 import { JsonDocument, labelOf, pointerToPath, type JsonPath } from './jsonDocument';
 import type { Fix, Problem } from './problems';
+import { meaningName, schemaText } from './schemaTexts';
 
 interface SchemaNode {
   $ref?: string;
@@ -75,7 +76,11 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
       const shown = JSON.stringify(value);
       return {
         ...base,
-        message: missingWords(path.length === 0 ? undefined : label, missing, about ? lowerFirst(about) : undefined),
+        message: missingWords(
+          path.length === 0 ? undefined : label,
+          missing,
+          about ? lowerFirst(schemaText(about)) : undefined,
+        ),
         range: doc.markerRange(path),
         fix: doc.fix(l10n.t('Add "{0}": {1}', missing, shown.length > 30 ? '...' : shown), (d) =>
           d.set([...path, missing], value),
@@ -118,7 +123,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
     }
     case 'enum':
     case 'const': {
-      const rule = schema.errorMessage ?? enumWords(schema);
+      const rule = schema.errorMessage !== undefined ? schemaText(schema.errorMessage) : enumWords(schema);
       return {
         ...base,
         message: l10n.t('{0}: {1} Found {2}.', label, rule, found),
@@ -133,7 +138,9 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
         message: l10n.t(
           '{0}: {1} Found {2}.',
           label,
-          schema.patternErrorMessage ?? l10n.t('must match {0}.', error.schema as string),
+          schema.patternErrorMessage !== undefined
+            ? schemaText(schema.patternErrorMessage)
+            : l10n.t('must match {0}.', error.schema as string),
           found,
         ),
         range: doc.valueRange(path),
@@ -203,7 +210,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
       return {
         ...base,
         message: schema.errorMessage
-          ? l10n.t('{0}: {1}', label, schema.errorMessage)
+          ? l10n.t('{0}: {1}', label, schemaText(schema.errorMessage))
           : l10n.t('{0}: this value is not allowed here.', label),
         range: doc.valueRange(path),
       };
@@ -277,7 +284,7 @@ function enumWords(schema: SchemaNode): string {
   const values = allowedValues(schema);
   const parts = values.map((v, i) => {
     const meaning = schema.enumDescriptions?.[i];
-    return meaning ? `${JSON.stringify(v)} (${meaning})` : JSON.stringify(v);
+    return meaning ? `${JSON.stringify(v)} (${schemaText(meaning)})` : JSON.stringify(v);
   });
   return l10n.t('must be {0}.', orList(parts));
 }
@@ -296,7 +303,7 @@ function orList(parts: string[]): string {
 }
 
 function lowerFirst(text: string): string {
-  const trimmed = text.replace(/\.$/, '');
+  const trimmed = text.replace(/[.。]$/, '');
   return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
 }
 
@@ -400,7 +407,8 @@ function eachAllowed(
 ): Fix[] | undefined {
   if (allowed.length === 0 || allowed.length > 12) return undefined;
   return allowed.map((value, i) => {
-    const meaning = descriptions[i]?.split(/[:(.]/)[0]?.trim();
+    const described = descriptions[i];
+    const meaning = described ? schemaText(meaningName(described)) : undefined;
     const title = meaning
       ? l10n.t('Use {0} ({1})', JSON.stringify(value), meaning)
       : l10n.t('Use {0}', JSON.stringify(value));

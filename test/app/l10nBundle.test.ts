@@ -4,6 +4,9 @@ import { join } from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
 import { accountStatus } from '../../src/app/accounts/accountContext';
 import { KNOWN_CODES } from '../../src/api/errorCodes';
+import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
+import { schemaOf } from '../../src/authoring/schemas';
+import { schemaSentences } from '../../src/authoring/schemaTexts';
 import { COMMANDS } from '../../src/app/commands/commandTable';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { updateLiveTemplate } from '../../src/app/commands/updateLiveTemplate';
@@ -29,7 +32,10 @@ async function exportedStrings(): Promise<string[]> {
     .map((name) => readFileSync(join(folder, name), 'utf8'))
     .filter((contents) => contents.includes('l10n.t('))
     .map((contents) => ({ extension: '.ts', contents: `import * as vscode from 'vscode';\n${contents}` }));
-  return Object.keys(await getL10nJson(files)).sort();
+  // And the schemas' sentences that problems quote (src/authoring/schemaTexts.ts).
+  const sentences = new Set<string>();
+  for (const kind of DOCUMENT_KINDS) schemaSentences(schemaOf(kind), sentences);
+  return [...new Set([...Object.keys(await getL10nJson(files)), ...sentences])].sort();
 }
 
 describe('messages and views in Simplified Chinese (l10n/bundle.l10n.zh-cn.json)', () => {

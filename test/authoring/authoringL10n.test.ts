@@ -5,6 +5,8 @@
  * data and is shown as it is.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { Codes, explainCode } from '../../src/api/errorCodes';
 import { DOCUMENT_KINDS, type DocumentKind } from '../../src/authoring/documentKind';
@@ -21,10 +23,10 @@ import {
 import { sendRequest, type SendOutcome } from '../../src/authoring/send';
 import { DocumentInvalidError, toRequest } from '../../src/authoring/toRequest';
 import { validateDocument } from '../../src/authoring/validate';
-import { setTranslator } from '../../src/l10n/l10n';
+import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
 import { dataTexts, markingTranslator, untranslated } from '../helpers/untranslated';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from '../app/helpers/platform';
-import { EXAMPLES, HEX, textOf } from './fixtures';
+import { EXAMPLES, HEX, ROOT, textOf } from './fixtures';
 
 type Json = Record<string, unknown>;
 
@@ -139,6 +141,44 @@ describe('Authoring in another language: every word a user reads goes through th
     })();
     assert.ok(refused instanceof DocumentInvalidError);
     assert.deepEqual(untranslated(refused.message, dataTexts(doc)), [], refused.message);
+  });
+
+  it("quotes the schemas' sentences translated: a rule, the meaning of each allowed value, a required field's purpose", () => {
+    const doc = EXAMPLES.channel() as Json & { outputGroupList: Json[] };
+    doc.outputGroupList[0]!.protocolType = 5;
+    doc.signalType = 'x';
+    delete doc.name;
+    const problems = validateDocument('channel', textOf(doc)).problems;
+    const protocol = problems.find((problem) => problem.message.startsWith('«outputGroupList[0].protocolType'))!;
+    assert.ok(protocol.message.includes('«Use 1 (HLS) or 2 (RTMP).»'), protocol.message);
+    const signal = problems.find((problem) => problem.message.startsWith('«signalType'))!;
+    assert.ok(
+      signal.alternatives?.some((fix) => fix.title === '«Use "1" («push»)»'),
+      JSON.stringify(signal.alternatives),
+    );
+    const name = problems.find((problem) => problem.code === 'schema.required')!;
+    assert.ok(name.message.includes('«Channel name, shown in the channel list.»'), name.message);
+  });
+
+  it('reads as Simplified Chinese with the zh-cn bundle: a problem, with the field paths as written', () => {
+    const chinese = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8')) as Record<
+      string,
+      string
+    >;
+    const restoreChinese = setTranslator((message, args) => fillPlaceholders(chinese[message] ?? message, args));
+    try {
+      const doc = EXAMPLES.channel() as Json & { outputGroupList: Json[] };
+      doc.outputGroupList[0]!.protocolType = 5;
+      delete doc.name;
+      const messages = validateDocument('channel', textOf(doc)).problems.map((problem) => problem.message);
+      assert.ok(
+        messages.includes('outputGroupList[0].protocolType：请使用 1（HLS）或 2（RTMP）。实际为数字 5。'),
+        messages.join('\n'),
+      );
+      assert.ok(messages.includes('文档缺少必填字段 "name"（频道名称，显示在频道列表中）'), messages.join('\n'));
+    } finally {
+      restoreChinese();
+    }
   });
 
   it('JSON text: empty, broken, a trailing comma and a repeated key', () => {
