@@ -53,6 +53,9 @@ for (const name of readdirSync(schemaFolder).filter((file) => file.endsWith('.sc
 
 const bundle = { ...(await getL10nJson(l10nSources())) };
 for (const sentence of sentences) bundle[sentence] ??= sentence;
+// The snippets' descriptions, shown beside each vp- snippet (src/authoring/snippets.ts, snippetDescription).
+const snippets = JSON.parse(readFileSync(join(root, 'snippets', 'video-platform.json'), 'utf8'));
+for (const { description } of Object.values(snippets)) bundle[description] ??= description;
 const sorted = Object.fromEntries(Object.entries(bundle).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 writeFileSync(join(root, 'l10n', 'bundle.l10n.json'), JSON.stringify(sorted, null, 2) + '\n');
 console.log(`l10n/bundle.l10n.json: ${Object.keys(sorted).length} strings`);

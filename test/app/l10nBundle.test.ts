@@ -6,6 +6,7 @@ import { accountStatus } from '../../src/app/accounts/accountContext';
 import { KNOWN_CODES } from '../../src/api/errorCodes';
 import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
 import { schemaOf } from '../../src/authoring/schemas';
+import { allSnippets } from '../../src/authoring/snippets';
 import { schemaSentences } from '../../src/authoring/schemaTexts';
 import { COMMANDS } from '../../src/app/commands/commandTable';
 import { createCategory } from '../../src/app/commands/createCategory';
@@ -35,6 +36,8 @@ async function exportedStrings(): Promise<string[]> {
   // And the schemas' sentences that problems quote (src/authoring/schemaTexts.ts).
   const sentences = new Set<string>();
   for (const kind of DOCUMENT_KINDS) schemaSentences(schemaOf(kind), sentences);
+  // And the snippets' descriptions (snippetDescription).
+  for (const snippet of allSnippets()) sentences.add(snippet.description);
   return [...new Set([...Object.keys(await getL10nJson(files)), ...sentences])].sort();
 }
 

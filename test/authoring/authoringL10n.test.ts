@@ -21,6 +21,7 @@ import {
   type ReferenceLists,
 } from '../../src/authoring/references';
 import { sendRequest, type SendOutcome } from '../../src/authoring/send';
+import { allSnippets, snippetDescription } from '../../src/authoring/snippets';
 import { DocumentInvalidError, toRequest } from '../../src/authoring/toRequest';
 import { validateDocument } from '../../src/authoring/validate';
 import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
@@ -179,6 +180,12 @@ describe('Authoring in another language: every word a user reads goes through th
     } finally {
       restoreChinese();
     }
+  });
+
+  it("the snippets' descriptions", () => {
+    assert.ok(allSnippets().length > 5);
+    for (const snippet of allSnippets())
+      assert.deepEqual(untranslated(snippetDescription(snippet), []), [], snippetDescription(snippet));
   });
 
   it('JSON text: empty, broken, a trailing comma and a repeated key', () => {

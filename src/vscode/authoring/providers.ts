@@ -4,7 +4,7 @@ import { completionCandidates, referenceSiteAt } from '../../authoring/completio
 import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
 import { referenceLabel } from '../../authoring/references';
-import { snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
+import { snippetDescription, snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
@@ -98,7 +98,7 @@ export class AuthoringSnippets implements vscode.CompletionItemProvider {
     return snippetsOfferedAt(kind, text, offset).map((snippet) => {
       const item = new vscode.CompletionItem(snippet.prefix, vscode.CompletionItemKind.Snippet);
       item.insertText = new vscode.SnippetString(snippet.body);
-      item.detail = snippet.description;
+      item.detail = snippetDescription(snippet);
       item.documentation = new vscode.MarkdownString().appendCodeblock(snippet.body, 'json');
       item.filterText = snippet.prefix;
       item.range = range;
