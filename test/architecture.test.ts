@@ -11,11 +11,13 @@ const root = resolve(__dirname, '..');
 const ALLOWED: Record<string, readonly string[]> = {
   api: [],
   media: [],
-  inspector: ['media'],
+  // The translator: every room that shows text to a user may use it; the platform's rooms keep their English.
+  l10n: [],
+  inspector: ['media', 'l10n'],
   localPlatform: ['api', 'media', 'inspector'],
-  authoring: ['api'],
-  app: ['api', 'authoring', 'localPlatform', 'media', 'inspector'],
-  vscode: ['api', 'authoring', 'localPlatform', 'media', 'inspector', 'app'],
+  authoring: ['api', 'l10n'],
+  app: ['api', 'authoring', 'localPlatform', 'media', 'inspector', 'l10n'],
+  vscode: ['api', 'authoring', 'localPlatform', 'media', 'inspector', 'app', 'l10n'],
 };
 
 /** Where VS Code's API may be imported: the shell, and the suite that runs inside the extension host. */

@@ -10,7 +10,7 @@ import { PlaylistDocuments } from './inspect/playlistDocuments';
 import { ProxyFetch } from './inspect/proxyFetch';
 import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
-import { l10n } from './l10n';
+import { l10n } from '../l10n/l10n';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';

@@ -1,6 +1,6 @@
-import { explainCode, KNOWN_CODES } from '../api/errorCodes';
 import { ApiError, PlatformError, TransportError } from '../api/errors';
-import { l10n } from './l10n';
+import { translatedExplanation } from '../authoring/explanation';
+import { l10n } from '../l10n/l10n';
 import type { LogSink } from './log';
 import { Dismissed } from './commands/inputs';
 import type { Ui } from './ui';
@@ -19,7 +19,7 @@ export function describeFailure(error: unknown): string {
   if (error instanceof ApiError)
     return l10n.t(
       '{0} ({1}: code {2}, {3})',
-      explanation(error),
+      translatedExplanation(error),
       error.action,
       error.code,
       error.platformMessage || l10n.t('no message'),
@@ -27,19 +27,6 @@ export function describeFailure(error: unknown): string {
   if (error instanceof PlatformError) return error.message;
   if (error instanceof Error) return error.message;
   return String(error);
-}
-
-/**
- * The explanation of a result code in the display language: the table's English sentences
- * (src/api/errorCodes.ts) are keys of l10n/bundle.l10n.<lang>.json like any other message.
- */
-function explanation(error: ApiError): string {
-  const known = KNOWN_CODES.find((entry) => entry.code === error.code);
-  const english = known?.explanation;
-  if (english !== undefined) return english === error.explanation ? l10n.t(english) : error.explanation;
-  return error.explanation === explainCode(error.code)
-    ? l10n.t('The platform answered with code {0}, which is not documented.', error.code)
-    : error.explanation;
 }
 
 /**

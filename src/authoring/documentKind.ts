@@ -2,6 +2,8 @@
  * The six kinds of authoring documents, recognised by their file name suffix (the same suffixes
  * `contributes.jsonValidation` associates with the schemas).
  */
+import { l10n } from '../l10n/l10n';
+
 export const DOCUMENT_KINDS = [
   'channel',
   'templategroup',
@@ -17,15 +19,23 @@ export function kindSuffix(kind: DocumentKind): string {
   return `.${kind}.json`;
 }
 
-/** What a file of this kind describes, for messages ("template group"). */
-export const KIND_LABELS: Readonly<Record<DocumentKind, string>> = {
-  channel: 'channel',
-  templategroup: 'template group',
-  logogroup: 'logo group',
-  transcode: 'transcode job',
-  livetemplate: 'live template',
-  livelogo: 'live logo',
-};
+/** What a file of this kind describes, for messages ("template group"), in the user's language. */
+export function kindLabel(kind: DocumentKind): string {
+  switch (kind) {
+    case 'channel':
+      return l10n.t('channel');
+    case 'templategroup':
+      return l10n.t('template group');
+    case 'logogroup':
+      return l10n.t('logo group');
+    case 'transcode':
+      return l10n.t('transcode job');
+    case 'livetemplate':
+      return l10n.t('live template');
+    case 'livelogo':
+      return l10n.t('live logo');
+  }
+}
 
 /** The document kind of a file name or path (case-insensitive suffix), or undefined for other files. */
 export function documentKind(fileName: string): DocumentKind | undefined {

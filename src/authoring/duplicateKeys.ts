@@ -4,6 +4,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import { getNodePath } from 'jsonc-parser';
+import { l10n } from '../l10n/l10n';
 import { labelOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { Problem } from './problems';
 
@@ -23,8 +24,10 @@ export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
           severity: 'warning',
           code: 'json.duplicateKey',
           range: rangeOf(key),
-          message: `"${name}" appears more than once in ${where.length ? labelOf(where) : 'the document'}; only the last one counts.`,
-          fix: { title: `Remove this "${name}"`, edits: [removalEdit(doc.text, node, i)] },
+          message: where.length
+            ? l10n.t('"{0}" appears more than once in {1}; only the last one counts.', name, labelOf(where))
+            : l10n.t('"{0}" appears more than once in the document; only the last one counts.', name),
+          fix: { title: l10n.t('Remove this "{0}"', name), edits: [removalEdit(doc.text, node, i)] },
         });
       });
     }

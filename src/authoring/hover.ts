@@ -4,8 +4,9 @@
  */
 import { getLocation } from 'jsonc-parser';
 import type { DocumentKind } from './documentKind';
+import { l10n } from '../l10n/l10n';
 import type { TextRange } from './problems';
-import { matchesSite, REFERENCE_LABELS, REFERENCE_SITES, type NamedRef, type ReferenceSite } from './references';
+import { matchesSite, referenceLabel, REFERENCE_SITES, type NamedRef, type ReferenceSite } from './references';
 
 export interface IdAtCursor {
   site: ReferenceSite;
@@ -32,12 +33,16 @@ export type Lookup = { record: NamedRef } | { record: undefined; known: boolean 
 
 /** The hover's Markdown. */
 export function hoverMarkdown(at: IdAtCursor, lookup: Lookup): string {
-  const what = REFERENCE_LABELS[at.site.ref];
+  const what = referenceLabel(at.site.ref);
+  const written = `\`${String(at.id)}\``;
   if (!lookup.record) {
-    const by = at.site.byName ? 'named' : 'with id';
+    if (at.site.byName)
+      return lookup.known
+        ? l10n.t('This account has no {0} named {1}.', what, written)
+        : l10n.t('A {0} named {1} (not looked up: no account is active).', what, written);
     return lookup.known
-      ? `This account has no ${what} ${by} \`${String(at.id)}\`.`
-      : `A ${what} ${by} \`${String(at.id)}\` (not looked up: no account is active).`;
+      ? l10n.t('This account has no {0} with id {1}.', what, written)
+      : l10n.t('A {0} with id {1} (not looked up: no account is active).', what, written);
   }
   const { record } = lookup;
   const fields = (record.fields ?? []).map(([label, value]) => `- ${label}: ${escape(value)}`);

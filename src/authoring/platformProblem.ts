@@ -10,7 +10,9 @@
  */
 import { getNodeValue } from 'jsonc-parser';
 import { Codes } from '../api/errorCodes';
+import { l10n } from '../l10n/l10n';
 import type { DocumentKind } from './documentKind';
+import { translatedExplanation } from './explanation';
 import { JsonDocument, type JsonPath } from './jsonDocument';
 import type { Problem, TextRange } from './problems';
 import { REFERENCE_SITES, valuesAtSite, type ReferenceKind } from './references';
@@ -54,7 +56,21 @@ export function platformProblem(text: string, refusal: PlatformRefusal, kind?: D
     severity: 'error',
     code: `platform.${refusal.code}`,
     range: path ? doc.valueRange(itemQuoted(doc, path, message)) : documentStart(doc),
-    message: `The platform refused ${refusal.action} (code ${refusal.code}): ${refusal.platformMessage || 'no message'}. ${refusal.explanation}`,
+    // The platform's own words stay as it wrote them, inside a translated frame.
+    message: refusal.platformMessage
+      ? l10n.t(
+          'The platform refused {0} (code {1}): {2}. {3}',
+          refusal.action,
+          refusal.code,
+          refusal.platformMessage,
+          translatedExplanation(refusal),
+        )
+      : l10n.t(
+          'The platform refused {0} (code {1}): no message. {2}',
+          refusal.action,
+          refusal.code,
+          translatedExplanation(refusal),
+        ),
   };
 }
 

@@ -5,6 +5,7 @@
  */
 import type { PlatformClient } from '../api/client';
 import type { Channel, Video } from '../api/types';
+import { l10n } from '../l10n/l10n';
 import type { NamedRef, ReferenceKind, ReferenceList } from './references';
 
 export type ListingClient = Pick<
@@ -36,11 +37,11 @@ export async function fetchReferenceList(
           name: t.displayName || t.name,
           detail: `${t.videoWidth}x${t.videoHeight}, ${t.videoBitrate} kbps`,
           fields: [
-            ['size', `${t.videoWidth}x${t.videoHeight}`],
-            ['video bitrate', `${t.videoBitrate} kbps`],
-            ['audio bitrate', `${t.audioBitrate} kbps`],
-            ['frame rate', `${t.frameRate} fps`],
-            ['transcode type', String(t.transcodeType)],
+            [l10n.t('size'), `${t.videoWidth}x${t.videoHeight}`],
+            [l10n.t('video bitrate'), `${t.videoBitrate} kbps`],
+            [l10n.t('audio bitrate'), `${t.audioBitrate} kbps`],
+            [l10n.t('frame rate'), `${t.frameRate} fps`],
+            [l10n.t('transcode type'), String(t.transcodeType)],
           ],
         })),
       );
@@ -51,10 +52,10 @@ export async function fetchReferenceList(
           name: l.name,
           detail: `${l.width}x${l.height}`,
           fields: [
-            ['size', `${l.width}x${l.height}`],
-            ['offset', `${l.offsetWidth}, ${l.offsetHeight}`],
-            ['opacity', `${l.opacity}%`],
-            ['image', l.uri],
+            [l10n.t('size'), `${l.width}x${l.height}`],
+            [l10n.t('offset'), `${l.offsetWidth}, ${l.offsetHeight}`],
+            [l10n.t('opacity'), `${l.opacity}%`],
+            [l10n.t('image'), l.uri],
           ],
         })),
       );
@@ -63,8 +64,8 @@ export async function fetchReferenceList(
         (await client.getLogoGroupList(o)).map((g) => ({
           id: g.id,
           name: g.name,
-          detail: `${g.logos?.length ?? 0} logos`,
-          fields: [['logos', (g.logos ?? []).map((logo) => logo.uri).join(', ') || 'none']],
+          detail: l10n.t('{0} logos', g.logos?.length ?? 0),
+          fields: [[l10n.t('logos'), (g.logos ?? []).map((logo) => logo.uri).join(', ') || l10n.t('none')]],
         })),
       );
     case 'categories':
@@ -72,7 +73,7 @@ export async function fetchReferenceList(
         (await client.liveChannelTypeList({}, o)).map((c) => ({
           id: c.id,
           name: c.name,
-          fields: [['created', new Date(c.createTime).toISOString().slice(0, 10)]],
+          fields: [[l10n.t('created'), new Date(c.createTime).toISOString().slice(0, 10)]],
         })),
       );
     case 'templateGroups':
@@ -80,13 +81,15 @@ export async function fetchReferenceList(
         (await client.templateGroupList({}, o)).map((g) => ({
           id: g.id,
           name: g.name,
-          detail: [g.type === 1 ? 'VR' : 'normal', g.defaultGroup ? 'default group' : ''].filter(Boolean).join(', '),
+          detail: [g.type === 1 ? 'VR' : l10n.t('normal'), g.defaultGroup ? l10n.t('default group') : '']
+            .filter(Boolean)
+            .join(', '),
           fields: [
-            ['type', g.type === 1 ? 'VR' : 'normal'],
-            ['default group', g.defaultGroup ? 'yes' : 'no'],
-            ['trailer', g.trailor ? `${g.trailorDuration} s` : 'none'],
-            ['logo group', g.logoGroupId ? String(g.logoGroupId) : 'none'],
-            ['built in', g.userId === 0 ? 'yes' : 'no'],
+            [l10n.t('type'), g.type === 1 ? 'VR' : l10n.t('normal')],
+            [l10n.t('default group'), g.defaultGroup ? l10n.t('yes') : l10n.t('no')],
+            [l10n.t('trailer'), g.trailor ? `${g.trailorDuration} s` : l10n.t('none')],
+            [l10n.t('logo group'), g.logoGroupId ? String(g.logoGroupId) : l10n.t('none')],
+            [l10n.t('built in'), g.userId === 0 ? l10n.t('yes') : l10n.t('no')],
           ],
         })),
       );
@@ -112,13 +115,22 @@ export async function fetchReferenceList(
 }
 
 // docs/platform/platform-facts.md section 3.
-const CHANNEL_STATUS: Readonly<Record<number, string>> = {
-  0: 'initialised',
-  1: 'ready (stopped)',
-  2: 'live',
-  3: 'pulling',
-  5: 'starting',
-};
+function channelStatus(status: number): string {
+  switch (status) {
+    case 0:
+      return l10n.t('initialised');
+    case 1:
+      return l10n.t('ready (stopped)');
+    case 2:
+      return l10n.t('live');
+    case 3:
+      return l10n.t('pulling');
+    case 5:
+      return l10n.t('starting');
+    default:
+      return String(status);
+  }
+}
 
 /** A channel as the hovers and checks see it. */
 export function channelRef(c: Channel): NamedRef {
@@ -126,12 +138,13 @@ export function channelRef(c: Channel): NamedRef {
     id: c.id,
     name: c.name,
     fields: [
-      ['status', CHANNEL_STATUS[c.status] ?? String(c.status)],
-      ['signal', c.signalType === '2' ? `pull from ${c.pullStream ?? '?'}` : 'push'],
-      ['category', c.typeName ?? 'none'],
+      [l10n.t('status'), channelStatus(c.status)],
+      [l10n.t('signal'), c.signalType === '2' ? l10n.t('pull from {0}', c.pullStream ?? '?') : l10n.t('push')],
+      [l10n.t('category'), c.typeName ?? l10n.t('none')],
       [
-        'output groups',
-        (c.outputGroupList ?? []).map((g) => PROTOCOLS[g.protocolType] ?? String(g.protocolType)).join(', ') || 'none',
+        l10n.t('output groups'),
+        (c.outputGroupList ?? []).map((g) => PROTOCOLS[g.protocolType] ?? String(g.protocolType)).join(', ') ||
+          l10n.t('none'),
       ],
     ],
   };
@@ -146,11 +159,11 @@ export function videoRef(v: Video): NamedRef {
     name: v.title || v.fileName,
     detail: v.fileName,
     fields: [
-      ['file', v.fileName],
-      ['duration', `${Math.round(v.duration / 1000)} s`],
-      ['size', `${v.width}x${v.height}`],
-      ['category', v.category ?? 'none'],
-      ['transcoded streams', String(v.transcodedVideoList?.length ?? 0)],
+      [l10n.t('file'), v.fileName],
+      [l10n.t('duration'), `${Math.round(v.duration / 1000)} s`],
+      [l10n.t('size'), `${v.width}x${v.height}`],
+      [l10n.t('category'), v.category ?? l10n.t('none')],
+      [l10n.t('transcoded streams'), String(v.transcodedVideoList?.length ?? 0)],
     ],
   };
 }

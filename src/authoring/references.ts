@@ -5,6 +5,7 @@
  */
 import type { DocumentKind } from './documentKind';
 import { parse } from 'jsonc-parser';
+import { l10n } from '../l10n/l10n';
 import { labelOf, type JsonDocument, type JsonPath } from './jsonDocument';
 import type { Problem } from './problems';
 
@@ -41,15 +42,25 @@ export interface ReferenceSite {
   ignoredBeside?: string;
 }
 
-export const REFERENCE_LABELS: Readonly<Record<ReferenceKind, string>> = {
-  liveTemplates: 'live template',
-  liveLogos: 'live logo',
-  logoGroups: 'logo group',
-  categories: 'channel category',
-  templateGroups: 'template group',
-  channels: 'channel',
-  videos: 'video',
-};
+/** What a reference names, for messages and hovers ("live template"), in the user's language. */
+export function referenceLabel(ref: ReferenceKind): string {
+  switch (ref) {
+    case 'liveTemplates':
+      return l10n.t('live template');
+    case 'liveLogos':
+      return l10n.t('live logo');
+    case 'logoGroups':
+      return l10n.t('logo group');
+    case 'categories':
+      return l10n.t('channel category');
+    case 'templateGroups':
+      return l10n.t('template group');
+    case 'channels':
+      return l10n.t('channel');
+    case 'videos':
+      return l10n.t('video');
+  }
+}
 
 export const REFERENCE_SITES: Readonly<Record<DocumentKind, readonly ReferenceSite[]>> = {
   channel: [
@@ -157,18 +168,30 @@ export function referenceProblems(
         continue;
       }
       if (list.items.some((item) => String(item.id) === String(id))) continue;
-      const what = REFERENCE_LABELS[site.ref];
+      const what = referenceLabel(site.ref);
       const byName = list.items.filter((item) => item.name.toLowerCase() === String(id).toLowerCase());
       const named = byName.length === 1 ? byName[0] : undefined;
-      const hint = named
-        ? ` "${named.name}" is the name of ${what} ${JSON.stringify(named.id)}; use its id.`
-        : ' Pick one with completion (Ctrl+Space) here.';
+      const field = labelOf(path);
       problems.push({
         severity: 'error',
         code: `reference.${site.ref}`,
         range: doc.valueRange(path),
-        message: `${labelOf(path)}: this account has no ${what} with id ${JSON.stringify(id)}.${hint}`,
-        fix: named ? doc.fix(`Use the id of "${named.name}"`, (d) => d.set(path, named.id)) : undefined,
+        message: named
+          ? l10n.t(
+              '{0}: this account has no {1} with id {2}. "{3}" is the name of {1} {4}; use its id.',
+              field,
+              what,
+              JSON.stringify(id),
+              named.name,
+              JSON.stringify(named.id),
+            )
+          : l10n.t(
+              '{0}: this account has no {1} with id {2}. Pick one with completion (Ctrl+Space) here.',
+              field,
+              what,
+              JSON.stringify(id),
+            ),
+        fix: named ? doc.fix(l10n.t('Use the id of "{0}"', named.name), (d) => d.set(path, named.id)) : undefined,
       });
     }
   }
@@ -185,16 +208,27 @@ function unknownName(
 ): Problem | undefined {
   const wanted = name.trim().toLowerCase();
   if (list.items.some((item) => item.name.toLowerCase() === wanted)) return undefined;
-  const what = REFERENCE_LABELS[site.ref];
+  const what = referenceLabel(site.ref);
   const byId = list.items.find((item) => String(item.id) === name);
-  const hint = byId
-    ? ` ${JSON.stringify(name)} is the id of ${what} "${byId.name}"; use its name.`
-    : ' Pick one with completion (Ctrl+Space) here.';
+  const field = labelOf(path);
   return {
     severity: 'error',
     code: `reference.${site.ref}`,
     range: doc.valueRange(path),
-    message: `${labelOf(path)}: this account has no ${what} named ${JSON.stringify(name)}.${hint}`,
-    fix: byId ? doc.fix(`Use the name "${byId.name}"`, (d) => d.set(path, byId.name)) : undefined,
+    message: byId
+      ? l10n.t(
+          '{0}: this account has no {1} named {2}. {2} is the id of {1} "{3}"; use its name.',
+          field,
+          what,
+          JSON.stringify(name),
+          byId.name,
+        )
+      : l10n.t(
+          '{0}: this account has no {1} named {2}. Pick one with completion (Ctrl+Space) here.',
+          field,
+          what,
+          JSON.stringify(name),
+        ),
+    fix: byId ? doc.fix(l10n.t('Use the name "{0}"', byId.name), (d) => d.set(path, byId.name)) : undefined,
   };
 }

@@ -4,8 +4,10 @@
  * (a number written as text, a flag of the wrong type, a misspelt field name).
  */
 import type { ErrorObject } from 'ajv';
+import { l10n } from '../l10n/l10n';
 import { JsonDocument, labelOf, pointerToPath, type JsonPath } from './jsonDocument';
 import type { Fix, Problem } from './problems';
+import { meaningName, schemaText } from './schemaTexts';
 
 interface SchemaNode {
   $ref?: string;
@@ -70,53 +72,61 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
     case 'required': {
       const missing = String((error.params as { missingProperty: string }).missingProperty);
       const about = schema.properties?.[missing]?.description;
-      const where = path.length === 0 ? 'The document' : label;
       const value = startingValue(schema.properties?.[missing], root);
       const shown = JSON.stringify(value);
       return {
         ...base,
-        message: `${where} is missing the required field "${missing}"${about ? ` (${lowerFirst(about)})` : '.'}`,
+        message: missingWords(
+          path.length === 0 ? undefined : label,
+          missing,
+          about ? lowerFirst(schemaText(about)) : undefined,
+        ),
         range: doc.markerRange(path),
-        fix: doc.fix(`Add "${missing}": ${shown.length > 30 ? '...' : shown}`, (d) => d.set([...path, missing], value)),
+        fix: doc.fix(l10n.t('Add "{0}": {1}', missing, shown.length > 30 ? '...' : shown), (d) =>
+          d.set([...path, missing], value),
+        ),
       };
     }
     case 'additionalProperties': {
       const extra = String((error.params as { additionalProperty: string }).additionalProperty);
       const known = Object.keys(schema.properties ?? {}).filter((k) => k !== '$schema');
       const guess = closest(extra, known);
-      const where = path.length === 0 ? 'this file' : label;
+      const notAField =
+        path.length === 0
+          ? l10n.t('"{0}" is not a field of this file.', extra)
+          : l10n.t('"{0}" is not a field of {1}.', extra, label);
       const listing = guess
-        ? ` Did you mean "${guess}"?`
+        ? l10n.t('Did you mean "{0}"?', guess)
         : known.length <= 12
-          ? ` Known fields: ${known.join(', ')}.`
+          ? l10n.t('Known fields: {0}.', known.join(', '))
           : '';
       return {
         ...base,
-        message: `"${extra}" is not a field of ${where}.${listing}`,
+        message: listing ? `${notAField} ${listing}` : notAField,
         range: doc.markerRange([...path, extra]),
         fix:
           guess && !known.includes(extra) && !hasKey(error.data, guess)
-            ? doc.fix(`Rename to "${guess}"`, (d) => d.renameKey([...path, extra], guess))
+            ? doc.fix(l10n.t('Rename to "{0}"', guess), (d) => d.renameKey([...path, extra], guess))
             : undefined,
       };
     }
     case 'type': {
       const expected = ([] as string[]).concat((error.params as { type: string | string[] }).type);
       if (path.length === 0)
-        return { ...base, message: 'The document must be a JSON object { ... }.', range: doc.valueRange(path) };
+        return { ...base, message: l10n.t('The document must be a JSON object { ... }.'), range: doc.valueRange(path) };
       return {
         ...base,
-        message: `${label} must be ${orList(expected.map(typeWords))}; found ${found}.`,
+        message: l10n.t('{0} must be {1}; found {2}.', label, orList(expected.map(typeWords)), found),
         range: doc.valueRange(path),
         fix: typeFix(doc, path, expected, error.data, schema),
       };
     }
     case 'enum':
     case 'const': {
-      const rule = schema.errorMessage ?? enumWords(schema);
+      const rule = schema.errorMessage !== undefined ? schemaText(schema.errorMessage) : enumWords(schema);
       return {
         ...base,
-        message: `${label}: ${rule} Found ${found}.`,
+        message: l10n.t('{0}: {1} Found {2}.', label, rule, found),
         range: doc.valueRange(path),
         fix: enumFix(doc, path, allowedValues(schema), error.data, schema.enumDescriptions),
         alternatives: eachAllowed(doc, path, allowedValues(schema), schema.enumDescriptions),
@@ -125,7 +135,14 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
     case 'pattern':
       return {
         ...base,
-        message: `${label}: ${schema.patternErrorMessage ?? `must match ${error.schema as string}.`} Found ${found}.`,
+        message: l10n.t(
+          '{0}: {1} Found {2}.',
+          label,
+          schema.patternErrorMessage !== undefined
+            ? schemaText(schema.patternErrorMessage)
+            : l10n.t('must match {0}.', error.schema as string),
+          found,
+        ),
         range: doc.valueRange(path),
       };
     case 'minimum':
@@ -134,7 +151,7 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
     case 'exclusiveMaximum':
       return {
         ...base,
-        message: `${label} must be ${rangeWords(schema)}; found ${found}.`,
+        message: l10n.t('{0} must be {1}; found {2}.', label, rangeWords(schema), found),
         range: doc.valueRange(path),
       };
     case 'minLength':
@@ -142,26 +159,39 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
         ...base,
         message:
           schema.minLength === 1
-            ? `${label} must not be empty.`
-            : `${label} must be at least ${schema.minLength} characters long.`,
+            ? l10n.t('{0} must not be empty.', label)
+            : l10n.t('{0} must be at least {1} characters long.', label, schema.minLength ?? 0),
         range: doc.valueRange(path),
       };
     case 'maxLength':
       return {
         ...base,
-        message: `${label} must be at most ${schema.maxLength} characters long; it has ${String(error.data).length}.`,
+        message: l10n.t(
+          '{0} must be at most {1} characters long; it has {2}.',
+          label,
+          schema.maxLength ?? 0,
+          String(error.data).length,
+        ),
         range: doc.valueRange(path),
       };
     case 'minItems':
       return {
         ...base,
-        message: `${label} must list at least ${schema.minItems} ${plural(schema.minItems ?? 1, 'item')}.`,
+        message:
+          (schema.minItems ?? 1) === 1
+            ? l10n.t('{0} must list at least 1 item.', label)
+            : l10n.t('{0} must list at least {1} items.', label, schema.minItems ?? 1),
         range: doc.markerRange(path),
       };
     case 'maxItems':
       return {
         ...base,
-        message: `${label} may list at most ${schema.maxItems} items; it has ${Array.isArray(error.data) ? error.data.length : '?'}.`,
+        message: l10n.t(
+          '{0} may list at most {1} items; it has {2}.',
+          label,
+          schema.maxItems ?? 0,
+          Array.isArray(error.data) ? error.data.length : '?',
+        ),
         range: doc.markerRange(path),
       };
     case 'uniqueItems': {
@@ -171,40 +201,54 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
       const item = [...path, later];
       return {
         ...base,
-        message: `${labelOf(item)} repeats ${labelOf([...path, earlier])}; each value may appear once.`,
+        message: l10n.t('{0} repeats {1}; each value may appear once.', labelOf(item), labelOf([...path, earlier])),
         range: doc.valueRange(item),
-        fix: doc.fix('Remove the repeated item', (d) => d.remove(item)),
+        fix: doc.fix(l10n.t('Remove the repeated item'), (d) => d.remove(item)),
       };
     }
     case 'not':
       return {
         ...base,
-        message: `${label}: ${schema.errorMessage ?? 'this value is not allowed here.'}`,
+        message: schema.errorMessage
+          ? l10n.t('{0}: {1}', label, schemaText(schema.errorMessage))
+          : l10n.t('{0}: this value is not allowed here.', label),
         range: doc.valueRange(path),
       };
     default:
       return {
         ...base,
-        message: `${label} ${error.message ?? 'breaks a rule of the schema'}.`,
+        // ajv's own words (English) for a keyword the schemas do not use today.
+        message: error.message ? `${label} ${error.message}.` : l10n.t('{0} breaks a rule of the schema.', label),
         range: doc.valueRange(path),
       };
   }
 }
 
+/** `The document` or `outputGroupList[0]` is missing a field, with what the field is for when the schema says. */
+function missingWords(label: string | undefined, missing: string, about: string | undefined): string {
+  if (label === undefined)
+    return about
+      ? l10n.t('The document is missing the required field "{0}" ({1})', missing, about)
+      : l10n.t('The document is missing the required field "{0}".', missing);
+  return about
+    ? l10n.t('{0} is missing the required field "{1}" ({2})', label, missing, about)
+    : l10n.t('{0} is missing the required field "{1}".', label, missing);
+}
+
 function typeWords(type: string): string {
   switch (type) {
     case 'integer':
-      return 'a whole number';
+      return l10n.t('a whole number');
     case 'number':
-      return 'a number';
+      return l10n.t('a number');
     case 'string':
-      return 'text in quotes';
+      return l10n.t('text in quotes');
     case 'boolean':
-      return 'true or false';
+      return l10n.t('true or false');
     case 'object':
-      return 'an object { ... }';
+      return l10n.t('an object { ... }');
     case 'array':
-      return 'a list [ ... ]';
+      return l10n.t('a list [ ... ]');
     case 'null':
       return 'null';
     default:
@@ -215,18 +259,18 @@ function typeWords(type: string): string {
 /** `the text "abc"`, `the number 5`, ... for "found ..." clauses. */
 export function describeValue(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'a list';
+  if (Array.isArray(value)) return l10n.t('a list');
   switch (typeof value) {
     case 'string':
-      return `the text ${JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value)}`;
+      return l10n.t('the text {0}', JSON.stringify(value.length > 60 ? `${value.slice(0, 57)}...` : value));
     case 'number':
-      return `the number ${value}`;
+      return l10n.t('the number {0}', value);
     case 'boolean':
       return String(value);
     case 'object':
-      return 'an object';
+      return l10n.t('an object');
     default:
-      return 'nothing';
+      return l10n.t('nothing');
   }
 }
 
@@ -240,30 +284,26 @@ function enumWords(schema: SchemaNode): string {
   const values = allowedValues(schema);
   const parts = values.map((v, i) => {
     const meaning = schema.enumDescriptions?.[i];
-    return meaning ? `${JSON.stringify(v)} (${meaning})` : JSON.stringify(v);
+    return meaning ? `${JSON.stringify(v)} (${schemaText(meaning)})` : JSON.stringify(v);
   });
-  return `must be ${orList(parts)}.`;
+  return l10n.t('must be {0}.', orList(parts));
 }
 
 function rangeWords(schema: SchemaNode): string {
   const { minimum, maximum } = schema;
-  if (minimum !== undefined && maximum !== undefined) return `between ${minimum} and ${maximum}`;
-  if (minimum !== undefined) return `at least ${minimum}`;
-  if (maximum !== undefined) return `at most ${maximum}`;
-  return 'in range';
+  if (minimum !== undefined && maximum !== undefined) return l10n.t('between {0} and {1}', minimum, maximum);
+  if (minimum !== undefined) return l10n.t('at least {0}', minimum);
+  if (maximum !== undefined) return l10n.t('at most {0}', maximum);
+  return l10n.t('in range');
 }
 
 function orList(parts: string[]): string {
   if (parts.length <= 1) return parts.join('');
-  return `${parts.slice(0, -1).join(', ')} or ${parts[parts.length - 1]}`;
-}
-
-function plural(n: number, word: string): string {
-  return n === 1 ? word : `${word}s`;
+  return l10n.t('{0} or {1}', parts.slice(0, -1).join(', '), parts[parts.length - 1]!);
 }
 
 function lowerFirst(text: string): string {
-  const trimmed = text.replace(/\.$/, '');
+  const trimmed = text.replace(/[.。]$/, '');
   return trimmed.charAt(0).toLowerCase() + trimmed.slice(1);
 }
 
@@ -315,7 +355,11 @@ function typeFix(
   }
   const shown = JSON.stringify(converted);
   return doc.fix(
-    shown.length > 40 ? `Use the ${Array.isArray(converted) ? 'list' : 'object'} this text holds` : `Use ${shown}`,
+    shown.length > 40
+      ? Array.isArray(converted)
+        ? l10n.t('Use the list this text holds')
+        : l10n.t('Use the object this text holds')
+      : l10n.t('Use {0}', shown),
     (d) => d.set(path, converted),
   );
 }
@@ -351,7 +395,7 @@ function enumFix(
   else return undefined;
   const converted = candidates.find((candidate) => allowed.some((v) => v === candidate));
   if (converted === undefined) return undefined;
-  return doc.fix(`Use ${JSON.stringify(converted)}`, (d) => d.set(path, converted));
+  return doc.fix(l10n.t('Use {0}', JSON.stringify(converted)), (d) => d.set(path, converted));
 }
 
 /** One fix per allowed value ("Use 1 (HLS)"), for a short list. */
@@ -363,8 +407,12 @@ function eachAllowed(
 ): Fix[] | undefined {
   if (allowed.length === 0 || allowed.length > 12) return undefined;
   return allowed.map((value, i) => {
-    const meaning = descriptions[i]?.split(/[:(.]/)[0]?.trim();
-    return doc.fix(`Use ${JSON.stringify(value)}${meaning ? ` (${meaning})` : ''}`, (d) => d.set(path, value));
+    const described = descriptions[i];
+    const meaning = described ? schemaText(meaningName(described)) : undefined;
+    const title = meaning
+      ? l10n.t('Use {0} ({1})', JSON.stringify(value), meaning)
+      : l10n.t('Use {0}', JSON.stringify(value));
+    return doc.fix(title, (d) => d.set(path, value));
   });
 }
 

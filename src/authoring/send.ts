@@ -6,6 +6,8 @@
 import type { PlatformClient } from '../api/client';
 import { explainCode, knownCode } from '../api/errorCodes';
 import type { SecondTranscodeResult } from '../api/types';
+import { l10n } from '../l10n/l10n';
+import { translatedExplanation } from './explanation';
 import type { DocumentRequest } from './toRequest';
 import { createdIdsOfChannel, pickCreatedLogoGroup, type CreatedIds } from './writeBack';
 
@@ -47,48 +49,57 @@ export async function sendRequest(
       return {
         created: createdIdsOfChannel(channel),
         reveal: { view: 'channel', id: channel.id },
-        summary: `Created channel "${channel.name}" (${channel.id}).`,
+        summary: l10n.t('Created channel "{0}" ({1}).', channel.name, channel.id),
       };
     }
     case 'liveUpdate': {
       const channel = await client.liveUpdate(request.input, o);
       return {
         reveal: { view: 'channel', id: channel.id },
-        summary: `Updated channel "${channel.name}" (${channel.id}).`,
+        summary: l10n.t('Updated channel "{0}" ({1}).', channel.name, channel.id),
       };
     }
     case 'templateGroup': {
       const id = await client.templateGroup(request.input, o);
       return request.creates
-        ? { created: { id }, summary: `Created template group "${request.input.name}" (id ${id}).` }
-        : { summary: `Updated template group "${request.input.name}" (id ${id}).` };
+        ? { created: { id }, summary: l10n.t('Created template group "{0}" (id {1}).', request.input.name, id) }
+        : { summary: l10n.t('Updated template group "{0}" (id {1}).', request.input.name, id) };
     }
     case 'logoGroup': {
       if (!request.creates) {
         await client.logoGroup(request.input, o);
-        return { summary: `Updated logo group "${request.input.name}" (id ${request.input.id}).` };
+        return { summary: l10n.t('Updated logo group "{0}" (id {1}).', request.input.name, String(request.input.id)) };
       }
       // logoGroup answers "" rather than the new id: tell the new group apart by the list before and after.
       const before = new Set((await client.getLogoGroupList(o)).map((g) => g.id));
       await client.logoGroup(request.input, o);
       const created = pickCreatedLogoGroup(await client.getLogoGroupList(o), request.input.name, before);
       return created
-        ? { created: { id: created.id }, summary: `Created logo group "${created.name}" (id ${created.id}).` }
+        ? {
+            created: { id: created.id },
+            summary: l10n.t('Created logo group "{0}" (id {1}).', created.name, created.id),
+          }
         : {
-            summary: `Created logo group "${request.input.name}"; its id could not be found in the list, so it was not written into the file.`,
+            summary: l10n.t(
+              'Created logo group "{0}"; its id could not be found in the list, so it was not written into the file.',
+              request.input.name,
+            ),
           };
     }
     case 'liveTemplateCreate': {
       const template = await client.liveTemplateCreate(request.input, o);
-      return { created: { id: template.id }, summary: `Created live template "${template.name}" (${template.id}).` };
+      return {
+        created: { id: template.id },
+        summary: l10n.t('Created live template "{0}" ({1}).', template.name, template.id),
+      };
     }
     case 'liveTemplateUpdate': {
       const template = await client.liveTemplateUpdate(request.input, o);
-      return { summary: `Updated live template "${template.name}" (${template.id}).` };
+      return { summary: l10n.t('Updated live template "{0}" ({1}).', template.name, template.id) };
     }
     case 'liveLogoCreate': {
       const logo = await client.liveLogoCreate(request.input, o);
-      return { created: { id: logo.id }, summary: `Created live logo "${logo.name}" (${logo.id}).` };
+      return { created: { id: logo.id }, summary: l10n.t('Created live logo "{0}" ({1}).', logo.name, logo.id) };
     }
     case 'secondTranscodeV2': {
       const videos = await client.secondTranscodeV2(request.input, o);
@@ -97,8 +108,15 @@ export async function sendRequest(
       const first = videos.find((v) => v.code === 0);
       const summary =
         failed.length === 0
-          ? `Transcoding started for ${plural(started, 'video')}.`
-          : `Transcoding started for ${started} of ${plural(videos.length, 'video')}; refused: ${failed.map(describeVideoOutcome).join('; ')}.`;
+          ? started === 1
+            ? l10n.t('Transcoding started for 1 video.')
+            : l10n.t('Transcoding started for {0} videos.', started)
+          : l10n.t(
+              'Transcoding started for {0} of {1}; refused: {2}.',
+              started,
+              videos.length === 1 ? l10n.t('1 video') : l10n.t('{0} videos', videos.length),
+              failed.map(describeVideoOutcome).join('; '),
+            );
       return {
         videos,
         partial: failed.length > 0,
@@ -111,11 +129,9 @@ export async function sendRequest(
 
 /** `0a1b...: video_not_exists (The video does not exist in this account.)` */
 export function describeVideoOutcome(outcome: SecondTranscodeResult): string {
-  if (outcome.code === 0) return `${outcome.id}: started`;
-  const text = outcome.message || knownCode(outcome.code)?.message || `code ${outcome.code}`;
-  return `${outcome.id}: ${text} (${explainCode(outcome.code)})`;
-}
-
-function plural(n: number, word: string): string {
-  return `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (outcome.code === 0) return l10n.t('{0}: started', outcome.id);
+  // The platform's message (or its code's name) as it is; the explanation in the user's language.
+  const text = outcome.message || knownCode(outcome.code)?.message || l10n.t('code {0}', outcome.code);
+  const explanation = translatedExplanation({ code: outcome.code, explanation: explainCode(outcome.code) });
+  return `${outcome.id}: ${text} (${explanation})`;
 }

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { getLocation } from 'jsonc-parser';
 import { DOCUMENT_KINDS, type DocumentKind } from './documentKind';
 import type { TextRange } from './problems';
+import { l10n } from '../l10n/l10n';
 
 export interface DocumentSnippet {
   prefix: string;
@@ -42,6 +43,14 @@ export function allSnippets(): DocumentSnippet[] {
     });
   }
   return loaded;
+}
+
+/**
+ * What a snippet makes, in the user's language: snippets/video-platform.json's descriptions are keys of
+ * l10n/bundle.l10n.<lang>.json (scripts/l10n-export.mjs adds them).
+ */
+export function snippetDescription(snippet: DocumentSnippet): string {
+  return l10n.t(snippet.description);
 }
 
 /** The snippets of a document kind. */

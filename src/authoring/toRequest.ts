@@ -16,7 +16,8 @@ import type {
   SecondTranscodeJob,
   TemplateGroupInput,
 } from '../api/types';
-import { KIND_LABELS, type DocumentKind } from './documentKind';
+import { l10n } from '../l10n/l10n';
+import { kindLabel, type DocumentKind } from './documentKind';
 import { labelOf } from './jsonDocument';
 import { hasErrors, type Problem } from './problems';
 import { validateDocument } from './validate';
@@ -39,8 +40,16 @@ export class DocumentInvalidError extends Error {
   ) {
     const errors = problems.filter((p) => p.severity === 'error');
     const shown = errors.slice(0, 3).map((p) => p.message);
-    const more = errors.length > 3 ? ` (and ${errors.length - 3} more)` : '';
-    super(`This ${KIND_LABELS[kind]} document is not valid: ${shown.join(' ')}${more}`);
+    super(
+      errors.length > 3
+        ? l10n.t(
+            'This {0} document is not valid: {1} (and {2} more)',
+            kindLabel(kind),
+            shown.join(' '),
+            errors.length - 3,
+          )
+        : l10n.t('This {0} document is not valid: {1}', kindLabel(kind), shown.join(' ')),
+    );
     this.name = 'DocumentInvalidError';
   }
 }
@@ -120,7 +129,10 @@ export function toRequest(kind: DocumentKind, value: unknown): DocumentRequest {
             severity: 'error',
             code: 'livelogo.cannotUpdate',
             range: { offset: 0, length: 0 },
-            message: `${labelOf(['id'])}: this logo already exists, and live logos cannot be modified; remove "id" to create another logo.`,
+            message: l10n.t(
+              '{0}: this logo already exists, and live logos cannot be modified; remove "id" to create another logo.',
+              labelOf(['id']),
+            ),
           },
         ]);
       }

@@ -3,6 +3,7 @@
  * the account's lists are given, reference checks, as problems located in the text.
  */
 import { getNodeValue, printParseErrorCode, type ParseError } from 'jsonc-parser';
+import { l10n } from '../l10n/l10n';
 import type { DocumentKind } from './documentKind';
 import { JsonDocument } from './jsonDocument';
 import type { Problem, Severity } from './problems';
@@ -129,24 +130,45 @@ function sortProblems(problems: Problem[]): Problem[] {
   return problems.sort((a, b) => a.range.offset - b.range.offset || RANK[b.severity] - RANK[a.severity]);
 }
 
-const SYNTAX_WORDS: Readonly<Record<string, string>> = {
-  InvalidSymbol: 'unexpected character',
-  InvalidNumberFormat: 'this number is malformed',
-  PropertyNameExpected: 'a field name in double quotes is expected here',
-  ValueExpected: 'a value is expected here',
-  ColonExpected: 'a colon (:) is expected after the field name',
-  CommaExpected: 'a comma is expected between the items',
-  CloseBraceExpected: 'a closing brace (}) is expected',
-  CloseBracketExpected: 'a closing bracket (]) is expected',
-  EndOfFileExpected: 'nothing may follow the end of the JSON value',
-  InvalidCommentToken: 'malformed comment',
-  UnexpectedEndOfComment: 'the comment is not closed',
-  UnexpectedEndOfString: 'the text is not closed with a double quote',
-  UnexpectedEndOfNumber: 'the number is cut short',
-  InvalidUnicode: 'malformed \\u escape',
-  InvalidEscapeCharacter: 'unknown escape after a backslash',
-  InvalidCharacter: 'control characters must be escaped inside text',
-};
+/** A parse error of jsonc-parser in plain words, in the user's language. */
+function syntaxWords(code: string): string {
+  switch (code) {
+    case 'InvalidSymbol':
+      return l10n.t('unexpected character');
+    case 'InvalidNumberFormat':
+      return l10n.t('this number is malformed');
+    case 'PropertyNameExpected':
+      return l10n.t('a field name in double quotes is expected here');
+    case 'ValueExpected':
+      return l10n.t('a value is expected here');
+    case 'ColonExpected':
+      return l10n.t('a colon (:) is expected after the field name');
+    case 'CommaExpected':
+      return l10n.t('a comma is expected between the items');
+    case 'CloseBraceExpected':
+      return l10n.t('a closing brace (}) is expected');
+    case 'CloseBracketExpected':
+      return l10n.t('a closing bracket (]) is expected');
+    case 'EndOfFileExpected':
+      return l10n.t('nothing may follow the end of the JSON value');
+    case 'InvalidCommentToken':
+      return l10n.t('malformed comment');
+    case 'UnexpectedEndOfComment':
+      return l10n.t('the comment is not closed');
+    case 'UnexpectedEndOfString':
+      return l10n.t('the text is not closed with a double quote');
+    case 'UnexpectedEndOfNumber':
+      return l10n.t('the number is cut short');
+    case 'InvalidUnicode':
+      return l10n.t('malformed \\u escape');
+    case 'InvalidEscapeCharacter':
+      return l10n.t('unknown escape after a backslash');
+    case 'InvalidCharacter':
+      return l10n.t('control characters must be escaped inside text');
+    default:
+      return code;
+  }
+}
 
 function syntaxProblems(doc: JsonDocument): Problem[] {
   if (doc.text.trim() === '') {
@@ -155,7 +177,7 @@ function syntaxProblems(doc: JsonDocument): Problem[] {
         severity: 'error',
         code: 'json.empty',
         range: { offset: 0, length: 0 },
-        message: 'The file is empty; it should hold one JSON object { ... }.',
+        message: l10n.t('The file is empty; it should hold one JSON object { ... }.'),
       },
     ];
   }
@@ -169,7 +191,7 @@ function syntaxProblems(doc: JsonDocument): Problem[] {
         severity: 'error',
         code: 'json.syntax',
         range: { offset: error.offset, length: Math.max(error.length, 1) },
-        message: `JSON syntax: ${SYNTAX_WORDS[printParseErrorCode(error.error)] ?? printParseErrorCode(error.error)}.`,
+        message: l10n.t('JSON syntax: {0}.', syntaxWords(printParseErrorCode(error.error))),
       },
     );
   }
@@ -189,7 +211,10 @@ function trailingComma(doc: JsonDocument, error: ParseError): Problem | undefine
     severity: 'error',
     code: 'json.trailingComma',
     range: { offset: comma, length: 1 },
-    message: `JSON syntax: no comma is allowed before the closing ${closer === '}' ? 'brace' : 'bracket'}.`,
-    fix: { title: 'Remove the trailing comma', edits: [{ offset: comma, length: 1, newText: '' }] },
+    message:
+      closer === '}'
+        ? l10n.t('JSON syntax: no comma is allowed before the closing brace.')
+        : l10n.t('JSON syntax: no comma is allowed before the closing bracket.'),
+    fix: { title: l10n.t('Remove the trailing comma'), edits: [{ offset: comma, length: 1, newText: '' }] },
   };
 }

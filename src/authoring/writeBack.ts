@@ -4,6 +4,7 @@
  * written too, so an update keeps the groups (and their play addresses) rather than replacing them.
  */
 import type { Channel, LogoGroup } from '../api/types';
+import { l10n } from '../l10n/l10n';
 import { JsonDocument } from './jsonDocument';
 import type { TextEdit } from './problems';
 
@@ -34,7 +35,7 @@ export function idWriteBackEdits(text: string, created: CreatedIds): TextEdit[] 
   const doc = new JsonDocument(text);
   if (!doc.root || doc.root.type !== 'object') return [];
   const groups = doc.node(['outputGroupList']);
-  const fix = doc.fix('Write the new id', (draft) => {
+  const fix = doc.fix(l10n.t('Write the new id'), (draft) => {
     draft.set(['id'], created.id, true);
     created.groupIds?.forEach((groupId, index) => {
       const group = groups?.children?.[index];

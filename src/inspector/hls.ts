@@ -8,6 +8,7 @@
  * for `liveSeconds`.
  */
 import { createDecipheriv } from 'node:crypto';
+import { l10n } from '../l10n/l10n';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type * as HLS from 'hls-parser';
@@ -72,7 +73,7 @@ export function parsePlaylist(text: string): HLS.types.MasterPlaylist | HLS.type
 /** The static problems of a playlist's text as findings about it. */
 function textFindings(text: string, variant: string | undefined): Finding[] {
   return playlistProblems(text).map((p) =>
-    finding(p.code, `${p.message} (line ${p.line + 1})`, { ...(variant !== undefined ? { variant } : {}) }),
+    finding(p.code, l10n.t('{0} (line {1})', p.message, p.line + 1), { ...(variant !== undefined ? { variant } : {}) }),
   );
 }
 
@@ -148,8 +149,16 @@ function alignment(results: VariantResult[]): Finding[] {
         out.push(
           finding(
             'HLS-KEYFRAMES-NOT-ALIGNED',
-            `Segment ${sequence} starts at ${seconds(reference.start)} with keyframes at ${list(reference.keyframes)} in ${first!.row.name}, ` +
-              `but at ${seconds(sample.start)} with keyframes at ${list(sample.keyframes)} in ${other.row.name}: players cannot switch between them cleanly.`,
+            l10n.t(
+              'Segment {0} starts at {1} with keyframes at {2} in {3}, but at {4} with keyframes at {5} in {6}: players cannot switch between them cleanly.',
+              sequence,
+              seconds(reference.start),
+              list(reference.keyframes),
+              first!.row.name,
+              seconds(sample.start),
+              list(sample.keyframes),
+              other.row.name,
+            ),
             { variant: other.row.name, segment: String(sequence) },
           ),
         );
@@ -190,7 +199,7 @@ async function inspectVariant(
     readAt = ctx.now();
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    findings.push(finding('INPUT-UNREADABLE', `The media playlist ${error.message}.`, { variant: name }));
+    findings.push(finding('INPUT-UNREADABLE', l10n.t('The media playlist {0}.', error.message), { variant: name }));
     return result;
   }
   if (alreadyRead === undefined) findings.push(...textFindings(text, name));
@@ -198,14 +207,14 @@ async function inspectVariant(
   if (!playlist || playlist.isMasterPlaylist) {
     if (playlist?.isMasterPlaylist) {
       findings.push(
-        finding('HLS-TAG-MISPLACED', 'A variant points at another master playlist, not a media playlist.', {
+        finding('HLS-TAG-MISPLACED', l10n.t('A variant points at another master playlist, not a media playlist.'), {
           variant: name,
         }),
       );
     }
     return result;
   }
-  ctx.progress(`reading ${name}`);
+  ctx.progress(l10n.t('reading {0}', name));
   const segments = playlist.segments;
   const live = !playlist.endlist && playlist.playlistType !== 'VOD';
   row.live = live;
@@ -237,7 +246,9 @@ async function inspectVariant(
         data = data.subarray(seg.byterange.offset ?? 0, (seg.byterange.offset ?? 0) + seg.byterange.length);
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
-      findings.push(finding('INPUT-UNREADABLE', `Segment ${error.message}.`, { variant: name, segment: seg.uri }));
+      findings.push(
+        finding('INPUT-UNREADABLE', l10n.t('Segment {0}.', error.message), { variant: name, segment: seg.uri }),
+      );
       continue;
     }
     sizes[index] ??= data.length;
@@ -247,7 +258,7 @@ async function inspectVariant(
           findings.push(
             finding(
               'HLS-ENCRYPTION-NOT-CHECKED',
-              `Segments are encrypted with ${seg.key.method}: not decrypted, so not probed.`,
+              l10n.t('Segments are encrypted with {0}: not decrypted, so not probed.', seg.key.method),
               {
                 variant: name,
               },
@@ -274,7 +285,18 @@ async function inspectVariant(
         findings.push(
           finding(
             'HLS-DECRYPT-FAILED',
-            `Segment ${seg.uri} does not decrypt with the key from ${displayAddress(keyAddress)} and IV ${seg.key.iv ? 'given' : `from media sequence ${seg.mediaSequenceNumber}`} (bad padding or not media).`,
+            seg.key.iv
+              ? l10n.t(
+                  'Segment {0} does not decrypt with the key from {1} and IV given (bad padding or not media).',
+                  seg.uri,
+                  displayAddress(keyAddress),
+                )
+              : l10n.t(
+                  'Segment {0} does not decrypt with the key from {1} and IV from media sequence {2} (bad padding or not media).',
+                  seg.uri,
+                  displayAddress(keyAddress),
+                  seg.mediaSequenceNumber,
+                ),
             { variant: name, segment: seg.uri },
           ),
         );
@@ -289,7 +311,7 @@ async function inspectVariant(
         init = ctx.reader.bytes(mapAddress).catch((error: unknown) => {
           if (error instanceof ReadError) {
             findings.push(
-              finding('INPUT-UNREADABLE', `The initialization section ${error.message}.`, { variant: name }),
+              finding('INPUT-UNREADABLE', l10n.t('The initialization section {0}.', error.message), { variant: name }),
             );
             return undefined;
           }
@@ -311,7 +333,11 @@ async function inspectVariant(
       findings.push(
         finding(
           seg.key && seg.key.method === 'AES-128' ? 'HLS-DECRYPT-FAILED' : 'MEDIA-UNDECODABLE',
-          `Segment ${seg.uri} could not be read as media: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}.`,
+          l10n.t(
+            'Segment {0} could not be read as media: {1}.',
+            seg.uri,
+            error instanceof Error ? error.message.split('\n')[0] : String(error),
+          ),
           { variant: name, segment: seg.uri },
         ),
       );
@@ -338,8 +364,13 @@ async function inspectVariant(
         findings.push(
           finding(
             'HLS-BANDWIDTH-MISMATCH',
-            `BANDWIDTH declares ${kbps(declared.bandwidth)}, but segment ${known[peakAt]!.seg.uri} peaks at ${kbps(peak)} ` +
-              `(${Math.round((peak / declared.bandwidth - 1) * 100)} % more; Apple allows 10 %).`,
+            l10n.t(
+              'BANDWIDTH declares {0}, but segment {1} peaks at {2} ({3} % more; Apple allows 10 %).',
+              kbps(declared.bandwidth),
+              known[peakAt]!.seg.uri,
+              kbps(peak),
+              Math.round((peak / declared.bandwidth - 1) * 100),
+            ),
             { variant: name, segment: known[peakAt]!.seg.uri },
           ),
         );
@@ -347,8 +378,11 @@ async function inspectVariant(
         findings.push(
           finding(
             'HLS-BANDWIDTH-OVERSTATED',
-            `BANDWIDTH declares ${kbps(declared.bandwidth)}, but the highest segment bit rate is ${kbps(peak)}: ` +
-              'players will choose this variant less often than they could.',
+            l10n.t(
+              'BANDWIDTH declares {0}, but the highest segment bit rate is {1}: players will choose this variant less often than they could.',
+              kbps(declared.bandwidth),
+              kbps(peak),
+            ),
             { variant: name },
           ),
         );
@@ -363,7 +397,11 @@ async function inspectVariant(
       findings.push(
         finding(
           'HLS-AVERAGE-BANDWIDTH-MISMATCH',
-          `AVERAGE-BANDWIDTH declares ${kbps(declared.averageBandwidth)}, the segments average ${kbps(average)}.`,
+          l10n.t(
+            'AVERAGE-BANDWIDTH declares {0}, the segments average {1}.',
+            kbps(declared.averageBandwidth),
+            kbps(average),
+          ),
           { variant: name },
         ),
       );
@@ -379,7 +417,13 @@ async function inspectVariant(
       findings.push(
         finding(
           'HLS-SEGMENT-LONGER-THAN-TARGET',
-          `Segment ${seg.uri} holds ${seconds(measured)} of media, longer than the target duration of ${playlist.targetDuration} s (its EXTINF says ${seg.duration} s).`,
+          l10n.t(
+            'Segment {0} holds {1} of media, longer than the target duration of {2} s (its EXTINF says {3} s).',
+            seg.uri,
+            seconds(measured),
+            playlist.targetDuration,
+            seg.duration,
+          ),
           { variant: name, segment: seg.uri },
         ),
       );
@@ -387,7 +431,7 @@ async function inspectVariant(
       findings.push(
         finding(
           'HLS-EXTINF-MISMATCH',
-          `Segment ${seg.uri} holds ${seconds(measured)} of media, its EXTINF says ${seg.duration} s.`,
+          l10n.t('Segment {0} holds {1} of media, its EXTINF says {2} s.', seg.uri, seconds(measured), seg.duration),
           {
             variant: name,
             segment: seg.uri,
@@ -411,7 +455,7 @@ async function inspectVariant(
       findings.push(
         finding(
           'HLS-RESOLUTION-MISMATCH',
-          `RESOLUTION declares ${declared.resolution}, the video is ${row.measured.resolution}.`,
+          l10n.t('RESOLUTION declares {0}, the video is {1}.', declared.resolution, String(row.measured.resolution)),
           {
             variant: name,
           },
@@ -424,14 +468,16 @@ async function inspectVariant(
       });
       if (differences.length > 0) {
         findings.push(
-          finding('HLS-CODECS-MISMATCH', `CODECS="${declared.codecs}": ${differences.join('; ')}.`, { variant: name }),
+          finding('HLS-CODECS-MISMATCH', l10n.t('CODECS="{0}": {1}.', declared.codecs, differences.join('; ')), {
+            variant: name,
+          }),
         );
       }
     } else if (Object.keys(declared).length > 0) {
       findings.push(
         finding(
           'HLS-CODECS-MISSING',
-          'The variant declares no CODECS, so players must download it to know if they can play it.',
+          l10n.t('The variant declares no CODECS, so players must download it to know if they can play it.'),
           { variant: name },
         ),
       );
@@ -444,10 +490,13 @@ async function inspectVariant(
       findings.push(
         finding(
           'HLS-SEGMENT-NOT-IDR-START',
-          `Segment ${seg.uri} does not start with an IDR frame` +
-            (f.keyframes.length > 0
-              ? ` (its first keyframe is ${seconds(f.keyframes[0]! - f.start)} in).`
-              : ' (it has no keyframe at all).'),
+          f.keyframes.length > 0
+            ? l10n.t(
+                'Segment {0} does not start with an IDR frame (its first keyframe is {1} in).',
+                seg.uri,
+                seconds(f.keyframes[0]! - f.start),
+              )
+            : l10n.t('Segment {0} does not start with an IDR frame (it has no keyframe at all).', seg.uri),
           { variant: name, segment: seg.uri },
         ),
       );
@@ -474,7 +523,10 @@ async function inspectVariant(
     findings.push(
       finding(
         'HLS-KEYFRAME-INTERVAL',
-        `Keyframes come every ${row.measured.keyframeInterval.mean.toFixed(2)} s on average; Apple asks for every 2 s.`,
+        l10n.t(
+          'Keyframes come every {0} s on average; Apple asks for every 2 s.',
+          row.measured.keyframeInterval.mean.toFixed(2),
+        ),
         {
           variant: name,
         },
@@ -510,14 +562,16 @@ async function fetchKey(keyAddress: string, ctx: HlsContext, variant: string): P
     if (key.length !== 16) {
       return finding(
         'HLS-KEY-INVALID',
-        `The key at ${displayAddress(keyAddress)} is ${key.length} bytes long; AES-128 needs 16.`,
+        l10n.t('The key at {0} is {1} bytes long; AES-128 needs 16.', displayAddress(keyAddress), key.length),
         { variant },
       );
     }
     return key;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    return finding('HLS-KEY-UNAVAILABLE', `The key ${error.message}: no player can decrypt the segments.`, { variant });
+    return finding('HLS-KEY-UNAVAILABLE', l10n.t('The key {0}: no player can decrypt the segments.', error.message), {
+      variant,
+    });
   }
 }
 
@@ -570,7 +624,11 @@ function programDateTimeDrift(playlist: HLS.types.MediaPlaylist, variant: string
     ? [
         finding(
           'HLS-PROGRAM-DATE-TIME-DRIFT',
-          `EXT-X-PROGRAM-DATE-TIME of segment ${worst.uri} is ${worst.drift.toFixed(2)} s off the sum of the EXTINF durations before it.`,
+          l10n.t(
+            'EXT-X-PROGRAM-DATE-TIME of segment {0} is {1} s off the sum of the EXTINF durations before it.',
+            worst.uri,
+            worst.drift.toFixed(2),
+          ),
           { variant, segment: worst.uri },
         ),
       ]
@@ -619,7 +677,11 @@ async function watchLive(
       findings.push(
         finding(
           'HLS-LIVE-EDGE-BEHIND',
-          `The newest segment ends ${edge.toFixed(1)} s before the clock (by EXT-X-PROGRAM-DATE-TIME); expected within about ${3 * target} s.`,
+          l10n.t(
+            'The newest segment ends {0} s before the clock (by EXT-X-PROGRAM-DATE-TIME); expected within about {1} s.',
+            edge.toFixed(1),
+            3 * target,
+          ),
           { variant: name },
         ),
       );
@@ -630,7 +692,7 @@ async function watchLive(
     findings.push(
       finding(
         'HLS-LIVE-NOT-WATCHED',
-        'A live playlist read once: run with --live-seconds N to check that it advances.',
+        l10n.t('A live playlist read once: run with --live-seconds N to check that it advances.'),
         { variant: name },
       ),
     );
@@ -651,7 +713,9 @@ async function watchLive(
       ctx.counters.reloads++;
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
-      findings.push(finding('INPUT-UNREADABLE', `Reloading the live playlist: ${error.message}.`, { variant: name }));
+      findings.push(
+        finding('INPUT-UNREADABLE', l10n.t('Reloading the live playlist: {0}.', error.message), { variant: name }),
+      );
       break;
     }
     const now = ctx.now();
@@ -665,7 +729,7 @@ async function watchLive(
       findings.push(
         finding(
           'HLS-MEDIA-SEQUENCE-REGRESSED',
-          `EXT-X-MEDIA-SEQUENCE went from ${before} back to ${after} between two reloads.`,
+          l10n.t('EXT-X-MEDIA-SEQUENCE went from {0} back to {1} between two reloads.', before, after),
           { variant: name },
         ),
       );
@@ -676,7 +740,7 @@ async function watchLive(
         findings.push(
           finding(
             'HLS-MEDIA-SEQUENCE-REGRESSED',
-            `Media sequence number ${seg.mediaSequenceNumber} named ${known} and now names ${seg.uri}.`,
+            l10n.t('Media sequence number {0} named {1} and now names {2}.', seg.mediaSequenceNumber, known, seg.uri),
             { variant: name, segment: seg.uri },
           ),
         );
@@ -691,8 +755,12 @@ async function watchLive(
       findings.push(
         finding(
           'HLS-LIVE-PLAYLIST-STALE',
-          `The live playlist did not change for ${staleFor.toFixed(1)} s (more than 1.5 × the target duration of ${target} s); ` +
-            `its last segment is media sequence ${after + playlist.segments.length - 1}.`,
+          l10n.t(
+            'The live playlist did not change for {0} s (more than 1.5 × the target duration of {1} s); its last segment is media sequence {2}.',
+            staleFor.toFixed(1),
+            target,
+            after + playlist.segments.length - 1,
+          ),
           { variant: name },
         ),
       );
@@ -704,7 +772,11 @@ async function watchLive(
     findings.push(
       finding(
         'HLS-LIVE-NOT-WATCHED',
-        `Watched for ${watchSeconds} s, not longer than 1.5 target durations (${1.5 * target} s): too short to call the playlist stale.`,
+        l10n.t(
+          'Watched for {0} s, not longer than 1.5 target durations ({1} s): too short to call the playlist stale.',
+          watchSeconds,
+          1.5 * target,
+        ),
         { variant: name },
       ),
     );

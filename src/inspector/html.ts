@@ -3,6 +3,8 @@
  * a stream (names, codecs, messages) is escaped; pages carry a strict Content-Security-Policy.
  */
 import { randomBytes } from 'node:crypto';
+import { l10n } from '../l10n/l10n';
+import type { Finding } from './findings';
 import type { Report, VariantRow } from './report';
 
 export function escapeHtml(text: unknown): string {
@@ -30,7 +32,17 @@ export interface ReportHtmlOptions {
   readonly contactSheet?: string;
 }
 
-const kbps = (bps: number | undefined): string => (bps === undefined ? '–' : `${Math.round(bps / 1000)} kb/s`);
+const kbps = (bps: number | undefined): string =>
+  bps === undefined ? '–' : l10n.t('{0} kb/s', Math.round(bps / 1000));
+
+/** `none, AES-128`: the methods as the playlist names them, "none" in the user's language. */
+function encryptionWords(encryption: string | undefined): string {
+  if (encryption === undefined) return '–';
+  return encryption
+    .split(', ')
+    .map((method) => (method === 'none' ? l10n.t('none') : method))
+    .join(', ');
+}
 
 function variantRow(v: VariantRow, picture: string | undefined): string {
   const d = v.declared;
@@ -46,11 +58,46 @@ function variantRow(v: VariantRow, picture: string | undefined): string {
     cell(kbps(d.averageBandwidth), kbps(m.averageBandwidth)),
     cell(d.resolution, m.resolution),
     cell(d.codecs, m.codecs),
-    `<td>${escapeHtml(v.segments ?? '–')} × ≤ ${escapeHtml(v.longestSegment ?? '–')} s (target ${escapeHtml(v.targetDuration ?? '–')} s)</td>`,
+    `<td>${escapeHtml(l10n.t('{0} × ≤ {1} s (target {2} s)', v.segments ?? '–', v.longestSegment ?? '–', v.targetDuration ?? '–'))}</td>`,
     `<td>${m.keyframeInterval ? `${escapeHtml(m.keyframeInterval.mean.toFixed(2))} s ± ${escapeHtml(m.keyframeInterval.spread.toFixed(2))}` : '–'}</td>`,
-    `<td>${escapeHtml(v.encryption ?? '–')}</td>`,
+    `<td>${escapeHtml(encryptionWords(v.encryption))}</td>`,
     '</tr>',
   ].join('');
+}
+
+function severityWord(severity: Finding['severity']): string {
+  switch (severity) {
+    case 'error':
+      return l10n.t('error');
+    case 'warning':
+      return l10n.t('warning');
+    case 'info':
+      return l10n.t('info');
+  }
+}
+
+/** `HLS master, live: 2 error(s), 5 finding(s).` */
+function summary(report: Report, errors: number): string {
+  const kind = report.live ? l10n.t('{0}, live', report.kind) : report.kind;
+  return errors === 0
+    ? l10n.t('{0}: no errors, {1} finding(s).', kind, report.findings.length)
+    : l10n.t('{0}: {1} error(s), {2} finding(s).', kind, errors, report.findings.length);
+}
+
+/** The variants table's column headings, each with what its two lines compare. */
+function tableHead(): string {
+  return [
+    l10n.t('Variant'),
+    `${escapeHtml(l10n.t('Bandwidth'))}<br>${escapeHtml(l10n.t('declared / peak'))}`,
+    `${escapeHtml(l10n.t('Average'))}<br>${escapeHtml(l10n.t('declared / measured'))}`,
+    `${escapeHtml(l10n.t('Resolution'))}<br>${escapeHtml(l10n.t('declared / real'))}`,
+    `${escapeHtml(l10n.t('Codecs'))}<br>${escapeHtml(l10n.t('declared / real'))}`,
+    l10n.t('Segments'),
+    l10n.t('Keyframes'),
+    l10n.t('Encryption'),
+  ]
+    .map((cell, i) => `<th>${i === 0 || i >= 5 ? escapeHtml(cell) : cell}</th>`)
+    .join('');
 }
 
 export function renderReportHtml(report: Report, options: ReportHtmlOptions): string {
@@ -69,12 +116,12 @@ export function renderReportHtml(report: Report, options: ReportHtmlOptions): st
     .join('\n');
   const findings =
     report.findings.length === 0
-      ? '<p class="none">No findings.</p>'
+      ? `<p class="none">${escapeHtml(l10n.t('No findings.'))}</p>`
       : `<ul class="findings">${report.findings
           .map(
             (f) =>
-              `<li class="${escapeHtml(f.severity)}"><span class="severity">${escapeHtml(f.severity)}</span> <code>${escapeHtml(f.code)}</code>` +
-              `${f.variant !== undefined ? ` <span class="where">${escapeHtml(f.variant)}${f.segment !== undefined ? `, segment ${escapeHtml(f.segment)}` : ''}</span>` : ''}` +
+              `<li class="${escapeHtml(f.severity)}"><span class="severity">${escapeHtml(severityWord(f.severity))}</span> <code>${escapeHtml(f.code)}</code>` +
+              `${f.variant !== undefined ? ` <span class="where">${escapeHtml(f.segment !== undefined ? l10n.t('{0}, segment {1}', f.variant, f.segment) : f.variant)}</span>` : ''}` +
               `<div>${escapeHtml(f.message)}</div><div class="clause">${escapeHtml(f.clause)}</div></li>`,
           )
           .join('')}</ul>`;
@@ -87,7 +134,7 @@ export function renderReportHtml(report: Report, options: ReportHtmlOptions): st
 <meta charset="utf-8">
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Inspect: ${escapeHtml(report.input)}</title>
+<title>${escapeHtml(l10n.t('Inspect: {0}', report.input))}</title>
 <style nonce="${nonce}">
 body { font-family: var(--vscode-font-family, sans-serif); color: var(--vscode-foreground, #222); padding: 0 1em; }
 table { border-collapse: collapse; }
@@ -104,18 +151,18 @@ th, td { border-bottom: 1px solid var(--vscode-panel-border, #ccc); padding: 4px
 </head>
 <body>
 <h1>${escapeHtml(report.input)}</h1>
-<p>${escapeHtml(report.kind)}${report.live ? ', live' : ''}: ${errors === 0 ? 'no errors' : `${errors} error(s)`}, ${report.findings.length} finding(s). <button id="rerun">Re-run</button></p>
-<h2>Variants</h2>
+<p>${escapeHtml(summary(report, errors))} <button id="rerun">${escapeHtml(l10n.t('Re-run'))}</button></p>
+<h2>${escapeHtml(l10n.t('Variants'))}</h2>
 <table>
-<thead><tr><th>Variant</th><th>Bandwidth<br>declared / peak</th><th>Average<br>declared / measured</th><th>Resolution<br>declared / real</th><th>Codecs<br>declared / real</th><th>Segments</th><th>Keyframes</th><th>Encryption</th></tr></thead>
+<thead><tr>${tableHead()}</tr></thead>
 <tbody>
 ${rows}
 </tbody>
 </table>
-<h2>Findings</h2>
+<h2>${escapeHtml(l10n.t('Findings'))}</h2>
 ${findings}
-${sheet ? `<h2>Contact sheet</h2>\n<img class="sheet" alt="contact sheet" src="${escapeHtml(sheet)}">` : ''}
-<p class="sampled">${escapeHtml(`Read ${s.requests.get} GET and ${s.requests.head} HEAD requests, ${s.segmentsProbed} segment(s) probed in ${(s.elapsedMs / 1000).toFixed(1)} s. Sampling: ${s.rule}.`)}</p>
+${sheet ? `<h2>${escapeHtml(l10n.t('Contact sheet'))}</h2>\n<img class="sheet" alt="${escapeHtml(l10n.t('contact sheet'))}" src="${escapeHtml(sheet)}">` : ''}
+<p class="sampled">${escapeHtml(l10n.t('Read {0} GET and {1} HEAD requests, {2} segment(s) probed in {3} s. Sampling: {4}.', s.requests.get, s.requests.head, s.segmentsProbed, (s.elapsedMs / 1000).toFixed(1), s.rule))}</p>
 <script nonce="${nonce}">
 (function () {
   const vscode = typeof acquireVsCodeApi === 'function' ? acquireVsCodeApi() : undefined;

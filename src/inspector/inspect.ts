@@ -3,6 +3,7 @@
  * returns the report. No `vscode` import: the CLI and the extension both call `inspect`.
  */
 import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { l10n } from '../l10n/l10n';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -34,8 +35,12 @@ export class InspectError extends Error {
   }
 }
 
-export const SAMPLING_RULE =
-  'every playlist; every segment size by HEAD (Content-Length) or file size; the first, middle and last segment of each variant downloaded and probed; live playlists reloaded every half target duration for --live-seconds';
+/** What the inspector reads and probes, in words (translated when the report is made, not at module load). */
+function samplingRule(): string {
+  return l10n.t(
+    'every playlist; every segment size by HEAD (Content-Length) or file size; the first, middle and last segment of each variant downloaded and probed; live playlists reloaded every half target duration for --live-seconds',
+  );
+}
 
 const MEDIA_EXTENSIONS: Record<string, InputKind> = {
   mp4: 'mp4',
@@ -75,7 +80,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
       try {
         data = await reader.bytes(address);
       } catch (error) {
-        if (error instanceof ReadError) throw new InspectError(`cannot read ${error.message}`);
+        if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
         throw error;
       }
       const head = data
@@ -94,7 +99,9 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
           counters,
         });
       } else if (extension === 'm3u8' || extension === 'm3u') {
-        throw new InspectError(`${displayAddress(address)} is not an HLS playlist: it does not start with #EXTM3U`);
+        throw new InspectError(
+          l10n.t('{0} is not an HLS playlist: it does not start with #EXTM3U', displayAddress(address)),
+        );
       } else {
         result = await inspectFile(address, data, tempDir, reader, options);
       }
@@ -106,7 +113,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
       variants: result.variants,
       findings: sortFindings(result.findings),
       sampled: {
-        rule: SAMPLING_RULE,
+        rule: samplingRule(),
         segmentsProbed: counters.segmentsProbed,
         requests: { get: reader.counts.get, head: reader.counts.head },
         bytesRead: reader.counts.bytes,
@@ -147,7 +154,7 @@ async function inspectFile(
       await handle.close();
     } catch (error) {
       throw new InspectError(
-        `cannot read ${displayAddress(address)}: ${(error as NodeJS.ErrnoException).code ?? 'unreadable'}`,
+        l10n.t('cannot read {0}: {1}', displayAddress(address), (error as NodeJS.ErrnoException).code ?? 'unreadable'),
       );
     }
   } else {
@@ -155,7 +162,7 @@ async function inspectFile(
     const size = already ? already.length : await reader.size(address);
     if (size !== undefined && size > max) {
       throw new InspectError(
-        `${displayAddress(address)} is ${size} bytes, more than the ${max} bytes the inspector downloads`,
+        l10n.t('{0} is {1} bytes, more than the {2} bytes the inspector downloads', displayAddress(address), size, max),
       );
     }
     let data = already;
@@ -163,7 +170,7 @@ async function inspectFile(
       try {
         data = await reader.bytes(address);
       } catch (error) {
-        if (error instanceof ReadError) throw new InspectError(`cannot read ${error.message}`);
+        if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
         throw error;
       }
     }
@@ -181,7 +188,11 @@ async function inspectFile(
   } catch (error) {
     if (options.signal?.aborted) throw error;
     throw new InspectError(
-      `${displayAddress(address)} is not media ffprobe can read (${error instanceof Error ? error.message.split('\n')[0] : String(error)})`,
+      l10n.t(
+        '{0} is not media ffprobe can read ({1})',
+        displayAddress(address),
+        error instanceof Error ? error.message.split('\n')[0] : String(error),
+      ),
     );
   }
   const format = facts.formatName;
@@ -225,7 +236,7 @@ async function inspectFile(
       mean: Math.round(interval.mean * 1000) / 1000,
       spread: Math.round(interval.spread * 1000) / 1000,
     };
-  if (!facts.video) findings.push(finding('MEDIA-NO-VIDEO', 'The input has no video stream.', {}));
+  if (!facts.video) findings.push(finding('MEDIA-NO-VIDEO', l10n.t('The input has no video stream.'), {}));
   if (kind === 'mp4') {
     const order = await topLevelAtoms(file);
     const moov = order.indexOf('moov');
@@ -234,7 +245,9 @@ async function inspectFile(
       findings.push(
         finding(
           'MP4-MOOV-AT-END',
-          'The moov atom comes after mdat: a player must fetch the whole file before it can start (remux with -movflags +faststart).',
+          l10n.t(
+            'The moov atom comes after mdat: a player must fetch the whole file before it can start (remux with -movflags +faststart).',
+          ),
           {},
         ),
       );

@@ -4,6 +4,7 @@
  * keyframes are (the packet `K` flag, which the H.264/HEVC parsers set on IDR access units).
  */
 import { runTool, frameRate, type MediaTools, type RunOptions } from '../media/tools';
+import { l10n } from '../l10n/l10n';
 
 export interface VideoFacts {
   readonly codec: string;
@@ -221,7 +222,12 @@ export function codecDifferences(
   if (facts.video) actual.push({ kind: 'video', codec: facts.video.codec });
   if (facts.audio) actual.push({ kind: 'audio', codec: facts.audio.codec });
   for (const { kind, codec } of actual) {
-    if (!families.includes(familyOf(codec))) problems.push(`the ${kind} is ${codec}, which CODECS does not declare`);
+    if (!families.includes(familyOf(codec)))
+      problems.push(
+        kind === 'video'
+          ? l10n.t('the video is {0}, which CODECS does not declare', codec)
+          : l10n.t('the audio is {0}, which CODECS does not declare', codec),
+      );
   }
   const actualFamilies = actual.map((a) => familyOf(a.codec));
   for (const [i, family] of families.entries()) {
@@ -229,7 +235,7 @@ export function codecDifferences(
     if (TEXT_FAMILIES.has(family)) continue;
     if (options.externalAudio && AUDIO_FAMILIES.has(family)) continue;
     if (!actualFamilies.includes(family))
-      problems.push(`CODECS declares ${entries[i]}, which the media does not carry`);
+      problems.push(l10n.t('CODECS declares {0}, which the media does not carry', entries[i]!));
   }
   // H.264: the profile byte of avc1.PPCCLL against the stream's profile; the level must not be understated.
   const avc = entries.find((e) => /^avc[13]\.[0-9a-f]{6}$/i.test(e));
@@ -239,7 +245,13 @@ export function codecDifferences(
     const actualProfile = facts.video.profile ? H264_PROFILES[facts.video.profile] : undefined;
     if (actualProfile !== undefined && actualProfile !== profileIdc) {
       problems.push(
-        `${avc} declares H.264 profile ${profileIdc}, the stream is ${facts.video.profile} (${actualProfile})`,
+        l10n.t(
+          '{0} declares H.264 profile {1}, the stream is {2} ({3})',
+          avc,
+          profileIdc,
+          String(facts.video.profile),
+          actualProfile,
+        ),
       );
     }
     if (facts.video.level !== undefined && levelIdc < facts.video.level) {

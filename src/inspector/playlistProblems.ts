@@ -4,6 +4,7 @@
  * Lines and columns are 0-based, as editors count them.
  */
 import { FINDING_CODES, type FindingCode, type Severity } from './findings';
+import { l10n } from '../l10n/l10n';
 
 export interface PlaylistProblem {
   readonly code: FindingCode;
@@ -84,7 +85,7 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     problems.push({ code, severity: FINDING_CODES[code].severity, message, line, startColumn: start, endColumn: end });
   };
   if ((lines[0] ?? '').trim() !== '#EXTM3U') {
-    add('HLS-PLAYLIST-HEADER', 'The first line of a playlist must be #EXTM3U.', 0);
+    add('HLS-PLAYLIST-HEADER', l10n.t('The first line of a playlist must be #EXTM3U.'), 0);
     // Not a playlist at all: other checks would only repeat it.
     if (!lines.some((l) => l.startsWith('#EXT'))) return problems;
   }
@@ -110,7 +111,7 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
       else if (mediaLine !== undefined || masterLine !== undefined) {
         add(
           'HLS-URI-MISSING',
-          'This URI has no EXTINF (media playlist) or EXT-X-STREAM-INF (master playlist) before it.',
+          l10n.t('This URI has no EXTINF (media playlist) or EXT-X-STREAM-INF (master playlist) before it.'),
           i,
         );
       }
@@ -124,14 +125,18 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
 
     if (ONCE.has(name)) {
       if (seen.has(name))
-        add('HLS-TAG-MISPLACED', `#${name} appears more than once (first on line ${seen.get(name)! + 1}).`, i);
+        add(
+          'HLS-TAG-MISPLACED',
+          l10n.t('#{0} appears more than once (first on line {1}).', name, seen.get(name)! + 1),
+          i,
+        );
     }
     if (!seen.has(name)) seen.set(name, i);
 
     if (pendingUri && (name === 'EXTINF' || name === 'EXT-X-STREAM-INF')) {
       add(
         'HLS-URI-MISSING',
-        `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+        l10n.t('#{0} on line {1} is not followed by a URI.', pendingUri.tag, pendingUri.line + 1),
         pendingUri.line,
       );
       pendingUri = undefined;
@@ -140,14 +145,14 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     if (MASTER_TAGS.has(name)) masterLine ??= i;
     else if (MEDIA_HEADER_TAGS.has(name) || SEGMENT_TAGS.has(name)) mediaLine ??= i;
     else if (!OTHER_TAGS.has(name))
-      add('HLS-UNKNOWN-TAG', `#${name} is not a tag of RFC 8216; players ignore it.`, i, 1, nameEnd);
+      add('HLS-UNKNOWN-TAG', l10n.t('#{0} is not a tag of RFC 8216; players ignore it.', name), i, 1, nameEnd);
 
     switch (name) {
       case 'EXT-X-VERSION': {
         versionLine = i;
         const v = Number(value);
         if (!Number.isInteger(v) || v < 1)
-          add('HLS-ATTRIBUTE-INVALID', `EXT-X-VERSION must be a positive integer, not "${value}".`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('EXT-X-VERSION must be a positive integer, not "{0}".', value), i);
         else declaredVersion = v;
         break;
       }
@@ -155,22 +160,27 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
         targetLine = i;
         const t = Number(value);
         if (!/^\d+$/.test(value)) {
-          add('HLS-ATTRIBUTE-INVALID', `EXT-X-TARGETDURATION must be a whole number of seconds, not "${value}".`, i);
+          add(
+            'HLS-ATTRIBUTE-INVALID',
+            l10n.t('EXT-X-TARGETDURATION must be a whole number of seconds, not "{0}".', value),
+            i,
+          );
         } else target = t;
         if (firstSegmentLine !== undefined) {
-          add('HLS-TAG-MISPLACED', '#EXT-X-TARGETDURATION must come before the first segment.', i);
+          add('HLS-TAG-MISPLACED', l10n.t('#EXT-X-TARGETDURATION must come before the first segment.'), i);
         }
         break;
       }
       case 'EXT-X-MEDIA-SEQUENCE':
       case 'EXT-X-DISCONTINUITY-SEQUENCE':
       case 'EXT-X-PLAYLIST-TYPE':
-        if (firstSegmentLine !== undefined) add('HLS-TAG-MISPLACED', `#${name} must come before the first segment.`, i);
+        if (firstSegmentLine !== undefined)
+          add('HLS-TAG-MISPLACED', l10n.t('#{0} must come before the first segment.', name), i);
         if (name !== 'EXT-X-PLAYLIST-TYPE' && !/^\d+$/.test(value)) {
-          add('HLS-ATTRIBUTE-INVALID', `#${name} must be a whole number, not "${value}".`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('#{0} must be a whole number, not "{1}".', name, value), i);
         }
         if (name === 'EXT-X-PLAYLIST-TYPE' && value !== 'VOD' && value !== 'EVENT') {
-          add('HLS-ATTRIBUTE-INVALID', `EXT-X-PLAYLIST-TYPE must be VOD or EVENT, not "${value}".`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('EXT-X-PLAYLIST-TYPE must be VOD or EVENT, not "{0}".', value), i);
         }
         break;
       case 'EXT-X-I-FRAMES-ONLY':
@@ -183,10 +193,11 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
         const duration = Number(durationText);
         const valueStart = raw.indexOf(':') + 1;
         if (durationText === '' || !Number.isFinite(duration) || duration < 0) {
-          add('HLS-ATTRIBUTE-INVALID', `EXTINF needs a duration in seconds, not "${durationText}".`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('EXTINF needs a duration in seconds, not "{0}".', durationText), i);
         } else {
           extinfs.push({ duration, line: i, valueEnd: valueStart + durationText.length });
-          if (!/^\d+$/.test(durationText)) needs.push({ version: 3, why: 'a decimal EXTINF duration', line: i });
+          if (!/^\d+$/.test(durationText))
+            needs.push({ version: 3, why: l10n.t('a decimal EXTINF duration'), line: i });
         }
         pendingUri = { tag: 'EXTINF', line: i };
         break;
@@ -194,11 +205,15 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
       case 'EXT-X-STREAM-INF': {
         const attrs = parseAttributes(value);
         if (!/^\d+$/.test(attrs.get('BANDWIDTH') ?? '')) {
-          add('HLS-ATTRIBUTE-INVALID', 'EXT-X-STREAM-INF needs BANDWIDTH, a whole number of bits per second.', i);
+          add(
+            'HLS-ATTRIBUTE-INVALID',
+            l10n.t('EXT-X-STREAM-INF needs BANDWIDTH, a whole number of bits per second.'),
+            i,
+          );
         }
         const res = attrs.get('RESOLUTION');
         if (res !== undefined && !/^\d+x\d+$/.test(res)) {
-          add('HLS-ATTRIBUTE-INVALID', `RESOLUTION must be WIDTHxHEIGHT, not "${res}".`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('RESOLUTION must be WIDTHxHEIGHT, not "{0}".', res), i);
         }
         pendingUri = { tag: 'EXT-X-STREAM-INF', line: i };
         break;
@@ -208,15 +223,19 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
         const attrs = parseAttributes(value);
         const method = attrs.get('METHOD');
         if (!method || !['NONE', 'AES-128', 'SAMPLE-AES', 'SAMPLE-AES-CTR'].includes(method)) {
-          add('HLS-ATTRIBUTE-INVALID', `#${name} needs METHOD NONE, AES-128 or SAMPLE-AES, not "${method ?? ''}".`, i);
+          add(
+            'HLS-ATTRIBUTE-INVALID',
+            l10n.t('#{0} needs METHOD NONE, AES-128 or SAMPLE-AES, not "{1}".', name, method ?? ''),
+            i,
+          );
         } else if (method !== 'NONE' && !attrs.has('URI')) {
-          add('HLS-ATTRIBUTE-INVALID', `#${name} with METHOD=${method} needs a URI for the key.`, i);
+          add('HLS-ATTRIBUTE-INVALID', l10n.t('#{0} with METHOD={1} needs a URI for the key.', name, method), i);
         }
         const iv = attrs.get('IV');
         if (iv !== undefined) {
           if (!/^0[xX][0-9a-fA-F]{1,32}$/.test(iv))
-            add('HLS-ATTRIBUTE-INVALID', `IV must be a 128-bit hexadecimal number, not "${iv}".`, i);
-          needs.push({ version: 2, why: 'the IV attribute of EXT-X-KEY', line: i });
+            add('HLS-ATTRIBUTE-INVALID', l10n.t('IV must be a 128-bit hexadecimal number, not "{0}".', iv), i);
+          needs.push({ version: 2, why: l10n.t('the IV attribute of EXT-X-KEY'), line: i });
         }
         if (attrs.has('KEYFORMAT') || attrs.has('KEYFORMATVERSIONS')) {
           needs.push({ version: 5, why: 'KEYFORMAT or KEYFORMATVERSIONS', line: i });
@@ -236,27 +255,32 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
   if (pendingUri)
     add(
       'HLS-URI-MISSING',
-      `#${pendingUri.tag} on line ${pendingUri.line + 1} is not followed by a URI.`,
+      l10n.t('#{0} on line {1} is not followed by a URI.', pendingUri.tag, pendingUri.line + 1),
       pendingUri.line,
     );
 
   if (masterLine !== undefined && mediaLine !== undefined) {
     add(
       'HLS-TAG-MISPLACED',
-      `A playlist is either a master playlist (line ${masterLine + 1}) or a media playlist, not both.`,
+      l10n.t('A playlist is either a master playlist (line {0}) or a media playlist, not both.', masterLine + 1),
       Math.max(masterLine, mediaLine),
     );
   }
   const isMedia = mediaLine !== undefined && masterLine === undefined;
   if (isMedia && target === undefined && targetLine === undefined) {
-    add('HLS-TARGETDURATION-MISSING', 'A media playlist needs #EXT-X-TARGETDURATION.', 0);
+    add('HLS-TARGETDURATION-MISSING', l10n.t('A media playlist needs #EXT-X-TARGETDURATION.'), 0);
   }
   if (isMedia && target !== undefined) {
     for (const e of extinfs) {
       if (Math.round(e.duration) > target) {
         add(
           'HLS-SEGMENT-LONGER-THAN-TARGET',
-          `This segment lasts ${e.duration} s, longer than the target duration of ${target} s (EXT-X-TARGETDURATION, line ${targetLine! + 1}).`,
+          l10n.t(
+            'This segment lasts {0} s, longer than the target duration of {1} s (EXT-X-TARGETDURATION, line {2}).',
+            e.duration,
+            target,
+            targetLine! + 1,
+          ),
           e.line,
           (lines[e.line] ?? '').indexOf(':') + 1,
           e.valueEnd,
@@ -273,8 +297,19 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     add(
       'HLS-VERSION-TOO-LOW',
       versionLine === undefined
-        ? `The playlist uses ${strictest.why} (line ${strictest.line + 1}), which needs #EXT-X-VERSION:${strictest.version} or higher, but declares no version (so version 1).`
-        : `The playlist uses ${strictest.why} (line ${strictest.line + 1}), which needs version ${strictest.version} or higher, not ${declaredVersion}.`,
+        ? l10n.t(
+            'The playlist uses {0} (line {1}), which needs #EXT-X-VERSION:{2} or higher, but declares no version (so version 1).',
+            strictest.why,
+            strictest.line + 1,
+            strictest.version,
+          )
+        : l10n.t(
+            'The playlist uses {0} (line {1}), which needs version {2} or higher, not {3}.',
+            strictest.why,
+            strictest.line + 1,
+            strictest.version,
+            declaredVersion,
+          ),
       where,
     );
   }

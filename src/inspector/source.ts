@@ -5,6 +5,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { l10n } from '../l10n/l10n';
 
 /** The part of `fetch` the inspector uses. */
 export type FetchPort = (
@@ -77,7 +78,7 @@ export function makeReader(fetchPort: FetchPort, options: { signal?: AbortSignal
       if (options.signal?.aborted) throw error;
       const cause = (error as { cause?: { code?: string; message?: string } }).cause;
       const detail = cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error));
-      throw new ReadError(displayAddress(address), `could not be fetched (${detail})`);
+      throw new ReadError(displayAddress(address), l10n.t('could not be fetched ({0})', detail));
     }
   };
   return {

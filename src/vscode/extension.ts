@@ -12,7 +12,7 @@ import { runCommand } from '../app/commands/runCommand';
 import { compose } from '../app/compose';
 import type { CommandArgs, ViewId } from '../app/context';
 import { CHANNELS_FILTERED_KEY, VIDEOS_FILTERED_KEY } from '../app/contextKeys';
-import { setTranslator } from '../app/l10n';
+import { setTranslator } from '../l10n/l10n';
 import type { TreeNode } from '../app/tree/nodes';
 import type { LocalPlatformOptions } from '../localPlatform/server';
 import { createAuthoringFeatures } from './authoring/languageFeatures';
@@ -50,7 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const log = vscode.window.createOutputChannel('Video Platform', { log: true });
   subscriptions.push(log);
   const views: Partial<Record<ViewId, View>> = {};
-  // The core's l10n.t (src/app/l10n.ts) looks its strings up in VS Code's bundle (l10n/bundle.l10n.<lang>.json).
+  // The core's l10n.t (src/l10n/l10n.ts) looks its strings up in VS Code's bundle (l10n/bundle.l10n.<lang>.json).
   subscriptions.push({
     dispose: setTranslator((message, args) =>
       Array.isArray(args) ? vscode.l10n.t(message, ...args) : vscode.l10n.t(message, args as Record<string, string>),

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountStatus } from '../app/accounts/accountContext';
-import { l10n } from '../app/l10n';
+import { l10n } from '../l10n/l10n';
 
 /** The active account in the status bar; a click switches (or adds one when there is none). */
 export class AccountStatusBar implements vscode.Disposable {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { l10n } from '../app/l10n';
+import { l10n } from '../l10n/l10n';
 import {
   WentBack,
   type ConfirmOptions,

@@ -4,10 +4,14 @@ import { join } from 'node:path';
 import { getL10nJson } from '@vscode/l10n-dev';
 import { accountStatus } from '../../src/app/accounts/accountContext';
 import { KNOWN_CODES } from '../../src/api/errorCodes';
+import { DOCUMENT_KINDS } from '../../src/authoring/documentKind';
+import { schemaOf } from '../../src/authoring/schemas';
+import { allSnippets } from '../../src/authoring/snippets';
+import { schemaSentences } from '../../src/authoring/schemaTexts';
 import { COMMANDS } from '../../src/app/commands/commandTable';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { updateLiveTemplate } from '../../src/app/commands/updateLiveTemplate';
-import { fillPlaceholders, setTranslator } from '../../src/app/l10n';
+import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
 import { formatCategory, formatSeconds } from '../../src/app/util/format';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
@@ -29,7 +33,12 @@ async function exportedStrings(): Promise<string[]> {
     .map((name) => readFileSync(join(folder, name), 'utf8'))
     .filter((contents) => contents.includes('l10n.t('))
     .map((contents) => ({ extension: '.ts', contents: `import * as vscode from 'vscode';\n${contents}` }));
-  return Object.keys(await getL10nJson(files)).sort();
+  // And the schemas' sentences that problems quote (src/authoring/schemaTexts.ts).
+  const sentences = new Set<string>();
+  for (const kind of DOCUMENT_KINDS) schemaSentences(schemaOf(kind), sentences);
+  // And the snippets' descriptions (snippetDescription).
+  for (const snippet of allSnippets()) sentences.add(snippet.description);
+  return [...new Set([...Object.keys(await getL10nJson(files)), ...sentences])].sort();
 }
 
 describe('messages and views in Simplified Chinese (l10n/bundle.l10n.zh-cn.json)', () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel, Video } from '../../src/api/types';
-import { fillPlaceholders, setTranslator } from '../../src/app/l10n';
+import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
 import { channelView, outputGroupView, outputView } from '../../src/app/tree/channelPresentation';
 import { describeChannelFilter, describeVideoFilter } from '../../src/app/tree/filters';
 import { LoadMoreNode } from '../../src/app/tree/nodes';

@@ -2,7 +2,7 @@ import type { PlatformClient } from '../../api/client';
 import type { AppContext } from '../context';
 import { answered } from '../commands/inputs';
 import { describeFailure, isCancellation, step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { checkBaseUrl, checkKey, checkName, checkUploadBaseUrl, type AccountProfile } from './accountStore';
 import { FFMPEG_PATH_SETTING } from './localPlatformHost';
 

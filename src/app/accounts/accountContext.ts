@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { md } from '../tree/nodeView';
 import type { AccountStore } from './accountStore';
 

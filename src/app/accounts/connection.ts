@@ -1,6 +1,6 @@
 import { Emitter } from '../util/emitter';
 import { PlatformClient, type ClientOptions, type RequestLogEntry } from '../../api/client';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatRequest, type LogSink } from '../log';
 import type { ClientSource } from '../tree/clientSource';
 import type { AccountProfile, AccountStore } from './accountStore';

@@ -1,6 +1,6 @@
 import { documentKind, DOCUMENT_KINDS, kindSuffix } from '../../authoring/documentKind';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { AccountProfile } from './accountStore';
 import { noAccountMessage } from './connection';
 

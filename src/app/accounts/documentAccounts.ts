@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { Emitter } from '../util/emitter';
 import type { AccountProfile, AccountStore, StateStore } from './accountStore';
 

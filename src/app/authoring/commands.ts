@@ -5,7 +5,7 @@
  */
 import { ApiError } from '../../api/errors';
 import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
-import { documentKind, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
+import { documentKind, kindLabel, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
 import { platformProblem } from '../../authoring/platformProblem';
 import { hasErrors } from '../../authoring/problems';
 import { describeVideoOutcome, sendRequest } from '../../authoring/send';
@@ -15,8 +15,7 @@ import { accountOfDocument } from '../accounts/documentAccountCommands';
 import { resolveChannels } from '../commands/targets';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { step } from '../failures';
-import { l10n } from '../l10n';
-import { kindLabel } from './kindLabel';
+import { l10n } from '../../l10n/l10n';
 
 const SUFFIXES = DOCUMENT_KINDS.map((k) => `*${kindSuffix(k)}`).join(', ');
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import { hasAuthCode } from '../util/secretAddress';
 

@@ -1,6 +1,6 @@
 import { describeFailure, isCancellation, reportFailure } from '../failures';
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 
 export interface BatchOutcome<T, R> {
   readonly done: Array<{ item: T; result: R }>;

@@ -1,12 +1,11 @@
 import { parse } from 'jsonc-parser';
 import type { PlatformClient } from '../../api/client';
 import { accountOfDocument } from '../accounts/documentAccountCommands';
-import { documentKind, type DocumentKind } from '../../authoring/documentKind';
+import { documentKind, kindLabel, type DocumentKind } from '../../authoring/documentKind';
 import { normalForm, recordToDocument, type PlatformRecord } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
-import { l10n } from '../l10n';
-import { kindLabel } from '../authoring/kindLabel';
+import { l10n } from '../../l10n/l10n';
 
 /** The two sides of a comparison, in the same normal form; `note` says what was left out of both. */
 export interface Comparison {

@@ -1,6 +1,6 @@
 import { OutputNode } from '../tree/nodes';
 import { outputSize, protocolName } from '../tree/channelPresentation';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { copyAddress } from './addressActions';
 import type { AppContext, CommandArgs } from '../context';
 import { channelAddresses } from './playAddresses';

@@ -1,5 +1,5 @@
 import type { AppContext, CommandArgs } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { ResourceNode, resourceId, resourceName, resourceWords } from '../tree/resourceNodes';
 
 /** videoPlatform.copyResourceId: the clicked record's id (documents and channel definitions name them). */

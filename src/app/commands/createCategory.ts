@@ -1,6 +1,6 @@
 import type { ChannelCategory } from '../../api/types';
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { askText } from './inputs';
 
 /** videoPlatform.createCategory: a channel category (liveChannelTypeCreate). */

@@ -7,7 +7,7 @@ import type {
   ProtocolType,
 } from '../../api/types';
 import { PROTOCOL_HLS, PROTOCOL_RTMP } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { PickItem, StepOptions } from '../ui';
 import type { AppContext } from '../context';
 import { answered, askInteger, askText } from './inputs';

@@ -1,6 +1,6 @@
 import type { LiveLogo, LiveLogoInput } from '../../api/types';
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { answered, askInteger, askText } from './inputs';
 
 /** videoPlatform.createLiveLogo: a wizard over the liveLogoCreate fields (interface 4.2). */

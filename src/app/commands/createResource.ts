@@ -1,7 +1,7 @@
 import type { DocumentKind } from '../../authoring/documentKind';
 import { documentText } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { RESOURCE_KINDS, ResourceNode, ResourceSectionNode, type ResourceKind } from '../tree/resourceNodes';
 import { createCategory } from './createCategory';
 import { DOCUMENT_KIND_OF, pickResourceKind } from './resourceTargets';

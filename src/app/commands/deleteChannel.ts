@@ -1,6 +1,6 @@
 import type { Channel } from '../../api/types';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
 import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveChannels } from './targets';
@@ -34,7 +34,7 @@ export async function deleteChannels(ctx: AppContext, args: CommandArgs = {}): P
   );
   if (!confirmed) return undefined;
   const ids = channels.map((channel) => channel.id);
-  const what = `Delete ${nameList(names, 'channels')}`;
+  const what = l10n.t('Delete {0}', nameList(names, 'channels'));
   return step(what, async () => {
     try {
       const client = await ctx.connection.activeClient();

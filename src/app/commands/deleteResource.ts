@@ -1,5 +1,5 @@
 import type { AppContext, CommandArgs } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { isBuiltinGroup, resourceId, resourceName, resourceWords, type Resource } from '../tree/resourceNodes';
 import { resolveResource } from './resourceTargets';
 

@@ -2,7 +2,7 @@ import { seenVideoCategories } from './videoCategories';
 import type { ChannelSortKey, SortOrder, VideoSortKey, VideoStatus } from '../../api/types';
 import type { ChannelFilter, VideoFilter } from '../tree/filters';
 import { videoStatusText } from '../tree/videoPresentation';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
 import { askInteger, askText, answered } from './inputs';

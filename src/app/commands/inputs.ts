@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { StepOptions, Ui } from '../ui';
 
 /** A wizard's step counter and Back, passed on to the question. */

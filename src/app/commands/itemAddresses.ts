@@ -1,6 +1,6 @@
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { outputSize, protocolName } from '../tree/channelPresentation';
 import { OutputGroupNode, OutputNode, RenditionNode } from '../tree/nodes';
 import type { PickItem } from '../ui';

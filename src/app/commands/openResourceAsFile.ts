@@ -7,7 +7,7 @@ import {
   templateGroupToDocument,
 } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { resourceId, resourceName, type Resource } from '../tree/resourceNodes';
 import { DOCUMENT_KIND_OF, freshResource, resolveResource } from './resourceTargets';
 

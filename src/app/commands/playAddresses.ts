@@ -1,7 +1,7 @@
 import type { Channel, ChannelPlayUrl, PlaybackStream, Video, VideoPlayback } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { outputSize, protocolName } from '../tree/channelPresentation';
 import { formatBytes } from '../tree/videoPresentation';
 import type { PickItem } from '../ui';

@@ -1,7 +1,7 @@
 import type { DocumentKind } from '../../authoring/documentKind';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import {
   RESOURCE_KINDS,
   resourceId,

@@ -1,6 +1,6 @@
 import type { AppContext, CommandArgs } from '../context';
 import { reportFailure, StepFailure } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { Dismissed } from './inputs';
 
 /** One command: its id (package.json contributes.commands), what it does, and its handler. */

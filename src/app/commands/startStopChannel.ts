@@ -1,5 +1,5 @@
 import type { Channel } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
 import { reportBatch, runBatch, type BatchOutcome } from './batch';
 import type { AppContext, CommandArgs } from '../context';
@@ -8,7 +8,7 @@ import { nameList, resolveChannels } from './targets';
 interface Operation {
   /** For the log, in English. */
   readonly verb: 'Start' | 'Stop';
-  /** The texts are functions: translated when shown (src/app/l10n.ts). */
+  /** The texts are functions: translated when shown (src/l10n/l10n.ts). */
   readonly title: () => string;
   readonly transient: () => string;
   readonly progress: (names: string) => string;

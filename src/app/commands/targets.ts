@@ -1,6 +1,6 @@
 import type { Channel, ChannelSortKey, SortOrder, Video, VideoQuery } from '../../api/types';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatCount } from '../tree/filteredList';
 import { channelStateText } from '../tree/channelPresentation';
 import { ChannelNode, VideoNode } from '../tree/nodes';
@@ -326,8 +326,8 @@ export async function resolveVideos(
   });
 }
 
-/** `"News"` or `3 channels`, for titles and messages; `noun` is the English plural ("channels", "videos", "files"). */
-export function nameList(names: readonly string[], noun: string): string {
+/** `"News"` or `3 channels`, for titles and messages, in the user's language (each kind has its sentence). */
+export function nameList(names: readonly string[], noun: 'channels' | 'videos' | 'files'): string {
   if (names.length === 1) return l10n.t('"{0}"', names[0]!);
   const count = names.length;
   switch (noun) {
@@ -337,7 +337,5 @@ export function nameList(names: readonly string[], noun: string): string {
       return l10n.t('{0} videos', count);
     case 'files':
       return l10n.t('{0} files', count);
-    default:
-      return l10n.t('{0} {1}', count, noun);
   }
 }

@@ -8,7 +8,7 @@ import type {
   Video,
 } from '../../api/types';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { EditorDocument } from '../context';
 import type { PickItem } from '../ui';
 import type { AppContext, CommandArgs } from '../context';

@@ -1,6 +1,6 @@
 import type { LiveTemplate, LiveTemplateUpdate } from '../../api/types';
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { answered, askInteger, askText } from './inputs';
 
 /** The numeric fields the wizard walks through, with the ranges it accepts (translated when asked, not at load). */

@@ -2,7 +2,7 @@ import { parse } from 'jsonc-parser';
 import { documentKind } from '../../authoring/documentKind';
 import { createOrUpdateCommand } from '../authoring/commands';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { isBuiltinGroup, resourceId, resourceName, resourceWords, type Resource } from '../tree/resourceNodes';
 import { openResourceAsFile } from './openResourceAsFile';
 import { DOCUMENT_KIND_OF, resolveResource } from './resourceTargets';

@@ -3,7 +3,7 @@ import { basename, extname } from 'node:path';
 import type { TemplateGroupSummary, UploadedVideo } from '../../api/types';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import { runBatch, reportBatch } from './batch';
 import { answered, askInteger } from './inputs';

@@ -11,7 +11,7 @@ import {
 } from '../tree/nodes';
 import { reportBatch } from './batch';
 import type { AppContext, CommandArgs } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatCategory } from '../util/format';
 import { selectedArgs } from './targets';
 

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { StreamTarget } from './streamTargets';
 
 function addressRule(text: string): string | undefined {

@@ -10,7 +10,7 @@ import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
 import { INSTALL_HINT, type MediaTools } from '../../media/tools';
 import type { AppContext, CommandArgs } from '../context';
 import { describeFailure, reportFailure } from '../failures';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/format';
 import { askAddress } from './askAddress';
 import type { WebPanel } from './panels';

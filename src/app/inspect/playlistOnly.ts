@@ -2,7 +2,7 @@ import { FINDING_CODES, type Finding } from '../../inspector/findings';
 import { parsePlaylist } from '../../inspector/hls';
 import { playlistProblems } from '../../inspector/playlistProblems';
 import type { Report, VariantRow } from '../../inspector/report';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { displayAddress, makeReader, resolveUri, toAddress, type FetchPort } from '../../inspector/source';
 
 /**

@@ -3,7 +3,7 @@ import { mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { makePreview } from '../../inspector/stills';
 import { INSTALL_HINT } from '../../media/tools';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { AppContext, CommandArgs } from '../context';
 import { askAddress } from './askAddress';
 import { mediaInput } from './inspectStream';

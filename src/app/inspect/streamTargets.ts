@@ -1,5 +1,5 @@
 import type { TranscodedStream, Video } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
 import { ChannelNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode } from '../tree/nodes';

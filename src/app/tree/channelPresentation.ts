@@ -1,6 +1,6 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
 import { PROTOCOL_HLS } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';

@@ -1,5 +1,5 @@
 import { Codes } from '../../api/errorCodes';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { Channel, ChannelCategory } from '../../api/types';
 import { ApiError } from '../../api/errors';
 import { pollEach } from './poller';

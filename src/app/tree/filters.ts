@@ -6,7 +6,7 @@ import type {
   VideoSortKey,
   VideoStatus,
 } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { videoStatusText } from './videoPresentation';
 
 /**

@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { describeFailure } from '../failures';
 import { ErrorNode, LoadMoreNode, MessageNode, type TreeNode } from './nodes';
 import type { PagedList } from './pagedList';

@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import type { Channel, ChannelCategory, LiveOutput, OutputGroup, TranscodedStream, Video } from '../../api/types';
 import { channelView, outputGroupView, outputView } from './channelPresentation';
 import type { NodeView } from './nodeView';

@@ -1,5 +1,5 @@
 import type { ChannelCategory, LiveLogo, LiveTemplate, LogoGroup, TemplateGroupSummary } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { md, type NodeView } from './nodeView';
 import { TreeNode } from './nodes';
 

@@ -1,5 +1,5 @@
 import type { PlatformClient } from '../../api/client';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { Emitter } from '../util/emitter';
 import type { ClientSource } from './clientSource';
 import { listChildren } from './listChildren';

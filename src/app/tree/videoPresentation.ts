@@ -1,5 +1,5 @@
 import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
 

@@ -1,6 +1,6 @@
 import { Codes } from '../../api/errorCodes';
 import { Emitter } from '../util/emitter';
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 import { ApiError } from '../../api/errors';
 import { pollEach } from './poller';
 import type { Video } from '../../api/types';

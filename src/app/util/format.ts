@@ -1,4 +1,4 @@
-import { l10n } from '../l10n';
+import { l10n } from '../../l10n/l10n';
 
 const pad = (value: number): string => String(value).padStart(2, '0');
 

@@ -5,6 +5,7 @@
 import { closest } from '../schemaProblems';
 import { has, isObject, type ProblemSink } from './ruleKit';
 import type { JsonPath } from '../jsonDocument';
+import { l10n } from '../../l10n/l10n';
 
 export const ADVANCED_ARGUMENT_KEYS = [
   'rc',
@@ -29,9 +30,19 @@ export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value:
       'warning',
       'advancedArguments.unknownKey',
       keyPath,
-      `"${key}" is not an advanced argument the platform knows, so it has no effect.${guess ? ` Did you mean "${guess}"?` : ` Known keys: ${known.join(', ')}.`}`,
+      guess
+        ? l10n.t(
+            '"{0}" is not an advanced argument the platform knows, so it has no effect. Did you mean "{1}"?',
+            key,
+            guess,
+          )
+        : l10n.t(
+            '"{0}" is not an advanced argument the platform knows, so it has no effect. Known keys: {1}.',
+            key,
+            known.join(', '),
+          ),
       guess && !has(value, guess)
-        ? sink.doc.fix(`Rename to "${guess}"`, (d) => d.renameKey(keyPath, guess))
+        ? sink.doc.fix(l10n.t('Rename to "{0}"', guess), (d) => d.renameKey(keyPath, guess))
         : undefined,
       true,
     );
@@ -41,7 +52,7 @@ export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value:
       'warning',
       'advancedArguments.bothBFrameSpellings',
       [...path, 'bframe'],
-      'Both "bFrame" and "bframe" are given; keep one spelling so it is clear which B-frame count applies.',
+      l10n.t('Both "bFrame" and "bframe" are given; keep one spelling so it is clear which B-frame count applies.'),
       undefined,
       true,
     );

@@ -14,6 +14,7 @@ import {
   type JsonObject,
   type ProblemSink,
 } from './ruleKit';
+import { l10n } from '../../l10n/l10n';
 
 export function channelRules(sink: ProblemSink, value: unknown): void {
   if (!isObject(value)) return;
@@ -24,7 +25,7 @@ export function channelRules(sink: ProblemSink, value: unknown): void {
       'error',
       'channel.pullStreamMissing',
       ['signalType'],
-      'A pull channel (signalType "2") needs "pullStream": the address the platform pulls the source from.',
+      l10n.t('A pull channel (signalType "2") needs "pullStream": the address the platform pulls the source from.'),
     );
   }
   if (push && has(value, 'pullStream')) {
@@ -32,8 +33,8 @@ export function channelRules(sink: ProblemSink, value: unknown): void {
       'warning',
       'channel.pullStreamUnused',
       ['pullStream'],
-      'pullStream is ignored for a push channel (signalType "1"); the source is pushed to the channel instead.',
-      sink.doc.fix('Remove pullStream', (d) => d.remove(['pullStream'])),
+      l10n.t('pullStream is ignored for a push channel (signalType "1"); the source is pushed to the channel instead.'),
+      sink.doc.fix(l10n.t('Remove pullStream'), (d) => d.remove(['pullStream'])),
     );
   }
   const updating = typeof value.id === 'string';
@@ -52,8 +53,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'error',
       'channel.timeShiftOnRtmp',
       [...at, 'isTimeShift'],
-      `${sink.label([...at, 'isTimeShift'])}: time shift works on HLS groups only (protocolType 1); this is an RTMP group.`,
-      sink.doc.fix('Remove time shift from this RTMP group', (d) => {
+      l10n.t(
+        '{0}: time shift works on HLS groups only (protocolType 1); this is an RTMP group.',
+        sink.label([...at, 'isTimeShift']),
+      ),
+      sink.doc.fix(l10n.t('Remove time shift from this RTMP group'), (d) => {
         d.remove([...at, 'isTimeShift']);
         if (has(group, 'timeShiftDuration')) d.remove([...at, 'timeShiftDuration']);
       }),
@@ -64,8 +68,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'error',
       'channel.encryptionOnRtmp',
       [...at, 'isLiveEncrypt'],
-      `${sink.label([...at, 'isLiveEncrypt'])}: live encryption works on HLS groups only (protocolType 1); this is an RTMP group.`,
-      sink.doc.fix('Remove encryption from this RTMP group', (d) => d.remove([...at, 'isLiveEncrypt'])),
+      l10n.t(
+        '{0}: live encryption works on HLS groups only (protocolType 1); this is an RTMP group.',
+        sink.label([...at, 'isLiveEncrypt']),
+      ),
+      sink.doc.fix(l10n.t('Remove encryption from this RTMP group'), (d) => d.remove([...at, 'isLiveEncrypt'])),
     );
   }
   if (hls && has(group, 'rtmpThirdPartyOutputUrl')) {
@@ -73,8 +80,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'error',
       'channel.thirdPartyUrlOnHls',
       [...at, 'rtmpThirdPartyOutputUrl'],
-      `${sink.label([...at, 'rtmpThirdPartyOutputUrl'])}: a third-party RTMP ingest address applies to RTMP groups (protocolType 2) only; this is an HLS group.`,
-      sink.doc.fix('Remove rtmpThirdPartyOutputUrl from this HLS group', (d) =>
+      l10n.t(
+        '{0}: a third-party RTMP ingest address applies to RTMP groups (protocolType 2) only; this is an HLS group.',
+        sink.label([...at, 'rtmpThirdPartyOutputUrl']),
+      ),
+      sink.doc.fix(l10n.t('Remove rtmpThirdPartyOutputUrl from this HLS group'), (d) =>
         d.remove([...at, 'rtmpThirdPartyOutputUrl']),
       ),
     );
@@ -84,8 +94,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'error',
       'channel.timeShiftDurationMissing',
       [...at, 'isTimeShift'],
-      `${sink.label([...at, 'isTimeShift'])}: time shift is on, so "timeShiftDuration" (how many hours viewers can go back) is required in this group.`,
-      sink.doc.fix('Add "timeShiftDuration": "2" (hours)', (d) => d.set([...at, 'timeShiftDuration'], '2')),
+      l10n.t(
+        '{0}: time shift is on, so "timeShiftDuration" (how many hours viewers can go back) is required in this group.',
+        sink.label([...at, 'isTimeShift']),
+      ),
+      sink.doc.fix(l10n.t('Add "timeShiftDuration": "2" (hours)'), (d) => d.set([...at, 'timeShiftDuration'], '2')),
     );
   }
   if (!timeShift && has(group, 'timeShiftDuration')) {
@@ -93,8 +106,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'warning',
       'channel.timeShiftDurationUnused',
       [...at, 'timeShiftDuration'],
-      `${sink.label([...at, 'timeShiftDuration'])} has no effect while time shift is off (isTimeShift is not "1").`,
-      sink.doc.fix('Remove timeShiftDuration', (d) => d.remove([...at, 'timeShiftDuration'])),
+      l10n.t(
+        '{0} has no effect while time shift is off (isTimeShift is not "1").',
+        sink.label([...at, 'timeShiftDuration']),
+      ),
+      sink.doc.fix(l10n.t('Remove timeShiftDuration'), (d) => d.remove([...at, 'timeShiftDuration'])),
     );
   }
   if (isOn(group.needToMp4) && !isOn(group.isRecord)) {
@@ -102,8 +118,13 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'warning',
       'channel.mp4WithoutRecording',
       [...at, 'needToMp4'],
-      `${sink.label([...at, 'needToMp4'])}: converting the recording to MP4 needs recording on, but isRecord is not "1".`,
-      sink.doc.fix('Turn recording on (isRecord "1")', (d) => d.set([...at, 'isRecord'], onLike(group.needToMp4))),
+      l10n.t(
+        '{0}: converting the recording to MP4 needs recording on, but isRecord is not "1".',
+        sink.label([...at, 'needToMp4']),
+      ),
+      sink.doc.fix(l10n.t('Turn recording on (isRecord "1")'), (d) =>
+        d.set([...at, 'isRecord'], onLike(group.needToMp4)),
+      ),
     );
   }
   if (updating && !has(group, 'id')) {
@@ -111,7 +132,10 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
       'info',
       'channel.groupReplaced',
       at,
-      `${sink.label(at)} has no id, so liveUpdate replaces it with a new group: its play addresses change. Keep the group's "id" to keep them.`,
+      l10n.t(
+        '{0} has no id, so liveUpdate replaces it with a new group: its play addresses change. Keep the group\'s "id" to keep them.',
+        sink.label(at),
+      ),
       undefined,
       true,
     );
@@ -134,8 +158,12 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, list: unkn
       'error',
       'channel.duplicateTemplate',
       path,
-      `${sink.label(path)} repeats the template of ${sink.label([...at, first])}; a group can use each live template once.`,
-      sink.doc.fix(`Remove ${sink.label([...at, index])}`, (d) => d.remove([...at, index])),
+      l10n.t(
+        '{0} repeats the template of {1}; a group can use each live template once.',
+        sink.label(path),
+        sink.label([...at, first]),
+      ),
+      sink.doc.fix(l10n.t('Remove {0}', sink.label([...at, index])), (d) => d.remove([...at, index])),
     );
   }
   reportSeveralDefaults(
@@ -146,7 +174,7 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, list: unkn
     'isDefault',
     isOn,
     offLike,
-    'output template of a group',
+    l10n.t('output template of a group'),
   );
   if (items.length > 0 && !items.some(([, item]) => isOn(item.isDefault))) {
     const [firstIndex, first] = items[0];
@@ -154,8 +182,11 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, list: unkn
       'warning',
       'channel.noDefault',
       at,
-      `${sink.label(at)}: no template is marked as the default (isDefault "1"), so players get no preferred output.`,
-      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) =>
+      l10n.t(
+        '{0}: no template is marked as the default (isDefault "1"), so players get no preferred output.',
+        sink.label(at),
+      ),
+      sink.doc.fix(l10n.t('Make {0} the default', sink.label([...at, firstIndex])), (d) =>
         d.set([...at, firstIndex, 'isDefault'], onLike(first.isDefault)),
       ),
       true,

@@ -1,6 +1,7 @@
 /** Live template and live logo rules beyond the schema. */
 import { checkAdvancedArguments } from './advancedArguments';
 import { checkAudioKbps, checkVideoKbps, has, isObject, type ProblemSink } from './ruleKit';
+import { l10n } from '../../l10n/l10n';
 
 /** What liveTemplateCreate cannot do without (an update may change any subset). */
 const CREATE_REQUIRED = ['displayName', 'videoWidth', 'videoHeight', 'videoBitrate'] as const;
@@ -17,7 +18,11 @@ export function liveTemplateRules(sink: ProblemSink, value: unknown): void {
         'error',
         'livetemplate.createIncomplete',
         [],
-        `A new live template (no "id") needs ${missing.map((f) => `"${f}"`).join(', ')}: liveTemplateCreate requires ${CREATE_REQUIRED.join(', ')}.`,
+        l10n.t(
+          'A new live template (no "id") needs {0}: liveTemplateCreate requires {1}.',
+          missing.map((f) => `"${f}"`).join(', '),
+          CREATE_REQUIRED.join(', '),
+        ),
         undefined,
         true,
       );
@@ -29,7 +34,7 @@ export function liveTemplateRules(sink: ProblemSink, value: unknown): void {
       'warning',
       'livetemplate.nothingToUpdate',
       ['id'],
-      'Only "id" is given, so liveTemplateUpdate would change nothing; add the fields to change.',
+      l10n.t('Only "id" is given, so liveTemplateUpdate would change nothing; add the fields to change.'),
     );
   }
 }
@@ -40,7 +45,9 @@ export function liveLogoRules(sink: ProblemSink, value: unknown): void {
     'info',
     'livelogo.cannotUpdate',
     ['id'],
-    'This logo already exists on the platform, and live logos cannot be modified: Create or Update refuses this file. Remove "id" to create another logo from it.',
-    sink.doc.fix('Remove id (to create another logo)', (d) => d.remove(['id'])),
+    l10n.t(
+      'This logo already exists on the platform, and live logos cannot be modified: Create or Update refuses this file. Remove "id" to create another logo from it.',
+    ),
+    sink.doc.fix(l10n.t('Remove id (to create another logo)'), (d) => d.remove(['id'])),
   );
 }

@@ -1,5 +1,6 @@
 /** Logo group rules beyond the schema: a logo must not disappear before it appears. */
 import { isObject, objectItems, type ProblemSink } from './ruleKit';
+import { l10n } from '../../l10n/l10n';
 
 export function logoGroupRules(sink: ProblemSink, value: unknown): void {
   if (!isObject(value)) return;
@@ -12,14 +13,14 @@ export function logoGroupRules(sink: ProblemSink, value: unknown): void {
         'error',
         'logogroup.endBeforeStart',
         path,
-        `${sink.label(path)} (${logo.end}%) must not be before start (${logo.start}%).`,
+        l10n.t('{0} ({1}%) must not be before start ({2}%).', sink.label(path), logo.end, logo.start),
       );
     } else if (logo.end === logo.start) {
       sink.add(
         'warning',
         'logogroup.emptyWindow',
         path,
-        `${sink.label(path)} equals start (${logo.start}%), so the logo shows for no time at all.`,
+        l10n.t('{0} equals start ({1}%), so the logo shows for no time at all.', sink.label(path), logo.start),
       );
     }
   }

@@ -4,6 +4,7 @@
  */
 import { JsonDocument, labelOf, type JsonPath } from '../jsonDocument';
 import type { Fix, Problem, Severity } from '../problems';
+import { l10n } from '../../l10n/l10n';
 
 export type JsonObject = Record<string, unknown>;
 
@@ -76,8 +77,14 @@ export function reportSeveralDefaults(
       'error',
       code,
       path,
-      `${sink.label(path)}: only one ${what} may be the default, but ${defaults.length} are (${indexes.map((i) => `[${i}]`).join(', ')}).`,
-      sink.doc.fix(`Make ${sink.label([...listPath, index])} the only default`, (d) => {
+      l10n.t(
+        '{0}: only one {1} may be the default, but {2} are ({3}).',
+        sink.label(path),
+        what,
+        defaults.length,
+        indexes.map((i) => `[${i}]`).join(', '),
+      ),
+      sink.doc.fix(l10n.t('Make {0} the only default', sink.label([...listPath, index])), (d) => {
         for (const i of others) d.set([...listPath, i, field], off(item[field]));
       }),
     );
@@ -91,8 +98,13 @@ export function checkAudioBitsPerSecond(sink: ProblemSink, path: JsonPath, value
     'warning',
     'bitrate.audioUnit',
     path,
-    `${sink.label(path)} is in bits per second, so ${value} means ${value} bit/s. Did you mean ${value * 1000} (${value} kbps)?`,
-    sink.doc.fix(`Use ${value * 1000} (${value} kbps)`, (d) => d.set(path, value * 1000)),
+    l10n.t(
+      '{0} is in bits per second, so {1} means {1} bit/s. Did you mean {2} ({1} kbps)?',
+      sink.label(path),
+      value,
+      value * 1000,
+    ),
+    sink.doc.fix(l10n.t('Use {0} ({1} kbps)', value * 1000, value), (d) => d.set(path, value * 1000)),
   );
 }
 
@@ -106,8 +118,13 @@ export function checkAudioKbps(sink: ProblemSink, path: JsonPath, value: unknown
     'warning',
     'bitrate.audioUnit',
     path,
-    `${sink.label(path)} is in kilobits per second here, so ${value} means ${kbps} Mbit/s. Did you mean ${kbps} (${kbps} kbps)?`,
-    sink.doc.fix(`Use ${kbps} (kbps)`, (d) => d.set(path, kbps)),
+    l10n.t(
+      '{0} is in kilobits per second here, so {1} means {2} Mbit/s. Did you mean {2} ({2} kbps)?',
+      sink.label(path),
+      value,
+      kbps,
+    ),
+    sink.doc.fix(l10n.t('Use {0} (kbps)', kbps), (d) => d.set(path, kbps)),
   );
 }
 
@@ -119,8 +136,14 @@ export function checkVideoKbps(sink: ProblemSink, path: JsonPath, value: unknown
     'warning',
     'bitrate.videoUnit',
     path,
-    `${sink.label(path)} is in kilobits per second, so ${value} means ${value / 1000} Mbit/s. Did you mean ${kbps} (${kbps} kbps)?`,
-    sink.doc.fix(`Use ${kbps} (kbps)`, (d) => d.set(path, kbps)),
+    l10n.t(
+      '{0} is in kilobits per second, so {1} means {2} Mbit/s. Did you mean {3} ({3} kbps)?',
+      sink.label(path),
+      value,
+      value / 1000,
+      kbps,
+    ),
+    sink.doc.fix(l10n.t('Use {0} (kbps)', kbps), (d) => d.set(path, kbps)),
   );
 }
 
@@ -142,7 +165,12 @@ export function checkDuplicateNames(
         'error',
         code,
         path,
-        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...listPath, first])}; each template needs its own name.`,
+        l10n.t(
+          '{0} repeats the name {1} of {2}; each template needs its own name.',
+          sink.label(path),
+          JSON.stringify(item.name),
+          sink.label([...listPath, first]),
+        ),
       );
   }
 }

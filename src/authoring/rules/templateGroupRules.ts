@@ -13,6 +13,7 @@ import {
   type ProblemSink,
 } from './ruleKit';
 import type { JsonPath } from '../jsonDocument';
+import { l10n } from '../../l10n/l10n';
 
 const AES = 6;
 const HLS = 0;
@@ -30,7 +31,7 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
     'defaultVideo',
     (v) => v === 1,
     () => 0,
-    'template of the group',
+    l10n.t('template of the group'),
   );
   if (items.length > 0 && !items.some(([, item]) => item.defaultVideo === 1)) {
     const [firstIndex] = items[0];
@@ -38,8 +39,10 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       'error',
       'templategroup.noDefault',
       at,
-      'transcodeTemplates: exactly one template must have defaultVideo 1 (the rendition players start with); none has.',
-      sink.doc.fix(`Make ${sink.label([...at, firstIndex])} the default`, (d) =>
+      l10n.t(
+        'transcodeTemplates: exactly one template must have defaultVideo 1 (the rendition players start with); none has.',
+      ),
+      sink.doc.fix(l10n.t('Make {0} the default', sink.label([...at, firstIndex])), (d) =>
         d.set([...at, firstIndex, 'defaultVideo'], 1),
       ),
       true,
@@ -54,8 +57,12 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
         'error',
         'templategroup.aesNotHls',
         [...path, 'encryptType'],
-        `${sink.label([...path, 'encryptType'])}: AES encryption (6) works with the HLS format (0) only, and this template's format is ${item.format}.`,
-        sink.doc.fix('Use the HLS format (0) for this template', (d) => d.set([...path, 'format'], HLS)),
+        l10n.t(
+          "{0}: AES encryption (6) works with the HLS format (0) only, and this template's format is {1}.",
+          sink.label([...path, 'encryptType']),
+          item.format,
+        ),
+        sink.doc.fix(l10n.t('Use the HLS format (0) for this template'), (d) => d.set([...path, 'format'], HLS)),
       );
     }
     checkAudioBitsPerSecond(sink, [...path, 'audioBitrate'], item.audioBitrate);
@@ -68,7 +75,7 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       'error',
       'templategroup.trailorDurationMissing',
       ['trailorDuration'],
-      'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.',
+      l10n.t('A trial clip is on (trailor true), so trailorDuration must be at least 1 second.'),
     );
   }
   if (value.trailor === false && typeof value.trailorDuration === 'number' && value.trailorDuration > 0) {
@@ -76,8 +83,8 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
       'warning',
       'templategroup.trailorDurationUnused',
       ['trailorDuration'],
-      `trailorDuration (${value.trailorDuration} seconds) has no effect while trailor is false.`,
-      sink.doc.fix('Set trailorDuration to 0', (d) => d.set(['trailorDuration'], 0)),
+      l10n.t('trailorDuration ({0} seconds) has no effect while trailor is false.', value.trailorDuration),
+      sink.doc.fix(l10n.t('Set trailorDuration to 0'), (d) => d.set(['trailorDuration'], 0)),
     );
   }
 }
@@ -106,7 +113,12 @@ function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[numbe
         'error',
         'templategroup.duplicateName',
         path,
-        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...at, sameFormat[0]])} with the same format; each rendition needs its own name.`,
+        l10n.t(
+          '{0} repeats the name {1} of {2} with the same format; each rendition needs its own name.',
+          sink.label(path),
+          JSON.stringify(item.name),
+          sink.label([...at, sameFormat[0]]),
+        ),
       );
     } else if (otherProfile) {
       const differs = PROFILE.filter((field) => otherProfile[1][field] !== item[field]);
@@ -114,7 +126,13 @@ function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[numbe
         'error',
         'templategroup.duplicateName',
         path,
-        `${sink.label(path)} repeats the name ${JSON.stringify(item.name)} of ${sink.label([...at, otherProfile[0]])} but not its ${differs.join(', ')}: templates sharing a name are one rendition in several formats, so give this one its own name or the same size and bitrates.`,
+        l10n.t(
+          '{0} repeats the name {1} of {2} but not its {3}: templates sharing a name are one rendition in several formats, so give this one its own name or the same size and bitrates.',
+          sink.label(path),
+          JSON.stringify(item.name),
+          sink.label([...at, otherProfile[0]]),
+          differs.join(', '),
+        ),
       );
     }
   }

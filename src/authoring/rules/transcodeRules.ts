@@ -13,6 +13,7 @@ import {
   type JsonObject,
   type ProblemSink,
 } from './ruleKit';
+import { l10n } from '../../l10n/l10n';
 
 const FORMATS = ['hls', 'mp4', 'flv', 'ts'] as const;
 
@@ -24,8 +25,8 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
       'warning',
       'transcode.groupIgnored',
       ['transcodeTemplateGroupId'],
-      'transcodeTemplateGroupId is ignored: when both are given, the ad-hoc transcodeTemplates win.',
-      sink.doc.fix('Remove transcodeTemplateGroupId', (d) => d.remove(['transcodeTemplateGroupId'])),
+      l10n.t('transcodeTemplateGroupId is ignored: when both are given, the ad-hoc transcodeTemplates win.'),
+      sink.doc.fix(l10n.t('Remove transcodeTemplateGroupId'), (d) => d.remove(['transcodeTemplateGroupId'])),
     );
   }
   if (!adHoc && !has(value, 'transcodeTemplateGroupId')) {
@@ -33,7 +34,9 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
       'info',
       'transcode.defaultGroup',
       [],
-      "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.",
+      l10n.t(
+        "Neither transcodeTemplates nor transcodeTemplateGroupId is given, so the account's default template group is used.",
+      ),
       undefined,
       true,
     );
@@ -47,8 +50,8 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
         'warning',
         'transcode.onlyWithTemplates',
         [field],
-        `${field} only takes effect with ad-hoc transcodeTemplates; with a template group it is ignored.`,
-        sink.doc.fix(`Remove ${field}`, (d) => d.remove([field])),
+        l10n.t('{0} only takes effect with ad-hoc transcodeTemplates; with a template group it is ignored.', field),
+        sink.doc.fix(l10n.t('Remove {0}', field), (d) => d.remove([field])),
       );
     }
   }
@@ -58,14 +61,14 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
         'error',
         'transcode.trailorDurationMissing',
         ['trailor'],
-        'A trial clip is on (trailor true), so "trailorDuration" (seconds, at least 1) is required.',
+        l10n.t('A trial clip is on (trailor true), so "trailorDuration" (seconds, at least 1) is required.'),
       );
     } else if (typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
       sink.add(
         'error',
         'transcode.trailorDurationMissing',
         ['trailorDuration'],
-        'A trial clip is on (trailor true), so trailorDuration must be at least 1 second.',
+        l10n.t('A trial clip is on (trailor true), so trailorDuration must be at least 1 second.'),
       );
     }
   } else if (
@@ -77,8 +80,8 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
       'warning',
       'transcode.trailorDurationUnused',
       ['trailorDuration'],
-      `trailorDuration (${value.trailorDuration} seconds) has no effect while trailor is not true.`,
-      sink.doc.fix('Remove trailorDuration', (d) => d.remove(['trailorDuration'])),
+      l10n.t('trailorDuration ({0} seconds) has no effect while trailor is not true.', value.trailorDuration),
+      sink.doc.fix(l10n.t('Remove trailorDuration'), (d) => d.remove(['trailorDuration'])),
     );
   }
 
@@ -95,7 +98,7 @@ export function transcodeRules(sink: ProblemSink, value: unknown): void {
     'defaultVideo',
     (v) => v === 1,
     () => 0,
-    'template of the run',
+    l10n.t('template of the run'),
   );
   checkDuplicateNames(sink, 'transcode.duplicateName', at, items);
 }
@@ -106,8 +109,8 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, item: Json
       'error',
       'transcode.noFormat',
       at,
-      `${sink.label(at)} produces no format: set at least one of hls, mp4, flv or ts to true.`,
-      sink.doc.fix('Produce HLS (hls true)', (d) => d.set([...at, 'hls'], true)),
+      l10n.t('{0} produces no format: set at least one of hls, mp4, flv or ts to true.', sink.label(at)),
+      sink.doc.fix(l10n.t('Produce HLS (hls true)'), (d) => d.set([...at, 'hls'], true)),
       true,
     );
   }
@@ -121,8 +124,13 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, item: Json
         'warning',
         'transcode.encryptionWithoutFormat',
         [...at, field],
-        `${sink.label([...at, field])} has no effect: this template does not produce ${format.toUpperCase()} (${format} is not true).`,
-        sink.doc.fix(`Remove ${field}`, (d) => d.remove([...at, field])),
+        l10n.t(
+          '{0} has no effect: this template does not produce {1} ({2} is not true).',
+          sink.label([...at, field]),
+          format.toUpperCase(),
+          format,
+        ),
+        sink.doc.fix(l10n.t('Remove {0}', field), (d) => d.remove([...at, field])),
       );
     }
   }

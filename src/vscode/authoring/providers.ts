@@ -3,8 +3,8 @@ import * as vscode from 'vscode';
 import { completionCandidates, referenceSiteAt } from '../../authoring/completion';
 import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
-import { REFERENCE_LABELS } from '../../authoring/references';
-import { snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
+import { referenceLabel } from '../../authoring/references';
+import { snippetDescription, snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
@@ -81,7 +81,7 @@ export class AuthoringCompletions implements vscode.CompletionItemProvider {
       item.filterText = candidate.filterText;
       item.range = range;
       item.sortText = String(index).padStart(5, '0');
-      item.detail = `${REFERENCE_LABELS[at.site.ref]} ${candidate.description}`;
+      item.detail = `${referenceLabel(at.site.ref)} ${candidate.description}`;
       return item;
     });
   }
@@ -98,7 +98,7 @@ export class AuthoringSnippets implements vscode.CompletionItemProvider {
     return snippetsOfferedAt(kind, text, offset).map((snippet) => {
       const item = new vscode.CompletionItem(snippet.prefix, vscode.CompletionItemKind.Snippet);
       item.insertText = new vscode.SnippetString(snippet.body);
-      item.detail = snippet.description;
+      item.detail = snippetDescription(snippet);
       item.documentation = new vscode.MarkdownString().appendCodeblock(snippet.body, 'json');
       item.filterText = snippet.prefix;
       item.range = range;

@@ -1,5 +1,5 @@
 import { strict as assert } from 'node:assert';
-import { fillPlaceholders, l10n, setTranslator } from '../../src/app/l10n';
+import { fillPlaceholders, l10n, setTranslator } from '../../src/l10n/l10n';
 
 describe('l10n (core translation port)', () => {
   it('fills numbered and named placeholders in English when no translator is installed', () => {
