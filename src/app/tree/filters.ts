@@ -9,6 +9,7 @@ import type {
 import { l10n } from '../l10n';
 import { videoStatusText } from './videoPresentation';
 import { formatCount } from './filteredList';
+import { formatCategory } from '../util/format';
 import { MAX_SORTED_LIVE } from './liveRun';
 
 /**
@@ -32,6 +33,8 @@ export interface VideoFilter {
   readonly sort?: VideoSortKey;
   readonly order?: SortOrder;
   readonly categoryId?: number;
+  /** The category's name when it was picked by name (for the description; queryVideo takes the id). */
+  readonly categoryName?: string;
   readonly status?: VideoStatus;
   /** queryVideo lists normal videos (0) unless VR (1) is asked for. */
   readonly videoType?: 0 | 1;
@@ -109,7 +112,12 @@ export function describeChannelFilter(
 export function describeVideoFilter(filter: VideoFilter): string {
   const parts: string[] = [];
   if (filter.keyword) parts.push(l10n.t('{0} ~ "{1}"', filter.searchType ?? 'title', filter.keyword));
-  if (filter.categoryId !== undefined) parts.push(l10n.t('category {0}', filter.categoryId));
+  if (filter.categoryId !== undefined)
+    parts.push(
+      filter.categoryName
+        ? l10n.t('category: {0}', formatCategory({ id: filter.categoryId, name: filter.categoryName }))
+        : l10n.t('category {0}', filter.categoryId),
+    );
   if (filter.status !== undefined) parts.push(videoStatusText(filter.status).toLowerCase());
   if (filter.videoType === 1) parts.push('VR');
   if (filter.sort) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'desc'));
