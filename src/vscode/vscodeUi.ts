@@ -145,7 +145,10 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
       if (!confirmOptions?.destructive)
         return (await vscode.window.showWarningMessage(message, options, action)) === action;
       // A modal's first button is its default (Enter), and VS Code adds Cancel after the given ones: a harmless
-      // button goes first, so Enter keeps things as they are; Escape and Cancel do too.
+      // button goes first, so Enter keeps things as they are; Escape and Cancel do too. Two buttons (the action
+      // and a harmless one with `isCloseAffordance`) are not enough: VS Code makes a close affordance the
+      // dialog's cancel button, which is never the default, so the action would be what Enter picks.
+      // (VS Code: mainThreadMessageService._showModalMessage and massageMessageBoxOptions, defaultId 0.)
       const keep: vscode.MessageItem = { title: l10n.t("Don't {0}", action) };
       const act: vscode.MessageItem = { title: action };
       return (await vscode.window.showWarningMessage(message, options, keep, act)) === act;

@@ -94,8 +94,10 @@ describe('Large accounts: picks, view descriptions and a new channel among 10,00
 
   it('describes the views with totals (thousands separated) and the filter in force', async () => {
     harness = await createHarness({ account: account() });
-    await harness.channels.getChildren();
+    const more = (await harness.channels.getChildren()).at(-1);
     assert.equal(harness.channels.description, '10,000 channels');
+    assert.ok(more instanceof LoadMoreNode);
+    assert.match(more.view().label, /^Load more \(\d+ of 10,000\)$/, 'thousands separated, as the description');
     await harness.videos.getChildren();
     assert.equal(harness.videos.description, '50+ videos', 'queryVideo tells no total: what is loaded so far');
 

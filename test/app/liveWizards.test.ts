@@ -96,6 +96,11 @@ describe('Live template, live logo and filter wizards against the local platform
     await suite.harness.run(filterChannels);
     assert.deepEqual(suite.harness.channels.filter.sort, 'name');
     assert.match(suite.harness.channels.filterText, /category: Events · by name desc/);
+    // The menu says which sort is in force, in its own words.
+    suite.harness.ui.script(dismissPick());
+    await suite.harness.run(filterChannels);
+    const sortRow = suite.harness.ui.asked.at(-1)!.items!.find((item) => item.label.includes('Sort'));
+    assert.equal(sortRow?.description, 'now "Name, Z to A"');
 
     suite.harness.ui.script(choose('Clear filter'));
     await suite.harness.run(filterChannels);

@@ -10,7 +10,7 @@ import { LoadMoreNode, RenditionNode, VideoNode, type TreeNode } from '../../src
 import { Poller } from '../../src/app/tree/poller';
 import { createHarness, MemoryDocument, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
-import { choose, type } from './helpers/scriptedUi';
+import { choose, dismissPick, type } from './helpers/scriptedUi';
 import { eventually } from '../helpers/eventually';
 
 const videoNodes = (nodes: TreeNode[]): VideoNode[] =>
@@ -129,6 +129,14 @@ describe('Videos view and video commands against the local platform', () => {
     harness.ui.script(choose('Only one category'), choose('Archive'));
     await harness.run(filterVideos);
     assert.equal(harness.videos.filter.categoryId, archive.categoryId);
+    // Picked by name: the description names it, in the one category format (name and id).
+    assert.equal(harness.videos.filterText, `category: Archive (${archive.categoryId})`);
+    harness.ui.script(choose('Sort'), choose('Largest first'), dismissPick());
+    await harness.run(filterVideos);
+    await harness.run(filterVideos);
+    const rows = harness.ui.asked.at(-1)!.items!;
+    assert.equal(rows.find((item) => item.label.includes('Only one category'))?.description, 'now Archive');
+    assert.equal(rows.find((item) => item.label.includes('Sort'))?.description, 'now Largest first');
     assert.ok(
       videoNodes(await harness.videos.getChildren()).every((node) => node.video.categoryId === archive.categoryId),
     );

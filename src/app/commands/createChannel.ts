@@ -81,7 +81,8 @@ function definitionOf(answers: Answers): ChannelDefinition {
 
 /**
  * videoPlatform.createChannel: a wizard of six steps with Back (name; push or pull and the pull address;
- * category; output groups with their options; live templates; a summary whose rows go back to their step),
+ * category; output groups with their options; live templates; a summary whose rows change their step and
+ * come back to the summary: wizard.ts),
  * then liveCreateChannel and the new channel shown in the view whatever its filter (or why not).
  */
 export async function createChannel(ctx: AppContext): Promise<Channel | undefined> {

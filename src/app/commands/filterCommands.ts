@@ -6,6 +6,7 @@ import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
 import { askInteger, askText, answered } from './inputs';
+import { formatCategory } from '../util/format';
 
 type ChannelChoice = 'name' | 'all' | 'category' | 'live' | 'sort' | 'group';
 
@@ -60,6 +61,16 @@ async function askKeyword(ctx: AppContext, title: string, prompt: string, value:
   return answered(await askText(ctx.ui, { title, field: l10n.t('Search text'), prompt, value, maxLength: 200 }));
 }
 
+/** The chosen sort in the menu's words ("Name, Z to A"), or undefined when none is set. */
+function sortText<K extends string>(
+  sorts: ReadonlyArray<{ sort: K; order: SortOrder; label: () => string }>,
+  sort: K | undefined,
+  order: SortOrder,
+): string | undefined {
+  if (sort === undefined) return undefined;
+  return sorts.find((entry) => entry.sort === sort && entry.order === order)?.label() ?? `${sort} ${order}`;
+}
+
 /** One of a list's sort orders. */
 async function pickSort<K extends string>(
   ctx: AppContext,
@@ -101,7 +112,11 @@ export async function filterChannels(ctx: AppContext): Promise<ChannelFilter | u
       description: current.liveOnly ? undefined : l10n.t('live, pulling or starting'),
       value: 'live',
     },
-    { label: l10n.t('$(list-ordered) Sort...'), value: 'sort' },
+    {
+      label: l10n.t('$(list-ordered) Sort...'),
+      description: now(sortText(CHANNEL_SORTS, current.sort, current.order ?? 'asc')),
+      value: 'sort',
+    },
     {
       label: model.groupedByCategory
         ? l10n.t('$(list-flat) Show as one list')
@@ -173,13 +188,17 @@ const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: () => st
 export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undefined> {
   const title = l10n.t('Filter videos');
   const current = ctx.models.videos.filter;
+  const videoSort = sortText(VIDEO_SORTS, current.sort, current.order ?? 'desc');
   const rows: PickItem<VideoChoice>[] = [
     { label: l10n.t('$(search) Search titles...'), value: 'title' },
     { label: l10n.t('$(tag) Search tags...'), value: 'tag' },
     { label: l10n.t('$(search) Search titles and tags...'), value: 'all' },
     {
       label: l10n.t('$(folder) Only one category...'),
-      description: current.categoryId !== undefined ? l10n.t('now {0}', current.categoryId) : undefined,
+      description:
+        current.categoryId !== undefined
+          ? l10n.t('now {0}', current.categoryName ?? String(current.categoryId))
+          : undefined,
       value: 'category',
     },
     {
@@ -192,7 +211,11 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
         current.videoType === 1 ? l10n.t('$(device-camera-video) Show normal videos') : l10n.t('$(eye) Show VR videos'),
       value: 'vr',
     },
-    { label: l10n.t('$(list-ordered) Sort...'), value: 'sort' },
+    {
+      label: l10n.t('$(list-ordered) Sort...'),
+      description: videoSort === undefined ? undefined : l10n.t('now {0}', videoSort),
+      value: 'sort',
+    },
   ];
   return runFilterMenu(ctx, ctx.models.videos, title, rows, async (choice, current): Promise<VideoFilter> => {
     switch (choice) {
@@ -209,9 +232,10 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
       }
       case 'category': {
         // The interface has no video category list: offer the categories seen in the list, or an id.
+        const seen = seenVideoCategories(ctx);
         const items: PickItem<number | 'other' | 'all'>[] = [
           { label: l10n.t('$(clear-all) All categories'), value: 'all' },
-          ...seenVideoCategories(ctx).map(({ id, name }) => ({
+          ...seen.map(({ id, name }) => ({
             label: name,
             description: l10n.t('id {0}', id),
             value: id,
@@ -231,7 +255,14 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
                 }),
               )
             : picked;
-        return { ...current, categoryId: categoryId === 'all' ? undefined : categoryId };
+        // The name, for the view's description, when the category was picked by its name.
+        const name = seen.find((category) => category.id === categoryId)?.name;
+        const categoryName = name !== undefined && name !== formatCategory({ id: categoryId }) ? name : undefined;
+        return {
+          ...current,
+          categoryId: categoryId === 'all' ? undefined : categoryId,
+          categoryName: categoryId === 'all' ? undefined : categoryName,
+        };
       }
       case 'status': {
         const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];

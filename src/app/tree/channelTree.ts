@@ -9,6 +9,7 @@ import { FilteredListModel, listTotal } from './filteredList';
 import type { ClientSource } from './clientSource';
 import { channelQuery, describeChannelFilter, isEmptyFilter, type ChannelFilter } from './filters';
 import { listChildren } from './listChildren';
+import { channelOrder, isStatusOrder, MAX_SORTED_LIVE, readLiveRun } from './liveRun';
 import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
 
@@ -33,10 +34,16 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   private unfollowed = new Set<string>();
   /** Channels created here since the last refresh: listed first, wherever their page would be. */
   private created: Channel[] = [];
+  /** Live only: more channels run than are sorted here (liveRun.ts), so the list keeps the status order. */
+  private liveUnsorted = false;
+  /** Counts refreshes: an answer from before one does not set `liveUnsorted`. */
+  private refreshes = 0;
 
   constructor(
     source: ClientSource,
     private readonly pageSize: () => number,
+    /** Live only: how many running channels are sorted here at most (liveRun.ts). */
+    private readonly maxSortedLive = MAX_SORTED_LIVE,
   ) {
     super(source);
     this.rootList = this.makeList(undefined);
@@ -47,7 +54,10 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   }
 
   protected describeFilter(filter: ChannelFilter): string {
-    return [describeChannelFilter(filter), this.grouped ? l10n.t('grouped by category') : '']
+    return [
+      describeChannelFilter(filter, { liveUnsorted: this.liveUnsorted, maxSortedLive: this.maxSortedLive }),
+      this.grouped ? l10n.t('grouped by category') : '',
+    ]
       .filter(Boolean)
       .join(' · ');
   }
@@ -116,25 +126,25 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
       async (page, size) => {
         const client = await this.source.activeClient();
         const filter = this.filter;
-        const result = await client.liveGetChannelsByPage(channelQuery(filter, page, size, category ?? undefined));
-        let items = result.channels;
-        const only = category ?? filter.category;
-        if (only) items = items.filter((channel) => channel.type === only.id);
-        if (category === null) items = items.filter((channel) => !channel.type);
+        const generation = this.refreshes;
+        const read = (at: number, number: number): ReturnType<typeof client.liveGetChannelsByPage> =>
+          client.liveGetChannelsByPage(channelQuery(filter, at, number, category ?? undefined));
+        if (filter.liveOnly && !isStatusOrder(filter.sort, filter.order) && page === 1) {
+          // Live only in the chosen order: the whole run of running channels, sorted here, as one page
+          // (liveRun.ts). Too long a run keeps the platform's status order, and the description says so.
+          const run = await readLiveRun(read, this.maxSortedLive);
+          if (run.complete) {
+            const items = this.keep(run.channels, category, filter).sort(channelOrder(filter.sort, filter.order));
+            return { items, total: items.length, counted: true, fetched: run.fetched, last: true };
+          }
+          // The view's description follows once the page is shown (onDidLoad).
+          if (generation === this.refreshes) this.liveUnsorted = true;
+        }
+        const result = await read(page, size);
         // Live only: the platform has no status filter, so its pages come sorted by status, running
         // channels first (channelQuery), and the list ends at the first channel that is not running.
         const last = filter.liveOnly === true && result.channels.some((channel) => !isRunning(channel));
-        if (filter.liveOnly) items = items.filter(isRunning);
-        if (category && filter.keyword && !filter.category) {
-          // In a category the search slot holds the category, so the search applies here, as the
-          // platform would apply it: by name, by category, or either (`all`).
-          const keyword = filter.keyword.toLowerCase();
-          const byCategory = category.name.toLowerCase().includes(keyword) || category.id === filter.keyword;
-          const byName = (channel: Channel): boolean => channel.name.toLowerCase().includes(keyword);
-          const searchType = filter.searchType ?? 'name';
-          if (searchType === 'name') items = items.filter(byName);
-          else if (!byCategory) items = searchType === 'type' ? [] : items.filter(byName);
-        }
+        const items = this.keep(result.channels, category, filter);
         // The platform's count is exact only when nothing was filtered here; `fetched` tells where
         // its pages end even when a whole page was filtered out.
         return {
@@ -148,6 +158,33 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
       this.pageSize,
       (channel) => channel.id,
     );
+  }
+
+  /**
+   * What the platform's answer holds that the list shows: the exact category (`category` an object, or
+   * null for the channels without one), running channels for Live only, and in a category the search.
+   */
+  private keep(
+    channels: readonly Channel[],
+    category: ChannelCategory | null | undefined,
+    filter: ChannelFilter,
+  ): Channel[] {
+    let items = [...channels];
+    const only = category ?? filter.category;
+    if (only) items = items.filter((channel) => channel.type === only.id);
+    if (category === null) items = items.filter((channel) => !channel.type);
+    if (filter.liveOnly) items = items.filter(isRunning);
+    if (category && filter.keyword && !filter.category) {
+      // In a category the search slot holds the category, so the search applies here, as the
+      // platform would apply it: by name, by category, or either (`all`).
+      const keyword = filter.keyword.toLowerCase();
+      const byCategory = category.name.toLowerCase().includes(keyword) || category.id === filter.keyword;
+      const byName = (channel: Channel): boolean => channel.name.toLowerCase().includes(keyword);
+      const searchType = filter.searchType ?? 'name';
+      if (searchType === 'name') items = items.filter(byName);
+      else if (!byCategory) items = searchType === 'type' ? [] : items.filter(byName);
+    }
+    return items;
   }
 
   protected async children(node: TreeNode | undefined): Promise<TreeNode[]> {
@@ -239,6 +276,8 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   /** Forgets every cached page (refresh, filter change, account switch) and redraws the view. */
   refresh(): void {
     this.unfollowed = new Set();
+    this.liveUnsorted = false;
+    this.refreshes++;
     this.created = [];
     this.rootList.reset();
     this.categories = { generation: this.categories.generation + 1 };

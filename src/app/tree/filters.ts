@@ -8,6 +8,9 @@ import type {
 } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { videoStatusText } from './videoPresentation';
+import { formatCount } from './filteredList';
+import { formatCategory } from '../util/format';
+import { MAX_SORTED_LIVE } from './liveRun';
 
 /**
  * Filters go to the list operations' own parameters (searchType/keyword/sort/order, and for videos
@@ -30,6 +33,8 @@ export interface VideoFilter {
   readonly sort?: VideoSortKey;
   readonly order?: SortOrder;
   readonly categoryId?: number;
+  /** The category's name when it was picked by name (for the description; queryVideo takes the id). */
+  readonly categoryName?: string;
   readonly status?: VideoStatus;
   /** queryVideo lists normal videos (0) unless VR (1) is asked for. */
   readonly videoType?: 0 | 1;
@@ -80,20 +85,39 @@ export function videoQuery(filter: VideoFilter, page: number, size: number): Vid
   return query;
 }
 
-/** The text for the view's `description`; empty when nothing is set. */
-export function describeChannelFilter(filter: ChannelFilter): string {
+/**
+ * The text for the view's `description`; empty when nothing is set. Live only keeps the chosen order
+ * (src/app/tree/liveRun.ts) unless more channels run than are sorted there (`liveUnsorted`): the
+ * description then says the list is in status order, and why.
+ */
+export function describeChannelFilter(
+  filter: ChannelFilter,
+  state: { liveUnsorted?: boolean; maxSortedLive?: number } = {},
+): string {
   const parts: string[] = [];
   if (filter.liveOnly) parts.push(l10n.t('live only'));
   if (filter.category) parts.push(l10n.t('category: {0}', filter.category.name));
   else if (filter.keyword) parts.push(l10n.t('{0} ~ "{1}"', filter.searchType ?? 'name', filter.keyword));
-  if (filter.sort && !filter.liveOnly) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'asc'));
+  if (filter.liveOnly && state.liveUnsorted)
+    parts.push(
+      l10n.t(
+        'by status (over {0} live channels, too many to sort)',
+        formatCount(state.maxSortedLive ?? MAX_SORTED_LIVE),
+      ),
+    );
+  else if (filter.sort) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'asc'));
   return parts.join(' · ');
 }
 
 export function describeVideoFilter(filter: VideoFilter): string {
   const parts: string[] = [];
   if (filter.keyword) parts.push(l10n.t('{0} ~ "{1}"', filter.searchType ?? 'title', filter.keyword));
-  if (filter.categoryId !== undefined) parts.push(l10n.t('category {0}', filter.categoryId));
+  if (filter.categoryId !== undefined)
+    parts.push(
+      filter.categoryName
+        ? l10n.t('category: {0}', formatCategory({ id: filter.categoryId, name: filter.categoryName }))
+        : l10n.t('category {0}', filter.categoryId),
+    );
   if (filter.status !== undefined) parts.push(videoStatusText(filter.status).toLowerCase());
   if (filter.videoType === 1) parts.push('VR');
   if (filter.sort) parts.push(l10n.t('by {0} {1}', filter.sort, filter.order ?? 'desc'));

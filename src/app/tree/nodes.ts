@@ -2,6 +2,7 @@ import { l10n } from '../../l10n/l10n';
 import type { Channel, ChannelCategory, LiveOutput, OutputGroup, TranscodedStream, Video } from '../../api/types';
 import { channelView, outputGroupView, outputView } from './channelPresentation';
 import type { NodeView } from './nodeView';
+import { formatCount } from './filteredList';
 import { renditionView, videoView } from './videoPresentation';
 
 /**
@@ -123,26 +124,27 @@ export class LoadMoreNode extends TreeNode {
     super(parent);
   }
   view(): NodeView {
+    // Counts thousands separated, as the view's description says them ("10,000 channels").
     const label =
       this.total !== undefined
-        ? l10n.t('Load more ({0} of {1})', this.loadedCount, this.total)
+        ? l10n.t('Load more ({0} of {1})', formatCount(this.loadedCount), formatCount(this.total))
         : this.searched
           ? l10n.t(
               'Load more ({0} shown, {1} of {2} searched)',
-              this.loadedCount,
-              this.searched.read,
-              this.searched.total,
+              formatCount(this.loadedCount),
+              formatCount(this.searched.read),
+              formatCount(this.searched.total),
             )
-          : l10n.t('Load more ({0} shown)', this.loadedCount);
+          : l10n.t('Load more ({0} shown)', formatCount(this.loadedCount));
     return {
       label,
       ...(this.searched
         ? {
             tooltip: l10n.t(
               'The platform cannot list only these, so its pages are searched here: {0} of {1} records read so far, {2} of them shown. How many more belong here is not known until all are read.',
-              this.searched.read,
-              this.searched.total,
-              this.loadedCount,
+              formatCount(this.searched.read),
+              formatCount(this.searched.total),
+              formatCount(this.loadedCount),
             ),
           }
         : {}),

@@ -65,7 +65,7 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
   }
 
   protected withoutAccountParts(filter: VideoFilter): VideoFilter {
-    const { categoryId: _dropped, ...rest } = filter;
+    const { categoryId: _dropped, categoryName: _name, ...rest } = filter;
     return rest;
   }
 
