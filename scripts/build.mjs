@@ -78,6 +78,7 @@ const lazyParts = {
       external: true,
     }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-inspect' }, () => {
+      if (sharedWithInspect.size === 0) return { errors: [{ text: 'build the inspection part (lazyInspect) first' }] };
       const modules = [...sharedWithInspect]
         .sort()
         .map(
