@@ -2,7 +2,8 @@
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 
@@ -39,7 +40,14 @@ const LAZY = {
   undici: { source: 'undici', outfile: 'dist/lazy/undici.js' },
   // The playlist parser (~42 KiB minified), loaded by src/inspector/hls.ts on the first playlist read.
   hlsParser: { source: 'hls-parser', outfile: 'dist/lazy/hls-parser.js' },
+  // Inspect Stream, Preview and Open Player in Browser with the stream inspector (~40 KiB minified), loaded by
+  // src/app/commands/inspectCommands.ts on the first use of one of them.
+  inspect: { source: 'src/app/inspect/commands.ts', outfile: 'dist/lazy/inspect.js' },
 };
+// The folders whose code goes into the inspection part. What it imports from the rest of src/ is the extension
+// bundle's own module, handed over when the part is loaded, never a copy: one translator (src/app/l10n.ts), one
+// class per tree node (`instanceof` in src/app/inspect/streamTargets.ts) and per error (src/app/failures.ts).
+const INSPECT_DIRS = [join(root, 'src', 'app', 'inspect'), join(root, 'src', 'inspector')];
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
 const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];
@@ -58,6 +66,65 @@ const lazyParts = {
     build.onResolve({ filter: /\/localPlatform\/server$/ }, (args) =>
       args.importer.includes(join('src', 'vscode')) ? { path: './lazy/localPlatform.js', external: true } : undefined,
     );
+    // The inspection part is a function of the extension's modules it shares (see inspectPart below): the require
+    // in src/app/commands/inspectCommands.ts becomes a call of it with those modules, bundled here as usual.
+    build.onResolve({ filter: /\/inspect\/commands$/ }, (args) =>
+      args.importer.includes(join('src', 'app', 'commands'))
+        ? { path: 'inspect', namespace: 'lazy-inspect' }
+        : undefined,
+    );
+    build.onResolve({ filter: /^\.\/lazy\/inspect\.js$/, namespace: 'lazy-inspect' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-inspect' }, () => {
+      if (sharedWithInspect.size === 0) return { errors: [{ text: 'build the inspection part (lazyInspect) first' }] };
+      const modules = [...sharedWithInspect]
+        .sort()
+        .map(
+          (file) => `${JSON.stringify(relative(root, file).split(sep).join('/'))}: require(${JSON.stringify(file)})`,
+        );
+      return {
+        contents: `module.exports = require("./lazy/inspect.js")({ ${modules.join(', ')} });`,
+        resolveDir: root,
+        loader: 'js',
+      };
+    });
+  },
+};
+
+/** The files of src/ outside INSPECT_DIRS that the inspection part imports; filled by its build, which runs first. */
+const sharedWithInspect = new Set();
+
+/** A relative import's file: the path itself, or with .ts, or its index.ts. */
+function sourceFile(path) {
+  for (const candidate of [path, `${path}.ts`, join(path, 'index.ts')]) {
+    if (existsSync(candidate) && !candidate.endsWith(sep) && /\.[cm]?[jt]s$/.test(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+/**
+ * The inspection part's build: its imports of src/ outside INSPECT_DIRS read the module the extension's bundle
+ * hands over, and the whole part is one function of those modules (`module.exports = (shared) => exports`).
+ * hls-parser is the lazy part beside it.
+ */
+const inspectPart = {
+  name: 'inspect-part',
+  setup(build) {
+    build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './hls-parser.js', external: true }));
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.namespace !== 'file') return undefined;
+      const file = sourceFile(resolve(args.resolveDir, args.path));
+      const inSrc = file !== undefined && file.startsWith(join(root, 'src') + sep);
+      if (!inSrc || INSPECT_DIRS.some((dir) => file.startsWith(dir + sep))) return undefined;
+      sharedWithInspect.add(file);
+      return { path: relative(root, file).split(sep).join('/'), namespace: 'extension-shared' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'extension-shared' }, (args) => ({
+      contents: `module.exports = shared[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
   },
 };
 
@@ -78,6 +145,16 @@ const entries = {
   },
   lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
   lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
+  lazyInspect: {
+    entryPoints: [LAZY.inspect.source],
+    outfile: LAZY.inspect.outfile,
+    external: FFMPEG_PACKAGES,
+    plugins: [inspectPart],
+    banner: {
+      js: "module.exports = (shared) => {\n'use strict';\nconst module = { exports: {} }, exports = module.exports;",
+    },
+    footer: { js: 'return module.exports;\n};' },
+  },
   lazyValidators: {
     entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
     outdir: 'dist/lazy/validators',
@@ -86,7 +163,14 @@ const entries = {
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
-const EXTENSION_PARTS = ['extension', 'lazyLocalPlatform', 'lazyUndici', 'lazyHlsParser', 'lazyValidators'];
+const EXTENSION_PARTS = [
+  'extension',
+  'lazyLocalPlatform',
+  'lazyUndici',
+  'lazyHlsParser',
+  'lazyInspect',
+  'lazyValidators',
+];
 
 // The authoring validators: compiled from schemas/*.schema.json into src/authoring/generated/ (a build
 // output, git-ignored) before the extension bundle takes them in. The generator is TypeScript sharing
@@ -118,7 +202,19 @@ if (only && !entries[only]) {
   console.error(`unknown bundle "${only}"; expected one of ${Object.keys(entries).join(', ')}`);
   process.exit(2);
 }
-await Promise.all(Object.values(selected).map((options) => esbuild.build({ ...common, ...options })));
+// The inspection part first: the extension's bundle hands it the modules its build found it imports.
+const { lazyInspect, ...others } = selected;
+const extensionBuild = lazyInspect
+  ? esbuild
+      .build({ ...common, ...lazyInspect })
+      .then(() => others.extension && esbuild.build({ ...common, ...others.extension }))
+  : others.extension && esbuild.build({ ...common, ...others.extension });
+await Promise.all([
+  extensionBuild,
+  ...Object.entries(others)
+    .filter(([name]) => name !== 'extension')
+    .map(([, options]) => esbuild.build({ ...common, ...options })),
+]);
 // The browser player's hls.js (src/localPlatform/player.ts serves it at /player/hls.js) beside the extension's
 // bundle: the VSIX ships the installed package's browser build, never a CDN.
 if (selected.extension) {

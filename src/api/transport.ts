@@ -50,7 +50,8 @@ export interface Exchange {
   method: 'GET' | 'POST';
   /** Path with the query string. */
   path: string;
-  headers?: Record<string, string>;
+  /** Never changed here (a proxy agent adds to a copy). */
+  headers?: Readonly<Record<string, string>>;
   /** A text body, or a streamed one (an upload: read as the connection takes it). */
   body?: string | Readable;
   signal?: AbortSignal;
@@ -132,7 +133,9 @@ const DEADLINE_PASSED = new Error('the deadline for the whole answer passed');
  */
 class AnswerDeadline {
   private readonly started = performance.now();
-  private timer?: NodeJS.Timeout;
+  /** When the body is abandoned (performance.now() time), once watched. */
+  at = Infinity;
+  private body?: Dispatcher.ResponseData['body'];
   expired = false;
 
   /**
@@ -142,19 +145,72 @@ class AnswerDeadline {
    */
   constructor(
     private readonly ms: number,
+    private readonly watcher: DeadlineWatch,
     private readonly fromHeaders = false,
   ) {}
 
   watch(body: Dispatcher.ResponseData['body']): void {
-    const left = this.fromHeaders ? this.ms : Math.max(0, this.ms - (performance.now() - this.started));
-    this.timer = setTimeout(() => {
-      this.expired = true;
-      body.destroy(DEADLINE_PASSED);
-    }, left);
+    this.body = body;
+    this.at = (this.fromHeaders ? performance.now() : this.started) + this.ms;
+    this.watcher.add(this);
+  }
+
+  expire(): void {
+    this.expired = true;
+    this.body?.destroy(DEADLINE_PASSED);
   }
 
   end(): void {
+    if (this.body !== undefined) this.watcher.delete(this);
+  }
+}
+
+/**
+ * One timer for all the answers a transport reads, set for the earliest deadline, instead of a
+ * timer set and cleared per call (bench/client.bench.ts: per-call work is what the client adds to
+ * undici). Calls end long before their deadline, so the timer rarely fires; when it does, it
+ * abandons the answers whose deadline passed and is set again for the next one.
+ */
+class DeadlineWatch {
+  private readonly active = new Set<AnswerDeadline>();
+  private timer?: NodeJS.Timeout;
+  /** The deadline the timer is set for. */
+  private timerAt = Infinity;
+
+  add(deadline: AnswerDeadline): void {
+    this.active.add(deadline);
+    if (deadline.at < this.timerAt) this.arm(deadline.at);
+  }
+
+  delete(deadline: AnswerDeadline): void {
+    this.active.delete(deadline);
+    if (this.active.size === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.timerAt = Infinity;
+    }
+  }
+
+  private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timerAt = at;
+    this.timer = setTimeout(() => this.sweep(), Math.max(0, at - performance.now()));
+  }
+
+  private sweep(): void {
+    this.timer = undefined;
+    this.timerAt = Infinity;
+    const now = performance.now();
+    let next = Infinity;
+    for (const deadline of this.active) {
+      if (deadline.at <= now) {
+        this.active.delete(deadline);
+        deadline.expire();
+      } else if (deadline.at < next) {
+        next = deadline.at;
+      }
+    }
+    if (next !== Infinity) this.arm(next);
   }
 }
 
@@ -167,6 +223,7 @@ export class Transport {
   private readonly proxyNote: string;
   /** The proxy (without credentials), when one is used. */
   private readonly proxyName?: string;
+  private readonly deadlines = new DeadlineWatch();
 
   constructor(options: TransportOptions) {
     this.origin = options.origin;
@@ -203,7 +260,11 @@ export class Transport {
   /** Sends one request and reads the whole answer; throws TransportError for anything but a 2xx. */
   async exchange(x: Exchange): Promise<Answer> {
     if (x.signal?.aborted) throw aborted(x, x.signal.reason);
-    const deadline = new AnswerDeadline(this.timeouts.bodyMs, x.body !== undefined && typeof x.body !== 'string');
+    const deadline = new AnswerDeadline(
+      this.timeouts.bodyMs,
+      this.deadlines,
+      x.body !== undefined && typeof x.body !== 'string',
+    );
     try {
       let response: Dispatcher.ResponseData;
       try {
@@ -211,7 +272,8 @@ export class Transport {
           origin: this.origin,
           path: x.path,
           method: x.method,
-          headers: x.headers,
+          // A proxy agent adds a host header to the object it is given.
+          headers: this.proxyName !== undefined && x.headers !== undefined ? { ...x.headers } : x.headers,
           body: x.body,
           signal: x.signal,
           headersTimeout: this.timeouts.headersMs,

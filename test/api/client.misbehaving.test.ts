@@ -71,6 +71,28 @@ describe('PlatformClient against misbehaving servers', () => {
         await client.close();
       }
     });
+    it('ends each trickling answer at its own deadline, while quick answers beside them arrive', async () => {
+      const client = makeClient(server.baseUrl, { retry: { attempts: 1 }, timeouts: { headersMs: 2000, bodyMs: 600 } });
+      try {
+        server.respond = (request, res) =>
+          request.query.videoId?.startsWith('slow') ? trickle(res) : sendJson(res, ok({ id: request.query.videoId }));
+        const first = rejection(client.getVideoInfo('slow-1'));
+        const quick = await Promise.all([client.getVideoInfo('a'), client.getVideoInfo('b')]);
+        const second = rejection(client.getVideoInfo('slow-2'));
+        const later = await client.getVideoInfo('c');
+        assert.deepEqual(
+          [...quick, later].map((video) => video.id),
+          ['a', 'b', 'c'],
+        );
+        for (const error of await Promise.all([first, second])) {
+          assert.ok(error instanceof TransportError, String(error));
+          assert.equal(error.phase, 'body');
+          assert.match(error.message, /^getVideoInfo: .* did not send its whole answer within 0\.6 s/);
+        }
+      } finally {
+        await client.close();
+      }
+    });
   });
 
   describe('an answer too large to read', () => {

@@ -267,6 +267,17 @@ describe('PlatformClient requests', () => {
     assert.equal(signature, signParams(signed, SECRET_KEY));
   });
 
+  it('sends every printable ASCII character of a value as encodeURIComponent writes it', async () => {
+    server.respond = (_r, res) => sendJson(res, ok({ id: 'k', name: 'x' }));
+    const name = Array.from({ length: 95 }, (_, i) => String.fromCharCode(32 + i)).join('');
+    await client.liveChannelTypeCreate(name);
+    const request = server.last;
+    assert.equal(request.query.name, name);
+    assert.ok(request.rawQuery.includes(`name=${encodeURIComponent(name)}&`), request.rawQuery);
+    const { signature, ...signed } = request.query;
+    assert.equal(signature, signParams(signed, SECRET_KEY));
+  });
+
   it('accepts a base URL with a trailing /rest or a path prefix', async () => {
     const withRest = makeClient(`${server.baseUrl}/rest/`);
     const prefixed = makeClient(`${server.baseUrl}/platform/rest`);

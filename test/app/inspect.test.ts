@@ -4,9 +4,9 @@ import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TranscodedStream } from '../../src/api/types';
-import { inspectStream, type InspectSession } from '../../src/app/inspect/inspectStream';
-import { openPlayerInBrowser } from '../../src/app/inspect/player';
-import { previewStream } from '../../src/app/inspect/preview';
+// The command table's handlers (loaded on first use: src/app/commands/inspectCommands.ts), as the user runs them.
+import { inspectStream, openPlayerInBrowser, previewStream } from '../../src/app/commands/inspectCommands';
+import type { InspectSession } from '../../src/app/inspect/inspectStream';
 import { ChannelNode, RenditionNode, VideoNode } from '../../src/app/tree/nodes';
 import { probe, type MediaTools } from '../../src/media/tools';
 import { ForwardProxy } from '../api/forwardProxy';

@@ -26,6 +26,8 @@ interface ProbeResult {
   secretInLog?: boolean;
   requestLogged?: boolean;
   diagnosticCollections?: string[];
+  rtmpOutput?: string;
+  errorMessages?: string[];
 }
 
 async function probeBundle(storageDir: string, flags: string[], env: NodeJS.ProcessEnv = {}): Promise<ProbeResult> {
@@ -88,6 +90,20 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
     assert.deepEqual([...(result.diagnosticCollections ?? [])].sort(), [
       'videoPlatform.authoring',
       'videoPlatform.hls',
+    ]);
+  });
+
+  it("runs Inspect Stream from its lazy part (dist/lazy/inspect.js) with the bundle's own tree nodes and translator", async () => {
+    const result = await probeBundle(storageDir, ['preset', 'activate', 'inspect'], {
+      VIDEO_PLATFORM_DEV_BASE_URL: platform.platform.baseUrl,
+      VIDEO_PLATFORM_DEV_ACCESS_KEY: ACCESS_KEY,
+      VIDEO_PLATFORM_DEV_SECRET_KEY: SECRET_KEY,
+    });
+    assert.ok(result.rtmpOutput, 'a channel has an RTMP output');
+    // The output is recognised (one OutputNode class for both parts, or the command would ask for an address)
+    // and the refusal is in the installed translator's words (one l10n module, or the text would be unmarked).
+    assert.deepEqual(result.errorMessages, [
+      `««Inspect stream» failed: «the output's address ${result.rtmpOutput} is not an http(s) address (RTMP cannot be inspected)»»`,
     ]);
   });
 

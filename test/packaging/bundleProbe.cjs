@@ -1,7 +1,9 @@
 // Loads the built dist/extension.js in a fresh Node process with a minimal `vscode` seam and
 // reports, as one JSON line, what a user-visible check needs: whether undici's process-wide
 // dispatcher changed, which commands were registered, what the views and status bar show.
-// Usage: node bundleProbe.cjs <dist/extension.js> <storageDir> [preset] [activate]
+// Usage: node bundleProbe.cjs <dist/extension.js> <storageDir> [preset] [activate] [inspect]
+// `inspect` (with `activate`): runs Inspect Stream on an RTMP output of a channel, which the lazy part
+// dist/lazy/inspect.js refuses with a message; the seam's translator marks its texts with «» to tell them apart.
 'use strict';
 const Module = require('node:module');
 const path = require('node:path');
@@ -31,6 +33,8 @@ const views = new Map();
 const statusItems = [];
 const logLines = [];
 const diagnosticCollections = [];
+const errorMessages = [];
+const marked = flags.includes('inspect');
 
 const vscode = {
   EventEmitter,
@@ -60,12 +64,24 @@ const vscode = {
   StatusBarAlignment: { Left: 1, Right: 2 },
   QuickPickItemKind: { Separator: -1, Default: 0 },
   ProgressLocation: { Notification: 15 },
-  Uri: { parse: (value) => ({ toString: () => value }) },
+  // A class, as commands tell an Explorer resource from a tree node with `instanceof vscode.Uri`.
+  Uri: class Uri {
+    constructor(value) {
+      this.value = value;
+    }
+    static parse(value) {
+      return new Uri(value);
+    }
+    toString() {
+      return this.value;
+    }
+  },
   // vscode.l10n.t without a bundle: the English text with its {0} / {name} placeholders filled in.
   l10n: {
     t: (message, ...args) => {
       const values = args.length === 1 && typeof args[0] === 'object' && args[0] !== null ? args[0] : args;
-      return message.replace(/\{([^{}]+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+      const text = message.replace(/\{([^{}]+)\}/g, (whole, key) => (key in values ? String(values[key]) : whole));
+      return marked ? `«${text}»` : text;
     },
   },
   window: {
@@ -109,7 +125,10 @@ const vscode = {
     },
     showInformationMessage: async () => undefined,
     showWarningMessage: async () => undefined,
-    showErrorMessage: async () => undefined,
+    showErrorMessage: async (message) => {
+      errorMessages.push(message);
+      return undefined;
+    },
     visibleTextEditors: [],
   },
   commands: {
@@ -214,6 +233,21 @@ class Secrets {
     result.hasAccount = context.get('videoPlatform.hasAccount');
     result.secretInLog = logLines.some((line) => line.includes(process.env.VIDEO_PLATFORM_DEV_SECRET_KEY || '\u0000'));
     result.requestLogged = logLines.some((line) => /^info GET liveGetChannelsByPage code 0/.test(line));
+    if (flags.includes('inspect')) {
+      // Channel > output group > output: the first output whose address is not http(s).
+      const provider = views.get('videoPlatform.channels').provider;
+      let output;
+      for (const channel of roots) {
+        for (const group of await provider.getChildren(channel)) {
+          for (const node of await provider.getChildren(group)) {
+            if (node.kind === 'output' && !/^https?:/.test(node.output.publicOutputUrl)) output = output ?? node;
+          }
+        }
+      }
+      result.rtmpOutput = output ? output.output.publicOutputUrl : undefined;
+      if (output) await commands.get('videoPlatform.inspectStream')(output);
+      result.errorMessages = errorMessages;
+    }
     await extension.deactivate();
     for (const subscription of ctx.subscriptions) subscription.dispose();
     result.dispatcherSameAfterActivate = globalThis[KEY] === before;

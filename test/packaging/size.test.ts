@@ -22,11 +22,14 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // (with node-media-server), undici, hls-parser and the six authoring validators are bundles of their own under
 // dist/lazy/, loaded on first use (scripts/build.mjs), each with a budget of its own.
 // 270 KB at the lazy split; 300 KB once the Resources view, account binding, the wizard, hovers and l10n joined.
-const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser, the inspector
+// Lowered again for issue 15: Inspect Stream, Preview and Open Player in Browser with the stream inspector are a
+// part of their own (dist/lazy/inspect.js); activation loads 266 KB (was 304 KB). The .m3u8 problems stay.
+const BUNDLE_BUDGET_BYTES = 280_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
+  'dist/lazy/inspect.js': 60_000, // the inspection commands and the stream inspector
   'dist/lazy/validators/templategroup.js': 44_000, // the largest of the six
 };
 // Raised for issue 15: the local platform's part carries node-media-server (~23 KiB compressed), so that the
@@ -117,12 +120,17 @@ describe('packaging: production bundle and VSIX', function () {
     for (const part of [
       './lazy/localPlatform.js',
       './lazy/undici.js',
-      './lazy/hls-parser.js',
+      './lazy/inspect.js',
       './lazy/validators/channel.js',
     ]) {
       assert.ok(source.includes(`require("${part}")`), `bundle does not load ${part}`);
       entry(`extension/dist/${part.slice(2)}`);
     }
+    // The playlist parser is the inspection part's, loaded from beside it; the part brings no undici of its own.
+    const inspectPart = readZipEntry(zip, entry('extension/dist/lazy/inspect.js')).toString('utf8');
+    assert.ok(inspectPart.includes('require("./hls-parser.js")'), 'the inspection part does not load ./hls-parser.js');
+    entry('extension/dist/lazy/hls-parser.js');
+    assert.ok(!/require\(["']undici["'/]/.test(inspectPart), 'the inspection part requires undici at run time');
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
     // Template literals keep their line breaks when minified (undici's SQL, multipart heads, the local platform's
     // texts), so lines are weighed against the size: minified code averages thousands of characters a line,

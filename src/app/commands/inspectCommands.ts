@@ -1,0 +1,20 @@
+import type * as InspectCommands from '../inspect/commands';
+
+let loaded: typeof InspectCommands | undefined;
+
+/**
+ * Inspect Stream, Preview and Open Player in Browser, loaded on the first use of one of them (issue 15: activation
+ * does not need the stream inspector). The extension's bundle sends this require to dist/lazy/inspect.js, which
+ * shares the bundle's own modules (translator, tree nodes, error classes: scripts/build.mjs); the sources (tests)
+ * load the module as it is.
+ */
+function inspectCommands(): typeof InspectCommands {
+  return (loaded ??= require('../inspect/commands') as typeof InspectCommands);
+}
+
+export const inspectStream: typeof InspectCommands.inspectStream = (ctx, args) =>
+  inspectCommands().inspectStream(ctx, args);
+export const previewStream: typeof InspectCommands.previewStream = (ctx, args) =>
+  inspectCommands().previewStream(ctx, args);
+export const openPlayerInBrowser: typeof InspectCommands.openPlayerInBrowser = (ctx, args) =>
+  inspectCommands().openPlayerInBrowser(ctx, args);

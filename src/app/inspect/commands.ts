@@ -1,0 +1,8 @@
+/**
+ * The inspection commands, with the stream inspector behind them, as one module: the extension's bundle keeps it
+ * in a part of its own (dist/lazy/inspect.js, scripts/build.mjs), loaded by src/app/commands/inspectCommands.ts
+ * on the first use of one of them, since activation needs none of it (issue 15).
+ */
+export { inspectStream } from './inspectStream';
+export { openPlayerInBrowser } from './player';
+export { previewStream } from './preview';
