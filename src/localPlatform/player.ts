@@ -16,13 +16,20 @@ export const PLAYER_SCRIPT_PATH = '/player/hls.js';
 
 let script: Promise<Buffer> | undefined;
 
-/** hls.js's browser build: beside the bundle (scripts/build.mjs copies it into dist/), else the installed package. */
+/**
+ * hls.js's browser build: scripts/build.mjs copies it into dist/, beside dist/localPlatform.js (npm run platform) and
+ * one folder above dist/lazy/localPlatform.js (the platform the installed extension starts, which has no
+ * node_modules); from the sources, the installed package.
+ */
 async function readScript(): Promise<Buffer> {
-  try {
-    return await readFile(join(__dirname, 'hls.min.js'));
-  } catch {
-    return readFile(hlsJsFile());
+  for (const file of [join(__dirname, 'hls.min.js'), join(__dirname, '..', 'hls.min.js')]) {
+    try {
+      return await readFile(file);
+    } catch {
+      // not there: the next place
+    }
   }
+  return readFile(hlsJsFile());
 }
 
 function answer(res: ServerResponse, type: string, body: Buffer | string, head: boolean): void {
