@@ -10,7 +10,8 @@
  *
  * PLATFORM_BEFORE=DIR also runs the platform of another source tree (a copy of an earlier commit with a
  * node_modules link) in the same rounds: before and after side by side. PLATFORM_CPU_PROF=DIR writes a
- * --cpu-prof profile of the platform's process there. PLATFORM_CASES=text runs only the cases whose name holds it.
+ * --cpu-prof profile of the platform's process there, and PLATFORM_NODE_ARGS adds node options to it (such as
+ * --trace-gc). PLATFORM_CASES=text runs only the cases whose name holds it.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
@@ -102,8 +103,9 @@ interface Figures {
   p99: number;
   rps: number;
   bytes: number;
-  /** The server process's CPU time per request, microseconds. */
+  /** The server process's CPU time per request, microseconds: all, and the system's (kernel) share. */
   cpuUs: number;
+  sysUs: number;
 }
 
 /** A server process (bench/platformServer.ts) and its answers over IPC, in the order asked. */
@@ -152,7 +154,8 @@ async function stopChild(child: Child): Promise<void> {
   clearTimeout(timer);
 }
 
-const cpuOf = async (child: Child): Promise<number> => ((await child.ask({ ask: 'cpu' })) as { cpu: number }).cpu;
+const cpuOf = async (child: Child): Promise<{ user: number; system: number }> =>
+  (await child.ask({ ask: 'cpu' })) as { user: number; system: number };
 const rssOf = async (child: Child): Promise<number> => ((await child.ask({ ask: 'rss' })) as { rss: number }).rss;
 
 function signedPath(params: Record<string, string>): string {
@@ -174,6 +177,7 @@ interface Subject {
   answers: number;
   ms: number;
   cpuUs: number;
+  sysUs: number;
   /** Index of the next path: continues across rounds, so a write (a start) is never repeated. */
   next: number;
 }
@@ -191,6 +195,7 @@ function subject(name: string, child: Child, origin: string, paths: string[], wa
     answers: 0,
     ms: 0,
     cpuUs: 0,
+    sysUs: 0,
     next: 0,
   };
 }
@@ -216,7 +221,9 @@ async function round(s: Subject, count: number): Promise<void> {
     }),
   );
   s.ms += performance.now() - started;
-  s.cpuUs += (await cpuOf(s.child)) - cpu;
+  const now = await cpuOf(s.child);
+  s.cpuUs += now.user + now.system - cpu.user - cpu.system;
+  s.sysUs += now.system - cpu.system;
 }
 
 const meanBytes = (s: Subject): number => Math.round(s.bytes / s.answers);
@@ -231,6 +238,7 @@ function figures(s: Subject): Figures {
     rps: (sorted.length / s.ms) * 1000,
     bytes: meanBytes(s),
     cpuUs: s.cpuUs / sorted.length,
+    sysUs: s.sysUs / sorted.length,
   };
 }
 
@@ -260,7 +268,7 @@ function line(name: string, f: Figures, small?: Figures, same?: Figures): string
     ? `  ${(small.rps / f.rps).toFixed(2)}x fewer req/s than bare ${small.bytes} B` +
       (same ? `, ${(same.rps / f.rps).toFixed(2)}x than bare ${same.bytes} B` : '')
     : '';
-  return `  ${name.padEnd(18)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B  CPU ${f.cpuUs.toFixed(0).padStart(5)} us/req${ratios}`;
+  return `  ${name.padEnd(18)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B  CPU ${f.cpuUs.toFixed(0).padStart(4)} us/req (sys ${f.sysUs.toFixed(0).padStart(3)})${ratios}`;
 }
 
 const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
@@ -274,7 +282,13 @@ export async function run(): Promise<void> {
   const before = process.env.PLATFORM_BEFORE;
   const profile = process.env.PLATFORM_CPU_PROF;
   const [platform, earlier, bare] = await Promise.all([
-    startChild(['platform', join(__dirname, '..')], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    startChild(
+      ['platform', join(__dirname, '..')],
+      [
+        ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+        ...(process.env.PLATFORM_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ],
+    ),
     before ? startChild(['platform', before]) : undefined,
     startChild(['bare']),
   ]);
@@ -282,7 +296,7 @@ export async function run(): Promise<void> {
     for (const note of platform.notes) console.log(note);
     if (earlier) for (const note of earlier.notes) console.log(`before: ${note}`);
     console.log(
-      `${CONNECTIONS} connections, ${REQUESTS} requests per server and case in ${ROUNDS} alternating rounds; the load generator here, each server in a child process; CPU is the server process's per request\n`,
+      `${CONNECTIONS} connections, ${REQUESTS} requests per server and case in ${ROUNDS} alternating rounds; the load generator here, each server in a child process; CPU is the server process's per request (sys: the kernel's share)\n`,
     );
     // PLATFORM_CASES=text runs only the cases whose name holds it (for profiling one case); no goal rows then.
     const only = process.env.PLATFORM_CASES;

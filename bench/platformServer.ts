@@ -47,7 +47,7 @@ export type Ask = { ask: 'cpu' } | { ask: 'rss' } | { ask: 'size'; bytes: number
 /** Child to parent: the first message, then one answer per ask. */
 export type Told =
   | { ready: true; origins: string[]; startable: string[]; notes: string[]; rss: number }
-  | { cpu: number }
+  | { user: number; system: number }
   | { rss: number }
   | { sized: true }
   | { closed: true };
@@ -273,7 +273,7 @@ async function main(): Promise<void> {
   process.on('message', (message: Ask) => {
     if (message.ask === 'cpu') {
       const { user, system } = process.cpuUsage();
-      tell({ cpu: user + system });
+      tell({ user, system });
     } else if (message.ask === 'rss') tell({ rss: settledRss() });
     else if (message.ask === 'size') {
       sized = envelope(Math.max(0, message.bytes - envelope(0).length));

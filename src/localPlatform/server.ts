@@ -149,6 +149,8 @@ function takesJsonBody(action: string): boolean {
   return (ACTIONS as Record<string, { jsonBody?: boolean } | undefined>)[action]?.jsonBody === true;
 }
 
+const NO_BODY = Buffer.alloc(0);
+
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
     () => true,
@@ -284,7 +286,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       });
     }
     const jsonAction = takesJsonBody(incoming.url.searchParams.get('action') ?? '');
-    const body = await withBodyDeadline(readBody(req, maxBody), bodyTimeoutMs);
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
+    // for, so no deadline timer (Node drains such a request itself once answered).
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    const body = bodiless ? NO_BODY : await withBodyDeadline(readBody(req, maxBody), bodyTimeoutMs);
     const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
@@ -342,6 +347,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     { path: isPlayerPath, serve: servePlayer },
   ];
 
+  // Made once per server, not per request.
+  const routeFor = (path: string) => routes.find((r) => r.path(path));
+  const readableByAnyOrigin = (path: string, method: string): boolean =>
+    READS.has(method) && routeFor(path)?.anyOrigin === true;
+
   /** The answer to a refusal or failure of any step. */
   const answerError = (req: IncomingMessage, res: ServerResponse, error: unknown, exchange: Exchange): void => {
     if (error instanceof ClientGone) {
@@ -366,12 +376,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     const started = performance.now();
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     try {
-      const routeFor = (path: string) => routes.find((r) => r.path(path));
-      const incoming = normalise(
-        req,
-        allowedHosts,
-        (path, method) => READS.has(method) && routeFor(path)?.anyOrigin === true,
-      );
+      const incoming = normalise(req, allowedHosts, readableByAnyOrigin);
       const route = routeFor(incoming.path);
       if (!route) {
         throw new HttpFault(

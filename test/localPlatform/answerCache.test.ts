@@ -1,98 +1,88 @@
-/** Ready JSON text is written into answers exactly as JSON.stringify would, and is made again when what it shows changes. */
+/** Ready JSON is written into answers exactly as JSON.stringify would, and is made again when what it shows changes. */
 import * as assert from 'node:assert/strict';
-import { AnswerCache, JsonText, ListCache, envelopeBody, jsonList } from '../../src/localPlatform/answerCache';
+import { AnswerCache, JsonList, envelopeChunks } from '../../src/localPlatform/answerCache';
 
-const envelopeText = (envelope: { result: unknown }): string => envelopeBody(envelope).toString();
+const envelopeText = (envelope: { result: unknown }): string => Buffer.concat(envelopeChunks(envelope)).toString();
+/** A list fragment as AnswerCache makes them: a comma and the JSON. */
+const fragment = (value: unknown): Buffer => Buffer.from(`,${JSON.stringify(value)}`);
 
 describe('local platform: answer cache', () => {
-  it('writes ready text into the envelope as JSON.stringify writes the value', () => {
-    const result = [{ id: 'a', name: 'say "result":0 here', n: 1 }, { id: 'b' }];
-    const ready = jsonList(result.map((r) => JSON.stringify(r)));
+  it('writes ready fragments into the envelope as JSON.stringify writes the value', () => {
+    const result = [{ id: 'a', name: 'say "result":[] here', n: 1 }, { id: 'b' }, { id: 'é', name: '渠道 "😀"' }];
+    const ready = new JsonList(result.map(fragment));
     for (const envelope of [
       { code: 0, message: 'success', result: ready, success: true },
-      { code: 0, message: 'success', result: ready, success: true, count: 2 },
+      { code: 0, message: 'success', result: ready, success: true, count: 3 },
     ]) {
       assert.equal(envelopeText(envelope), JSON.stringify({ ...envelope, result }));
       assert.equal(JSON.stringify(envelope), JSON.stringify({ ...envelope, result }), 'toJSON gives the same JSON');
     }
-    const plain = { code: 10001, message: 'no "result":0', result: null, success: false };
+    const empty = { code: 0, message: 'success', result: new JsonList([]), success: true, count: 0 };
+    assert.equal(envelopeText(empty), JSON.stringify({ ...empty, result: [] }));
+    const plain = { code: 10001, message: 'no "result":[] here', result: null, success: false };
     assert.equal(envelopeText(plain), JSON.stringify(plain));
-    assert.equal(new JsonText('[]').text, '[]');
+    assert.equal(new JsonList([fragment(1), fragment('x')]).text, '[1,"x"]');
   });
 
-  it('answers a page asked again with the same bytes, and again with new ones when a count or a record changes', () => {
-    const ready = jsonList(['{"id":"a"}', '{"id":"b"}']);
-    const envelope = { code: 0, message: 'success', result: ready, success: true, count: 2 };
-    const first = envelopeBody(envelope);
-    assert.ok(Buffer.isBuffer(first));
-    assert.equal(envelopeBody({ ...envelope }), first, 'the same bytes, not a copy');
+  it('writes each fragment as it is (no page is joined or copied), head and tail beside them', () => {
+    const fragments = [fragment({ id: 'a' }), fragment({ id: 'b' })];
+    const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true, count: 2 };
+    const chunks = envelopeChunks(envelope);
+    assert.equal(chunks.length, 4, 'head, two fragments, tail');
+    assert.equal(chunks[1].buffer, fragments[0].buffer, 'the first fragment without its comma, same memory');
+    assert.equal(chunks[1].toString(), '{"id":"a"}');
+    assert.equal(chunks[2], fragments[1], 'the next fragments as they are');
     const recountedEnvelope = { ...envelope, count: 3 };
-    const recounted = envelopeBody(recountedEnvelope);
     assert.equal(
-      recounted.toString(),
+      envelopeText(recountedEnvelope),
       '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":3}',
     );
-    assert.equal(
-      envelopeBody({ ...envelope, result: jsonList(['{"id":"a"}']) })
-        .toString()
-        .includes('"b"'),
-      false,
-    );
   });
 
-  it('makes a list once while its texts stay the same, and keeps at most its size', () => {
-    const lists = new ListCache(200);
-    const a = '{"id":"a"}';
-    const b = '{"id":"b"}';
-    const page = lists.list([a, b]);
-    assert.equal(page.text, '[{"id":"a"},{"id":"b"}]');
-    assert.equal(lists.list([a, b]), page, 'the same page again');
-    assert.notEqual(lists.list([a]), page, 'a shorter page is another list');
-    const changed = lists.list([a, '{"id":"b","name":"new"}']);
-    assert.equal(changed.text, '[{"id":"a"},{"id":"b","name":"new"}]');
-    assert.equal(lists.list([]).text, '[]');
-    for (let i = 0; i < 20; i++) lists.list([`{"id":"${i}"}`]);
-    assert.notEqual(lists.list([a, b]), page, 'dropped once more was made than its size holds');
-  });
-
-  it('makes a text once per record and key, again for a new record or key', () => {
+  it('makes the bytes once per record, key and extra, again for a new record, key or extra', () => {
     const cache = new AnswerCache<{ name: string }>(1000);
     let made = 0;
-    const make = (r: { name: string }, key: string): string =>
-      cache.text(r, key, () => {
-        made++;
-        return { name: r.name, key };
-      });
+    const make = (r: { name: string }, key: string, extra = ''): string =>
+      cache
+        .bytes(r, key, extra, () => {
+          made++;
+          return { name: r.name, key, extra };
+        })
+        .toString();
     const one = { name: 'one' };
-    assert.equal(make(one, 'k'), '{"name":"one","key":"k"}');
-    assert.equal(make(one, 'k'), '{"name":"one","key":"k"}');
+    assert.equal(make(one, 'k'), ',{"name":"one","key":"k","extra":""}');
+    assert.equal(make(one, 'k'), ',{"name":"one","key":"k","extra":""}');
     assert.equal(made, 1);
-    assert.equal(make(one, 'other origin'), '{"name":"one","key":"other origin"}');
+    assert.equal(make(one, 'other origin'), ',{"name":"one","key":"other origin","extra":""}');
+    assert.equal(make(one, 'other origin', 'News'), ',{"name":"one","key":"other origin","extra":"News"}');
     const changed = { name: 'one, renamed' }; // a write puts a new record object
-    assert.equal(make(changed, 'other origin'), '{"name":"one, renamed","key":"other origin"}');
-    assert.equal(made, 3);
+    assert.equal(make(changed, 'other origin'), ',{"name":"one, renamed","key":"other origin","extra":""}');
+    assert.equal(made, 4);
   });
 
-  it('keeps at most its size, dropping the least recently used text', () => {
+  it('keeps at most its size in bytes, dropping fragments not read since they were made first', () => {
     const cache = new AnswerCache<{ i: number }>(100);
     const records = Array.from({ length: 20 }, (_, i) => ({ i }));
     let made = 0;
-    const make = (r: { i: number }): string =>
-      cache.text(r, '', () => {
+    const make = (r: { i: number }): Buffer =>
+      cache.bytes(r, '', '', () => {
         made++;
-        return { i: r.i, pad: 'xxxxxxxxxx' };
+        return { i: r.i, pad: 'é' }; // 2 bytes in UTF-8: the bound counts bytes, not characters
       });
     make(records[0]);
     for (const r of records) {
       make(r);
       make(records[0]); // kept in use
+      assert.ok(cache.bytesHeld <= 100, `${cache.bytesHeld} bytes held`);
     }
     assert.equal(made, 20);
     made = 0;
     make(records[0]);
     make(records[19]);
-    assert.equal(made, 0, 'recently used texts stay');
+    assert.equal(made, 0, 'fragments in use stay');
     make(records[1]);
-    assert.equal(made, 1, 'the oldest was dropped');
+    assert.equal(made, 1, 'an old one was dropped');
+    // Each fragment has memory of its own: a slice of Node's shared pool would keep a whole slab alive.
+    assert.equal(make(records[2]).buffer.byteLength, make(records[2]).length);
   });
 });
