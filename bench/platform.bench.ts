@@ -331,7 +331,7 @@ export async function run(): Promise<void> {
     const theirs = earlier ? cases(earlier.startable).filter(keep) : [];
     // Every server first answers a mix of all the cases' reads: measured from a cold start, the first case paid for
     // the JIT's work on the paths all cases share and for the collector's work after the start (the channel page
-    // cost 154 us of CPU a request as the first case, 70 us as the last, in the same run).
+    // cost 154 us of CPU a request as the first case in one run, 70 us as the last with the order reversed).
     const mixed = (sets: Array<[string, Array<Record<string, string>>]>): Array<Record<string, string>> =>
       sets.flatMap(([, paramSets]) => paramSets.filter((params) => params.action !== 'liveStartChannel').slice(0, 50));
     const everyone = [subject(AFTER, platform, platform.origins[0], [], mixed(mine).map(signedPath))];
