@@ -156,6 +156,8 @@ describe('packaging: production bundle and VSIX', function () {
     ]) {
       entry(name);
     }
+    // The English source bundle is for translators only: VS Code loads none for English (~15 KiB compressed).
+    assert.ok(!names.includes('extension/l10n/bundle.l10n.json'), 'l10n/bundle.l10n.json is shipped');
     for (const folder of ['schemas', 'snippets']) {
       const local = readdirSync(join(ROOT, folder)).filter((f) => f.endsWith('.json'));
       assert.ok(local.length > 0, `${folder}/ has no .json files to ship`);
