@@ -1,189 +1,108 @@
 /**
- * Local platform list speed on a large account: 10,000 channels and 100,000 videos (seeded directly
- * through the store), then liveGetChannelsByPage and queryVideo (with sort and search) under a few
- * concurrent connections, beside a bare Node http server answering a constant envelope in alternating
- * rounds of the same run. Prints p50/p90/p99 latency, throughput, the ratio to the bare server, and the
- * process RSS after start, after the cases and after the same reads again (growth).
+ * Local platform list speed on a large account: 10,000 channels and 100,000 videos, then liveGetChannelsByPage
+ * and queryVideo (with sort and search) under a few concurrent connections. The servers run in child processes
+ * (bench/platformServer.ts), so this process, the load generator, never shares an event loop with them; each case
+ * is measured in alternating rounds beside two bare node:http servers of the same run, one answering a small
+ * constant envelope (the goal's reference) and one a constant as large as the case's answer (what moving the
+ * bytes alone costs). Prints p50/p90/p99 latency, throughput, each server's CPU per request (process.cpuUsage in
+ * its child), the ratios to both bare servers, and the platform process's RSS after start, after the cases and
+ * after the same reads again (growth).
+ *
+ * PLATFORM_BEFORE=DIR also runs the platform of another source tree (a copy of an earlier commit with a
+ * node_modules link) in the same rounds: before and after side by side. PLATFORM_CPU_PROF=DIR writes a
+ * --cpu-prof profile of the platform's process there, and PLATFORM_NODE_ARGS adds node options to it (such as
+ * --trace-gc). PLATFORM_CASES=text runs only the cases whose name holds it.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { signParams } from '../src/api/signing';
-import { accountDir } from '../src/localPlatform/accounts';
-import { FIRST_USER_TEMPLATE_GROUP_ID } from '../src/localPlatform/builtinGroups';
-import { newId } from '../src/localPlatform/ids';
-import {
-  newChannelRecord,
-  newOutputGroupRecord,
-  newVideoRecord,
-  type ChannelRec,
-  type LiveTemplateRec,
-  type VideoRec,
-} from '../src/localPlatform/records';
-import { startLocalPlatform } from '../src/localPlatform/server';
-import { AccountStore, Tx } from '../src/localPlatform/store';
-import { renditionsFor } from '../src/localPlatform/transcoder';
 import { goalRow } from './goalTable';
+import { ACCOUNT, CHANNELS, VIDEOS, WORDS, type Ask, type Told } from './platformServer';
 
-const CHANNELS = 10_000;
-const VIDEOS = 100_000;
 const CONNECTIONS = 8;
 const REQUESTS = 2_000;
-/** Alternating rounds of the case and the bare server. */
+/** Alternating rounds of each subject (the platform and the bare servers); who goes first rotates. */
 const ROUNDS = 4;
-const ACCOUNT = { accessKey: 'bench-key', secretKey: 'bench-secret' };
-const WORDS = [
-  'news',
-  'sport',
-  'music',
-  'talk',
-  'kids',
-  'movie',
-  'drama',
-  'travel',
-  'food',
-  'science',
-  'tech',
-  'finance',
+/**
+ * Requests to each server before its rounds: the JIT's work and the answer caches' first serialisation stay out
+ * of the figures (a walk's pages are all asked before its rounds). 100 left the compiler at work during the
+ * rounds: the bare servers then cost 70 us of CPU per request instead of 25; the platform's channel page went
+ * from 250 us to 165 us after 1000 and 125 us after 6000.
+ */
+const WARMUP = Number(process.env.PLATFORM_WARMUP ?? 3000);
+
+const cases = (startable: readonly string[]): Array<[string, Array<Record<string, string>>]> => [
+  ['liveGetChannelsByPage page 1 (15, newest)', [{ action: 'liveGetChannelsByPage' }]],
+  [
+    'liveGetChannelsByPage sort=name, pages 1-300',
+    Array.from({ length: 300 }, (_, i) => ({
+      action: 'liveGetChannelsByPage',
+      sort: 'name',
+      order: 'asc',
+      start: String(i + 1),
+    })),
+  ],
+  [
+    'liveGetChannelsByPage search name (10k scan)',
+    WORDS.map((w) => ({
+      action: 'liveGetChannelsByPage',
+      searchType: 'name',
+      keyword: w,
+      sort: 'status',
+      order: 'desc',
+    })),
+  ],
+  [
+    'channels by name + 1 in 10 starts a channel',
+    Array.from({ length: REQUESTS }, (_, i): Record<string, string> =>
+      i % 10 === 9
+        ? { action: 'liveStartChannel', id: startable[(i - 9) / 10] }
+        : { action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String((i % 50) + 1) },
+    ),
+  ],
+  [
+    'queryVideo sort=title asc, page 1 (15)',
+    [{ action: 'queryVideo', start: '1', number: '15', sort: 'title', order: 'asc' }],
+  ],
+  [
+    'queryVideo sort=size desc, pages 1-500',
+    Array.from({ length: 500 }, (_, i) => ({
+      action: 'queryVideo',
+      start: String(i + 1),
+      number: '15',
+      sort: 'size',
+      order: 'desc',
+    })),
+  ],
+  [
+    'queryVideo search title + category, page 2',
+    WORDS.map((w) => ({
+      action: 'queryVideo',
+      start: '2',
+      number: '15',
+      sort: 'uploadTime',
+      order: 'desc',
+      searchType: 'title',
+      keyword: w,
+      categoryId: '3',
+    })),
+  ],
+  [
+    'queryVideo search tag, rare (100k scan)',
+    [
+      {
+        action: 'queryVideo',
+        start: '1',
+        number: '15',
+        sort: 'tag',
+        order: 'asc',
+        searchType: 'tag',
+        keyword: 'no-such-tag',
+      },
+    ],
+  ],
 ];
-
-function template(i: number, w: number, h: number, kbps: number): LiveTemplateRec {
-  return {
-    id: newId(),
-    displayName: `T${i}`,
-    type: 1,
-    transcodeType: 0,
-    videoWidth: w,
-    videoHeight: h,
-    videoBitrate: kbps,
-    audioBitrate: 128,
-    frameRate: 25,
-    videoCodec: 'h264',
-    advanced: {
-      rc: null,
-      refFrame: null,
-      gopSize: null,
-      bframe: null,
-      interlace: null,
-      gopType: null,
-      smartBorder: null,
-    },
-    createTime: 0,
-    updateTime: null,
-  };
-}
-
-function channel(i: number, templates: LiveTemplateRec[], now: number): ChannelRec {
-  const id = newId();
-  const group = (protocolType: 1 | 2, ts: LiveTemplateRec[]) =>
-    newOutputGroupRecord({
-      id: newId(),
-      protocolType,
-      createTime: now,
-      isRecord: i % 4 === 0 ? '1' : '0',
-      outputs: ts.map((t, k) => ({
-        id: newId(),
-        templateId: t.id,
-        isDefault: k === 0 ? '1' : '0',
-        createTime: now,
-        updateTime: null,
-      })),
-    });
-  return newChannelRecord({
-    id,
-    name: `${WORDS[i % WORDS.length]} channel ${i}`,
-    authCode: id.slice(0, 16),
-    typeName: i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : null,
-    stream: id.slice(16),
-    status: ([0, 1, 2] as const)[i % 3],
-    streamStatus: i % 3 === 2 ? 1 : 2,
-    createTime: now - i * 1000,
-    groups: i % 2 === 0 ? [group(1, templates), group(2, templates.slice(1))] : [group(1, templates.slice(0, 2))],
-  });
-}
-
-function video(i: number, now: number): VideoRec {
-  const id = newId();
-  const done = i % 8 === 2;
-  return newVideoRecord({
-    id,
-    fileName: `file-${i}.mp4`,
-    title: `${WORDS[i % WORDS.length]} clip ${i}`,
-    width: 1920,
-    height: 1080,
-    bitrate: 5000,
-    audioBitrate: 128,
-    duration: 60_000 + (i % 600) * 1000,
-    playNum: i % 1000,
-    size: 10_000 + ((i * 7919) % 500_000),
-    categoryId: (i % 5) + 1,
-    status: (i % 8) as VideoRec['status'],
-    uploadTime: now - i * 10_000,
-    tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
-    streams: done
-      ? renditionsFor(
-          newId(),
-          [
-            {
-              name: '720p',
-              videoWidth: 1280,
-              videoHeight: 720,
-              videoBitrate: 2500,
-              audioBitrate: 128000,
-              hls: true,
-              mp4: true,
-              flv: false,
-              ts: false,
-              hlsEncryptType: 0,
-              mp4EncryptType: 0,
-              flvEncryptType: 0,
-              tsEncryptType: 0,
-              defaultVideo: 1,
-            },
-          ],
-          0,
-          id,
-          60_000,
-        )
-      : [],
-  });
-}
-
-async function seed(dataDir: string): Promise<{ seedMs: number; snapshotMs: number; startable: string[] }> {
-  const started = performance.now();
-  const store = await AccountStore.open(accountDir(dataDir, ACCOUNT.accessKey));
-  const now = Date.now();
-  const tx = new Tx();
-  tx.put('meta', {
-    id: 'meta',
-    userId: 123456,
-    nextLogoGroupId: 1,
-    nextTemplateGroupId: FIRST_USER_TEMPLATE_GROUP_ID,
-    nextVideoCategoryId: 6,
-    defaultTemplateGroupId: null,
-    createdAt: now,
-  });
-  const templates = [template(1, 1920, 1080, 4000), template(2, 1280, 720, 2000), template(3, 854, 480, 800)];
-  for (const t of templates) tx.put('liveTemplates', t);
-  for (let c = 1; c <= 5; c++) tx.put('videoCategories', { id: c, name: `Category ${c}` });
-  const startable: string[] = [];
-  for (let i = 0; i < CHANNELS; i++) {
-    const ch = channel(i, templates, now);
-    if (ch.status !== 2) startable.push(ch.id);
-    tx.put('channels', ch);
-  }
-  for (let i = 0; i < VIDEOS; i++) tx.put('videos', video(i, now));
-  store.seed(tx);
-  const seeded = performance.now();
-  await store.compact();
-  await store.close();
-  return { seedMs: seeded - started, snapshotMs: performance.now() - seeded, startable };
-}
 
 interface Figures {
   p50: number;
@@ -191,299 +110,363 @@ interface Figures {
   p99: number;
   rps: number;
   bytes: number;
+  /** The server process's CPU time per request, microseconds: all, and the system's (kernel) share. */
+  cpuUs: number;
+  sysUs: number;
 }
+
+/** A server process (bench/platformServer.ts) and its answers over IPC, in the order asked. */
+interface Child {
+  proc: ChildProcess;
+  origins: string[];
+  startable: string[];
+  notes: string[];
+  rss: number;
+  ask(message: Ask): Promise<Told>;
+}
+
+function startChild(args: string[], execArgv: string[] = []): Promise<Child> {
+  const proc = fork(join(__dirname, 'platformServer.ts'), args, {
+    execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const waiting: Array<(told: Told) => void> = [];
+  return new Promise((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`a bench server exited (${code}) before it was ready`)));
+    proc.on('message', (told: Told) => {
+      if ('ready' in told) {
+        resolve({
+          proc,
+          origins: told.origins,
+          startable: told.startable,
+          notes: told.notes,
+          rss: told.rss,
+          ask: (message) =>
+            new Promise((answered) => {
+              waiting.push(answered);
+              proc.send(message);
+            }),
+        });
+      } else waiting.shift()?.(told);
+    });
+  });
+}
+
+async function stopChild(child: Child): Promise<void> {
+  const exited = new Promise((resolve) => child.proc.once('exit', resolve));
+  await child.ask({ ask: 'close' });
+  // A child that does not end by itself within 30 s is ended (by its own pid).
+  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 30_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+const cpuOf = async (child: Child): Promise<{ user: number; system: number }> =>
+  (await child.ask({ ask: 'cpu' })) as { user: number; system: number };
+const rssOf = async (child: Child): Promise<number> => ((await child.ask({ ask: 'rss' })) as { rss: number }).rss;
 
 function signedPath(params: Record<string, string>): string {
   const all = { accessKey: ACCOUNT.accessKey, version: '2.0', timestamp: String(Date.now()), ...params };
   return `/rest?${new URLSearchParams({ ...all, signature: signParams(all, ACCOUNT.secretKey) })}`;
 }
 
-interface Load {
+/** One server measured: its paths, its pool and what its rounds gave. */
+interface Subject {
+  name: string;
+  child: Child;
+  origin: string;
+  paths: string[];
+  warmup: string[];
   pool: Pool;
   latencies: number[];
+  /** Bytes and number of the answers read (warm-up included): their mean is the subject's answer size. */
   bytes: number;
+  answers: number;
   ms: number;
+  cpuUs: number;
+  sysUs: number;
   /** Index of the next path: continues across rounds, so a write (a start) is never repeated. */
   next: number;
 }
 
-function newLoad(origin: string): Load {
-  return { pool: new Pool(origin, { connections: CONNECTIONS }), latencies: [], bytes: 0, ms: 0, next: 0 };
+function subject(name: string, child: Child, origin: string, paths: string[], warmup = paths): Subject {
+  return {
+    name,
+    child,
+    origin,
+    paths,
+    warmup,
+    pool: new Pool(origin, { connections: CONNECTIONS }),
+    latencies: [],
+    bytes: 0,
+    answers: 0,
+    ms: 0,
+    cpuUs: 0,
+    sysUs: 0,
+    next: 0,
+  };
 }
 
-async function one(load: Load, path: string, latencies: number[] | undefined): Promise<void> {
+async function one(s: Subject, path: string, latencies: number[] | undefined): Promise<void> {
   const t = performance.now();
-  const res = await load.pool.request({ method: 'GET', path });
+  const res = await s.pool.request({ method: 'GET', path });
   const text = await res.body.text();
   latencies?.push(performance.now() - t);
-  load.bytes = text.length;
+  s.bytes += Buffer.byteLength(text);
+  s.answers++;
   if (!text.startsWith('{"code":0')) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
 }
 
-/** `count` requests over CONNECTIONS lanes, added to the load's figures. */
-async function round(load: Load, paths: string[], count: number): Promise<void> {
-  const end = load.next + count;
+/** `count` requests over CONNECTIONS lanes, added to the subject's figures, with its server's CPU time. */
+async function round(s: Subject, count: number): Promise<void> {
+  const end = s.next + count;
+  const cpu = await cpuOf(s.child);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CONNECTIONS }, async () => {
-      while (load.next < end) await one(load, paths[load.next++ % paths.length], load.latencies);
+      while (s.next < end) await one(s, s.paths[s.next++ % s.paths.length], s.latencies);
     }),
   );
-  load.ms += performance.now() - started;
+  s.ms += performance.now() - started;
+  const now = await cpuOf(s.child);
+  s.cpuUs += now.user + now.system - cpu.user - cpu.system;
+  s.sysUs += now.system - cpu.system;
 }
 
-function figures(load: Load): Figures {
-  const sorted = [...load.latencies].sort((a, b) => a - b);
+const meanBytes = (s: Subject): number => Math.round(s.bytes / s.answers);
+
+function figures(s: Subject): Figures {
+  const sorted = [...s.latencies].sort((a, b) => a - b);
   const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
-  return { p50: at(0.5), p90: at(0.9), p99: at(0.99), rps: (sorted.length / load.ms) * 1000, bytes: load.bytes };
+  return {
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    rps: (sorted.length / s.ms) * 1000,
+    bytes: meanBytes(s),
+    cpuUs: s.cpuUs / sorted.length,
+    sysUs: s.sysUs / sorted.length,
+  };
 }
 
-/**
- * The case and the bare server in alternating rounds (which goes first alternates too), so that the
- * load of this shared machine weighs on both alike and their ratio means something.
- */
-async function measure(
-  origin: string,
-  bareOrigin: string,
-  paths: string[],
-  warmup: string[] = paths,
-  requests = REQUESTS,
-): Promise<{ figures: Figures; bare: Figures }> {
-  const subject = newLoad(origin);
-  const bare = newLoad(bareOrigin);
+/** `count` requests to each subject, over CONNECTIONS lanes, not measured. */
+async function warmUp(subjects: Subject[], count: number): Promise<void> {
   try {
-    for (let i = 0; i < 100; i++) await one(subject, warmup[i % warmup.length], undefined); // warm-up (and cache build)
-    for (let i = 0; i < 100; i++) await one(bare, '/rest', undefined);
-    const perRound = Math.ceil(requests / ROUNDS);
-    for (let r = 0; r < ROUNDS; r++) {
-      if (r % 2 === 0) {
-        await round(subject, paths, perRound);
-        await round(bare, ['/rest'], perRound);
-      } else {
-        await round(bare, ['/rest'], perRound);
-        await round(subject, paths, perRound);
-      }
+    for (const s of subjects) {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: CONNECTIONS }, async () => {
+          while (next < count) await one(s, s.warmup[next++ % s.warmup.length], undefined);
+        }),
+      );
     }
-    return { figures: figures(subject), bare: figures(bare) };
   } finally {
-    await Promise.all([subject.pool.close(), bare.pool.close()]);
+    await Promise.all(subjects.map((s) => s.pool.close()));
   }
 }
 
-function row(name: string, f: Figures, bare?: Figures): string {
-  const ratio = bare
-    ? `  x${(f.p50 / bare.p50).toFixed(1)} p50, ${(bare.rps / f.rps).toFixed(2)}x fewer req/s (bare ${bare.rps.toFixed(0)} req/s in the same rounds)`
-    : '';
-  return `${name.padEnd(44)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B${ratio}`;
+/**
+ * The subjects in alternating rounds (who goes first rotates), so that the load of this shared machine weighs on
+ * all alike and their ratios mean something. The first subject's mean answer size, read in its warm-up, is set on
+ * the same-size bare server (`sized`) before the rounds.
+ */
+async function measure(subjects: Subject[], sized?: Child, requests = REQUESTS): Promise<Map<string, Figures>> {
+  try {
+    for (const s of subjects) {
+      if (s.child === sized && subjects[0] !== s) await sized.ask({ ask: 'size', bytes: meanBytes(subjects[0]) });
+      for (let i = 0; i < WARMUP; i++) await one(s, s.warmup[i % s.warmup.length], undefined); // warm-up (and caches)
+    }
+    const perRound = Math.ceil(requests / ROUNDS);
+    for (let r = 0; r < ROUNDS; r++) {
+      for (let k = 0; k < subjects.length; k++) await round(subjects[(r + k) % subjects.length], perRound);
+    }
+    return new Map(subjects.map((s) => [s.name, figures(s)]));
+  } finally {
+    await Promise.all(subjects.map((s) => s.pool.close()));
+  }
 }
 
-// A full collection before each RSS reading, so the figure is what is kept, not garbage not yet collected.
-setFlagsFromString('--expose-gc');
-const collect = runInNewContext('gc') as () => void;
-
-function settledRss(): number {
-  collect();
-  collect();
-  return process.memoryUsage().rss;
+function line(name: string, f: Figures, small?: Figures, same?: Figures): string {
+  // CPU per request moves less with the machine's other load than throughput does: both are shown.
+  const ratios = small
+    ? `  ${(small.rps / f.rps).toFixed(2)}x fewer req/s than bare ${small.bytes} B` +
+      (same
+        ? `, ${(same.rps / f.rps).toFixed(2)}x than bare ${same.bytes} B (CPU ${(f.cpuUs / same.cpuUs).toFixed(2)}x)`
+        : '')
+    : '';
+  return `  ${name.padEnd(18)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B  CPU ${f.cpuUs.toFixed(0).padStart(4)} us/req (sys ${f.sysUs.toFixed(0).padStart(3)})${ratios}`;
 }
 
 const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
 
-/** A bare server answering a constant envelope; `padding` characters make it as large as a page answer. */
-function bareServer(padding = 0): Promise<Server> {
-  const body = JSON.stringify({ code: 0, message: 'success', result: 'x'.repeat(padding), success: true, count: 0 });
-  const server = createServer((req, res) => {
-    req.resume();
-    res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': Buffer.byteLength(body) });
-    res.end(body);
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
-}
+const AFTER = 'platform';
+const BEFORE = 'platform (before)';
+const SMALL = 'bare small';
+const SAME = 'bare same size';
 
 export async function run(): Promise<void> {
-  const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
-  const bare = await bareServer();
+  const before = process.env.PLATFORM_BEFORE;
+  const profile = process.env.PLATFORM_CPU_PROF;
+  const [platform, earlier, bare] = await Promise.all([
+    startChild(
+      ['platform', join(__dirname, '..')],
+      [
+        ...(profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+        ...(process.env.PLATFORM_NODE_ARGS?.split(' ').filter(Boolean) ?? []),
+      ],
+    ),
+    before ? startChild(['platform', before]) : undefined,
+    startChild(['bare']),
+  ]);
   try {
-    const { seedMs, snapshotMs, startable } = await seed(dataDir);
+    for (const note of platform.notes) console.log(note);
+    if (earlier) for (const note of earlier.notes) console.log(`before: ${note}`);
     console.log(
-      `seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${seedMs.toFixed(0)} ms; snapshot written: ${snapshotMs.toFixed(0)} ms`,
+      `${CONNECTIONS} connections, ${REQUESTS} requests per server and case in ${ROUNDS} alternating rounds; the load generator here, each server in a child process; CPU is the server process's per request (sys: the kernel's share)\n`,
     );
-    const rssBefore = settledRss();
-    const loadStart = performance.now();
-    const platform = await startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });
-    const rssStarted = settledRss();
-    console.log(
-      `platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, RSS ${mib(rssBefore)} -> ${mib(rssStarted)}`,
+    // PLATFORM_CASES=text runs only the cases whose name holds it (for profiling one case); no goal rows then.
+    const only = process.env.PLATFORM_CASES;
+    const keep = ([name]: [string, unknown]): boolean => !only || name.includes(only);
+    const mine = cases(platform.startable).filter(keep);
+    const theirs = earlier ? cases(earlier.startable).filter(keep) : [];
+    // Every server first answers a mix of all the cases' reads: measured from a cold start, the first case paid for
+    // the JIT's work on the paths all cases share and for the collector's work after the start (the channel page
+    // cost 154 us of CPU a request as the first case in one run, 70 us as the last with the order reversed).
+    const mixed = (sets: Array<[string, Array<Record<string, string>>]>): Array<Record<string, string>> =>
+      sets.flatMap(([, paramSets]) => paramSets.filter((params) => params.action !== 'liveStartChannel').slice(0, 50));
+    const everyone = [subject(AFTER, platform, platform.origins[0], [], mixed(mine).map(signedPath))];
+    if (earlier) everyone.push(subject(BEFORE, earlier, earlier.origins[0], [], mixed(theirs).map(signedPath)));
+    everyone.push(
+      subject(SMALL, bare, bare.origins[0], [], ['/rest']),
+      subject(SAME, bare, bare.origins[1], [], ['/rest']),
     );
-    console.log(
-      `${CONNECTIONS} connections, ${REQUESTS} requests per case in ${ROUNDS} rounds alternating with the bare server (a constant envelope), client and servers in one process on this machine\n`,
-    );
-    try {
-      const bareOrigin = `http://127.0.0.1:${(bare.address() as AddressInfo).port}`;
-      const cases: Array<[string, Array<Record<string, string>>]> = [
-        ['liveGetChannelsByPage page 1 (15, newest)', [{ action: 'liveGetChannelsByPage' }]],
-        [
-          'liveGetChannelsByPage sort=name, pages 1-300',
-          Array.from({ length: 300 }, (_, i) => ({
-            action: 'liveGetChannelsByPage',
-            sort: 'name',
-            order: 'asc',
-            start: String(i + 1),
-          })),
-        ],
-        [
-          'liveGetChannelsByPage search name (10k scan)',
-          WORDS.map((w) => ({
-            action: 'liveGetChannelsByPage',
-            searchType: 'name',
-            keyword: w,
-            sort: 'status',
-            order: 'desc',
-          })),
-        ],
-        [
-          'channels by name + 1 in 10 starts a channel',
-          Array.from({ length: REQUESTS }, (_, i): Record<string, string> =>
-            i % 10 === 9
-              ? { action: 'liveStartChannel', id: startable[(i - 9) / 10] }
-              : { action: 'liveGetChannelsByPage', sort: 'name', order: 'asc', start: String((i % 50) + 1) },
-          ),
-        ],
-        [
-          'queryVideo sort=title asc, page 1 (15)',
-          [{ action: 'queryVideo', start: '1', number: '15', sort: 'title', order: 'asc' }],
-        ],
-        [
-          'queryVideo sort=size desc, pages 1-500',
-          Array.from({ length: 500 }, (_, i) => ({
-            action: 'queryVideo',
-            start: String(i + 1),
-            number: '15',
-            sort: 'size',
-            order: 'desc',
-          })),
-        ],
-        [
-          'queryVideo search title + category, page 2',
-          WORDS.map((w) => ({
-            action: 'queryVideo',
-            start: '2',
-            number: '15',
-            sort: 'uploadTime',
-            order: 'desc',
-            searchType: 'title',
-            keyword: w,
-            categoryId: '3',
-          })),
-        ],
-        [
-          'queryVideo search tag, rare (100k scan)',
-          [
-            {
-              action: 'queryVideo',
-              start: '1',
-              number: '15',
-              sort: 'tag',
-              order: 'asc',
-              searchType: 'tag',
-              keyword: 'no-such-tag',
-            },
-          ],
-        ],
-      ];
-      // PLATFORM_CASES=text runs only the cases whose name holds it (for profiling one case); no goal rows then.
-      const only = process.env.PLATFORM_CASES;
-      if (only) cases.splice(0, cases.length, ...cases.filter(([name]) => name.includes(only)));
-      const results = new Map<string, { figures: Figures; bare: Figures }>();
-      for (const [name, paramSets] of cases) {
-        const paths = paramSets.map(signedPath);
-        // Warm up on the reads only: a write (start) must not be repeated.
-        const warmup = paths.filter((path) => !path.includes('action=liveStartChannel'));
-        const from = performance.now();
-        const measured = await measure(platform.baseUrl, bareOrigin, paths, warmup);
-        results.set(name, measured);
-        console.log(row(name, measured.figures, measured.bare));
-        // The case's span in the process's time, for reading a --cpu-prof profile of this case only.
-        if (only) console.log(`  (measured from ${from.toFixed(0)} ms to ${performance.now().toFixed(0)} ms)`);
+    await warmUp(everyone, WARMUP * 2);
+    const results = new Map<string, Map<string, Figures>>();
+    for (const [k, [name, paramSets]] of mine.entries()) {
+      // Warm up on the reads only: a write (start) must not be repeated.
+      const reads = (sets: Array<Record<string, string>>): string[] =>
+        sets.filter((params) => params.action !== 'liveStartChannel').map(signedPath);
+      const subjects = [subject(AFTER, platform, platform.origins[0], paramSets.map(signedPath), reads(paramSets))];
+      if (earlier) {
+        const sets = theirs[k][1];
+        subjects.push(subject(BEFORE, earlier, earlier.origins[0], sets.map(signedPath), reads(sets)));
       }
-      // The floor of the channel page: a bare server answering a constant of the page's size, against the small
-      // one. Moving the bytes (writing them, the client reading them) costs this much before any platform work.
-      const pageBytes = results.get('liveGetChannelsByPage page 1 (15, newest)')?.figures.bytes;
-      let floor: number | undefined;
-      if (pageBytes) {
-        const sameSize = await bareServer(pageBytes - 67);
-        try {
-          const sameOrigin = `http://127.0.0.1:${(sameSize.address() as AddressInfo).port}`;
-          const measured = await measure(sameOrigin, bareOrigin, ['/rest'], ['/rest']);
-          floor = measured.bare.rps / measured.figures.rps;
-          console.log(row(`bare server answering ${pageBytes} B (the floor)`, measured.figures, measured.bare));
-        } finally {
-          await new Promise<void>((resolve) => sameSize.close(() => resolve()));
-        }
-      }
-      const rssLoaded = settledRss();
-      // The same reads again: what the platform keeps after answering them should not grow.
-      for (const [, paramSets] of cases) {
-        const reads = paramSets.filter((params) => params.action !== 'liveStartChannel').map(signedPath);
-        await measure(platform.baseUrl, bareOrigin, reads, reads, REQUESTS / 4);
-      }
-      const rssAgain = settledRss();
-      console.log(
-        `\nprocess RSS (both servers and the client, after a GC): started ${mib(rssStarted)}, after the cases ${mib(rssLoaded)}, after the reads again ${mib(rssAgain)}`,
-      );
-
-      if (only) return;
-      const fewer = (name: string): number => {
-        const m = results.get(name)!;
-        return m.bare.rps / m.figures.rps;
-      };
-      const channelPage = fewer('liveGetChannelsByPage page 1 (15, newest)');
-      goalRow({
-        figure: `channel page (15) on ${CHANNELS} channels, req/s vs a bare server`,
-        goal: 'at most 2x fewer',
-        measured: `${channelPage.toFixed(2)}x fewer`,
-        met: channelPage <= 2,
-      });
-      if (floor !== undefined)
-        goalRow({
-          figure: 'channel page, a bare server answering a constant as large as the page',
-          goal: 'reported (the floor)',
-          measured: `${floor.toFixed(2)}x fewer`,
-          met: undefined,
-        });
-      const videoPages = ['queryVideo sort=title asc, page 1 (15)', 'queryVideo sort=size desc, pages 1-500'];
-      const videoPage = Math.max(...videoPages.map(fewer));
-      goalRow({
-        figure: `queryVideo page on ${VIDEOS} videos, req/s vs a bare server (worse of 2 cases)`,
-        goal: 'at most 1.5x fewer',
-        measured: `${videoPage.toFixed(2)}x fewer`,
-        met: videoPage <= 1.5,
-      });
-      const rareTag = results.get('queryVideo search tag, rare (100k scan)')!.figures.p99;
-      goalRow({
-        figure: `rare-tag search over ${VIDEOS} videos, p99`,
-        goal: 'at most 10 ms',
-        measured: `${rareTag.toFixed(2)} ms`,
-        met: rareTag <= 10,
-      });
-      goalRow({
-        figure: `local platform RSS, ${CHANNELS} channels + ${VIDEOS} videos (bench process)`,
-        goal: 'reported',
-        measured: `${mib(rssStarted)} started, ${mib(rssLoaded)} after the cases`,
-        met: undefined,
-      });
-      const growth = (rssAgain - rssLoaded) / rssLoaded;
-      goalRow({
-        figure: 'RSS growth when the same reads run again',
-        goal: 'not growing (under 5%)',
-        measured: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}% (${mib(rssAgain - rssLoaded)})`,
-        met: growth < 0.05,
-      });
-    } finally {
-      await platform.close();
+      subjects.push(subject(SMALL, bare, bare.origins[0], ['/rest']), subject(SAME, bare, bare.origins[1], ['/rest']));
+      const from = performance.now();
+      const measured = await measure(subjects, bare);
+      results.set(name, measured);
+      const small = measured.get(SMALL)!;
+      const same = measured.get(SAME)!;
+      console.log(name);
+      console.log(line(AFTER, measured.get(AFTER)!, small, same));
+      if (earlier) console.log(line(BEFORE, measured.get(BEFORE)!, small, same));
+      console.log(line(SMALL, small));
+      console.log(line(SAME, same, small));
+      // The case's span in this process's time, for reading a --cpu-prof profile of this case only.
+      if (only) console.log(`  (measured from ${from.toFixed(0)} ms to ${performance.now().toFixed(0)} ms)`);
     }
+    const rssStarted = platform.rss;
+    const rssLoaded = await rssOf(platform);
+    const rssEarlier = earlier ? await rssOf(earlier) : 0;
+    // The same reads again: what the platform keeps after answering them should not grow.
+    for (const [k, [, paramSets]] of mine.entries()) {
+      const reads = paramSets.filter((params) => params.action !== 'liveStartChannel').map(signedPath);
+      const subjects = [subject(AFTER, platform, platform.origins[0], reads)];
+      if (earlier) {
+        const sets = theirs[k][1].filter((params) => params.action !== 'liveStartChannel').map(signedPath);
+        subjects.push(subject(BEFORE, earlier, earlier.origins[0], sets));
+      }
+      await measure(subjects, undefined, REQUESTS / 4);
+    }
+    const rssAgain = await rssOf(platform);
+    console.log(
+      `\nplatform process RSS (after a GC): started ${mib(rssStarted)}, after the cases ${mib(rssLoaded)}, after the reads again ${mib(rssAgain)}`,
+    );
+    if (earlier) {
+      const again = await rssOf(earlier);
+      console.log(
+        `platform (before) process RSS: started ${mib(earlier.rss)}, after the cases ${mib(rssEarlier)}, after the reads again ${mib(again)}`,
+      );
+    }
+
+    if (only) return;
+    const fewer = (name: string, reference = SMALL): number => {
+      const m = results.get(name)!;
+      return m.get(reference)!.rps / m.get(AFTER)!.rps;
+    };
+    const channelCase = 'liveGetChannelsByPage page 1 (15, newest)';
+    const channelPage = fewer(channelCase);
+    goalRow({
+      figure: `channel page (15) on ${CHANNELS} channels, req/s vs a bare server`,
+      goal: 'at most 2x fewer',
+      measured: `${channelPage.toFixed(2)}x fewer`,
+      met: channelPage <= 2,
+    });
+    const floor = results.get(channelCase)!;
+    goalRow({
+      figure: 'channel page, a bare server answering a constant as large as the page',
+      goal: 'reported (the floor)',
+      measured: `${(floor.get(SMALL)!.rps / floor.get(SAME)!.rps).toFixed(2)}x fewer`,
+      met: undefined,
+    });
+    goalRow({
+      figure: 'channel page vs that same-size bare server',
+      goal: 'reported',
+      measured: `${fewer(channelCase, SAME).toFixed(2)}x fewer`,
+      met: undefined,
+    });
+    const cpuTimes = (name: string): number => {
+      const m = results.get(name)!;
+      return m.get(AFTER)!.cpuUs / m.get(SAME)!.cpuUs;
+    };
+    goalRow({
+      figure: 'channel page, server CPU per request vs that same-size bare server',
+      goal: 'reported',
+      measured: `${cpuTimes(channelCase).toFixed(2)}x (${results.get(channelCase)!.get(AFTER)!.cpuUs.toFixed(0)} us)`,
+      met: undefined,
+    });
+    const videoPages = ['queryVideo sort=title asc, page 1 (15)', 'queryVideo sort=size desc, pages 1-500'];
+    const videoPage = Math.max(...videoPages.map((name) => fewer(name)));
+    goalRow({
+      figure: `queryVideo page on ${VIDEOS} videos, req/s vs a bare server (worse of 2 cases)`,
+      goal: 'at most 1.5x fewer',
+      measured: `${videoPage.toFixed(2)}x fewer`,
+      met: videoPage <= 1.5,
+    });
+    goalRow({
+      figure: 'queryVideo page vs a same-size bare server (worse of 2 cases)',
+      goal: 'reported',
+      measured: `${Math.max(...videoPages.map((name) => fewer(name, SAME))).toFixed(2)}x fewer`,
+      met: undefined,
+    });
+    const worstCpu = videoPages.reduce((a, b) => (cpuTimes(a) >= cpuTimes(b) ? a : b));
+    goalRow({
+      figure: 'queryVideo page, server CPU per request vs a same-size bare server (worse of 2 cases)',
+      goal: 'reported',
+      measured: `${cpuTimes(worstCpu).toFixed(2)}x (${results.get(worstCpu)!.get(AFTER)!.cpuUs.toFixed(0)} us)`,
+      met: undefined,
+    });
+    const rareTag = results.get('queryVideo search tag, rare (100k scan)')!.get(AFTER)!.p99;
+    goalRow({
+      figure: `rare-tag search over ${VIDEOS} videos, p99`,
+      goal: 'at most 10 ms',
+      measured: `${rareTag.toFixed(2)} ms`,
+      met: rareTag <= 10,
+    });
+    goalRow({
+      figure: `local platform RSS, ${CHANNELS} channels + ${VIDEOS} videos (platform process)`,
+      goal: 'reported',
+      measured: `${mib(rssStarted)} started, ${mib(rssLoaded)} after the cases`,
+      met: undefined,
+    });
+    const growth = (rssAgain - rssLoaded) / rssLoaded;
+    goalRow({
+      figure: 'RSS growth when the same reads run again',
+      goal: 'not growing (under 5%)',
+      measured: `${growth >= 0 ? '+' : ''}${(growth * 100).toFixed(1)}% (${mib(rssAgain - rssLoaded)})`,
+      met: growth < 0.05,
+    });
   } finally {
-    await new Promise<void>((resolve) => bare.close(() => resolve()));
-    await rm(dataDir, { recursive: true, force: true });
+    await Promise.all([platform, earlier, bare].filter((c) => c !== undefined).map(stopChild));
   }
 }

@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../api/errorCodes';
 import type { ActionOutcome } from './context';
 import { PlatformFault } from './faults';
-import { envelopeBody } from './answerCache';
+import { envelopeChunks } from './answerCache';
 
 export interface Envelope {
   code: number;
@@ -47,14 +47,15 @@ export function send(
   extra: Readonly<Record<string, string>> = {},
 ): void {
   if (res.headersSent) return;
-  // Page answers carry ready JSON text of unchanged records (answerCache.ts), as bytes when asked before.
-  const body = envelopeBody(envelope);
-  res.writeHead(status, {
-    'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(body),
-    ...extra,
-  });
-  res.end(body);
+  // Page answers carry ready JSON of unchanged records (answerCache.ts): written as they are, never copied again.
+  const chunks = envelopeChunks(envelope);
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': length, ...extra });
+  // Corked, so the head, the page and the tail leave in one write (end uncorks).
+  if (chunks.length > 1) res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
 }
 
 /** Answers a refusal: its own status for an HttpFault, 200 otherwise. */

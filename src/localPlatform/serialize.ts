@@ -21,7 +21,7 @@ import type {
   VideoPlayback,
 } from '../api/types';
 import * as addr from './addresses';
-import { AnswerCache, ListCache, type JsonText } from './answerCache';
+import { AnswerCache, JsonList } from './answerCache';
 import type { Origin } from './addresses';
 import type {
   CategoryRec,
@@ -412,29 +412,30 @@ export function playback(view: View, id: string, v: VideoRec | undefined): Video
   return { id: v.id, videoType: v.videoType, cdns: [cdn], comments: [] };
 }
 
-/** Per store: serialised channels and videos, up to 16 M characters each (about 16 MiB of ASCII). */
-const CACHE_CHARS = 16 * 1024 * 1024;
 /**
- * Whole pages, for those asked again (a poller's first page, a view refreshed): a few MiB, since a deep
- * walk through a long list does not come back to the same page soon (measured: bench/platform.bench.ts RSS).
+ * Per store: serialised channels and videos, as UTF-8 bytes. Channels up to 64 MiB: a walk through every page of
+ * 10,000 channels (about 6 KB each with their groups) then stays served from ready JSON; videos up to 32 MiB
+ * (about 1.3 KB each, so a walk of 20,000 of 100,000 videos).
  */
-const PAGE_CACHE_CHARS = 4 * 1024 * 1024;
+export const CHANNEL_CACHE_BYTES = 64 * 1024 * 1024;
+export const VIDEO_CACHE_BYTES = 32 * 1024 * 1024;
 interface AnswerCaches {
   channels: AnswerCache<ChannelRec>;
   videos: AnswerCache<VideoRec>;
-  /** Whole pages of either. */
-  pages: ListCache;
 }
 
 const answerCaches = new WeakMap<AccountStore, AnswerCaches>();
 
-function cachesOf(store: AccountStore): AnswerCaches {
+/** The answer caches of a store (the tests read their bounds); made with these bounds on first use. */
+export function cachesOf(
+  store: AccountStore,
+  bounds = { channels: CHANNEL_CACHE_BYTES, videos: VIDEO_CACHE_BYTES },
+): AnswerCaches {
   let caches = answerCaches.get(store);
   if (!caches) {
     caches = {
-      channels: new AnswerCache(CACHE_CHARS),
-      videos: new AnswerCache(CACHE_CHARS),
-      pages: new ListCache(PAGE_CACHE_CHARS),
+      channels: new AnswerCache(bounds.channels),
+      videos: new AnswerCache(bounds.videos),
     };
     answerCaches.set(store, caches);
   }
@@ -442,25 +443,23 @@ function cachesOf(store: AccountStore): AnswerCaches {
 }
 
 /**
- * A page of channels as `channel` answers each, from ready text where the channel is unchanged. The
+ * A page of channels as `channel` answers each, from ready JSON where the channel is unchanged. The
  * key names all that `channel` reads besides the record: keep it in step when that changes.
  */
-export function channelList(view: View, channels: readonly ChannelRec[]): JsonText {
+export function channelList(view: View, channels: readonly ChannelRec[]): JsonList {
   const { store } = view;
   const key = `${view.origin.http} ${view.origin.host} ${view.userId} ${store.version('liveTemplates')} ${store.version('liveLogos')}`;
   const caches = cachesOf(store);
-  return caches.pages.list(channels.map((ch) => caches.channels.text(ch, key, () => channel(view, ch))));
+  return new JsonList(channels.map((ch) => caches.channels.bytes(ch, key, '', () => channel(view, ch))));
 }
 
-/** A page of videos as `video` answers each (see channelList). */
-export function videoList(view: View, videos: readonly VideoRec[]): JsonText {
+/** A page of videos as `video` answers each (see channelList); a video also reads its category's name. */
+export function videoList(view: View, videos: readonly VideoRec[]): JsonList {
   const caches = cachesOf(view.store);
-  const prefix = `${view.origin.http} ${view.origin.host} ${view.userId} `;
-  return caches.pages.list(
+  const key = `${view.origin.http} ${view.origin.host} ${view.userId}`;
+  return new JsonList(
     videos.map((v) =>
-      caches.videos.text(v, prefix + (view.store.get('videoCategories', v.categoryId)?.name ?? ''), () =>
-        video(view, v),
-      ),
+      caches.videos.bytes(v, key, view.store.get('videoCategories', v.categoryId)?.name ?? '', () => video(view, v)),
     ),
   );
 }

@@ -22,7 +22,7 @@ import { join } from 'node:path';
 import { Codes } from '../api/errorCodes';
 import { ACTIONS } from '../api/types';
 import { openAccount, type PlatformAccount } from './accounts';
-import { makeOrigin } from './addresses';
+import { makeOrigin, type Origin } from './addresses';
 import { HttpFault, send, sendFault, sendOnSocket, success } from './answer';
 import { authenticate, DEFAULT_TIMESTAMP_WINDOW_MS, ReplayGuard, type AuthOptions } from './auth';
 import type { Account } from './context';
@@ -148,6 +148,8 @@ type Route = (req: IncomingMessage, res: ServerResponse, incoming: Incoming, exc
 function takesJsonBody(action: string): boolean {
   return (ACTIONS as Record<string, { jsonBody?: boolean } | undefined>)[action]?.jsonBody === true;
 }
+
+const NO_BODY = Buffer.alloc(0);
 
 const exists = (path: string): Promise<boolean> =>
   stat(path).then(
@@ -275,6 +277,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     },
   );
   let port = 0;
+  // The addresses answers are composed against, made once per host name a client used (the port is fixed once
+  // listening; the allowed host names are few, so the map stays small).
+  const origins = new Map<string, Origin>();
+  const originFor = (name: string): Origin => {
+    let origin = origins.get(name);
+    if (!origin) {
+      origin = makeOrigin(name, port, live?.rtmpPort);
+      origins.set(name, origin);
+    }
+    return origin;
+  };
 
   /** The `/rest` route: read the body, authenticate, dispatch, answer. */
   const serveRest: Route = async (req, res, incoming, exchange) => {
@@ -283,19 +296,18 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         Allow: 'GET, POST',
       });
     }
-    const jsonAction = takesJsonBody(incoming.url.searchParams.get('action') ?? '');
-    const body = await withBodyDeadline(readBody(req, maxBody), bodyTimeoutMs);
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
+    // for, so no deadline timer (Node drains such a request itself once answered).
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    const jsonAction = !bodiless && takesJsonBody(incoming.url.searchParams.get('action') ?? '');
+    const body = bodiless ? NO_BODY : await withBodyDeadline(readBody(req, maxBody), bodyTimeoutMs);
     const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
     const account = authenticate(parsed.params, accounts, auth, now);
     const handler = dispatch(parsed.params.action);
     // Bound to every interface: addresses in answers use the name the client used.
-    const origin = makeOrigin(
-      WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host,
-      port,
-      live?.rtmpPort,
-    );
+    const origin = originFor(WILDCARD_HOSTS.has(host) ? (incoming.hostName ?? '127.0.0.1') : host);
     const outcome = await handler({
       params: new Fields(parsed.params),
       body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
@@ -342,6 +354,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     { path: isPlayerPath, serve: servePlayer },
   ];
 
+  // Made once per server, not per request.
+  const routeFor = (path: string) => routes.find((r) => r.path(path));
+  const readableByAnyOrigin = (path: string, method: string): boolean =>
+    READS.has(method) && routeFor(path)?.anyOrigin === true;
+
   /** The answer to a refusal or failure of any step. */
   const answerError = (req: IncomingMessage, res: ServerResponse, error: unknown, exchange: Exchange): void => {
     if (error instanceof ClientGone) {
@@ -363,15 +380,11 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now();
+    // The clock is read only for a request log.
+    const started = options.onRequest ? performance.now() : 0;
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     try {
-      const routeFor = (path: string) => routes.find((r) => r.path(path));
-      const incoming = normalise(
-        req,
-        allowedHosts,
-        (path, method) => READS.has(method) && routeFor(path)?.anyOrigin === true,
-      );
+      const incoming = normalise(req, allowedHosts, readableByAnyOrigin);
       const route = routeFor(incoming.path);
       if (!route) {
         throw new HttpFault(
@@ -384,10 +397,10 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     } catch (error) {
       answerError(req, res, error, exchange);
     } finally {
-      // The action name comes from the request: keep it to one short, printable word in logs.
-      const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
-      if (exchange.answered) {
-        options.onRequest?.({ action: logged, code: exchange.code, durationMs: performance.now() - started });
+      if (exchange.answered && options.onRequest) {
+        // The action name comes from the request: keep it to one short, printable word in logs.
+        const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
+        options.onRequest({ action: logged, code: exchange.code, durationMs: performance.now() - started });
       }
     }
   };

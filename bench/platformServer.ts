@@ -1,0 +1,296 @@
+/**
+ * The servers of bench/platform.bench.ts, in a child process of their own (forked with tsx), so that the
+ * load generator does not share an event loop with the server it measures. Two kinds:
+ * - `platform ROOT`: seeds a large account (10,000 channels, 100,000 videos) with the modules of the source
+ *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) and
+ *   starts the local platform on it;
+ * - `bare`: two bare node:http servers, one answering a small constant envelope, one a constant envelope of a
+ *   size the parent sets (as large as the page a case answers).
+ * Asked over IPC, it reports its CPU time (process.cpuUsage) and its RSS after a GC, so that the parent gets
+ * each server's CPU per request over the rounds it measured.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type * as Accounts from '../src/localPlatform/accounts';
+import type * as BuiltinGroups from '../src/localPlatform/builtinGroups';
+import type * as Ids from '../src/localPlatform/ids';
+import type * as Records from '../src/localPlatform/records';
+import type { ChannelRec, LiveTemplateRec, VideoRec } from '../src/localPlatform/records';
+import type * as PlatformServer from '../src/localPlatform/server';
+import type * as Store from '../src/localPlatform/store';
+import type * as Transcoder from '../src/localPlatform/transcoder';
+
+export const CHANNELS = 10_000;
+export const VIDEOS = 100_000;
+export const ACCOUNT = { accessKey: 'bench-key', secretKey: 'bench-secret' };
+export const WORDS = [
+  'news',
+  'sport',
+  'music',
+  'talk',
+  'kids',
+  'movie',
+  'drama',
+  'travel',
+  'food',
+  'science',
+  'tech',
+  'finance',
+];
+
+/** Parent to child. */
+export type Ask = { ask: 'cpu' } | { ask: 'rss' } | { ask: 'size'; bytes: number } | { ask: 'close' };
+
+/** Child to parent: the first message, then one answer per ask. */
+export type Told =
+  | { ready: true; origins: string[]; startable: string[]; notes: string[]; rss: number }
+  | { user: number; system: number }
+  | { rss: number }
+  | { sized: true }
+  | { closed: true };
+
+/** The modules of one source tree (required at run time, so an earlier commit's copy can be measured too). */
+interface Modules {
+  accounts: typeof Accounts;
+  builtinGroups: typeof BuiltinGroups;
+  ids: typeof Ids;
+  records: typeof Records;
+  server: typeof PlatformServer;
+  store: typeof Store;
+  transcoder: typeof Transcoder;
+}
+
+function modulesOf(root: string): Modules {
+  const load = (name: string): unknown => require(join(root, 'src', 'localPlatform', name));
+  return {
+    accounts: load('accounts') as typeof Accounts,
+    builtinGroups: load('builtinGroups') as typeof BuiltinGroups,
+    ids: load('ids') as typeof Ids,
+    records: load('records') as typeof Records,
+    server: load('server') as typeof PlatformServer,
+    store: load('store') as typeof Store,
+    transcoder: load('transcoder') as typeof Transcoder,
+  };
+}
+
+function template(m: Modules, i: number, w: number, h: number, kbps: number): LiveTemplateRec {
+  return {
+    id: m.ids.newId(),
+    displayName: `T${i}`,
+    type: 1,
+    transcodeType: 0,
+    videoWidth: w,
+    videoHeight: h,
+    videoBitrate: kbps,
+    audioBitrate: 128,
+    frameRate: 25,
+    videoCodec: 'h264',
+    advanced: {
+      rc: null,
+      refFrame: null,
+      gopSize: null,
+      bframe: null,
+      interlace: null,
+      gopType: null,
+      smartBorder: null,
+    },
+    createTime: 0,
+    updateTime: null,
+  };
+}
+
+function channel(m: Modules, i: number, templates: LiveTemplateRec[], now: number): ChannelRec {
+  const id = m.ids.newId();
+  const group = (protocolType: 1 | 2, ts: LiveTemplateRec[]) =>
+    m.records.newOutputGroupRecord({
+      id: m.ids.newId(),
+      protocolType,
+      createTime: now,
+      isRecord: i % 4 === 0 ? '1' : '0',
+      outputs: ts.map((t, k) => ({
+        id: m.ids.newId(),
+        templateId: t.id,
+        isDefault: k === 0 ? '1' : '0',
+        createTime: now,
+        updateTime: null,
+      })),
+    });
+  return m.records.newChannelRecord({
+    id,
+    name: `${WORDS[i % WORDS.length]} channel ${i}`,
+    authCode: id.slice(0, 16),
+    typeName: i % 3 === 0 ? WORDS[(i * 7) % WORDS.length] : null,
+    stream: id.slice(16),
+    status: ([0, 1, 2] as const)[i % 3],
+    streamStatus: i % 3 === 2 ? 1 : 2,
+    createTime: now - i * 1000,
+    groups: i % 2 === 0 ? [group(1, templates), group(2, templates.slice(1))] : [group(1, templates.slice(0, 2))],
+  });
+}
+
+function video(m: Modules, i: number, now: number): VideoRec {
+  const id = m.ids.newId();
+  const done = i % 8 === 2;
+  return m.records.newVideoRecord({
+    id,
+    fileName: `file-${i}.mp4`,
+    title: `${WORDS[i % WORDS.length]} clip ${i}`,
+    width: 1920,
+    height: 1080,
+    bitrate: 5000,
+    audioBitrate: 128,
+    duration: 60_000 + (i % 600) * 1000,
+    playNum: i % 1000,
+    size: 10_000 + ((i * 7919) % 500_000),
+    categoryId: (i % 5) + 1,
+    status: (i % 8) as VideoRec['status'],
+    uploadTime: now - i * 10_000,
+    tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
+    streams: done
+      ? m.transcoder.renditionsFor(
+          m.ids.newId(),
+          [
+            {
+              name: '720p',
+              videoWidth: 1280,
+              videoHeight: 720,
+              videoBitrate: 2500,
+              audioBitrate: 128000,
+              hls: true,
+              mp4: true,
+              flv: false,
+              ts: false,
+              hlsEncryptType: 0,
+              mp4EncryptType: 0,
+              flvEncryptType: 0,
+              tsEncryptType: 0,
+              defaultVideo: 1,
+            },
+          ],
+          0,
+          id,
+          60_000,
+        )
+      : [],
+  });
+}
+
+async function seed(m: Modules, dataDir: string): Promise<{ notes: string[]; startable: string[] }> {
+  const started = performance.now();
+  const store = await m.store.AccountStore.open(m.accounts.accountDir(dataDir, ACCOUNT.accessKey));
+  const now = Date.now();
+  const tx = new m.store.Tx();
+  tx.put('meta', {
+    id: 'meta',
+    userId: 123456,
+    nextLogoGroupId: 1,
+    nextTemplateGroupId: m.builtinGroups.FIRST_USER_TEMPLATE_GROUP_ID,
+    nextVideoCategoryId: 6,
+    defaultTemplateGroupId: null,
+    createdAt: now,
+  });
+  const templates = [template(m, 1, 1920, 1080, 4000), template(m, 2, 1280, 720, 2000), template(m, 3, 854, 480, 800)];
+  for (const t of templates) tx.put('liveTemplates', t);
+  for (let c = 1; c <= 5; c++) tx.put('videoCategories', { id: c, name: `Category ${c}` });
+  const startable: string[] = [];
+  for (let i = 0; i < CHANNELS; i++) {
+    const ch = channel(m, i, templates, now);
+    if (ch.status !== 2) startable.push(ch.id);
+    tx.put('channels', ch);
+  }
+  for (let i = 0; i < VIDEOS; i++) tx.put('videos', video(m, i, now));
+  store.seed(tx);
+  const seeded = performance.now();
+  await store.compact();
+  await store.close();
+  const note = `seeded ${CHANNELS} channels + ${VIDEOS} videos in memory: ${(seeded - started).toFixed(0)} ms; snapshot written: ${(performance.now() - seeded).toFixed(0)} ms`;
+  return { notes: [note], startable };
+}
+
+const gc = (globalThis as { gc?: () => void }).gc;
+
+/** RSS after a full collection, so the figure is what is kept, not garbage not yet collected. */
+function settledRss(): number {
+  gc?.();
+  gc?.();
+  return process.memoryUsage().rss;
+}
+
+const listen = (server: Server): Promise<string> =>
+  new Promise((resolve) =>
+    server.listen(0, '127.0.0.1', () => resolve(`http://127.0.0.1:${(server.address() as AddressInfo).port}`)),
+  );
+
+/** A bare server answering a constant envelope; `body()` is read per request, so the parent can resize it. */
+function bareServer(body: () => Buffer): Server {
+  return createServer((req, res) => {
+    req.resume();
+    const bytes = body();
+    res.writeHead(200, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': bytes.length });
+    res.end(bytes);
+  });
+}
+
+function envelope(padding: number): Buffer {
+  return Buffer.from(
+    JSON.stringify({ code: 0, message: 'success', result: 'x'.repeat(padding), success: true, count: 0 }),
+  );
+}
+
+async function main(): Promise<void> {
+  const [kind, root] = process.argv.slice(2);
+  const tell = (message: Told): void => void process.send!(message);
+  let close: () => Promise<void>;
+  let sized = envelope(0);
+  if (kind === 'bare') {
+    const small = envelope(0);
+    const servers = [bareServer(() => small), bareServer(() => sized)];
+    const origins = await Promise.all(servers.map(listen));
+    close = async () => {
+      await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+    };
+    tell({ ready: true, origins, startable: [], notes: [], rss: settledRss() });
+  } else {
+    const m = modulesOf(root!);
+    const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
+    const { notes, startable } = await seed(m, dataDir);
+    const rssBefore = settledRss();
+    const loadStart = performance.now();
+    const platform = await m.server.startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });
+    const rss = settledRss();
+    notes.push(
+      `platform start (load snapshot): ${(performance.now() - loadStart).toFixed(0)} ms, RSS ${(rssBefore / 1048576).toFixed(0)} -> ${(rss / 1048576).toFixed(0)} MiB`,
+    );
+    close = async () => {
+      await platform.close();
+      await rm(dataDir, { recursive: true, force: true });
+    };
+    tell({ ready: true, origins: [platform.baseUrl], startable, notes, rss });
+  }
+  process.on('message', (message: Ask) => {
+    if (message.ask === 'cpu') {
+      const { user, system } = process.cpuUsage();
+      tell({ user, system });
+    } else if (message.ask === 'rss') tell({ rss: settledRss() });
+    else if (message.ask === 'size') {
+      sized = envelope(Math.max(0, message.bytes - envelope(0).length));
+      tell({ sized: true });
+    } else {
+      // Ends by itself once the servers are closed and the channel is gone (a --cpu-prof profile is written then).
+      void close().then(() => {
+        tell({ closed: true });
+        process.disconnect();
+      });
+    }
+  });
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(error);
+    process.exit(1);
+  });
+}
