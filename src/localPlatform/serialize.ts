@@ -322,13 +322,16 @@ export function dateText(ms: number): string {
 export function video(view: View, v: VideoRec): Video {
   const base = view.origin.http;
   const children: Video['subPlayrateList'] = [];
+  // A video without pictures (simulated media, not media, a failed or unfinished upload) lists "" rather than
+  // an address that answers 404: the interface types both as strings, and clients skip an empty one.
+  const picture = (name: string): string => (v.covers ? `${base}/vod/${v.id}/${name}` : '');
   return {
     id: v.id,
     parentId: v.parentId,
     playrate: v.playrate,
     fileName: v.fileName,
-    thumbnail: `${base}/vod/${v.id}/thumbnail.jpg`,
-    cover: `${base}/vod/${v.id}/cover.jpg`,
+    thumbnail: picture('thumbnail.jpg'),
+    cover: picture('cover.jpg'),
     title: v.title,
     width: v.width,
     height: v.height,
