@@ -17,7 +17,7 @@ export interface StoreOptions {
   /**
    * Once loaded, the records of older versions in today's shape (fields they lack), or nothing to change. They
    * replace the loaded ones unjournaled (no client changed anything) and a snapshot is written at once, so an
-   * upgrade runs on one start only.
+   * upgrade runs on one start only (or again on the next, if that snapshot could not be written).
    */
   upgrade?: (store: AccountStore) => Tx | undefined;
 }
@@ -93,11 +93,14 @@ export class AccountStore {
     const upgraded = options.upgrade?.(store);
     for (const mutation of upgraded?.mutations ?? []) store.apply(mutation);
     store.logging = true;
-    if (loaded.damage.length > 0 || (upgraded && upgraded.mutations.length > 0)) {
+    if (loaded.damage.length > 0) {
       const report = options.onDamage ?? ((message: string) => console.error(message));
       for (const damage of loaded.damage) report(damageReport(damage));
-      // Rewrite the intact (and upgraded) records now, so damaged lines are not met (and reported) again.
+      // Rewrite the intact records now, so the damaged lines are not met (and reported) again.
       await store.compact();
+    } else if (upgraded && upgraded.mutations.length > 0) {
+      // Not fatal: a snapshot that cannot be written (a full disk) leaves the upgrade to the next start.
+      await store.compact().catch(() => undefined);
     } else if (store.journal.journalBytes > 0) {
       void store.compact().catch(() => undefined);
     }
