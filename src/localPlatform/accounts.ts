@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import type { Account } from './context';
 import { FIRST_USER_TEMPLATE_GROUP_ID } from './builtinGroups';
+import { withCoverFlags } from './media/files';
 import { COLLECTION_NAMES, type MetaRec } from './records';
 import { AccountStore, Tx } from './store';
 import { Transcoder, type TranscodeQueue } from './transcoder';
@@ -43,7 +44,8 @@ export async function openAccount(
   /** The real media queue (media/jobs.ts) instead of the simulated clock. */
   makeQueue?: (store: AccountStore, dir: string) => TranscodeQueue,
 ): Promise<OpenedAccount> {
-  const store = await AccountStore.open(accountDir(dataDir, config.accessKey), { compactBytes });
+  const dir = accountDir(dataDir, config.accessKey);
+  const store = await AccountStore.open(dir, { compactBytes, upgrade: (loaded) => withCoverFlags(loaded, dir) });
   let meta = store.get('meta', 'meta');
   if (!meta) {
     let userId = config.userId ?? derivedUserId(config.accessKey);
@@ -62,9 +64,7 @@ export async function openAccount(
   }
   const userId = config.userId ?? meta.userId;
   takenUserIds.add(userId);
-  const transcoder = makeQueue
-    ? makeQueue(store, accountDir(dataDir, config.accessKey))
-    : new Transcoder(store, clockSpeed, onError);
+  const transcoder = makeQueue ? makeQueue(store, dir) : new Transcoder(store, clockSpeed, onError);
   // "No data yet" is judged by the records, not by whether anything was ever written: a process
   // stopped between writing the account's meta record and its demo data still gets the demo data.
   const fresh = COLLECTION_NAMES.every((c) => c === 'meta' || store.size(c) === 0);

@@ -228,6 +228,12 @@ export interface VideoRec {
   fastEditor: number;
   videoType: 0 | 1;
   logoGroupId: number | null;
+  /**
+   * `cover.jpg` and `thumbnail.jpg` are in the video's media folder: set when an upload or a transcoding run
+   * writes them, so listing a video never asks the disk. Records of older versions lack it until loaded
+   * (media/files.ts `withCoverFlags`).
+   */
+  covers: boolean;
 }
 
 /** The rendition a transcoding run produces, resolved from a group or ad-hoc templates at request time. */
@@ -389,6 +395,7 @@ export function newVideoRecord(
     fastEditor: 0,
     videoType: 0,
     logoGroupId: null,
+    covers: false,
     ...fields,
   };
 }

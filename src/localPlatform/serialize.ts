@@ -40,6 +40,8 @@ export interface View {
   store: AccountStore;
   userId: number;
   origin: Origin;
+  /** Whether a channel's live thumbnail is on disk (real live media); absent: never (nothing serves it). */
+  liveThumbnail?: (channelId: string) => boolean;
 }
 
 export function templateName(
@@ -222,7 +224,8 @@ export function channel(view: View, ch: ChannelRec): Channel {
     startTime: ch.startTime,
     endTime: ch.endTime,
     autoEndTime: ch.autoEndTime,
-    thumbnailUrl: addr.channelThumbnailUrl(view.origin, ch.id),
+    // "" while no picture is served (not live, simulated live, before the first frame), as for a video's cover.
+    thumbnailUrl: view.liveThumbnail?.(ch.id) ? addr.channelThumbnailUrl(view.origin, ch.id) : '',
     pushUrl: addr.pushUrl(view.origin, ch.stream, ch.authCode),
     publicPlayUrl: addr.rtmpPlayUrl(view.origin, ch.stream),
     publicFlvPlayUrl: addr.flvPlayUrl(view.origin, ch.stream),
@@ -322,13 +325,16 @@ export function dateText(ms: number): string {
 export function video(view: View, v: VideoRec): Video {
   const base = view.origin.http;
   const children: Video['subPlayrateList'] = [];
+  // A video without pictures (simulated media, not media, a failed or unfinished upload) lists "" rather than
+  // an address that answers 404: the interface types both as strings, and clients skip an empty one.
+  const picture = (name: string): string => (v.covers ? `${base}/vod/${v.id}/${name}` : '');
   return {
     id: v.id,
     parentId: v.parentId,
     playrate: v.playrate,
     fileName: v.fileName,
-    thumbnail: `${base}/vod/${v.id}/thumbnail.jpg`,
-    cover: `${base}/vod/${v.id}/cover.jpg`,
+    thumbnail: picture('thumbnail.jpg'),
+    cover: picture('cover.jpg'),
     title: v.title,
     width: v.width,
     height: v.height,
@@ -444,13 +450,18 @@ export function cachesOf(
 
 /**
  * A page of channels as `channel` answers each, from ready JSON where the channel is unchanged. The
- * key names all that `channel` reads besides the record: keep it in step when that changes.
+ * key names all that `channel` reads besides the record (and the extra whether its thumbnail is served): keep
+ * them in step when that changes.
  */
 export function channelList(view: View, channels: readonly ChannelRec[]): JsonList {
   const { store } = view;
   const key = `${view.origin.http} ${view.origin.host} ${view.userId} ${store.version('liveTemplates')} ${store.version('liveLogos')}`;
   const caches = cachesOf(store);
-  return new JsonList(channels.map((ch) => caches.channels.bytes(ch, key, '', () => channel(view, ch))));
+  return new JsonList(
+    channels.map((ch) =>
+      caches.channels.bytes(ch, key, view.liveThumbnail?.(ch.id) ? 'thumbnail' : '', () => channel(view, ch)),
+    ),
+  );
 }
 
 /** A page of videos as `video` answers each (see channelList); a video also reads its category's name. */

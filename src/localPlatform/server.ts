@@ -312,7 +312,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       params: new Fields(parsed.params),
       body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
       account,
-      view: { store: account.store, userId: account.userId, origin },
+      view: { store: account.store, userId: account.userId, origin, liveThumbnail: account.live?.thumbnail },
       now,
     });
     // Never answer with data that is not yet on disk.

@@ -14,6 +14,12 @@ export interface StoreOptions {
   compactBytes?: number;
   /** Told about records that could not be read (damaged files); default: one line on stderr. */
   onDamage?: (message: string) => void;
+  /**
+   * Once loaded, the records of older versions in today's shape (fields they lack), or nothing to change. They
+   * replace the loaded ones unjournaled (no client changed anything) and a snapshot is written at once, so an
+   * upgrade runs on one start only (or again on the next, if that snapshot could not be written).
+   */
+  upgrade?: (store: AccountStore) => Tx | undefined;
 }
 
 /** The sentence that says what was lost, naming the file and where its copy was kept. */
@@ -84,12 +90,17 @@ export class AccountStore {
     store.journal = loaded.journal;
     store.seq = loaded.seq;
     store.fresh = loaded.fresh;
+    const upgraded = options.upgrade?.(store);
+    for (const mutation of upgraded?.mutations ?? []) store.apply(mutation);
     store.logging = true;
     if (loaded.damage.length > 0) {
       const report = options.onDamage ?? ((message: string) => console.error(message));
       for (const damage of loaded.damage) report(damageReport(damage));
       // Rewrite the intact records now, so the damaged lines are not met (and reported) again.
       await store.compact();
+    } else if (upgraded && upgraded.mutations.length > 0) {
+      // Not fatal: a snapshot that cannot be written (a full disk) leaves the upgrade to the next start.
+      await store.compact().catch(() => undefined);
     } else if (store.journal.journalBytes > 0) {
       void store.compact().catch(() => undefined);
     }

@@ -110,6 +110,8 @@ export class Transcoder implements TranscodeQueue {
       type: SECONDARY_TYPE[video.type] ?? video.type,
       videoType: job.videoType ?? video.videoType,
       logoGroupId: job.logoGroupId,
+      // The simulated clock writes no files: the item has no pictures of its own, whatever its source has.
+      covers: false,
     };
     tx.put('videos', item);
   }

@@ -84,6 +84,32 @@ describe('Labels, icons and tooltips of platform records', () => {
     assert.equal(view.description, 'Transcoded · 8:17 · Highlights');
     assert.match(view.tooltip!, /- Renditions: \d+/);
   });
+
+  it('shows no still for a video or channel the platform lists without a picture, and the cover where it lists one', async () => {
+    // Simulated media: the platform lists "" (no picture) for every cover, thumbnail and channel thumbnail.
+    const videos = await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' });
+    assert.ok(videos.length > 0);
+    for (const video of videos) {
+      assert.equal(video.cover, '', video.title);
+      assert.doesNotMatch(videoView(video).tooltip!, /!\[still\]/, video.title);
+    }
+    const live = await byName('Newsroom');
+    assert.equal(live.thumbnailUrl, '');
+    assert.doesNotMatch(channelView(live).tooltip!, /!\[still\]/);
+    // With pictures: the cover, else the thumbnail.
+    const video = videos[0]!;
+    const cover = 'http://127.0.0.1:8790/vod/abc/cover.jpg';
+    const thumbnail = 'http://127.0.0.1:8790/vod/abc/thumbnail.jpg';
+    assert.match(
+      videoView({ ...video, cover, thumbnail }).tooltip!,
+      /!\[still\]\(http:\/\/127\.0\.0\.1:8790\/vod\/abc\/cover\.jpg\|width=240\)/,
+    );
+    assert.match(
+      videoView({ ...video, thumbnail }).tooltip!,
+      /!\[still\]\(http:\/\/127\.0\.0\.1:8790\/vod\/abc\/thumbnail\.jpg\|width=240\)/,
+    );
+    assert.match(channelView({ ...live, thumbnailUrl: thumbnail }).tooltip!, /!\[still\]\(/);
+  });
 });
 
 describe('PagedList', () => {

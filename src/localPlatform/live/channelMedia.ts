@@ -6,7 +6,7 @@
  * source delivers, 2 when it stops; the stream fields from ffprobe of the incoming stream.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
 import { probe, frameRate } from '../../media/tools';
@@ -56,6 +56,9 @@ export class ChannelMedia {
   private stopped = false;
   /** Ladders finishing after their source left. */
   private readonly finishing = new Set<Promise<void>>();
+  /** The ladder has written the thumbnail; it stays on disk (the last picture) until the channel stops. */
+  thumbnailReady = false;
+  private thumbnailTimer: NodeJS.Timeout | undefined;
   private recordFiles: string[] = [];
   hlsGroups: HlsGroupInfo[] = [];
 
@@ -71,6 +74,10 @@ export class ChannelMedia {
 
   channelRecord(): ChannelRec | undefined {
     return this.channel();
+  }
+
+  get store(): AccountStore {
+    return this.env.store;
   }
 
   private channel(): ChannelRec | undefined {
@@ -241,6 +248,30 @@ export class ChannelMedia {
       log: this.env.log,
     });
     this.ladder.start();
+    this.watchThumbnail(join(this.env.dir, 'thumbnail.jpg'));
+  }
+
+  /**
+   * Looks (a few times a second, not per request) until the ladder's first thumbnail is on disk, so that lists
+   * name the thumbnail only once it answers.
+   */
+  private watchThumbnail(file: string): void {
+    if (this.thumbnailReady || this.thumbnailTimer) return;
+    const timer = setInterval(() => {
+      if (this.stopped || this.thumbnailReady) {
+        clearInterval(timer);
+        this.thumbnailTimer = undefined;
+        return;
+      }
+      stat(file).then(
+        (info) => {
+          if (info.size > 0) this.thumbnailReady = true;
+        },
+        () => undefined,
+      );
+    }, 250);
+    timer.unref();
+    this.thumbnailTimer = timer;
   }
 
   private logoOf(logoId: string | null): LogoBox | undefined {
@@ -287,6 +318,8 @@ export class ChannelMedia {
   /** Stops every process, then hands over the recording. The caller sets the record's status. */
   async stop(handOver = true): Promise<void> {
     this.stopped = true;
+    this.thumbnailReady = false;
+    clearInterval(this.thumbnailTimer);
     const ch = this.channel();
     await Promise.all([this.relay?.stop(1000), this.ladder?.stop(5000), ...this.finishing]);
     this.publisher?.close();

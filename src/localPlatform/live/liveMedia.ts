@@ -39,6 +39,8 @@ export interface LiveHooks {
   start(channelId: string): void;
   /** Stops every process of the channel and hands over its recording. */
   stop(channelId: string): Promise<void>;
+  /** The channel's thumbnail is on disk (its ladder wrote one since the channel started): lists name it. */
+  thumbnail(channelId: string): boolean;
 }
 
 export class LiveMedia {
@@ -118,6 +120,11 @@ export class LiveMedia {
       },
       start: (channelId) => this.startChannel(account, channelId),
       stop: (channelId) => this.stopChannel(channelId),
+      thumbnail: (channelId) => {
+        const media = this.channels.get(channelId);
+        // Of this account's channel only: demo data gives two accounts the same ids.
+        return media !== undefined && media.store === account.store && media.thumbnailReady;
+      },
     };
   }
 

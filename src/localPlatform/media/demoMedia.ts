@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chmod, rename } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { runTool, type MediaTools } from '../../media/tools';
 import { accountDir } from '../accounts';
 import { fromGroup } from '../actions/transcode';
@@ -18,7 +18,7 @@ import { newId } from '../ids';
 import { metaOf } from '../meta';
 import type { JobRec, JobTemplate } from '../records';
 import { Tx } from '../store';
-import { testClipArgs } from './commands';
+import { frameArgs, testClipArgs } from './commands';
 import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir } from './files';
 
 /** Length of a demo clip: a few seconds keep the whole demo's transcoding to a minute or so on 2 cores. */
@@ -55,6 +55,25 @@ async function makeSource(
   await chmod(source, FILE_MODE);
 }
 
+/**
+ * Cover and thumbnail of a demo video with a source, as an upload captures them before any transcoding (so a
+ * raw upload or a failed encode has them too), and the record's `covers` set so that they are listed.
+ */
+async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, signal: AbortSignal): Promise<void> {
+  if (account.store.get('videos', videoId)?.covers) return;
+  for (const [name, width] of [
+    ['cover.jpg', undefined],
+    ['thumbnail.jpg', 320],
+  ] as const) {
+    const file = join(videoDir(dir, videoId), name);
+    await runTool(tools.ffmpeg, frameArgs(source, 1, `${file}.part`, width), { timeoutMs: 60_000, signal });
+    await chmod(`${file}.part`, FILE_MODE);
+    await rename(`${file}.part`, file);
+  }
+  const current = account.store.get('videos', videoId);
+  if (current && !signal.aborted) await account.store.commit(new Tx().put('videos', { ...current, covers: true }));
+}
+
 async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, signal: AbortSignal): Promise<void> {
   const { store } = account;
   // Logo images the demo's logo groups and live logos name.
@@ -83,9 +102,12 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
       await makeDir(videoDir(dir, video.id));
     } else {
       const source = sourceFile(dir, video.id);
-      // Made on an earlier start: nothing to do (a video with its source was already queued then).
-      if (existsSync(source)) continue;
-      await makeSource(tools, source, video, signal);
+      const earlier = existsSync(source);
+      if (!earlier) await makeSource(tools, source, video, signal);
+      if (signal.aborted) return;
+      await captureCovers(account, dir, tools, video.id, source, signal);
+      // Made on an earlier start: nothing more to do (a video with its source was already queued then).
+      if (earlier) continue;
     }
     if (signal.aborted) return;
     const current = store.get('videos', video.id);

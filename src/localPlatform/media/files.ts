@@ -9,8 +9,10 @@
  *   <account>/media/logos/<uri>                 logo images (served as /logo/<uri>)
  *   <account>/media/work/<jobId>/               a run in progress (never served)
  */
+import { statSync } from 'node:fs';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
+import { Tx, type AccountStore } from '../store';
 
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;
@@ -65,4 +67,29 @@ export async function servedFile(root: string, segments: string[]): Promise<stri
   } catch {
     return undefined;
   }
+}
+
+/** cover.jpg and thumbnail.jpg of a video are written (not empty): what its record's `covers` says. */
+export function coversOnDisk(accountDir: string, videoId: string): boolean {
+  return ['cover.jpg', 'thumbnail.jpg'].every((name) => {
+    try {
+      const info = statSync(join(videoDir(accountDir, videoId), name));
+      return info.isFile() && info.size > 0;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/**
+ * Videos stored by versions without the `covers` flag get it from the disk, once (AccountStore.open stores
+ * the result): pictures were captured whenever real media ran, so only the files can tell.
+ */
+export function withCoverFlags(store: AccountStore, accountDir: string): Tx | undefined {
+  const tx = new Tx();
+  for (const video of store.values('videos')) {
+    if (typeof (video as { covers?: unknown }).covers === 'boolean') continue;
+    tx.put('videos', { ...video, covers: coversOnDisk(accountDir, video.id) });
+  }
+  return tx.mutations.length > 0 ? tx : undefined;
 }

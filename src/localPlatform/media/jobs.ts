@@ -251,6 +251,8 @@ export class MediaTranscoder implements TranscodeQueue {
         status: 2,
         streams: produced.streams,
         logoGroupId: job.logoGroupId ?? video.logoGroupId,
+        // ensureCovers wrote them (or the upload had): the next answer lists them.
+        covers: true,
       });
       await this.store.commit(tx);
       // Replace: the earlier renditions' files go once the new ones are stored.
@@ -272,6 +274,7 @@ export class MediaTranscoder implements TranscodeQueue {
       type: SECONDARY_TYPE[video.type] ?? video.type,
       videoType: job.videoType ?? video.videoType,
       logoGroupId: job.logoGroupId,
+      covers: true,
     };
     tx.put('videos', item);
     await this.store.commit(tx);

@@ -98,9 +98,13 @@ function previewPage(ctx: MediaRouteContext, rawPath: string): string | undefine
     const main = full.find((s) => s.defaultVideo === 1 && s.mp4Path) ?? full.find((s) => s.mp4Path);
     const hls = full.find((s) => s.hlsPath);
     const title = escapeHtml(video.title);
+    // The cover only where it exists (a broken picture otherwise).
+    const poster = video.covers ? ` poster="/vod/${video.id}/cover.jpg"` : '';
     const player = main?.mp4Path
-      ? `<video controls preload="metadata" poster="/vod/${video.id}/cover.jpg" src="${escapeHtml(main.mp4Path)}" style="max-width:100%"></video>`
-      : `<img src="/vod/${video.id}/cover.jpg" alt="" style="max-width:100%">`;
+      ? `<video controls preload="metadata"${poster} src="${escapeHtml(main.mp4Path)}" style="max-width:100%"></video>`
+      : video.covers
+        ? `<img src="/vod/${video.id}/cover.jpg" alt="" style="max-width:100%">`
+        : `<p style="padding:1em">${title}: no picture or playable rendition yet</p>`;
     const link = hls?.hlsPath ? `<p><a href="${escapeHtml(hls.hlsPath)}">HLS playlist</a></p>` : '';
     return `<!doctype html><html><head><meta charset="utf-8"><title>${title}</title></head><body style="margin:0;background:#000;color:#ccc;font-family:sans-serif">${player}${link}</body></html>`;
   }

@@ -22,7 +22,7 @@ import { newVideoRecord, type JobRec, type VideoRec } from '../records';
 import { Tx } from '../store';
 import { frameArgs } from './commands';
 import type { MediaEngine } from './engine';
-import { FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
+import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
 import { checkToken } from './tokens';
 
 export const UPLOAD_PATH = '/multipart/upload';
@@ -243,8 +243,9 @@ export async function handleUpload(
     results.push({
       videoId,
       fileName: r.fileName,
-      thumbnail: `${origin}/vod/${videoId}/thumbnail.jpg`,
-      cover: `${origin}/vod/${videoId}/cover.jpg`,
+      // As queryVideo lists them: "" when no picture was captured (see serialize.ts video()).
+      thumbnail: video.covers ? `${origin}/vod/${videoId}/thumbnail.jpg` : '',
+      cover: video.covers ? `${origin}/vod/${videoId}/cover.jpg` : '',
       title: video.title,
       size: video.size,
       duration: video.duration,
@@ -327,8 +328,8 @@ async function admit(
     bitrate: Math.round(Number(info.format.bit_rate ?? 0) / 1000),
     audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : 0,
     status: 0,
+    covers: await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds),
   };
-  await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds);
   const tx = new Tx();
   let video = measured;
   if (options.isTranscoder) {
@@ -353,8 +354,11 @@ async function admit(
   return video;
 }
 
-/** cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it, cover-N.jpg for the others. */
-async function captureCovers(ffmpeg: string, source: string, dir: string, videoId: string, points: number[], seconds: number): Promise<void> {
+/**
+ * cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it,
+ * cover-N.jpg for the others; true when cover.jpg and thumbnail.jpg were written (ffmpeg may find no frame).
+ */
+async function captureCovers(ffmpeg: string, source: string, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
   const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
   const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
   const folder = videoDir(dir, videoId);
@@ -368,4 +372,5 @@ async function captureCovers(ffmpeg: string, source: string, dir: string, videoI
     await runTool(ffmpeg, frameArgs(source, time, file, width), { timeoutMs: 60_000 }).catch(() => undefined);
     await chmod(file, FILE_MODE).catch(() => undefined);
   }
+  return coversOnDisk(dir, videoId);
 }

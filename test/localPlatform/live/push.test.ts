@@ -85,6 +85,7 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
   });
 
   const get = (): Promise<Channel> => client.liveGetChannelById(channel.id);
+  const channelThumbnailAddress = (): string => `${p.platform.baseUrl}/live/thumbnail/${channel.id}.jpg`;
 
   it('starts with no source: status 2 once ready, streamStatus 2; the push address carries the real RTMP port', async () => {
     const started = await client.liveStartChannel(channel.id);
@@ -92,6 +93,9 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     assert.equal(started.streamStatus, 2);
     const ready = await waitFor('status 2', async () => ((await get()).status === 2 ? get() : undefined));
     assert.equal(ready.streamStatus, 2);
+    // No picture yet: the thumbnail is not listed (it would answer 404).
+    assert.equal(ready.thumbnailUrl, '');
+    assert.equal((await httpGet(channelThumbnailAddress())).status, 404);
     assert.match(ready.pushUrl, new RegExp(`^rtmp://127\\.0\\.0\\.1:\\d+/live/${channel.stream}\\?auth=`));
     assert.ok(ready.pushUrl.startsWith(`${p.platform.rtmpUrl}/`), `${ready.pushUrl} on ${p.platform.rtmpUrl}`);
     assert.equal((await httpGet(urls[0].playUrl)).status, 404);
@@ -166,12 +170,15 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     assert.ok(frame[10 * 160 + 20] > 230, `pixel inside the logo box: ${frame[10 * 160 + 20]}`);
     const flv = await probeUrl(channel.publicFlvPlayUrl);
     assert.equal(flv.streams.find((s) => s.codec_type === 'video')?.width, 320);
-    const thumb = await waitFor('thumbnail', async () => {
-      const r = await httpGet(channel.thumbnailUrl);
-      return r.status === 200 ? r : undefined;
-    });
+    // Listed once the ladder has written it, and then it answers: every list names only what is served.
+    const thumbnailUrl = await waitFor('thumbnail listed', async () => (await get()).thumbnailUrl || undefined);
+    assert.equal(thumbnailUrl, channelThumbnailAddress());
+    const [listed] = (await client.liveGetChannelsByPage({ searchType: 'name', keyword: 'Pushed' })).channels;
+    assert.equal(listed?.thumbnailUrl, thumbnailUrl);
+    const thumb = await httpGet(thumbnailUrl);
+    assert.equal(thumb.status, 200);
     assert.equal(thumb.type, 'image/jpeg');
-    const probed = await probeUrl(channel.thumbnailUrl);
+    const probed = await probeUrl(thumbnailUrl);
     assert.equal(probed.streams[0].width, 320);
   });
 
@@ -259,6 +266,9 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     const stopped = await client.liveStopChannel(channel.id);
     assert.equal(stopped.status, 1);
     assert.equal(stopped.streamStatus, 2);
+    // Its live files are gone: the thumbnail is no longer listed.
+    assert.equal(stopped.thumbnailUrl, '');
+    assert.equal((await httpGet(channelThumbnailAddress())).status, 404);
     assert.deepEqual(commandsWith(p.dataDir), []);
     assert.deepEqual(commandsWith(channel.stream), []);
     const videos = await client.queryVideo({ sort: 'uploadTime', order: 'desc', start: 1, number: 20 });

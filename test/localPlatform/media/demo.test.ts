@@ -9,7 +9,7 @@ import type { Video } from '../../../src/api/types';
 import { DEMO_CLIP_SECONDS } from '../../../src/localPlatform/media/demoMedia';
 import type { MediaTools } from '../../../src/media/tools';
 import { TestPlatform } from '../harness';
-import { mediaTools, probeUrl, rawGet, removeCopies } from './helpers';
+import { checkPictures, mediaTools, probeUrl, rawGet, removeCopies } from './helpers';
 
 describe('local platform media: demo videos', function () {
   this.timeout(300_000);
@@ -44,13 +44,28 @@ describe('local platform media: demo videos', function () {
     // The saved-as item too (transcoded from its parent's source).
     const watched = first.filter((v) => [1, 2, 6, 7].includes(v.status)).map((v) => v.id);
     assert.ok(first.some((v) => v.parentId && watched.includes(v.id)));
+    // The saved-as item has no pictures of its own until its transcoding writes them.
+    const item = first.find((v) => v.parentId)!;
+    assert.equal(item.cover, '', 'the saved-as item before its transcoding');
+    const served = async (address: string | null | undefined): Promise<boolean> =>
+      !!address && (await rawGet(tp.platform.port, new URL(address).pathname)).status === 200;
+    let all: Video[] = [];
     let videos: Video[] = [];
     for (;;) {
-      videos = (await list()).filter((v) => watched.includes(v.id));
-      const withFiles = await Promise.all(
-        videos.map(async (v) => (await rawGet(tp.platform.port, new URL(v.cover).pathname)).status === 200),
+      all = await list();
+      // Every picture address of every answer is served ("" where there is none), also while media is made.
+      for (const v of all) await checkPictures(tp.platform.port, v);
+      const now = all.find((v) => v.id === item.id)!;
+      // Its cover comes in the same answer as its status 2 and renditions (a new record, no stale cached JSON).
+      if (now.status === 2 && (await served(now.transcodedVideoList[0]?.mp4Url ?? now.transcodedVideoList[0]?.hlsUrl))) {
+        assert.notEqual(now.cover, '', 'the saved-as item once transcoded');
+      }
+      videos = all.filter((v) => watched.includes(v.id));
+      const played = await Promise.all(
+        videos.map(async (v) => served(v.transcodedVideoList[0]?.hlsUrl ?? v.transcodedVideoList[0]?.mp4Url)),
       );
-      if (videos.every((v, i) => v.status === 3 || (v.status === 2 && withFiles[i]))) break;
+      const pictured = all.filter((v) => [0, 3].includes(v.status)).every((v) => v.cover !== '');
+      if (pictured && videos.every((v, i) => v.status === 3 || (v.status === 2 && played[i]))) break;
       await new Promise((r) => setTimeout(r, 500));
     }
     for (const v of videos) {
@@ -62,7 +77,15 @@ describe('local platform media: demo videos', function () {
       const p = await probeUrl(tools, url);
       const video = p.streams.find((x) => x.codec_type === 'video')!;
       assert.equal(`${video.width}x${video.height}`, `${s.videoWidth}x${s.videoHeight}`, v.title);
-      assert.equal((await rawGet(tp.platform.port, new URL(v.cover).pathname)).status, 200, `${v.title} cover`);
+      assert.equal(await checkPictures(tp.platform.port, v), true, `${v.title} cover`);
+    }
+    // A raw upload and a failed encode have their source, so pictures as an upload captures them; a failed
+    // upload and a document have none: "" rather than addresses that answer 404.
+    const byTitle = (title: string): Video => all.find((v) => v.title === title && !v.parentId)!;
+    for (const title of ['Raw upload', 'Broken encode']) assert.equal(await checkPictures(tp.platform.port, byTitle(title)), true, title);
+    for (const title of ['Interrupted upload', 'Meeting notes']) {
+      assert.equal(byTitle(title).cover, '', title);
+      assert.equal(byTitle(title).thumbnail, '', title);
     }
     // The Corner logo of the default group has an image the platform serves.
     assert.equal((await rawGet(tp.platform.port, '/logo/logos/corner.png')).status, 200);

@@ -191,3 +191,21 @@ export function rawGet(
     req.end();
   });
 }
+
+/**
+ * Every picture address a video (or an upload's answer) lists answers a JPEG; "" lists none. Both or neither:
+ * they are captured together. Returns whether it lists them.
+ */
+export async function checkPictures(port: number, v: { cover?: unknown; thumbnail?: unknown; title?: unknown }): Promise<boolean> {
+  const addresses = [v.cover, v.thumbnail];
+  for (const address of addresses) assert.equal(typeof address, 'string', `${String(v.title)}: a string`);
+  const listed = (addresses as string[]).filter((address) => address !== '');
+  assert.ok(listed.length === 0 || listed.length === 2, `${String(v.title)}: cover and thumbnail both or neither`);
+  for (const address of listed) {
+    const r = await rawGet(port, new URL(address).pathname);
+    assert.equal(r.status, 200, `${String(v.title)}: ${address}`);
+    assert.equal(r.headers['content-type'], 'image/jpeg', address);
+    assert.equal(r.body.subarray(0, 2).toString('hex'), 'ffd8', address);
+  }
+  return listed.length > 0;
+}

@@ -13,7 +13,7 @@ import { accountDir } from '../../../src/localPlatform/accounts';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import type { MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
-import { makeClip, mediaTools, upload, uploadFile, waitForStatus } from './helpers';
+import { checkPictures, makeClip, mediaTools, rawGet, upload, uploadFile, waitForStatus } from './helpers';
 
 const SLOW_TEMPLATE = {
   name: 'slow',
@@ -73,6 +73,11 @@ describe('local platform media: uploads, cancel and restart', function () {
     assert.equal(v.size, Math.round((await readFile(clip)).length / 1024));
     assert.ok(v.bitrate > 0);
     assert.equal(v.tag, 'a,b');
+    // Pictures are captured at upload, before any transcoding: listed by the answer and by queryVideo, and served.
+    assert.equal(await checkPictures(tp.platform.port, r), true);
+    assert.equal(await checkPictures(tp.platform.port, v), true);
+    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find((x) => x.id === r.videoId);
+    assert.equal(listed?.cover, v.cover);
   });
 
   it('refuses a wrong, expired or missing token, a bad field and a file over the limit with an envelope, storing nothing', async () => {
@@ -102,7 +107,20 @@ describe('local platform media: uploads, cancel and restart', function () {
     const answer = await upload(tp.platform.baseUrl, { token }, { name: 'notes.docx', data: Buffer.from('not a video at all\n'.repeat(100)) });
     assert.equal(answer.code, 0, answer.message);
     assert.equal(answer.result![0].status, 5);
-    assert.equal((await client.getVideoInfo(answer.result![0].videoId)).status, 5);
+    const v = await client.getVideoInfo(answer.result![0].videoId);
+    assert.equal(v.status, 5);
+    // No picture: "" in the upload's answer and in the lists, not an address that answers 404.
+    assert.equal(answer.result![0].cover, '');
+    assert.equal(answer.result![0].thumbnail, '');
+    assert.equal(v.cover, '');
+    assert.equal(v.thumbnail, '');
+    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find((x) => x.id === v.id);
+    assert.equal(listed?.cover, '');
+    assert.equal((await rawGet(tp.platform.port, `/vod/${v.id}/cover.jpg`)).status, 404);
+    // Its preview page names no cover either.
+    const preview = await rawGet(tp.platform.port, new URL(v.playCode.previewUrl).pathname);
+    assert.equal(preview.status, 200);
+    assert.doesNotMatch(preview.body.toString('utf8'), /cover\.jpg/);
   });
 
   it('records a body cut off mid-file as status 4', async () => {
@@ -130,6 +148,7 @@ describe('local platform media: uploads, cancel and restart', function () {
     }
     assert.ok(cut, 'the cut-off upload is listed');
     assert.equal(cut.status, 4);
+    assert.equal(await checkPictures(tp.platform.port, cut), false);
   });
 
   it('cancels a running transcoding when the video is deleted and removes its files', async () => {
