@@ -182,19 +182,20 @@ class DeadlineWatch {
     if (deadline.at < this.timerAt) this.arm(deadline.at);
   }
 
+  /**
+   * The timer stays set when the last answer ends: cleared there, it was set and cleared again for nearly
+   * every call (answers rarely overlap), 1.5 µs a call in the client bench's profile. Left alone it fires
+   * once, finds nothing due and is not set again; unref'd, it keeps no process alive.
+   */
   delete(deadline: AnswerDeadline): void {
     this.active.delete(deadline);
-    if (this.active.size === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerAt = Infinity;
-    }
   }
 
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => this.sweep(), Math.max(0, at - performance.now()));
+    this.timer.unref();
   }
 
   private sweep(): void {

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
 import { compareCaseInsensitive, signParams, stringToSign } from '../../src/api/signing';
 
 describe('signing', () => {
@@ -20,6 +21,22 @@ describe('signing', () => {
 
   it("matches the platform's published signature", () => {
     assert.equal(signParams(example, secret), '69a22291e517179e76e55ad7c21269c17462e102adf0eb0526cc5012d9b4cd9a');
+  });
+
+  it("is Node's HMAC-SHA256 for keys of every length and text, several keys taking turns, long texts", () => {
+    // signParams builds the HMAC from one-shot hashes over blocks kept per key: a key longer than the
+    // 64-byte block is hashed first, a shorter one padded with zeros; texts longer than its scratch buffer.
+    const keys = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ключ-🙂'.repeat(20), secret];
+    const values = ['1', 'ü'.repeat(3000), '直播'.repeat(2000), '🙂'.repeat(1500), ''];
+    for (let round = 0; round < 2; round++) {
+      for (const key of keys) {
+        for (const value of values) {
+          const params = { ...example, name: value };
+          const expected = createHmac('sha256', key).update(stringToSign(params, key), 'utf8').digest('hex');
+          assert.equal(signParams(params, key), expected, `key of ${key.length} chars, value of ${value.length}`);
+        }
+      }
+    }
   });
 
   it('ignores a signature parameter already present', () => {
