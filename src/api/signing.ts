@@ -74,7 +74,7 @@ const MAX_KEYS = 64;
 function hmacKey(secretKey: string): HmacKey {
   const known = hmacKeys.get(secretKey);
   if (known) return known;
-  let bytes = Buffer.from(secretKey, 'utf8');
+  let bytes: Buffer = Buffer.from(secretKey, 'utf8');
   if (bytes.length > BLOCK) bytes = hash('sha256', bytes, 'buffer');
   const key: HmacKey = { inner: Buffer.alloc(BLOCK), outer: Buffer.alloc(BLOCK + 32) };
   for (let i = 0; i < BLOCK; i++) {

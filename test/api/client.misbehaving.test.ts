@@ -129,9 +129,10 @@ describe('PlatformClient against misbehaving servers', () => {
       const setTimer = globalThis.setTimeout;
       let deadlineTimers = 0;
       // Counts the timers set for about the answer deadline (nothing else here waits that long).
-      globalThis.setTimeout = ((callback: () => void, ms?: number, ...rest: unknown[]) => {
-        if (ms !== undefined && ms > bodyMs - 5000 && ms <= bodyMs) deadlineTimers++;
-        return setTimer(callback, ms, ...rest);
+      globalThis.setTimeout = ((...args: unknown[]) => {
+        const ms = args[1];
+        if (typeof ms === 'number' && ms > bodyMs - 5000 && ms <= bodyMs) deadlineTimers++;
+        return Reflect.apply(setTimer, globalThis, args) as unknown;
       }) as typeof setTimeout;
       try {
         for (let i = 0; i < 20; i++) await client.getVideoInfo(`v${i}`);
