@@ -123,8 +123,8 @@ function precomputedPaths(count: number): string[] {
  * A tight loop keeps the code in the caches, so this is the floor of what the client adds; in the loopback rounds
  * above the same work costs about twice as much (CPU per call).
  */
-async function ownWorkMicros(): Promise<number> {
-  const client = new PlatformClient({ baseUrl: 'http://127.0.0.1:9', accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+async function ownWorkMicros(Client: typeof PlatformClient = PlatformClient): Promise<number> {
+  const client = new Client({ baseUrl: 'http://127.0.0.1:9', accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
   const answer = {
     status: 200,
     text: JSON.stringify({ code: 0, message: 'success', success: true, result: [{ id: 'v' }] }),
@@ -229,6 +229,11 @@ export async function run(): Promise<void> {
     console.log(
       `the client's own work without the network (queryVideo, transport answering at once): ${own.toFixed(2)} µs a call`,
     );
+    if (before) {
+      console.log(
+        `the same for the client before: ${(await ownWorkMicros(before.constructor as typeof PlatformClient)).toFixed(2)} µs a call`,
+      );
+    }
     goalRow({
       figure: 'client vs plain undici, CPU per call (B/A; load-independent)',
       goal: 'reported',
