@@ -5,10 +5,11 @@
  * fixed concurrency alternate between
  *   A) client.queryVideo(...)  (sign with a fresh timestamp, build the query, send, read within the answer
  *      deadline and size limit, check the envelope)
- *   B) undici pool.request(...) with precomputed signed paths, then JSON.parse of the body,
+ *   B) undici pool.request(...) with precomputed signed paths and the client's headers, then JSON.parse of the body,
  * through equivalent Pools (same connection count). Figures: ops/s, mean and p99 latency, and the
  * ratio A/B of throughput (close to 1 means the client adds little).
  */
+import { join, resolve } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { Pool } from 'undici';
 import { PlatformClient } from '../src/api/client';
@@ -21,6 +22,8 @@ const CONCURRENCY = 16;
 const CONNECTIONS = 8; // the client's Pool default
 const ACCESS_KEY = 'bench-access';
 const SECRET_KEY = 'bench-secret-key';
+/** The headers the client sends with a GET (src/api/client.ts). */
+const HEADERS = { accept: 'application/json' };
 
 const SERVER = `
 const { createServer } = require('node:http');
@@ -60,7 +63,7 @@ interface Figures {
 }
 
 /** CPU time of this process (both threads: the client here, the server in its worker) per side, in µs. */
-const cpu = { a: 0, b: 0 };
+const cpu = { a: 0, b: 0, p: 0 };
 
 async function round(
   calls: number,
@@ -120,8 +123,8 @@ function precomputedPaths(count: number): string[] {
  * A tight loop keeps the code in the caches, so this is the floor of what the client adds; in the loopback rounds
  * above the same work costs about twice as much (CPU per call).
  */
-async function ownWorkMicros(): Promise<number> {
-  const client = new PlatformClient({ baseUrl: 'http://127.0.0.1:9', accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+async function ownWorkMicros(Client: typeof PlatformClient = PlatformClient): Promise<number> {
+  const client = new Client({ baseUrl: 'http://127.0.0.1:9', accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
   const answer = {
     status: 200,
     text: JSON.stringify({ code: 0, message: 'success', success: true, result: [{ id: 'v' }] }),
@@ -157,48 +160,68 @@ export async function run(): Promise<void> {
   const viaClient = (): Promise<unknown> =>
     client.queryVideo({ start: 1, number: 10, sort: 'uploadTime', order: 'desc' });
   const viaUndici = async (): Promise<unknown> => {
-    const { body } = await pool.request({ path: paths[pathIndex++ % paths.length]!, method: 'GET' });
+    // The same request as the client's, header included, so that both sides send and the server reads the same bytes.
+    const { body } = await pool.request({ path: paths[pathIndex++ % paths.length]!, method: 'GET', headers: HEADERS });
     return JSON.parse(await body.text()) as unknown;
   };
+
+  // CLIENT_BEFORE=DIR: the client of another source tree (a copy of an earlier commit, as PLATFORM_BEFORE in
+  // bench/README.md) as a third side in the same rounds, so that before and after meet the same load.
+  const beforeDir = process.env.CLIENT_BEFORE;
+  const before = beforeDir
+    ? new (
+        require(join(resolve(beforeDir), 'src/api/client')) as { PlatformClient: typeof PlatformClient }
+      ).PlatformClient({ baseUrl: origin, accessKey: ACCESS_KEY, secretKey: SECRET_KEY })
+    : undefined;
+  const viaBefore = (): Promise<unknown> =>
+    before!.queryVideo({ start: 1, number: 10, sort: 'uploadTime', order: 'desc' });
 
   try {
     // Warm-up: connections open, JIT settles.
     await round(1000, viaClient, []);
     await round(1000, viaUndici, []);
+    if (before) await round(1000, viaBefore, []);
 
     const perRound = Math.max(1, Math.floor(TOTAL_CALLS / ROUNDS));
-    const a: number[] = [];
-    const b: number[] = [];
-    let aMs = 0;
-    let bMs = 0;
+    const sides = [
+      { side: 'a' as const, call: viaClient, latencies: [] as number[], ms: 0 },
+      { side: 'b' as const, call: viaUndici, latencies: [] as number[], ms: 0 },
+      ...(before ? [{ side: 'p' as const, call: viaBefore, latencies: [] as number[], ms: 0 }] : []),
+    ];
     for (let r = 0; r < ROUNDS; r++) {
-      // Alternate which side goes first, so drift in machine load hits both.
-      if (r % 2 === 0) {
-        aMs += await round(perRound, viaClient, a, 'a');
-        bMs += await round(perRound, viaUndici, b, 'b');
-      } else {
-        bMs += await round(perRound, viaUndici, b, 'b');
-        aMs += await round(perRound, viaClient, a, 'a');
+      // Rotate which side goes first, so drift in machine load hits every side.
+      for (let i = 0; i < sides.length; i++) {
+        const s = sides[(r + i) % sides.length]!;
+        s.ms += await round(perRound, s.call, s.latencies, s.side);
       }
     }
-    const fa = figures(a, aMs);
-    const fb = figures(b, bMs);
+    const [a, b, p] = sides.map((s) => s.latencies);
+    const fa = figures(a!, sides[0]!.ms);
+    const fb = figures(b!, sides[1]!.ms);
     const line = (name: string, f: Figures): string =>
       `${name.padEnd(34)} ${f.ops.toFixed(0).padStart(8)} ops/s   mean ${f.meanMs.toFixed(3)} ms   p99 ${f.p99Ms.toFixed(3)} ms`;
     console.log(
-      `${a.length} + ${b.length} GET calls, ${bytes} B answers, ${ROUNDS} alternating rounds, concurrency ${CONCURRENCY}, ${CONNECTIONS} connections, loopback`,
+      `${sides.map((s) => s.latencies.length).join(' + ')} GET calls, ${bytes} B answers, ${ROUNDS} rotating rounds, concurrency ${CONCURRENCY}, ${CONNECTIONS} connections, loopback`,
     );
     console.log(line('A PlatformClient.queryVideo', fa));
     console.log(line('B undici pool.request (presigned)', fb));
     console.log(
       `ratio A/B throughput ${(fa.ops / fb.ops).toFixed(3)}   mean latency A/B ${(fa.meanMs / fb.meanMs).toFixed(3)}   p99 A/B ${(fa.p99Ms / fb.p99Ms).toFixed(3)}`,
     );
+    if (p) {
+      const fp = figures(p, sides[2]!.ms);
+      const cpuP = cpu.p / p.length;
+      console.log(line(`A before (${beforeDir})`, fp));
+      console.log(
+        `before: ratio throughput ${(fp.ops / fb.ops).toFixed(3)}, CPU per call ${cpuP.toFixed(1)} µs (B/before ${(cpu.b / b!.length / cpuP).toFixed(3)}), the client's own work ${(cpuP - cpu.b / b!.length).toFixed(1)} µs`,
+      );
+    }
     // What the client adds per call on this machine (signing, query building, envelope checks).
     console.log(`client cost per call: ${((1 / fa.ops - 1 / fb.ops) * 1e6).toFixed(1)} µs of event-loop time`);
     // CPU time is what load from other processes on this shared machine barely changes (unlike wall time):
     // the server's share is the same on both sides, so the difference is the client's own work.
-    const cpuA = cpu.a / a.length;
-    const cpuB = cpu.b / b.length;
+    const cpuA = cpu.a / a!.length;
+    const cpuB = cpu.b / b!.length;
     console.log(
       `CPU per call (client + server): A ${cpuA.toFixed(1)} µs, B ${cpuB.toFixed(1)} µs; ratio B/A ${(cpuB / cpuA).toFixed(3)}; the client's own work ${(cpuA - cpuB).toFixed(1)} µs`,
     );
@@ -206,6 +229,11 @@ export async function run(): Promise<void> {
     console.log(
       `the client's own work without the network (queryVideo, transport answering at once): ${own.toFixed(2)} µs a call`,
     );
+    if (before) {
+      console.log(
+        `the same for the client before: ${(await ownWorkMicros(before.constructor as typeof PlatformClient)).toFixed(2)} µs a call`,
+      );
+    }
     goalRow({
       figure: 'client vs plain undici, CPU per call (B/A; load-independent)',
       goal: 'reported',
@@ -220,6 +248,7 @@ export async function run(): Promise<void> {
     });
   } finally {
     await client.close();
+    await before?.close();
     await pool.close();
     worker.postMessage('stop');
     await new Promise((resolve) => worker.once('exit', resolve));

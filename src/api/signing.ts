@@ -1,4 +1,4 @@
-import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from './hmac';
 
 /** A parameter value as it travels in a query string or form body (already text). */
 export type SignableParams = Readonly<Record<string, string>>;
@@ -61,9 +61,9 @@ function signingOrder(names: readonly string[]): readonly string[] {
   return sorted;
 }
 
-/** HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex. */
+/** HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex (see ./hmac.ts for why not node:crypto). */
 export function signParams(params: SignableParams, secretKey: string): string {
-  return createHmac('sha256', secretKey).update(stringToSign(params, secretKey), 'utf8').digest('hex');
+  return hmacSha256Hex(secretKey, stringToSign(params, secretKey));
 }
 
 /** A run of 64 hex digits in either case: what a signature looks like, however a server echoes it back. */

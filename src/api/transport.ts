@@ -182,19 +182,20 @@ class DeadlineWatch {
     if (deadline.at < this.timerAt) this.arm(deadline.at);
   }
 
+  /**
+   * The timer stays set when the last answer ends: cleared there, it was set and cleared again for nearly
+   * every call (answers rarely overlap), 1.5 µs a call in the client bench's profile. Left alone it fires
+   * once, finds nothing due and is not set again; unref'd, it keeps no process alive.
+   */
   delete(deadline: AnswerDeadline): void {
     this.active.delete(deadline);
-    if (this.active.size === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.timerAt = Infinity;
-    }
   }
 
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
     this.timer = setTimeout(() => this.sweep(), Math.max(0, at - performance.now()));
+    this.timer.unref();
   }
 
   private sweep(): void {
@@ -294,7 +295,22 @@ export class Transport {
         }
         throw this.statusError(response, x);
       }
-      return { status: response.statusCode, text: await this.readBody(response, x, deadline) };
+      const limit = this.maxAnswerBytes;
+      const declared = Number(response.headers['content-length']);
+      if (declared > limit) {
+        response.body.destroy();
+        throw tooLarge(x, limit);
+      }
+      let text: string;
+      try {
+        // A declared length within the limit bounds the body already (the HTTP parser reads no more than it
+        // says): undici collects it without the per-chunk promises of async iteration. Awaited here rather
+        // than in a function of its own: one promise and one hop fewer a call.
+        text = declared >= 0 ? await response.body.text() : await this.readChunks(response, x);
+      } catch (error) {
+        throw this.classify(error, x, 'body', deadline);
+      }
+      return { status: response.statusCode, text };
     } finally {
       deadline.end();
     }
@@ -304,36 +320,18 @@ export class Transport {
     return this.dispatcher.close();
   }
 
-  /** The body as text, abandoned (the connection closed) as soon as it passes maxAnswerBytes. */
-  private async readBody(response: Dispatcher.ResponseData, x: Exchange, deadline: AnswerDeadline): Promise<string> {
+  /** A body of undeclared length as text, abandoned (the connection closed) as soon as it passes maxAnswerBytes. */
+  private async readChunks(response: Dispatcher.ResponseData, x: Exchange): Promise<string> {
     const limit = this.maxAnswerBytes;
-    const declared = Number(response.headers['content-length']);
-    if (declared > limit) {
-      response.body.destroy();
-      throw tooLarge(x, limit);
-    }
-    if (declared >= 0) {
-      // A declared length within the limit bounds the body already (the HTTP parser reads no more than it
-      // says): undici collects it without the per-chunk promises of async iteration.
-      try {
-        return await response.body.text();
-      } catch (error) {
-        throw this.classify(error, x, 'body', deadline);
-      }
-    }
     const chunks: Buffer[] = [];
     let size = 0;
-    try {
-      for await (const chunk of response.body as AsyncIterable<Buffer>) {
-        size += chunk.length;
-        if (size > limit) {
-          response.body.destroy();
-          throw tooLarge(x, limit);
-        }
-        chunks.push(chunk);
+    for await (const chunk of response.body as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > limit) {
+        response.body.destroy();
+        throw tooLarge(x, limit);
       }
-    } catch (error) {
-      throw this.classify(error, x, 'body', deadline);
+      chunks.push(chunk);
     }
     return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
   }

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { RequestLogEntry } from '../../src/api/client';
+import { TransportError } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson } from './captureServer';
 import { ACCESS_KEY, SECRET_KEY, makeClient, rejection } from './fixtures';
 
@@ -11,6 +12,39 @@ describe('PlatformClient onRequest log', () => {
   });
   afterEach(async () => {
     await server.close();
+  });
+
+  it('logs an answer whose result has the wrong shape once, as the code it carried, and does not send it again', async () => {
+    // The method's reading of the result runs inside the attempt's function (no await between them), yet
+    // what it throws is no failure of the attempt: neither a second log entry nor a retry.
+    const entries: RequestLogEntry[] = [];
+    const client = makeClient(server.baseUrl, {
+      retry: { attempts: 3, baseDelayMs: 1 },
+      onRequest: (entry) => entries.push(entry),
+    });
+    try {
+      server.respond = (r, res) => sendJson(res, ok(r.query.action === 'queryVideo' ? { not: 'a list' } : 'no record'));
+      for (const call of [
+        () => client.queryVideo({ start: 1, number: 5, sort: 'title', order: 'asc' }),
+        () => client.getVideoInfo('v'),
+        () => client.liveGetChannelsByPage(),
+      ]) {
+        const error = await rejection(call());
+        assert.ok(error instanceof TransportError, String(error));
+        assert.equal(error.kind, 'bad-envelope');
+      }
+    } finally {
+      await client.close();
+    }
+    assert.deepEqual(
+      entries.map((entry) => [entry.action, entry.attempt, entry.code, entry.error]),
+      [
+        ['queryVideo', 1, 0, undefined],
+        ['getVideoInfo', 1, 0, undefined],
+        ['liveGetChannelsByPage', 1, 0, undefined],
+      ],
+    );
+    assert.equal(server.requests.length, 3);
   });
 
   it('reports each attempt with action, method, masked parameters, duration and code or error kind', async () => {

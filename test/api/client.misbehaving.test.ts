@@ -4,12 +4,17 @@
  * and a 503 that asks to come back later.
  */
 import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { inspect } from 'node:util';
 import type { RequestLogEntry } from '../../src/api/client';
 import { ApiError, TransportError } from '../../src/api/errors';
 import { CaptureServer, ok, sendJson } from './captureServer';
 import { makeClient, rejection } from './fixtures';
+
+const ROOT = join(__dirname, '..', '..');
 
 const MAY_HAVE_HAPPENED = /the operation may still have been carried out, so check before trying it again/;
 
@@ -92,6 +97,72 @@ describe('PlatformClient against misbehaving servers', () => {
       } finally {
         await client.close();
       }
+    });
+  });
+
+  describe('the deadline timer', () => {
+    it('ends a trickling answer that starts after quick answers have ended, their deadline still to come', async () => {
+      // The transport's one timer stays set for the quick answer's deadline after it ends; when it fires
+      // it must find the trickling answer and be set again for its deadline.
+      const client = makeClient(server.baseUrl, { retry: { attempts: 1 }, timeouts: { headersMs: 2000, bodyMs: 600 } });
+      try {
+        server.respond = (request, res) => {
+          if (request.query.videoId !== 'slow') return sendJson(res, ok({ id: request.query.videoId }));
+          res.writeHead(200, { 'content-type': 'application/json' });
+          const timer = setInterval(() => (res.destroyed ? clearInterval(timer) : res.write(' ')), 100);
+        };
+        assert.equal((await client.getVideoInfo('quick')).id, 'quick');
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        const error = await rejection(client.getVideoInfo('slow'));
+        assert.ok(error instanceof TransportError, String(error));
+        assert.equal(error.phase, 'body');
+        assert.match(error.message, /^getVideoInfo: .* did not send its whole answer within 0\.6 s/);
+      } finally {
+        await client.close();
+      }
+    });
+
+    it('is set once for many calls one after another, not set and cleared per call', async () => {
+      const bodyMs = 45_678;
+      const client = makeClient(server.baseUrl, { timeouts: { bodyMs } });
+      server.respond = (request, res) => sendJson(res, ok({ id: request.query.videoId }));
+      const setTimer = globalThis.setTimeout;
+      let deadlineTimers = 0;
+      // Counts the timers set for about the answer deadline (nothing else here waits that long).
+      globalThis.setTimeout = ((...args: unknown[]) => {
+        const ms = args[1];
+        if (typeof ms === 'number' && ms > bodyMs - 5000 && ms <= bodyMs) deadlineTimers++;
+        return Reflect.apply(setTimer, globalThis, args) as unknown;
+      }) as typeof setTimeout;
+      try {
+        for (let i = 0; i < 20; i++) await client.getVideoInfo(`v${i}`);
+      } finally {
+        globalThis.setTimeout = setTimer;
+        await client.close();
+      }
+      assert.equal(deadlineTimers, 1);
+    });
+
+    it('keeps no process alive: one that calls and never closes its client exits', async () => {
+      // The timer stays set after the last answer, for up to the answer deadline (here 60 s).
+      server.respond = (request, res) => sendJson(res, ok({ id: request.query.videoId }));
+      const script = [
+        "const { PlatformClient } = require('./src/api/client');",
+        `const client = new PlatformClient({ baseUrl: ${JSON.stringify(server.baseUrl)}, accessKey: 'a', secretKey: 's', timeouts: { bodyMs: 60000 } });`,
+        "client.getVideoInfo('v').then((video) => console.log(video.id));",
+      ].join('\n');
+      const child = spawn(process.execPath, ['-r', 'tsx/cjs', '-e', script], {
+        cwd: ROOT,
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const killer = setTimeout(() => child.kill(), 20_000);
+      const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null];
+      clearTimeout(killer);
+      assert.equal(signal, null, 'the process was still running 20 s after its call and had to be killed');
+      assert.equal(code, 0);
+      assert.equal(output.trim(), 'v');
     });
   });
 

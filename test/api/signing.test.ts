@@ -1,4 +1,6 @@
 import * as assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { hmacSha256Hex } from '../../src/api/hmac';
 import { compareCaseInsensitive, signParams, stringToSign } from '../../src/api/signing';
 
 describe('signing', () => {
@@ -20,6 +22,37 @@ describe('signing', () => {
 
   it("matches the platform's published signature", () => {
     assert.equal(signParams(example, secret), '69a22291e517179e76e55ad7c21269c17462e102adf0eb0526cc5012d9b4cd9a');
+  });
+
+  it("is Node's HMAC-SHA256 for keys of every length and text, several keys taking turns, long texts", () => {
+    // signParams uses the JavaScript HMAC of src/api/hmac.ts: a key longer than the 64-byte block is hashed
+    // first, a shorter one padded with zeros; texts longer than its first buffer make it grow.
+    const keys = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ключ-🙂'.repeat(20), secret];
+    const values = ['1', 'ü'.repeat(3000), '直播'.repeat(2000), '🙂'.repeat(1500), ''];
+    for (let round = 0; round < 2; round++) {
+      for (const key of keys) {
+        for (const value of values) {
+          const params = { ...example, name: value };
+          const expected = createHmac('sha256', key).update(stringToSign(params, key), 'utf8').digest('hex');
+          assert.equal(signParams(params, key), expected, `key of ${key.length} chars, value of ${value.length}`);
+        }
+      }
+    }
+  });
+
+  it("computes HMAC-SHA256 as node:crypto does for every message length across the padding's block edges", () => {
+    // Lengths 0 to 300 cross the 55/56-byte edge (where the length no longer fits the last block) several times.
+    let seed = 7;
+    const next = (): number => (seed = (seed * 1103515245 + 12345) % 2147483648);
+    const alphabet = 'aZ09=&-_.~ é直🙂';
+    for (const key of ['', 'k', 'x'.repeat(64), 'z'.repeat(200), secret]) {
+      for (let length = 0; length <= 300; length++) {
+        let text = '';
+        while (text.length < length) text += alphabet[next() % alphabet.length];
+        const expected = createHmac('sha256', key).update(text, 'utf8').digest('hex');
+        assert.equal(hmacSha256Hex(key, text), expected, `key of ${key.length} chars, text ${JSON.stringify(text)}`);
+      }
+    }
   });
 
   it('ignores a signature parameter already present', () => {
