@@ -25,8 +25,8 @@ describe('signing', () => {
   });
 
   it("is Node's HMAC-SHA256 for keys of every length and text, several keys taking turns, long texts", () => {
-    // signParams uses the JavaScript HMAC of src/api/hmac.ts: a key longer than the 64-byte block is hashed
-    // first, a shorter one padded with zeros; texts longer than its first buffer make it grow.
+    // signParams builds the HMAC from one-shot hashes over blocks kept per key: a key longer than the
+    // 64-byte block is hashed first, a shorter one padded with zeros; texts longer than its scratch buffer.
     const keys = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ключ-🙂'.repeat(20), secret];
     const values = ['1', 'ü'.repeat(3000), '直播'.repeat(2000), '🙂'.repeat(1500), ''];
     for (let round = 0; round < 2; round++) {
