@@ -99,7 +99,7 @@ function statesOf(secretKey: string): KeyStates {
 let message = Buffer.allocUnsafe(4096);
 const outerBlock = new Uint8Array(BLOCK);
 const state = new Int32Array(8);
-const digest = Buffer.alloc(32);
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
 
 /** HMAC-SHA256 of `text` (as UTF-8) keyed with `secretKey` (as UTF-8), as lowercase hex. */
 export function hmacSha256Hex(secretKey: string, text: string): string {
@@ -137,7 +137,10 @@ export function hmacSha256Hex(secretKey: string, text: string): string {
   outerBlock[63] = ((BLOCK + 32) * 8) & 0xff;
   state.set(states.outer);
   compress(state, outerBlock, 0);
-  // One flat string from Buffer's hex encoder, not 32 joined pieces (the path it goes into would flatten them).
-  for (let i = 0; i < 8; i++) digest.writeInt32BE(state[i]!, i * 4);
-  return digest.toString('hex');
+  let hex = '';
+  for (let i = 0; i < 8; i++) {
+    const word = state[i]!;
+    hex += HEX[word >>> 24]! + HEX[(word >>> 16) & 0xff]! + HEX[(word >>> 8) & 0xff]! + HEX[word & 0xff]!;
+  }
+  return hex;
 }
