@@ -1,4 +1,4 @@
-import { hmacSha256Hex } from './hmac';
+import { hash } from 'node:crypto';
 
 /** A parameter value as it travels in a query string or form body (already text). */
 export type SignableParams = Readonly<Record<string, string>>;
@@ -61,9 +61,50 @@ function signingOrder(names: readonly string[]): readonly string[] {
   return sorted;
 }
 
-/** HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex (see ./hmac.ts for why not node:crypto). */
+/** The HMAC-SHA256 blocks of one key (RFC 2104): the key XOR ipad, and the key XOR opad with room for the inner digest. */
+interface HmacKey {
+  inner: Buffer;
+  outer: Buffer;
+}
+
+const BLOCK = 64;
+const hmacKeys = new Map<string, HmacKey>();
+const MAX_KEYS = 64;
+
+function hmacKey(secretKey: string): HmacKey {
+  const known = hmacKeys.get(secretKey);
+  if (known) return known;
+  let bytes: Buffer = Buffer.from(secretKey, 'utf8');
+  if (bytes.length > BLOCK) bytes = hash('sha256', bytes, 'buffer');
+  const key: HmacKey = { inner: Buffer.alloc(BLOCK), outer: Buffer.alloc(BLOCK + 32) };
+  for (let i = 0; i < BLOCK; i++) {
+    const byte = i < bytes.length ? bytes[i]! : 0;
+    key.inner[i] = byte ^ 0x36;
+    key.outer[i] = byte ^ 0x5c;
+  }
+  if (hmacKeys.size >= MAX_KEYS) hmacKeys.clear();
+  hmacKeys.set(secretKey, key);
+  return key;
+}
+
+/** Where the inner block and the string to sign are put together; grown when a longer one comes. */
+let scratch = Buffer.allocUnsafe(4096);
+
+/**
+ * HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex. Made of two one-shot
+ * `crypto.hash` calls over the key's blocks, worked out once per key: `createHmac` looks the MAC up in
+ * OpenSSL's providers per call, which cost 5 to 7 µs a request in the client bench's profile (under 2 µs in
+ * a tight loop), more than the rest of the signing.
+ */
 export function signParams(params: SignableParams, secretKey: string): string {
-  return hmacSha256Hex(secretKey, stringToSign(params, secretKey));
+  const key = hmacKey(secretKey);
+  const text = stringToSign(params, secretKey);
+  const most = BLOCK + text.length * 3;
+  if (most > scratch.length) scratch = Buffer.allocUnsafe(Math.max(most, scratch.length * 2));
+  key.inner.copy(scratch, 0);
+  const length = BLOCK + scratch.write(text, BLOCK, 'utf8');
+  hash('sha256', scratch.subarray(0, length), 'buffer').copy(key.outer, BLOCK);
+  return hash('sha256', key.outer, 'hex');
 }
 
 /** A run of 64 hex digits in either case: what a signature looks like, however a server echoes it back. */
