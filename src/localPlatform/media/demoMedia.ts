@@ -8,7 +8,7 @@
  */
 import { existsSync } from 'node:fs';
 import { chmod, rename } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import { runTool, type MediaTools } from '../../media/tools';
 import { accountDir } from '../accounts';
 import { fromGroup } from '../actions/transcode';
@@ -18,7 +18,8 @@ import { newId } from '../ids';
 import { metaOf } from '../meta';
 import type { JobRec, JobTemplate } from '../records';
 import { Tx } from '../store';
-import { frameArgs, testClipArgs } from './commands';
+import { testClipArgs } from './commands';
+import { ensureCovers } from './covers';
 import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir } from './files';
 
 /** Length of a demo clip: a few seconds keep the whole demo's transcoding to a minute or so on 2 cores. */
@@ -61,15 +62,7 @@ async function makeSource(
  */
 async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, signal: AbortSignal): Promise<void> {
   if (account.store.get('videos', videoId)?.covers) return;
-  for (const [name, width] of [
-    ['cover.jpg', undefined],
-    ['thumbnail.jpg', 320],
-  ] as const) {
-    const file = join(videoDir(dir, videoId), name);
-    await runTool(tools.ffmpeg, frameArgs(source, 1, `${file}.part`, width), { timeoutMs: 60_000, signal });
-    await chmod(`${file}.part`, FILE_MODE);
-    await rename(`${file}.part`, file);
-  }
+  await ensureCovers(tools.ffmpeg, dir, videoId, source, 1, signal);
   const current = account.store.get('videos', videoId);
   if (current && !signal.aborted) await account.store.commit(new Tx().put('videos', { ...current, covers: true }));
 }

@@ -69,6 +69,15 @@ export async function servedFile(root: string, segments: string[]): Promise<stri
   }
 }
 
+/** A regular file is at `file`. */
+export function exists(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /** cover.jpg and thumbnail.jpg of a video are written (not empty): what its record's `covers` says. */
 export function coversOnDisk(accountDir: string, videoId: string): boolean {
   return ['cover.jpg', 'thumbnail.jpg'].every((name) => {

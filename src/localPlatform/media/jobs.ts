@@ -6,7 +6,6 @@
  * again what was in flight; a deleted video's job is killed and its files removed.
  */
 import { randomBytes } from 'node:crypto';
-import { statSync } from 'node:fs';
 import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { frameRate, probe, runTool, type MediaTools, type ProbeResult } from '../../media/tools';
@@ -15,9 +14,10 @@ import type { JobRec, StreamRec, VideoRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import { renditionsFor, type TranscodeQueue } from '../transcoder';
 import { readAdvanced } from './advanced';
-import { encodeArgs, frameArgs, hlsArgs, remuxArgs, type LogoInput } from './commands';
+import { encodeArgs, hlsArgs, remuxArgs, type LogoInput } from './commands';
 import type { MediaEngine } from './engine';
-import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
+import { ensureCovers } from './covers';
+import { exists, FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
 
 /** Source type -> its "with secondary transcoding" type (rest-interface 2.8 `type`). */
 const SECONDARY_TYPE: Record<number, number> = { 3: 5, 4: 6, 7: 8 };
@@ -189,24 +189,8 @@ export class MediaTranscoder implements TranscodeQueue {
       if (!s.mp4Path) await rm(mp4);
     }
     // Cover and thumbnail of the result, unless the video has them already (from its upload).
-    await this.ensureCovers(targetId, source, durationSeconds, signal);
+    await ensureCovers(this.tools.ffmpeg, this.accountDir, targetId, source, Math.min(1, durationSeconds / 2), signal);
     return { targetId, streams: measured, source: info };
-  }
-
-  private async ensureCovers(videoId: string, source: string, seconds: number, signal: AbortSignal): Promise<void> {
-    const dir = videoDir(this.accountDir, videoId);
-    await makeDir(dir);
-    const at = Math.min(1, seconds / 2);
-    for (const [name, width] of [
-      ['cover.jpg', undefined],
-      ['thumbnail.jpg', 320],
-    ] as const) {
-      const file = join(dir, name);
-      if (exists(file)) continue;
-      await runTool(this.tools.ffmpeg, frameArgs(source, at, `${file}.part`, width), { signal, timeoutMs: 60_000 });
-      await chmod(`${file}.part`, FILE_MODE);
-      await rename(`${file}.part`, file);
-    }
   }
 
   private logosOf(groupId: number | null): LogoInput[] {
@@ -293,13 +277,6 @@ function fileBase(s: StreamRec): string {
   return path.slice(path.lastIndexOf('/') + 1).replace(/\.[a-z0-9]+$/, '');
 }
 
-function exists(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    return false;
-  }
-}
 
 async function chmodTree(dir: string): Promise<void> {
   for (const name of await readdir(dir)) await chmod(join(dir, name), FILE_MODE);

@@ -1,0 +1,35 @@
+/**
+ * A video's cover and thumbnail, captured from a source. Transcoding runs (jobs.ts) and the demo's media
+ * (demoMedia.ts) write them the same way; an upload (upload.ts) captures more pictures of its own.
+ */
+import { chmod, rename } from 'node:fs/promises';
+import { join } from 'node:path';
+import { runTool } from '../../media/tools';
+import { frameArgs } from './commands';
+import { exists, FILE_MODE, makeDir, videoDir } from './files';
+
+/**
+ * cover.jpg (full size) and thumbnail.jpg (320 wide) of the frame at `seconds`, each one only where missing;
+ * written beside as `.part` and renamed, so a listed picture is never half written.
+ */
+export async function ensureCovers(
+  ffmpeg: string,
+  accountDir: string,
+  videoId: string,
+  source: string,
+  seconds: number,
+  signal: AbortSignal,
+): Promise<void> {
+  const dir = videoDir(accountDir, videoId);
+  await makeDir(dir);
+  for (const [name, width] of [
+    ['cover.jpg', undefined],
+    ['thumbnail.jpg', 320],
+  ] as const) {
+    const file = join(dir, name);
+    if (exists(file)) continue;
+    await runTool(ffmpeg, frameArgs(source, seconds, `${file}.part`, width), { signal, timeoutMs: 60_000 });
+    await chmod(`${file}.part`, FILE_MODE);
+    await rename(`${file}.part`, file);
+  }
+}
