@@ -3,7 +3,7 @@
  * an undici Pool for the platform's origin, or a proxy agent when a proxy applies (./proxy.ts).
  * Every failure becomes a TransportError with its own kind and a message naming action and address.
  */
-import { maxHeaderSize } from 'node:http';
+import { maxHeaderSize, type IncomingHttpHeaders } from 'node:http';
 import type { Readable } from 'node:stream';
 import { trustedCertificates } from './certificates';
 import { TransportError, mayHaveBeenCarriedOut } from './errors';
@@ -135,7 +135,7 @@ class AnswerDeadline {
   private readonly started = performance.now();
   /** When the body is abandoned (performance.now() time), once watched. */
   at = Infinity;
-  private body?: Dispatcher.ResponseData['body'];
+  private stop?: () => void;
   expired = false;
 
   /**
@@ -149,19 +149,20 @@ class AnswerDeadline {
     private readonly fromHeaders = false,
   ) {}
 
-  watch(body: Dispatcher.ResponseData['body']): void {
-    this.body = body;
+  /** From the answer's headers on: `stop` abandons the body when the deadline passes. */
+  watch(stop: () => void): void {
+    this.stop = stop;
     this.at = (this.fromHeaders ? performance.now() : this.started) + this.ms;
     this.watcher.add(this);
   }
 
   expire(): void {
     this.expired = true;
-    this.body?.destroy(DEADLINE_PASSED);
+    this.stop?.();
   }
 
   end(): void {
-    if (this.body !== undefined) this.watcher.delete(this);
+    if (this.stop !== undefined) this.watcher.delete(this);
   }
 }
 
@@ -258,99 +259,65 @@ export class Transport {
     }
   }
 
-  /** Sends one request and reads the whole answer; throws TransportError for anything but a 2xx. */
-  async exchange(x: Exchange): Promise<Answer> {
-    if (x.signal?.aborted) throw aborted(x, x.signal.reason);
-    const deadline = new AnswerDeadline(
-      this.timeouts.bodyMs,
-      this.deadlines,
-      x.body !== undefined && typeof x.body !== 'string',
-    );
-    try {
-      let response: Dispatcher.ResponseData;
-      try {
-        response = await this.dispatcher.request({
+  /**
+   * Sends one request and reads the whole answer; rejects with a TransportError for anything but a 2xx.
+   * Through undici's dispatch with a handler of its own (AnswerReader) rather than `request()`: no body
+   * stream, async resource or consuming promises a call (bench/README.md).
+   */
+  exchange(x: Exchange): Promise<Answer> {
+    if (x.signal?.aborted) return Promise.reject(aborted(x, x.signal.reason));
+    return new Promise<Answer>((resolve, reject) => {
+      const reader = new AnswerReader(this, x, resolve, reject);
+      const deadline = new AnswerDeadline(
+        this.timeouts.bodyMs,
+        this.deadlines,
+        x.body !== undefined && typeof x.body !== 'string',
+      );
+      reader.deadline = deadline;
+      this.dispatcher.dispatch(
+        {
           origin: this.origin,
           path: x.path,
           method: x.method,
           // A proxy agent adds a host header to the object it is given.
           headers: this.proxyName !== undefined && x.headers !== undefined ? { ...x.headers } : x.headers,
           body: x.body,
-          signal: x.signal,
           headersTimeout: this.timeouts.headersMs,
           // The deadline for the whole answer bounds the body instead.
           bodyTimeout: 0,
-        });
-      } catch (error) {
-        throw this.classify(error, x, 'headers', deadline);
-      }
-      deadline.watch(response.body);
-      if (response.statusCode < 200 || response.statusCode > 299) {
-        // The status is the answer: its body (an error page, often from a proxy) is discarded, so a
-        // body that stalls or is cut off does not hide the status (a 5xx stays retryable).
-        try {
-          await response.body.dump();
-        } catch (error) {
-          if (x.signal?.aborted) throw aborted(x, error);
-        }
-        throw this.statusError(response, x);
-      }
-      const limit = this.maxAnswerBytes;
-      const declared = Number(response.headers['content-length']);
-      if (declared > limit) {
-        response.body.destroy();
-        throw tooLarge(x, limit);
-      }
-      let text: string;
-      try {
-        // A declared length within the limit bounds the body already (the HTTP parser reads no more than it
-        // says): undici collects it without the per-chunk promises of async iteration. Awaited here rather
-        // than in a function of its own: one promise and one hop fewer a call.
-        text = declared >= 0 ? await response.body.text() : await this.readChunks(response, x);
-      } catch (error) {
-        throw this.classify(error, x, 'body', deadline);
-      }
-      return { status: response.statusCode, text };
-    } finally {
-      deadline.end();
-    }
+        },
+        reader,
+      );
+    });
   }
 
   close(): Promise<void> {
     return this.dispatcher.close();
   }
 
-  /** A body of undeclared length as text, abandoned (the connection closed) as soon as it passes maxAnswerBytes. */
-  private async readChunks(response: Dispatcher.ResponseData, x: Exchange): Promise<string> {
-    const limit = this.maxAnswerBytes;
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of response.body as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) {
-        response.body.destroy();
-        throw tooLarge(x, limit);
-      }
-      chunks.push(chunk);
-    }
-    return (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)).toString('utf8');
+  /** @internal for AnswerReader */
+  get answerLimit(): number {
+    return this.maxAnswerBytes;
   }
 
-  private statusError(response: Dispatcher.ResponseData, x: Exchange): TransportError {
-    const status = response.statusCode;
-    const retryAfter = status === 503 ? retryAfterMs(response.headers['retry-after']) : undefined;
+  /** @internal for AnswerReader: the answer's status as a TransportError. */
+  statusError(status: number, headers: IncomingHttpHeaders, x: Exchange): TransportError {
+    const retryAfter = status === 503 ? retryAfterMs(headers['retry-after']) : undefined;
     const wait = retryAfter === undefined ? '' : ` (it asks to try again after ${Math.ceil(retryAfter / 1000)} s)`;
     return new TransportError(
       'http-status',
-      `${x.action}: ${x.url} answered HTTP ${status}${statusText(status)} instead of 200${wait}${redirectHint(response, x.url)}${status >= 500 ? mayHaveBeenCarriedOut(x.method) : ''}`,
+      `${x.action}: ${x.url} answered HTTP ${status}${statusText(status)} instead of 200${wait}${redirectHint(status, headers, x.url)}${status >= 500 ? mayHaveBeenCarriedOut(x.method) : ''}`,
       x.action,
       x.url,
       retryAfter === undefined ? { status } : { status, retryAfterMs: retryAfter },
     );
   }
 
-  /** Maps an undici / socket failure to a TransportError; `stage` tells whether headers had arrived. */
-  private classify(error: unknown, x: Exchange, stage: 'headers' | 'body', deadline: AnswerDeadline): TransportError {
+  /**
+   * @internal for AnswerReader: maps an undici / socket failure to a TransportError; `stage` tells whether
+   * headers had arrived.
+   */
+  classify(error: unknown, x: Exchange, stage: 'headers' | 'body', deadline: AnswerDeadline): TransportError {
     if (error instanceof TransportError) return error;
     if (x.signal?.aborted) return aborted(x, error);
     const { action, url } = x;
@@ -484,6 +451,122 @@ export class Transport {
   }
 }
 
+/** How much of an error page (a non-2xx answer) is read and dropped before the connection is closed instead. */
+const ERROR_BODY_READ = 128 * 1024;
+
+const BOM = 0xfeff;
+
+/**
+ * One exchange's handler for undici's dispatch: collects a 2xx body (within maxAnswerBytes) and settles
+ * the exchange's promise once, with the answer or a TransportError. A non-2xx answer is its status: its
+ * body (an error page, often from a proxy) is read and dropped, so a body that stalls or is cut off does
+ * not hide the status (a 5xx stays retryable). Its methods never throw (undici calls them).
+ */
+class AnswerReader implements Dispatcher.DispatchHandler {
+  deadline!: AnswerDeadline;
+  private controller?: Dispatcher.DispatchController;
+  private settled = false;
+  /** 0 until the answer's headers arrive. */
+  private status = 0;
+  private headers: IncomingHttpHeaders = {};
+  /** The declared Content-Length of a 2xx answer, or -1. */
+  private declared = -1;
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private readonly onAbort?: () => void;
+
+  constructor(
+    private readonly transport: Transport,
+    private readonly x: Exchange,
+    private readonly resolve: (answer: Answer) => void,
+    private readonly reject: (error: TransportError) => void,
+  ) {
+    const { signal } = x;
+    if (signal) {
+      this.onAbort = () => {
+        this.fail(aborted(x, signal.reason));
+        this.controller?.abort(signal.reason as Error);
+      };
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  onRequestStart(controller: Dispatcher.DispatchController): void {
+    this.controller = controller;
+    // Cancelled while queued: the request is not sent.
+    if (this.settled) controller.abort(this.x.signal?.reason as Error);
+  }
+
+  onResponseStart(controller: Dispatcher.DispatchController, status: number, headers: IncomingHttpHeaders): void {
+    if (this.settled || status < 200) return;
+    this.status = status;
+    this.headers = headers;
+    this.deadline.watch(() => controller.abort(DEADLINE_PASSED));
+    if (status > 299) return;
+    const declared = Number(headers['content-length']);
+    if (declared >= 0) this.declared = declared;
+    if (declared > this.transport.answerLimit) this.stop(controller, tooLarge(this.x, this.transport.answerLimit));
+  }
+
+  onResponseData(controller: Dispatcher.DispatchController, chunk: Buffer): void {
+    if (this.settled) return;
+    this.size += chunk.length;
+    if (this.status > 299) {
+      if (this.size > ERROR_BODY_READ)
+        this.stop(controller, this.transport.statusError(this.status, this.headers, this.x));
+      return;
+    }
+    // A declared length within the limit bounds the body already (the HTTP parser reads no more than it says).
+    if (this.declared < 0 && this.size > this.transport.answerLimit) {
+      this.stop(controller, tooLarge(this.x, this.transport.answerLimit));
+      return;
+    }
+    this.chunks.push(chunk);
+  }
+
+  onResponseEnd(): void {
+    if (this.settled) return;
+    if (this.status > 299) {
+      this.fail(this.transport.statusError(this.status, this.headers, this.x));
+      return;
+    }
+    const { chunks } = this;
+    let text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, this.size)).toString('utf8');
+    // As undici's body.text() did: a UTF-8 byte order mark is no part of the text.
+    if (text.charCodeAt(0) === BOM) text = text.slice(1);
+    this.settle();
+    this.resolve({ status: this.status, text });
+  }
+
+  onResponseError(_controller: Dispatcher.DispatchController, error: Error): void {
+    if (this.settled) return;
+    const { x } = this;
+    if (this.status > 299) {
+      this.fail(x.signal?.aborted ? aborted(x, error) : this.transport.statusError(this.status, this.headers, x));
+      return;
+    }
+    this.fail(this.transport.classify(error, x, this.status === 0 ? 'headers' : 'body', this.deadline));
+  }
+
+  /** Settles with `error` and closes the connection (the rest of the answer is not read). */
+  private stop(controller: Dispatcher.DispatchController, error: TransportError): void {
+    this.fail(error);
+    controller.abort(error);
+  }
+
+  private fail(error: TransportError): void {
+    if (this.settled) return;
+    this.settle();
+    this.reject(error);
+  }
+
+  private settle(): void {
+    this.settled = true;
+    this.deadline.end();
+    if (this.onAbort) this.x.signal?.removeEventListener('abort', this.onAbort);
+  }
+}
+
 const PROXY_CREDENTIALS =
   'check the proxy credentials: the user name and password in the proxy address, or the Proxy-Authorization value (the proxyAuthorization option; in VS Code, http.proxyAuthorization)';
 
@@ -563,9 +646,9 @@ const STATUS_TEXT: Readonly<Record<number, string>> = {
  * For a redirect, where to: usually the platform moved to https:// or the base URL has a wrong
  * path. Only the address up to the path is shown (the query string would hold the signature).
  */
-function redirectHint(response: Dispatcher.ResponseData, url: string): string {
-  if (response.statusCode < 300 || response.statusCode > 399) return '';
-  const header = response.headers.location;
+function redirectHint(status: number, headers: IncomingHttpHeaders, url: string): string {
+  if (status < 300 || status > 399) return '';
+  const header = headers.location;
   const location = Array.isArray(header) ? header[0] : header;
   if (!location) return '';
   try {

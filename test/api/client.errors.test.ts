@@ -243,6 +243,66 @@ describe('PlatformClient errors', () => {
     assertTransport(error, 'aborted', 'getVideoInfo', server);
   });
 
+  it('an abort while the call waits for a free connection is "aborted" at once, and it is never sent', async () => {
+    // Eight connections (the transport's default), all held by calls the server has not answered yet.
+    const patient = makeClient(server.baseUrl, { retry: { attempts: 1 }, timeouts: { headersMs: 10_000 } });
+    try {
+      const held: Array<() => void> = [];
+      server.respond = (_r, res) => held.push(() => sendJson(res, ok({ id: 'v' })));
+      const busy = Array.from({ length: 8 }, () => patient.getVideoInfo('v1'));
+      while (server.requests.length < 8) await new Promise((resolve) => setTimeout(resolve, 5));
+      const controller = new AbortController();
+      const queued = rejection(patient.getVideoInfo('v2', { signal: controller.signal }));
+      controller.abort();
+      const error = await queued;
+      assertTransport(error, 'aborted', 'getVideoInfo', server);
+      for (const answer of held) answer();
+      await Promise.all(busy);
+      // The next call is the ninth request: the aborted one left the queue without being sent.
+      server.respond = (_r, res) => sendJson(res, ok({ id: 'v' }));
+      await patient.getVideoInfo('v3');
+      assert.deepEqual(
+        server.requests.map((r) => r.query.videoId),
+        ['v1', 'v1', 'v1', 'v1', 'v1', 'v1', 'v1', 'v1', 'v3'],
+      );
+    } finally {
+      await patient.close();
+    }
+  });
+
+  it('an answer that starts with a UTF-8 byte order mark is read as the envelope after it', async () => {
+    server.respond = (_r, res) => {
+      const body = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(JSON.stringify(ok({ id: 'v1' })))]);
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': body.length });
+      res.end(body);
+    };
+    assert.equal((await client.getVideoInfo('v1')).id, 'v1');
+  });
+
+  it('a non-2xx answer with a huge error page is "http-status", read no further than 128 KiB', async () => {
+    let sent = 0;
+    server.respond = (_r, res) => {
+      res.writeHead(502, { 'content-type': 'text/html', 'content-length': 64 * 1024 * 1024 });
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const pump = (): void => {
+        while (!res.destroyed && sent < 64 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', pump);
+        }
+      };
+      pump();
+    };
+    const once = makeClient(server.baseUrl, { retry: { attempts: 1 } });
+    try {
+      const error = await rejection(once.getVideoInfo('v1'));
+      assertTransport(error, 'http-status', 'getVideoInfo', server);
+      assert.equal(error.status, 502);
+      assert.ok(sent < 16 * 1024 * 1024, `the server got to write ${sent} bytes`);
+    } finally {
+      await once.close();
+    }
+  });
+
   it('a refused connection is "network" and says so', async () => {
     const gone = await CaptureServer.start();
     const url = gone.baseUrl;
