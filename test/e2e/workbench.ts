@@ -527,25 +527,25 @@ export class Workbench {
       async () => ((await widget.getAttribute('class'))?.includes('no-results') ? true : undefined),
       10_000,
     );
-    // The widget slides away rather than disappearing: it loses its "visible" class. Escape only
-    // closes it while focus is inside it, and Replace All can leave focus elsewhere, so focus its
-    // find box and press Escape again until it goes.
-    const open = this.page.locator('.editor-group-container.active .find-widget.visible');
+    // The widget slides away rather than disappearing: it loses its "visible" class. Escape closes it
+    // only while the editor or the widget has focus, and Replace All can leave focus elsewhere, so
+    // focus its find box and press Escape again until it goes.
+    const closed = (): Promise<boolean> =>
+      this.page
+        .locator('.editor-group-container.active .find-widget.visible')
+        .count()
+        .then((n) => n === 0)
+        .catch(() => false);
     await this.until(
       'the Find and Replace widget to close',
       async () => {
-        if (!(await open.isVisible().catch(() => false))) return true;
+        if (await closed()) return true;
         await widget
           .locator('.find-part textarea')
           .first()
           .focus()
           .catch(() => undefined);
         await this.page.keyboard.press('Escape');
-        const closed = (): Promise<boolean> =>
-          open
-            .count()
-            .then((n) => n === 0)
-            .catch(() => false);
         return (await this.within(500, closed)) ? true : undefined;
       },
       10_000,
