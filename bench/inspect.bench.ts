@@ -20,7 +20,7 @@ export async function run(): Promise<void> {
     try {
       for (let round = 1; round <= 3; round++) {
         started = Date.now();
-        const report = await inspect(`${server.url}/master.m3u8`, { tools, fetch: nodeFetch });
+        const report = await inspect(`${server.url}/master.m3u8`, { fetch: nodeFetch });
         const ms = Date.now() - started;
         const s = report.sampled;
         console.log(

@@ -1,46 +1,55 @@
 /**
- * `npm run inspect -- <address or file> [--json] [--live-seconds N] [--ffmpeg DIR]`
- * Exit code: 0 no errors found, 1 errors found, 2 could not inspect (bad address, unreadable, no ffprobe).
+ * `npm run inspect -- <address or file> [--json] [--live-seconds N] [--deadline-seconds N]`
+ * Exit code: 0 no errors found, 1 errors found, 2 could not inspect (bad address, unreadable, not media),
+ * 130 stopped by SIGINT or SIGTERM. Media is read in-process: no ffmpeg or ffprobe is needed.
  */
-import { findMediaTools } from '../media/tools';
 import { hasErrors } from './findings';
 import { InspectError, inspect } from './inspect';
 import { nodeFetch } from './source';
 import { reportText } from './text';
 
-const USAGE = 'usage: npm run inspect -- <address or file> [--json] [--live-seconds N] [--ffmpeg DIR]';
+const USAGE = 'usage: npm run inspect -- <address or file> [--json] [--live-seconds N] [--deadline-seconds N]';
 
 interface Args {
   input: string;
   json: boolean;
   liveSeconds?: number;
-  ffmpeg?: string;
+  deadlineSeconds?: number;
+}
+
+function seconds(option: string, text: string | undefined, min: number, max: number): number {
+  const value = Number(text);
+  if (text === undefined || text.trim() === '' || !Number.isFinite(value) || value < min || value > max) {
+    throw new InspectError(`${option} needs a number of seconds from ${min} to ${max}, not "${text ?? ''}"`);
+  }
+  return value;
 }
 
 function parseArgs(argv: readonly string[]): Args {
   let input: string | undefined;
   let json = false;
   let liveSeconds: number | undefined;
-  let ffmpeg: string | undefined;
+  let deadlineSeconds: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     if (arg === '--json') json = true;
-    else if (arg === '--live-seconds') {
-      const value = Number(argv[++i]);
-      if (!Number.isFinite(value) || value < 0 || value > 3600) {
-        throw new InspectError(`--live-seconds needs a number of seconds from 0 to 3600, not "${argv[i] ?? ''}"`);
-      }
-      liveSeconds = value;
-    } else if (arg === '--ffmpeg') {
-      ffmpeg = argv[++i];
-      if (!ffmpeg) throw new InspectError('--ffmpeg needs the folder that holds ffmpeg and ffprobe');
+    else if (arg === '--live-seconds') liveSeconds = seconds(arg, argv[++i], 0, 3600);
+    else if (arg === '--deadline-seconds') deadlineSeconds = seconds(arg, argv[++i], 1, 7200);
+    else if (arg === '--ffmpeg') {
+      // Kept so that older scripts still run: media is read in-process now, ffmpeg is not used.
+      if (!argv[++i]) throw new InspectError('--ffmpeg needs a folder (it is not used: media is read in-process)');
     } else if (arg === '--help' || arg === '-h') throw new InspectError(USAGE);
     else if (arg.startsWith('--')) throw new InspectError(`unknown option ${arg}; ${USAGE}`);
     else if (input === undefined) input = arg;
     else throw new InspectError(`one address or file at a time (got "${input}" and "${arg}"); ${USAGE}`);
   }
   if (input === undefined) throw new InspectError(`no address or file given; ${USAGE}`);
-  return { input, json, ...(liveSeconds !== undefined ? { liveSeconds } : {}), ...(ffmpeg ? { ffmpeg } : {}) };
+  return {
+    input,
+    json,
+    ...(liveSeconds !== undefined ? { liveSeconds } : {}),
+    ...(deadlineSeconds !== undefined ? { deadlineSeconds } : {}),
+  };
 }
 
 async function main(): Promise<number> {
@@ -51,28 +60,33 @@ async function main(): Promise<number> {
     process.stderr.write(`inspect: ${error instanceof Error ? error.message : String(error)}\n`);
     return 2;
   }
-  const mode = await findMediaTools({ ...(args.ffmpeg ? { dir: args.ffmpeg } : {}), npmFallback: true });
-  if (mode.kind !== 'real') {
-    process.stderr.write(`inspect: cannot probe media without ffprobe: ${mode.reason}\n`);
-    return 2;
-  }
+  // Ctrl+C or a SIGTERM stops the reads at once (the inspector keeps no temporary files to remove).
   const controller = new AbortController();
-  process.once('SIGINT', () => controller.abort());
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   try {
     const report = await inspect(args.input, {
-      tools: mode.tools,
       fetch: nodeFetch,
-      // Live, unless told: 3 target durations (at least 10 s), long enough to see a stale playlist.
+      // Live, unless told: 3 target durations (10 to 60 s), long enough to see a stale playlist.
       ...(args.liveSeconds !== undefined ? { liveSeconds: args.liveSeconds } : {}),
+      ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
       signal: controller.signal,
       ...(args.json ? {} : { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) }),
     });
     process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportText(report)}\n`);
     return hasErrors(report.findings) ? 1 : 0;
   } catch (error) {
+    if (controller.signal.aborted) {
+      process.stderr.write('inspect: stopped\n');
+      return 130;
+    }
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`inspect: ${error instanceof InspectError ? message : `could not inspect: ${message}`}\n`);
     return 2;
+  } finally {
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
   }
 }
 

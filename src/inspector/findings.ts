@@ -38,9 +38,26 @@ export const FINDING_CODES = {
     meaning: 'a playlist, segment or file could not be read (HTTP status, network error, missing file)',
     clause: `${RFC} 6.3.1`,
   },
+  'INPUT-REFUSED': {
+    severity: 'error',
+    meaning:
+      'a playlist read over http(s) names a file:// (or other non-http) address for a variant, segment, key or map: not read',
+    clause: `${RFC} 4.1`,
+  },
+  'INPUT-TOO-LARGE': {
+    severity: 'warning',
+    meaning:
+      'a playlist longer than the inspector reads (4 MiB or 100,000 lines), or a segment larger than it reads (32 MiB): not measured',
+    clause: `${RFC} 6.2`,
+  },
+  'INSPECT-DEADLINE': {
+    severity: 'warning',
+    meaning: 'the run reached its deadline (60 s by default): what was not read by then is not in the report',
+    clause: `${RFC} 6.3.1`,
+  },
   'MEDIA-UNDECODABLE': {
     severity: 'error',
-    meaning: 'ffprobe could not read a segment or file as media',
+    meaning: 'a segment or file could not be read as media (not a container the reader knows, or damaged)',
     clause: `${RFC} 3`,
   },
   // Playlist text (also shown as problems on an open .m3u8 document)

@@ -1,20 +1,26 @@
 /**
  * HLS inspection: a master playlist's variants (or one media playlist) against what their segments hold.
  *
- * Sampling (what is read): every playlist; every segment's size by HEAD (Content-Length), or a file's size,
- * 8 at a time, for the bandwidth figures; and three segments per variant (the first, the middle and the last)
- * downloaded, decrypted when AES-128, and probed with ffprobe for codecs, resolution, duration, the IDR at
- * their start and their keyframes. Live playlists are read again every half target duration (RFC 8216 6.3.4)
- * for `liveSeconds`.
+ * Sampling (what is read): every playlist (at most `maxPlaylistBytes` / `maxPlaylistLines`); the size of at most
+ * `SIZED_SEGMENTS` segments per variant by HEAD (Content-Length), or a file's size, 8 at a time, for the bandwidth
+ * figures (all of them when there are no more, else spread evenly); and three segments per variant (the first, the
+ * middle and the last), at most `maxSegmentBytes` of each (a Range request), decrypted when AES-128, and read
+ * in-process (src/media/read.ts) for codecs, resolution, duration, the IDR at their start and their keyframes. Live
+ * playlists are read again every half target duration (RFC 8216 6.3.4) for `liveSeconds`, never past the run's
+ * deadline.
  */
 import { createDecipheriv } from 'node:crypto';
 import { l10n } from '../l10n/l10n';
-import { writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import type * as HLS from 'hls-parser';
-import type { MediaTools } from '../media/tools';
 import { finding, type Finding } from './findings';
-import { codecDifferences, keyframeInterval, mediaFacts, type MediaFacts } from './mediaFacts';
+import {
+  codecDifferences,
+  describeCodecs,
+  keyframeInterval,
+  mediaFacts,
+  UnreadableMedia,
+  type MediaFacts,
+} from './mediaFacts';
 import { playlistProblems } from './playlistProblems';
 import type { VariantRow } from './report';
 import { ReadError, displayAddress, mapLimit, resolveUri, type Reader } from './source';
@@ -33,12 +39,19 @@ function hlsParser(): typeof HLS {
   return parser;
 }
 
+/** At most this many segments per variant are sized (HEAD) for the bandwidth figures; the rest are sampled. */
+export const SIZED_SEGMENTS = 200;
+/** Live playlists are watched at most this long unless asked for more (`liveSeconds`). */
+export const LIVE_SECONDS_CAP = 60;
+
 export interface HlsContext {
-  readonly tools: Pick<MediaTools, 'ffprobe'>;
   readonly reader: Reader;
-  readonly tempDir: string;
-  /** How long to watch a live playlist (s); undefined: 3 target durations, at least 10 s; 0: read once. */
+  /** How long to watch a live playlist (s); undefined: 3 target durations, at least 10 s, at most 60 s; 0: read once. */
   readonly liveSeconds: number | undefined;
+  /** At most this much of a segment is read (bytes). */
+  readonly maxSegmentBytes: number;
+  /** When the run must end (ms on `now`'s clock): live watching stops before it. */
+  readonly deadlineAt: number;
   readonly signal?: AbortSignal;
   readonly now: () => number;
   readonly progress: (text: string) => void;
@@ -173,6 +186,21 @@ function list(times: readonly number[]): string {
   return `[${shown.join(', ')}${times.length > 6 ? ', …' : ''}]`;
 }
 
+/** The finding for a failed read: refused by the scheme rule, past a size limit, or unreadable. */
+function readCode(error: ReadError): 'INPUT-REFUSED' | 'INPUT-TOO-LARGE' | 'INPUT-UNREADABLE' {
+  return error.limit === 'refused'
+    ? 'INPUT-REFUSED'
+    : error.limit === 'too-large'
+      ? 'INPUT-TOO-LARGE'
+      : 'INPUT-UNREADABLE';
+}
+
+/** At most `limit` indexes out of `count`, spread evenly, the first and the last included. */
+export function spreadIndexes(count: number, limit: number): number[] {
+  if (count <= limit) return Array.from({ length: count }, (_, i) => i);
+  return [...new Set(Array.from({ length: limit }, (_, i) => Math.round((i * (count - 1)) / (limit - 1))))];
+}
+
 /** Picks the first, the middle and the last segment. */
 export function sampleIndexes(count: number): number[] {
   if (count === 0) return [];
@@ -199,7 +227,7 @@ async function inspectVariant(
     readAt = ctx.now();
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    findings.push(finding('INPUT-UNREADABLE', l10n.t('The media playlist {0}.', error.message), { variant: name }));
+    findings.push(finding(readCode(error), l10n.t('The media playlist {0}.', error.message), { variant: name }));
     return result;
   }
   if (alreadyRead === undefined) findings.push(...textFindings(text, name));
@@ -215,7 +243,12 @@ async function inspectVariant(
     return result;
   }
   ctx.progress(l10n.t('reading {0}', name));
-  const segments = playlist.segments;
+  // An EXTINF without a URI names no segment (hls-parser gives it an empty URI, which would resolve to the
+  // playlist itself): the text checks report it, nothing is read for it.
+  const segments = playlist.segments.filter((seg) => seg.uri.trim() !== '');
+  if (segments.length < playlist.segments.length && !findings.some((f) => f.code === 'HLS-URI-MISSING')) {
+    findings.push(finding('HLS-URI-MISSING', l10n.t('An EXTINF is not followed by a URI line.'), { variant: name }));
+  }
   const live = !playlist.endlist && playlist.playlistType !== 'VOD';
   row.live = live;
   row.segments = segments.length;
@@ -225,29 +258,50 @@ async function inspectVariant(
   const methods = new Set(segments.map((s) => s.key?.method ?? 'NONE'));
   row.encryption = [...methods].map((m) => (m === 'NONE' ? 'none' : m)).join(', ');
 
-  // Sizes of every segment, for the bandwidth figures.
-  const sizes = await mapLimit(segments, 8, async (seg) => {
+  // Sizes of at most SIZED_SEGMENTS segments, spread over the playlist, for the bandwidth figures.
+  const sized = new Set(spreadIndexes(segments.length, SIZED_SEGMENTS));
+  const sizes = await mapLimit(segments, 8, async (seg, i) => {
     if (seg.byterange) return seg.byterange.length;
+    if (!sized.has(i)) return undefined;
     return ctx.reader.size(resolveUri(seg.uri, address));
   });
 
-  // Sampled segments: downloaded, decrypted, probed.
+  // Sampled segments: downloaded (at most maxSegmentBytes of each), decrypted, read.
   const picks = sampleIndexes(segments.length);
   const keys = new Map<string, Promise<Buffer | Finding>>();
   const inits = new Map<string, Promise<Buffer | undefined>>();
   const facts: Array<{ index: number; facts: MediaFacts }> = [];
+  // A TS segment without a keyframe carries no SPS/PPS: the first segment read describes its tracks.
+  let describing: Buffer | undefined;
   for (const index of picks) {
     const seg = segments[index]!;
     const segAddress = resolveUri(seg.uri, address);
     let data: Buffer;
     try {
-      data = await ctx.reader.bytes(segAddress);
-      if (seg.byterange)
-        data = data.subarray(seg.byterange.offset ?? 0, (seg.byterange.offset ?? 0) + seg.byterange.length);
+      const chunk = await ctx.reader.read(segAddress, {
+        maxBytes: ctx.maxSegmentBytes,
+        partial: true,
+        ...(seg.byterange ? { range: { offset: seg.byterange.offset ?? 0, length: seg.byterange.length } } : {}),
+      });
+      data = chunk.data;
+      if (!chunk.complete) {
+        findings.push(
+          finding(
+            'INPUT-TOO-LARGE',
+            l10n.t(
+              'Segment {0} is larger than {1} bytes: only its start was read, so it was not measured.',
+              seg.uri,
+              ctx.maxSegmentBytes,
+            ),
+            { variant: name, segment: seg.uri },
+          ),
+        );
+        continue;
+      }
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
       findings.push(
-        finding('INPUT-UNREADABLE', l10n.t('Segment {0}.', error.message), { variant: name, segment: seg.uri }),
+        finding(readCode(error), l10n.t('Segment {0}.', error.message), { variant: name, segment: seg.uri }),
       );
       continue;
     }
@@ -304,40 +358,51 @@ async function inspectVariant(
       }
       data = clear;
     }
+    let initData: Buffer | undefined;
     if (seg.map?.uri) {
       const mapAddress = resolveUri(seg.map.uri, address);
       let init = inits.get(mapAddress);
       if (!init) {
-        init = ctx.reader.bytes(mapAddress).catch((error: unknown) => {
-          if (error instanceof ReadError) {
-            findings.push(
-              finding('INPUT-UNREADABLE', l10n.t('The initialization section {0}.', error.message), { variant: name }),
-            );
-            return undefined;
-          }
-          throw error;
-        });
+        const range = seg.map.byterange;
+        init = ctx.reader
+          .read(mapAddress, {
+            maxBytes: ctx.maxSegmentBytes,
+            ...(range ? { range: { offset: range.offset ?? 0, length: range.length } } : {}),
+          })
+          .then((chunk) => chunk.data)
+          .catch((error: unknown) => {
+            if (error instanceof ReadError) {
+              findings.push(
+                finding(readCode(error), l10n.t('The initialization section {0}.', error.message), { variant: name }),
+              );
+              return undefined;
+            }
+            throw error;
+          });
         inits.set(mapAddress, init);
       }
-      const initData = await init;
+      initData = await init;
       if (!initData) continue;
-      data = Buffer.concat([initData, data]);
     }
-    const file = join(ctx.tempDir, `${Math.random().toString(36).slice(2)}.seg`);
-    await writeFile(file, data);
     try {
       ctx.counters.segmentsProbed++;
-      facts.push({ index, facts: await mediaFacts(ctx.tools, file, ctx.signal ? { signal: ctx.signal } : {}) });
+      const read = (init: Buffer | undefined): Promise<MediaFacts> =>
+        mediaFacts(data, { ...(init ? { init } : {}), ...(ctx.signal ? { signal: ctx.signal } : {}) });
+      let measured: MediaFacts;
+      try {
+        measured = await read(initData);
+      } catch (error) {
+        if (!(error instanceof UnreadableMedia) || initData || !describing) throw error;
+        measured = await read(describing);
+      }
+      if (!initData) describing ??= data;
+      facts.push({ index, facts: measured });
     } catch (error) {
-      if (ctx.signal?.aborted) throw error;
+      if (!(error instanceof UnreadableMedia)) throw error;
       findings.push(
         finding(
           seg.key && seg.key.method === 'AES-128' ? 'HLS-DECRYPT-FAILED' : 'MEDIA-UNDECODABLE',
-          l10n.t(
-            'Segment {0} could not be read as media: {1}.',
-            seg.uri,
-            error instanceof Error ? error.message.split('\n')[0] : String(error),
-          ),
+          l10n.t('Segment {0} could not be read as media: {1}.', seg.uri, error.message),
           { variant: name, segment: seg.uri },
         ),
       );
@@ -543,22 +608,10 @@ function round3(n: number): number {
   return Math.round(n * 1000) / 1000;
 }
 
-function describeCodecs(f: MediaFacts): string {
-  const parts: string[] = [];
-  if (f.video) {
-    parts.push(
-      [f.video.codec, f.video.profile, f.video.level ? `L${(f.video.level / 10).toFixed(1)}` : undefined]
-        .filter(Boolean)
-        .join(' '),
-    );
-  }
-  if (f.audio) parts.push([f.audio.codec, f.audio.profile].filter(Boolean).join(' '));
-  return parts.join(', ');
-}
-
 async function fetchKey(keyAddress: string, ctx: HlsContext, variant: string): Promise<Buffer | Finding> {
   try {
-    const key = await ctx.reader.bytes(keyAddress);
+    // A key is 16 bytes: anything much larger is not one, and is not downloaded.
+    const key = await ctx.reader.bytes(keyAddress, 1024);
     if (key.length !== 16) {
       return finding(
         'HLS-KEY-INVALID',
@@ -569,7 +622,8 @@ async function fetchKey(keyAddress: string, ctx: HlsContext, variant: string): P
     return key;
   } catch (error) {
     if (!(error instanceof ReadError)) throw error;
-    return finding('HLS-KEY-UNAVAILABLE', l10n.t('The key {0}: no player can decrypt the segments.', error.message), {
+    const code = error.limit === 'refused' ? 'INPUT-REFUSED' : 'HLS-KEY-UNAVAILABLE';
+    return finding(code, l10n.t('The key {0}: no player can decrypt the segments.', error.message), {
       variant,
     });
   }
@@ -587,7 +641,7 @@ export function decrypt(data: Buffer, key: Buffer, iv: Buffer): Buffer | undefin
   try {
     const decipher = createDecipheriv('aes-128-cbc', key, iv);
     const clear = Buffer.concat([decipher.update(data), decipher.final()]);
-    // MPEG-TS packets start with 0x47 every 188 bytes; fMP4 and others are left to ffprobe.
+    // MPEG-TS packets start with 0x47 every 188 bytes; fMP4 and others are left to the media reader.
     if (
       clear.length >= 188 &&
       clear[0] === 0x47 &&
@@ -687,7 +741,10 @@ async function watchLive(
       );
     }
   }
-  const watchSeconds = ctx.liveSeconds ?? Math.max(10, 3 * target);
+  // A huge TARGETDURATION must not keep the run going for hours: 60 s unless asked for more, and never past the
+  // run's deadline (a second is kept to finish the report).
+  const asked = ctx.liveSeconds ?? Math.min(LIVE_SECONDS_CAP, Math.max(10, 3 * target));
+  const watchSeconds = Math.max(0, Math.min(asked, (ctx.deadlineAt - 1000 - ctx.now()) / 1000));
   if (watchSeconds <= 0) {
     findings.push(
       finding(
@@ -705,8 +762,10 @@ async function watchLive(
   let staleFor = 0;
   let reported = false;
   const bySequence = new Map(first.segments.map((s) => [s.mediaSequenceNumber, s.uri]));
-  while (ctx.now() - started < watchSeconds * 1000) {
-    await sleep(Math.max(250, (target * 1000) / 2), ctx.signal);
+  const until = started + watchSeconds * 1000;
+  while (ctx.now() < until) {
+    await sleep(Math.min(Math.max(250, (target * 1000) / 2), until - ctx.now()), ctx.signal);
+    if (ctx.now() >= until) break;
     let text: string;
     try {
       text = await ctx.reader.text(address);
@@ -714,7 +773,7 @@ async function watchLive(
     } catch (error) {
       if (!(error instanceof ReadError)) throw error;
       findings.push(
-        finding('INPUT-UNREADABLE', l10n.t('Reloading the live playlist: {0}.', error.message), { variant: name }),
+        finding(readCode(error), l10n.t('Reloading the live playlist: {0}.', error.message), { variant: name }),
       );
       break;
     }
@@ -767,7 +826,7 @@ async function watchLive(
     }
     last = playlist;
   }
-  ctx.counters.watchedSeconds = Math.max(ctx.counters.watchedSeconds ?? 0, watchSeconds);
+  ctx.counters.watchedSeconds = Math.max(ctx.counters.watchedSeconds ?? 0, round3(watchSeconds));
   if (watchSeconds <= 1.5 * target) {
     findings.push(
       finding(

@@ -2,28 +2,42 @@
  * The inspector's entry: reads an address or a file, decides what it is (HLS playlist, MP4, FLV, TS) and
  * returns the report. No `vscode` import: the CLI and the extension both call `inspect`.
  */
-import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { open } from 'node:fs/promises';
 import { l10n } from '../l10n/l10n';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { probe, type MediaTools } from '../media/tools';
 import { finding, type Finding } from './findings';
 import { inspectHls } from './hls';
-import { keyframeInterval, mediaFacts } from './mediaFacts';
+import { describeCodecs, keyframeInterval, mediaFacts, UnreadableMedia } from './mediaFacts';
 import type { InputKind, Report, VariantRow } from './report';
-import { ReadError, displayAddress, makeReader, toAddress, type FetchPort } from './source';
+import {
+  DEFAULT_LIMITS,
+  ReadError,
+  displayAddress,
+  makeReader,
+  playlistText,
+  toAddress,
+  type FetchPort,
+  type Reader,
+} from './source';
 
 export interface InspectOptions {
-  readonly tools: Pick<MediaTools, 'ffprobe'> & { version?: string };
   readonly fetch: FetchPort;
-  /** How long to watch a live playlist (s); 0 reads it once; by default 3 target durations, at least 10 s. */
+  /** How long to watch a live playlist (s); 0 reads it once; by default 3 target durations, 10 to 60 s. */
   readonly liveSeconds?: number;
+  /**
+   * The whole run ends within this many seconds, with a report of what was read by then (default: 60, or the
+   * live watching asked for plus 30).
+   */
+  readonly deadlineSeconds?: number;
+  /** A read that receives no byte for this long fails (s, default 10). */
+  readonly idleSeconds?: number;
+  /** At most this much of each sampled segment is read (bytes, default 32 MiB). */
+  readonly maxSegmentBytes?: number;
   readonly signal?: AbortSignal;
   readonly onProgress?: (text: string) => void;
   /** The clock (ms), for tests. */
   readonly now?: () => number;
-  /** Largest single media file (not a segment) read from the network. */
+  /** Largest single media file (not a segment) read from the network (default 256 MiB). */
   readonly maxFileBytes?: number;
 }
 
@@ -35,10 +49,18 @@ export class InspectError extends Error {
   }
 }
 
-/** What the inspector reads and probes, in words (translated when the report is made, not at module load). */
-function samplingRule(): string {
+const DEFAULT_DEADLINE_SECONDS = 60;
+const DEFAULT_SEGMENT_BYTES = 32 * 1024 * 1024;
+
+/** The media reader, for the report (src/media/read.ts). */
+const READER = 'in-process (mediabunny 1.61.0; FLV: its own tag reader)';
+
+/** What the inspector reads and measures, in words (translated when the report is made, not at module load). */
+function samplingRule(segmentBytes: number, deadlineSeconds: number): string {
   return l10n.t(
-    'every playlist; every segment size by HEAD (Content-Length) or file size; the first, middle and last segment of each variant downloaded and probed; live playlists reloaded every half target duration for --live-seconds',
+    'every playlist (at most 4 MiB, 100,000 lines); the size of at most 200 segments per variant by HEAD (Content-Length) or file size, spread evenly; the first, middle and last segment of each variant downloaded (at most {0} bytes each) and read in-process; live playlists reloaded every half target duration for --live-seconds (at most 60 s unless asked); the whole run within {1} s',
+    segmentBytes,
+    deadlineSeconds,
   );
 }
 
@@ -51,6 +73,8 @@ const MEDIA_EXTENSIONS: Record<string, InputKind> = {
   ts: 'ts',
 };
 
+type Result = { kind: InputKind; live: boolean; variants: VariantRow[]; findings: Finding[] };
+
 export async function inspect(input: string, options: InspectOptions): Promise<Report> {
   const started = Date.now();
   const now = options.now ?? Date.now;
@@ -60,8 +84,19 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
   } catch (error) {
     throw new InspectError(error instanceof Error ? error.message : String(error));
   }
-  const reader = makeReader(options.fetch, options.signal ? { signal: options.signal } : {});
-  const tempDir = await mkdtemp(join(tmpdir(), 'vpt-inspect-'));
+  const deadlineSeconds =
+    options.deadlineSeconds ?? Math.max(DEFAULT_DEADLINE_SECONDS, (options.liveSeconds ?? 0) + 30);
+  const deadline = AbortSignal.timeout(deadlineSeconds * 1000);
+  const segmentBytes = options.maxSegmentBytes ?? DEFAULT_SEGMENT_BYTES;
+  const reader = makeReader(options.fetch, {
+    input: address,
+    deadline,
+    ...(options.signal ? { signal: options.signal } : {}),
+    limits: {
+      ...(options.idleSeconds !== undefined ? { idleMs: options.idleSeconds * 1000 } : {}),
+      maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
+    },
+  });
   const counters = { segmentsProbed: 0, reloads: 0 } as {
     segmentsProbed: number;
     reloads: number;
@@ -69,65 +104,93 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
     watchedSeconds?: number;
   };
   const progress = options.onProgress ?? (() => undefined);
-  try {
-    const path = new URL(address).pathname.toLowerCase();
-    const extension = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1) : '';
-    let result: { kind: InputKind; live: boolean; variants: VariantRow[]; findings: Finding[] };
-    if (MEDIA_EXTENSIONS[extension]) {
-      result = await inspectFile(address, undefined, tempDir, reader, options);
-    } else {
-      let data: Buffer;
+  const path = new URL(address).pathname.toLowerCase();
+  const extension = path.includes('.') ? path.slice(path.lastIndexOf('.') + 1) : '';
+  let result: Result | undefined;
+  if (MEDIA_EXTENSIONS[extension]) {
+    result = await inspectFile(address, undefined, reader, options);
+  } else {
+    // One byte past the playlist limit tells a playlist at the limit from one past it.
+    const data = await readInput(reader, address, reader.limits.maxPlaylistBytes + 1);
+    const head = data
+      .subarray(0, 64)
+      .toString('utf8')
+      .replace(/^\uFEFF/, '');
+    if (head.startsWith('#EXTM3U') || (extension === 'm3u8' && head.trimStart().startsWith('#'))) {
+      let text: string | undefined;
       try {
-        data = await reader.bytes(address);
+        text = playlistText(data, address, reader.limits);
       } catch (error) {
-        if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
-        throw error;
+        if (!(error instanceof ReadError)) throw error;
+        result = tooLarge(error);
       }
-      const head = data
-        .subarray(0, 64)
-        .toString('utf8')
-        .replace(/^\uFEFF/, '');
-      if (head.startsWith('#EXTM3U') || (extension === 'm3u8' && head.trimStart().startsWith('#'))) {
-        result = await inspectHls(address, data.toString('utf8'), {
-          tools: options.tools,
-          reader,
-          tempDir,
-          liveSeconds: options.liveSeconds,
-          ...(options.signal ? { signal: options.signal } : {}),
-          now,
-          progress,
-          counters,
-        });
-      } else if (extension === 'm3u8' || extension === 'm3u') {
-        throw new InspectError(
-          l10n.t('{0} is not an HLS playlist: it does not start with #EXTM3U', displayAddress(address)),
-        );
-      } else {
-        result = await inspectFile(address, data, tempDir, reader, options);
-      }
+      result ??= await inspectHls(address, text!, {
+        reader,
+        liveSeconds: options.liveSeconds,
+        maxSegmentBytes: segmentBytes,
+        deadlineAt: now() + deadlineSeconds * 1000 - (Date.now() - started),
+        ...(options.signal ? { signal: options.signal } : {}),
+        now,
+        progress,
+        counters,
+      });
+    } else if (extension === 'm3u8' || extension === 'm3u') {
+      throw new InspectError(
+        l10n.t('{0} is not an HLS playlist: it does not start with #EXTM3U', displayAddress(address)),
+      );
+    } else {
+      result = await inspectFile(address, undefined, reader, options);
     }
-    return {
-      input: displayAddress(address),
-      kind: result.kind,
-      live: result.live,
-      variants: result.variants,
-      findings: sortFindings(result.findings),
-      sampled: {
-        rule: samplingRule(),
-        segmentsProbed: counters.segmentsProbed,
-        requests: { get: reader.counts.get, head: reader.counts.head },
-        bytesRead: reader.counts.bytes,
-        ...(result.live
-          ? { liveSeconds: counters.watchedSeconds ?? options.liveSeconds ?? 0, playlistReloads: counters.reloads }
-          : {}),
-        ...(counters.liveEdgeSeconds !== undefined ? { liveEdgeSeconds: counters.liveEdgeSeconds } : {}),
-        elapsedMs: Date.now() - started,
-        ...(options.tools.version ? { ffprobe: options.tools.version } : {}),
-      },
-    };
-  } finally {
-    await rm(tempDir, { recursive: true, force: true });
   }
+  if (deadline.aborted && !options.signal?.aborted) {
+    result.findings.push(
+      finding(
+        'INSPECT-DEADLINE',
+        l10n.t('The run stopped at its deadline of {0} s: what was not read by then is not measured.', deadlineSeconds),
+        {},
+      ),
+    );
+  }
+  return {
+    input: displayAddress(address),
+    kind: result.kind,
+    live: result.live,
+    variants: result.variants,
+    findings: sortFindings(result.findings),
+    sampled: {
+      rule: samplingRule(segmentBytes, deadlineSeconds),
+      segmentsProbed: counters.segmentsProbed,
+      requests: { get: reader.counts.get, head: reader.counts.head },
+      bytesRead: reader.counts.bytes,
+      ...(result.live
+        ? { liveSeconds: counters.watchedSeconds ?? options.liveSeconds ?? 0, playlistReloads: counters.reloads }
+        : {}),
+      ...(counters.liveEdgeSeconds !== undefined ? { liveEdgeSeconds: counters.liveEdgeSeconds } : {}),
+      elapsedMs: Date.now() - started,
+      reader: READER,
+    },
+  };
+}
+
+/** The input's first read: a failure is the run's error, in words. */
+async function readInput(reader: Reader, address: string, maxBytes: number): Promise<Buffer> {
+  try {
+    // The start is enough to tell a playlist from media; media is read again by inspectFile.
+    return (await reader.read(address, { maxBytes })).data;
+  } catch (error) {
+    if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
+    throw error;
+  }
+}
+
+/** A playlist past the size limits: a report with that finding and nothing measured. */
+function tooLarge(error: ReadError): Result {
+  return {
+    kind: 'hls-media',
+    live: false,
+    variants: [],
+    findings: [finding('INPUT-TOO-LARGE', l10n.t('The playlist {0}: not inspected.', error.message), {})],
+  };
 }
 
 const ORDER = { error: 0, warning: 1, info: 2 } as const;
@@ -138,19 +201,18 @@ function sortFindings(findings: Finding[]): Finding[] {
     .map((x) => x.f);
 }
 
-/** A single media file: MP4, FLV, TS (or anything ffprobe reads). */
+/** A single media file: MP4, FLV, TS (or any container the media reader knows). */
 async function inspectFile(
   address: string,
   already: Buffer | undefined,
-  tempDir: string,
-  reader: ReturnType<typeof makeReader>,
+  reader: Reader,
   options: InspectOptions,
-): Promise<{ kind: InputKind; live: boolean; variants: VariantRow[]; findings: Finding[] }> {
-  let file: string;
+): Promise<Result> {
+  let input: string | Buffer;
   if (address.startsWith('file:')) {
-    file = fileURLToPath(address);
+    input = fileURLToPath(address);
     try {
-      const handle = await open(file, 'r');
+      const handle = await open(input, 'r');
       await handle.close();
     } catch (error) {
       throw new InspectError(
@@ -158,75 +220,49 @@ async function inspectFile(
       );
     }
   } else {
-    const max = options.maxFileBytes ?? 1024 * 1024 * 1024;
+    const max = reader.limits.maxFileBytes;
     const size = already ? already.length : await reader.size(address);
     if (size !== undefined && size > max) {
       throw new InspectError(
         l10n.t('{0} is {1} bytes, more than the {2} bytes the inspector downloads', displayAddress(address), size, max),
       );
     }
-    let data = already;
-    if (!data) {
-      try {
-        data = await reader.bytes(address);
-      } catch (error) {
-        if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
-        throw error;
-      }
+    try {
+      input = already ?? (await reader.bytes(address));
+    } catch (error) {
+      if (error instanceof ReadError) throw new InspectError(l10n.t('cannot read {0}', error.message));
+      throw error;
     }
-    file = join(tempDir, 'input.media');
-    await writeFile(file, data);
   }
   const findings: Finding[] = [];
   let facts;
   try {
-    // The first minute is enough for the keyframe interval; the stream list covers the whole file.
-    facts = await mediaFacts(options.tools, file, {
-      readSeconds: 60,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    // The first minute is enough for the keyframe interval; the container tells the whole duration.
+    facts = await mediaFacts(input, { readSeconds: 60, ...(options.signal ? { signal: options.signal } : {}) });
   } catch (error) {
-    if (options.signal?.aborted) throw error;
+    if (!(error instanceof UnreadableMedia)) throw error;
     throw new InspectError(
-      l10n.t(
-        '{0} is not media ffprobe can read ({1})',
-        displayAddress(address),
-        error instanceof Error ? error.message.split('\n')[0] : String(error),
-      ),
+      l10n.t('{0} is not media the inspector can read ({1})', displayAddress(address), error.message),
     );
   }
   const format = facts.formatName;
   const kind: InputKind =
-    format.includes('mp4') || format.includes('mov')
-      ? 'mp4'
-      : format === 'flv'
-        ? 'flv'
-        : format === 'mpegts'
-          ? 'ts'
-          : 'media';
-  const whole = await probe(options.tools, file, options.signal ? { signal: options.signal } : {});
-  const size = Number(whole.format.size);
-  const duration = Number(whole.format.duration);
+    format === 'mp4' || format === 'mov' ? 'mp4' : format === 'flv' ? 'flv' : format === 'mpegts' ? 'ts' : 'media';
+  const size = facts.bytes;
+  const duration = facts.duration ?? 0;
   const row: VariantRow = {
     name: displayAddress(address).split(/[\\/]/).pop() ?? address,
     address: displayAddress(address),
     declared: {},
     measured: {
-      ...(Number.isFinite(size) && duration > 0
-        ? { averageBandwidth: Math.round((size * 8) / duration), bandwidthFrom: 'file' as const }
-        : {}),
+      ...(duration > 0 ? { averageBandwidth: Math.round((size * 8) / duration), bandwidthFrom: 'file' as const } : {}),
       ...(facts.video
         ? {
             resolution: `${facts.video.width}x${facts.video.height}`,
             frameRate: Math.round(facts.video.frameRate * 1000) / 1000,
           }
         : {}),
-      codecs: [
-        facts.video ? [facts.video.codec, facts.video.profile].filter(Boolean).join(' ') : '',
-        facts.audio ? [facts.audio.codec, facts.audio.profile].filter(Boolean).join(' ') : '',
-      ]
-        .filter(Boolean)
-        .join(', '),
+      codecs: describeCodecs(facts),
     },
     ...(duration > 0 ? { duration: Math.round(duration * 1000) / 1000 } : {}),
   };
@@ -238,7 +274,7 @@ async function inspectFile(
     };
   if (!facts.video) findings.push(finding('MEDIA-NO-VIDEO', l10n.t('The input has no video stream.'), {}));
   if (kind === 'mp4') {
-    const order = await topLevelAtoms(file);
+    const order = await topLevelAtoms(input);
     const moov = order.indexOf('moov');
     const mdat = order.indexOf('mdat');
     if (moov !== -1 && mdat !== -1 && moov > mdat) {
@@ -257,25 +293,32 @@ async function inspectFile(
 }
 
 /** The names of an MP4's top-level atoms, in file order (reads only the atom headers). */
-export async function topLevelAtoms(file: string): Promise<string[]> {
-  const handle = await open(file, 'r');
+export async function topLevelAtoms(input: string | Buffer): Promise<string[]> {
+  if (Buffer.isBuffer(input))
+    return atomNames(input.length, async (header, at) => void input.copy(header, 0, at, at + 16));
+  const handle = await open(input, 'r');
   try {
     const { size } = await handle.stat();
-    const names: string[] = [];
-    let offset = 0;
-    const header = Buffer.alloc(16);
-    while (offset + 8 <= size && names.length < 64) {
-      await handle.read(header, 0, 16, offset);
-      let length = header.readUInt32BE(0);
-      const name = header.toString('latin1', 4, 8);
-      if (length === 1) length = Number(header.readBigUInt64BE(8));
-      else if (length === 0) length = size - offset;
-      if (length < 8) break;
-      names.push(name);
-      offset += length;
-    }
-    return names;
+    return await atomNames(size, async (header, at) => void (await handle.read(header, 0, 16, at)));
   } finally {
     await handle.close();
   }
+}
+
+async function atomNames(size: number, readHeader: (header: Buffer, at: number) => Promise<void>): Promise<string[]> {
+  const names: string[] = [];
+  let offset = 0;
+  const header = Buffer.alloc(16);
+  while (offset + 8 <= size && names.length < 64) {
+    header.fill(0);
+    await readHeader(header, offset);
+    let length = header.readUInt32BE(0);
+    const name = header.toString('latin1', 4, 8);
+    if (length === 1) length = Number(header.readBigUInt64BE(8));
+    else if (length === 0) length = size - offset;
+    if (length < 8) break;
+    names.push(name);
+    offset += length;
+  }
+  return names;
 }

@@ -1,13 +1,15 @@
 /**
- * What one media file (a segment, or a whole MP4/FLV/TS) really holds, read with one ffprobe run that lists
- * the streams and the packets without decoding: codecs, size, frame rate, duration, and where the video
- * keyframes are (the packet `K` flag, which the H.264/HEVC parsers set on IDR access units).
+ * What one media file (a segment, or a whole MP4/FLV/TS) really holds, read in-process (src/media/read.ts, no
+ * ffprobe): codecs, size, frame rate, duration, and where the video keyframes are (key packets, checked in the
+ * bitstream for bytes in memory: an IDR for H.264).
  */
-import { runTool, frameRate, type MediaTools, type RunOptions } from '../media/tools';
+import { NotMediaError, readMedia, type Container, type ReadOptions } from '../media/read';
 import { l10n } from '../l10n/l10n';
 
 export interface VideoFacts {
   readonly codec: string;
+  /** RFC 6381, e.g. `avc1.64001f`. */
+  readonly codecString?: string;
   readonly profile?: string;
   readonly level?: number;
   readonly width: number;
@@ -17,13 +19,15 @@ export interface VideoFacts {
 
 export interface AudioFacts {
   readonly codec: string;
+  /** RFC 6381, e.g. `mp4a.40.2`. */
+  readonly codecString?: string;
   readonly profile?: string;
   readonly sampleRate?: number;
   readonly channels?: number;
 }
 
 export interface MediaFacts {
-  readonly formatName: string;
+  readonly formatName: Container;
   readonly video?: VideoFacts;
   readonly audio?: AudioFacts;
   /** First and last presentation time of all packets (s); the end includes the last packet's duration. */
@@ -32,121 +36,102 @@ export interface MediaFacts {
   /** First and last presentation time of the video packets (s), when there is video. */
   readonly videoStart?: number;
   readonly videoEnd?: number;
+  /** First presentation time of the audio packets (s), when there is audio. */
+  readonly audioStart?: number;
   /** Whether the first video packet in decode order is a keyframe (IDR). */
   readonly startsWithKeyframe: boolean;
   /** Presentation times of the video keyframes (s), ascending. */
   readonly keyframes: readonly number[];
   /** Video packets seen. */
   readonly videoPackets: number;
-  /** Overall bit rate as ffprobe reports it (b/s), when known. */
+  /** Bytes read (the init section included). */
+  readonly bytes: number;
+  /** Overall bit rate (b/s), when the whole input was read. */
   readonly bitRate?: number;
+  /** The whole input's duration (s): measured when it was read to its end, else from the container's metadata. */
+  readonly duration?: number;
 }
 
-interface RawStream {
-  index: number;
-  codec_type?: string;
-  codec_name?: string;
-  profile?: string;
-  level?: number;
-  width?: number;
-  height?: number;
-  avg_frame_rate?: string;
-  r_frame_rate?: string;
-  sample_rate?: string;
-  channels?: number;
-}
-
-interface RawPacket {
-  stream_index: number;
-  pts_time?: string;
-  dts_time?: string;
-  duration_time?: string;
-  flags?: string;
+/** Media that could not be read: the message names the input's problem. */
+export class UnreadableMedia extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'UnreadableMedia';
+  }
 }
 
 /**
- * Probes a file. `readSeconds` limits how much of a long file is read (MP4s and recordings), from its start.
+ * Reads a file (a path) or bytes. `readSeconds` limits how much of a long file is read, from its start; `init` is
+ * an fMP4 segment's initialization section.
  */
 export async function mediaFacts(
-  tools: Pick<MediaTools, 'ffprobe'>,
-  file: string,
-  options: RunOptions & { readSeconds?: number } = {},
+  input: string | Uint8Array,
+  options: Pick<ReadOptions, 'init' | 'signal'> & { readSeconds?: number } = {},
 ): Promise<MediaFacts> {
-  const args = [
-    '-v',
-    'error',
-    '-show_entries',
-    'stream=index,codec_type,codec_name,profile,level,width,height,avg_frame_rate,r_frame_rate,sample_rate,channels:' +
-      'packet=stream_index,pts_time,dts_time,duration_time,flags:format=format_name,bit_rate',
-    '-of',
-    'json',
-  ];
-  if (options.readSeconds) args.push('-read_intervals', `%+${options.readSeconds}`);
-  args.push(file);
-  const { stdout } = await runTool(tools.ffprobe, args, { timeoutMs: 60_000, ...options });
-  const parsed = JSON.parse(stdout.toString('utf8')) as {
-    streams?: RawStream[];
-    packets?: RawPacket[];
-    format?: { format_name?: string; bit_rate?: string };
-  };
-  const streams = parsed.streams ?? [];
-  const packets = parsed.packets ?? [];
-  const v = streams.find((s) => s.codec_type === 'video' && s.codec_name !== 'mjpeg' && s.codec_name !== 'png');
-  const a = streams.find((s) => s.codec_type === 'audio');
-  let start = Infinity;
-  let end = -Infinity;
-  const keyframes: number[] = [];
-  let firstVideo: RawPacket | undefined;
-  let videoPackets = 0;
-  let videoStart = Infinity;
-  let videoEnd = -Infinity;
-  for (const p of packets) {
-    const pts = Number(p.pts_time ?? p.dts_time);
-    if (!Number.isFinite(pts)) continue;
-    start = Math.min(start, pts);
-    end = Math.max(end, pts + (Number(p.duration_time) || 0));
-    if (v && p.stream_index === v.index) {
-      videoPackets++;
-      videoStart = Math.min(videoStart, pts);
-      videoEnd = Math.max(videoEnd, pts + (Number(p.duration_time) || 0));
-      firstVideo ??= p;
-      if (p.flags?.startsWith('K')) keyframes.push(pts);
-    }
+  let r;
+  try {
+    r = await readMedia(input, {
+      ...(options.init ? { init: options.init } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.readSeconds ? { maxSeconds: options.readSeconds } : {}),
+    });
+  } catch (error) {
+    if (error instanceof NotMediaError) throw new UnreadableMedia(error.message);
+    throw error;
   }
-  keyframes.sort((x, y) => x - y);
-  const bitRate = Number(parsed.format?.bit_rate);
+  const v = r.video;
+  const a = r.audio;
   return {
-    formatName: parsed.format?.format_name ?? 'unknown',
+    formatName: r.container,
     ...(v
       ? {
           video: {
-            codec: v.codec_name ?? 'unknown',
+            codec: v.codec,
+            ...(v.codecString ? { codecString: v.codecString } : {}),
             ...(v.profile ? { profile: v.profile } : {}),
-            ...(typeof v.level === 'number' && v.level > 0 ? { level: v.level } : {}),
-            width: v.width ?? 0,
-            height: v.height ?? 0,
-            frameRate: frameRate(v.avg_frame_rate) || frameRate(v.r_frame_rate),
+            ...(v.level ? { level: v.level } : {}),
+            width: v.width,
+            height: v.height,
+            frameRate: v.frameRate,
           },
         }
       : {}),
     ...(a
       ? {
           audio: {
-            codec: a.codec_name ?? 'unknown',
+            codec: a.codec,
+            ...(a.codecString ? { codecString: a.codecString } : {}),
             ...(a.profile ? { profile: a.profile } : {}),
-            ...(a.sample_rate ? { sampleRate: Number(a.sample_rate) } : {}),
+            ...(a.sampleRate ? { sampleRate: a.sampleRate } : {}),
             ...(a.channels ? { channels: a.channels } : {}),
           },
         }
       : {}),
-    start: Number.isFinite(start) ? start : 0,
-    end: Number.isFinite(end) ? end : 0,
-    ...(Number.isFinite(videoStart) ? { videoStart, videoEnd } : {}),
-    startsWithKeyframe: firstVideo?.flags?.startsWith('K') ?? false,
-    keyframes,
-    videoPackets,
-    ...(Number.isFinite(bitRate) && bitRate > 0 ? { bitRate } : {}),
+    start: r.start,
+    end: r.end,
+    ...(v && v.packets > 0 ? { videoStart: v.start, videoEnd: v.end } : {}),
+    ...(a && a.packets > 0 ? { audioStart: a.start } : {}),
+    startsWithKeyframe: v?.startsWithKeyframe ?? false,
+    keyframes: v?.keyframes ?? [],
+    videoPackets: v?.packets ?? 0,
+    bytes: r.bytes,
+    ...(r.bitRate ? { bitRate: r.bitRate } : {}),
+    ...(r.complete ? { duration: r.duration } : r.wholeDuration ? { duration: r.wholeDuration } : {}),
   };
+}
+
+/** The codecs in words and as RFC 6381 writes them: `h264 High L3.0 (avc1.64001e), aac LC (mp4a.40.2)`. */
+export function describeCodecs(f: Pick<MediaFacts, 'video' | 'audio'>): string {
+  const parts: string[] = [];
+  const withString = (words: string, codecString: string | undefined): string =>
+    codecString ? `${words} (${codecString})` : words;
+  if (f.video) {
+    const level = f.video.level ? `L${(f.video.level / 10).toFixed(1)}` : undefined;
+    const words = [f.video.codec, f.video.profile, level].filter(Boolean).join(' ');
+    parts.push(withString(words, f.video.codecString));
+  }
+  if (f.audio) parts.push(withString([f.audio.codec, f.audio.profile].filter(Boolean).join(' '), f.audio.codecString));
+  return parts.join(', ');
 }
 
 /** Mean and spread (standard deviation) of the gaps between keyframes, in seconds. */

@@ -57,5 +57,7 @@ export interface Report {
     liveEdgeSeconds?: number;
     elapsedMs: number;
     ffprobe?: string;
+    /** What read the media (the in-process reader). */
+    reader?: string;
   };
 }

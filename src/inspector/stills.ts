@@ -3,17 +3,28 @@
  * and a preview MP4 that VS Code's webviews can play (H.264 + MP3, moov first: webviews decode H.264 and
  * MP3 but not AAC, and have no MediaSource). Inputs are files or addresses ffmpeg reads itself.
  */
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { probe, runTool, type MediaTools, type RunOptions } from '../media/tools';
+import { runTool, ToolError, type MediaTools, type RunOptions } from '../media/tools';
 
-type Tools = Pick<MediaTools, 'ffmpeg' | 'ffprobe'>;
+type Tools = Pick<MediaTools, 'ffmpeg'>;
 
+/**
+ * The input's duration as ffmpeg reads it (its `Duration:` line): the input may be an address ffmpeg reads itself
+ * (HLS over http included), which the in-process reader does not follow. 0 when unknown (live).
+ */
 async function durationOf(tools: Tools, input: string, options: RunOptions): Promise<number> {
-  const result = await probe(tools, input, options);
-  const duration = Number(result.format.duration);
-  return Number.isFinite(duration) && duration > 0 ? duration : 0;
+  let stderr = '';
+  try {
+    // No output named: ffmpeg reads the input's header, prints it, and exits with an error.
+    ({ stderr } = await runTool(tools.ffmpeg, ['-hide_banner', '-i', input], { timeoutMs: 60_000, ...options }));
+  } catch (error) {
+    if (!(error instanceof ToolError)) throw error;
+    stderr = error.stderr;
+  }
+  const match = /Duration: (\d+):(\d{2}):(\d{2}(?:\.\d+)?)/.exec(stderr);
+  return match ? Number(match[1]) * 3600 + Number(match[2]) * 60 + Number(match[3]) : 0;
 }
 
 export interface ContactSheetOptions extends RunOptions {
@@ -38,27 +49,34 @@ export async function makeContactSheet(
   const rows = Math.ceil(count / columns);
   const width = Math.max(16, Math.floor(options.width ?? 160));
   const duration = await durationOf(tools, input, options);
-  const out = options.outPath ?? join(await mkdtemp(join(tmpdir(), 'vpt-sheet-')), 'contact-sheet.png');
+  const folder = options.outPath ? undefined : await mkdtemp(join(tmpdir(), 'vpt-sheet-'));
+  const out = options.outPath ?? join(folder!, 'contact-sheet.png');
   // One picture every duration/count seconds; an unknown duration (live) takes one a second.
   const rate = duration > 0 ? count / duration : 1;
-  await runTool(
-    tools.ffmpeg,
-    [
-      '-hide_banner',
-      '-v',
-      'error',
-      '-y',
-      '-i',
-      input,
-      '-an',
-      '-vf',
-      `fps=${rate.toFixed(6)},scale=${width}:-2,tile=${columns}x${rows}`,
-      '-frames:v',
-      '1',
-      out,
-    ],
-    { timeoutMs: 120_000, ...options },
-  );
+  try {
+    await runTool(
+      tools.ffmpeg,
+      [
+        '-hide_banner',
+        '-v',
+        'error',
+        '-y',
+        '-i',
+        input,
+        '-an',
+        '-vf',
+        `fps=${rate.toFixed(6)},scale=${width}:-2,tile=${columns}x${rows}`,
+        '-frames:v',
+        '1',
+        out,
+      ],
+      { timeoutMs: 120_000, ...options },
+    );
+  } catch (error) {
+    // Cancelled or failed: the folder made for it goes too (the caller removes it only after a success).
+    if (folder) await rm(folder, { recursive: true, force: true });
+    throw error;
+  }
   return out;
 }
 

@@ -16,7 +16,11 @@ import { avcProfileName } from './readSps';
 export type Container = 'mp4' | 'mov' | 'mpegts' | 'flv' | 'matroska' | 'webm' | 'adts' | 'mp3' | 'ogg' | 'wav' | 'flac';
 
 export interface ReadOptions {
-  /** The initialization section of an fMP4 segment (HLS EXT-X-MAP), read in front of it. */
+  /**
+   * What the input's tracks are described by when it does not describe them itself: the initialization section of
+   * an fMP4 segment (HLS EXT-X-MAP), or for an MPEG-TS segment without parameter sets (no keyframe in it) an
+   * earlier segment of the same stream.
+   */
   readonly init?: Uint8Array;
   /** Reads packets only this many seconds past the first one (the start of a long file); all by default. */
   readonly maxSeconds?: number;
@@ -88,7 +92,7 @@ export interface MediaReading {
   /** The primary video and audio tracks. */
   readonly video?: VideoReading;
   readonly audio?: AudioReading;
-  /** Earliest start and latest end of the tracks (s); `duration` is their difference. */
+  /** Earliest start (0 when packets start before 0) and latest end of the tracks (s); `duration` is their difference. */
   readonly start: number;
   readonly end: number;
   readonly duration: number;
@@ -98,6 +102,8 @@ export interface MediaReading {
   readonly frameCount: number;
   /** False when `maxSeconds` (or a cut FLV) stopped the reading before the end. */
   readonly complete: boolean;
+  /** When not complete: the duration the container's metadata gives for the whole input (s), if it gives one. */
+  readonly wholeDuration?: number;
   /** Every packet, in decode order per track, when asked for (`packets: true`). */
   readonly packets?: readonly PacketReading[];
 }
@@ -160,12 +166,14 @@ function sourceOf(input: string | Uint8Array): mb.Source {
 
 async function readWithMediabunny(input: string | Uint8Array, options: ReadOptions): Promise<MediaReading> {
   const formats = FORMATS.map(([format]) => format);
-  const init = options.init ? new mb.Input({ source: new mb.BufferSource(options.init), formats: [mb.MP4, mb.QTFF] }) : undefined;
+  const init = options.init ? new mb.Input({ source: new mb.BufferSource(options.init), formats: [mb.MP4, mb.QTFF, mb.MPEG_TS] }) : undefined;
   const reader = new mb.Input({ source: sourceOf(input), formats, ...(init ? { initInput: init } : {}) });
   try {
     if (!(await reader.canRead().catch(() => false))) {
       throw new NotMediaError('not a media container this reader knows (MP4, MOV, MPEG-TS, FLV, Matroska, WebM, ADTS, MP3, Ogg, WAVE, FLAC)');
     }
+    // The init input's tracks are read first: an MPEG-TS input looks for its streams' descriptions there.
+    if (init) await init.getTracks();
     const format = await reader.getFormat();
     const container = FORMATS.find(([f]) => f === format)?.[1] ?? 'mp4';
     const bytes = (typeof input === 'string' ? (await stat(input)).size : input.length) + (options.init?.length ?? 0);
@@ -175,7 +183,11 @@ async function readWithMediabunny(input: string | Uint8Array, options: ReadOptio
     const packets: PacketReading[] = [];
     const video = videoTrack ? await readVideo(videoTrack, options, verify, packets) : undefined;
     const audio = audioTrack ? await readAudio(audioTrack, options, packets) : undefined;
-    return summary(container, bytes, video, audio, packets, options);
+    const reading = summary(container, bytes, video, audio, packets, options);
+    if (reading.complete) return reading;
+    // Read in part: the whole input's length from the container's metadata (the MP4 moov), not by reading on.
+    const whole = await reader.getDurationFromMetadata(undefined, { skipLiveWait: true }).catch(() => null);
+    return whole && whole > 0 ? { ...reading, wholeDuration: whole - reading.start } : reading;
   } catch (error) {
     if (error instanceof NotMediaError || (error as Error).name === 'AbortError') throw error;
     throw new NotMediaError(`damaged or unreadable media (${error instanceof Error ? error.message : String(error)})`);
@@ -330,7 +342,9 @@ function summary(
   options: ReadOptions,
 ): MediaReading {
   const tracks = [video, audio].filter((t): t is VideoReading | AudioReading => t !== undefined && t.packets > 0);
-  const start = tracks.length > 0 ? Math.min(...tracks.map((t) => t.start)) : 0;
+  // Packets before 0 (an AAC encoder's priming, cut by the MP4 edit list) are never shown: not part of the length.
+  const first = tracks.length > 0 ? Math.min(...tracks.map((t) => t.start)) : 0;
+  const start = first < 0 ? 0 : first;
   const end = tracks.length > 0 ? Math.max(...tracks.map((t) => t.end)) : 0;
   const complete = ![video, audio].some((t) => t && 'incomplete' in t);
   const strip = <T extends object>(t: T | undefined): T | undefined => {

@@ -215,48 +215,6 @@ export function describeMediaMode(mode: MediaMode): string {
     : `simulated media (${mode.reason})`;
 }
 
-/** What ffprobe says of one stream (the fields this project reads). */
-export interface ProbedStream {
-  index: number;
-  codec_type: 'video' | 'audio' | 'data' | 'subtitle' | string;
-  codec_name?: string;
-  profile?: string;
-  width?: number;
-  height?: number;
-  avg_frame_rate?: string;
-  r_frame_rate?: string;
-  bit_rate?: string;
-  sample_rate?: string;
-  channels?: number;
-  duration?: string;
-}
-
-export interface ProbeResult {
-  streams: ProbedStream[];
-  format: {
-    format_name?: string;
-    duration?: string;
-    size?: string;
-    bit_rate?: string;
-    nb_streams?: number;
-  };
-}
-
-/** `ffprobe -show_streams -show_format` of a file or an address, as JSON. */
-export async function probe(
-  tools: Pick<MediaTools, 'ffprobe'>,
-  input: string,
-  options: RunOptions = {},
-): Promise<ProbeResult> {
-  const { stdout } = await runTool(
-    tools.ffprobe,
-    ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', input],
-    { timeoutMs: 60_000, ...options },
-  );
-  const parsed = JSON.parse(stdout.toString('utf8')) as Partial<ProbeResult>;
-  return { streams: parsed.streams ?? [], format: parsed.format ?? {} };
-}
-
 /** Frame rate text such as `25/1` or `30000/1001` as a number (0 when unknown). */
 export function frameRate(text: string | undefined): number {
   if (!text) return 0;

@@ -8,7 +8,8 @@ import type { TranscodedStream } from '../../src/api/types';
 import { inspectStream, openPlayerInBrowser, previewStream } from '../../src/app/commands/inspectCommands';
 import type { InspectSession } from '../../src/app/inspect/inspectStream';
 import { ChannelNode, RenditionNode, VideoNode } from '../../src/app/tree/nodes';
-import { probe, type MediaTools } from '../../src/media/tools';
+import { readMedia } from '../../src/media/read';
+import type { MediaTools } from '../../src/media/tools';
 import { ForwardProxy } from '../api/forwardProxy';
 import { eventually } from '../helpers/eventually';
 import { edit, makeLadder, realTools, serve } from '../inspector/golden';
@@ -210,8 +211,8 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     harness.ui.messageChoice = 'Open Player in Browser';
     const result = await harness.run(previewStream, { node: new RenditionNode(video, stream as TranscodedStream) });
     assert.ok(result, harness.ui.errors.join('; '));
-    const probed = await probe(tools, result.file);
-    const codecs = probed.streams.map((s) => `${s.codec_type}:${s.codec_name}`).sort();
+    const read = await readMedia(result.file);
+    const codecs = [`audio:${read.audio?.codec}`, `video:${read.video?.codec}`];
     assert.deepEqual(codecs, ['audio:mp3', 'video:h264']);
     const panel = harness.panels.opened.at(-1)!;
     assert.equal(panel.options.kind, 'preview');
@@ -301,7 +302,7 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     }
   });
 
-  it('without ffmpeg: the playlist is still checked (nothing measured), and the report says how to get ffmpeg', async () => {
+  it('without ffmpeg: the stream is still measured (in-process), and the report says pictures need ffmpeg', async () => {
     const bare = await createHarness({ ffmpegPath: join(tmp, 'no-ffmpeg-here') });
     try {
       bare.ui.script(choose('Enter an address'), type(`${golden.url}/overstated/v0.m3u8`));
@@ -309,9 +310,10 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       assert.ok(session, bare.ui.errors.join('; '));
       session.panel.dispose();
       const html = bare.panels.opened[0]!.html;
-      assert.match(html, /ffmpeg was not found, so only the playlist was checked/);
+      assert.match(html, /ffmpeg was not found, so the report has no pictures \(everything else was measured\)/);
       assert.match(html, /apt-get install ffmpeg/);
-      assert.equal(session.report?.sampled.segmentsProbed, 0);
+      assert.equal(session.report?.sampled.segmentsProbed, 3);
+      assert.equal(session.report?.variants[0]?.measured.resolution, '320x180');
       bare.ui.script(choose('Enter an address'), type(`${golden.url}/clean/v0_000.ts`));
       assert.equal(await bare.run(previewStream), undefined);
       assert.match(bare.ui.errors.join('\n'), /Preview failed: a preview needs ffmpeg: install ffmpeg/);

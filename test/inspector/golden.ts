@@ -23,16 +23,30 @@ export interface LadderOptions {
   splitByTime?: boolean;
   keyInfoFile?: string;
   variants?: 1 | 2 | 3;
+  /** MPEG-TS segments (the default) or fMP4 segments with an init section (EXT-X-MAP). */
+  segmentType?: 'mpegts' | 'fmp4';
 }
 
 const SIZES = ['320x180', '256x144', '160x90'];
 const RATES = ['300k', '200k', '100k'];
+/** What the encoder is told (High profile, level 3.0, B-frames) and so what the master playlist declares. */
+export const LADDER_CODECS = 'avc1.64001e,mp4a.40.2';
 
-/** An HLS ladder: master.m3u8, v0.m3u8..., with BANDWIDTH set to the measured peak (so declared right). */
-export async function makeLadder(tools: MediaTools, dir: string, options: LadderOptions = {}): Promise<void> {
+/**
+ * An HLS ladder: master.m3u8, v0.m3u8..., with BANDWIDTH set to the measured peak (so declared right). One ffmpeg
+ * run with one HLS output per variant and the master playlist written here: the npm ffmpeg build (4.1) crashes
+ * (SIGSEGV) on `-var_stream_map`, and these tests must pass with only what npm installs.
+ */
+export async function makeLadder(
+  tools: Pick<MediaTools, 'ffmpeg'>,
+  dir: string,
+  options: LadderOptions = {},
+): Promise<void> {
   const n = options.variants ?? 3;
   const gops = options.gops ?? Array<number>(n).fill(25);
-  const split = SIZES.slice(0, n)
+  const seconds = options.seconds ?? 4;
+  const fmp4 = options.segmentType === 'fmp4';
+  const scaled = SIZES.slice(0, n)
     .map((size, i) => `[s${i}]scale=${size.replace('x', ':')}[v${i}]`)
     .join(';');
   const args = [
@@ -43,43 +57,48 @@ export async function makeLadder(tools: MediaTools, dir: string, options: Ladder
     '-f',
     'lavfi',
     '-i',
-    'testsrc2=size=320x180:rate=25',
+    `testsrc2=size=320x180:rate=25:duration=${seconds}`,
     '-f',
     'lavfi',
     '-i',
-    'sine=frequency=440:sample_rate=44100',
-    '-t',
-    String(options.seconds ?? 4),
+    `sine=frequency=440:sample_rate=44100:duration=${seconds}`,
     '-filter_complex',
     `[0:v]split=${n}${SIZES.slice(0, n)
       .map((_, i) => `[s${i}]`)
-      .join('')};${split}`,
+      .join('')};${scaled}`,
   ];
-  for (let i = 0; i < n; i++) args.push('-map', `[v${i}]`);
-  for (let i = 0; i < n; i++) args.push('-map', '1:a');
-  args.push('-c:v', 'libx264', '-preset', 'ultrafast', '-sc_threshold', '0', '-c:a', 'aac', '-b:a', '48k');
   for (let i = 0; i < n; i++) {
-    args.push(`-g:v:${i}`, String(gops[i]), `-keyint_min:v:${i}`, String(gops[i]), `-b:v:${i}`, RATES[i]!);
+    args.push('-map', `[v${i}]`, '-map', '1:a', '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high');
+    args.push('-level:v', '3.0', '-sc_threshold', '0', '-g', String(gops[i]), '-keyint_min', String(gops[i]));
+    args.push(
+      '-b:v',
+      RATES[i]!,
+      '-c:a',
+      'aac',
+      '-b:a',
+      '48k',
+      '-f',
+      'hls',
+      '-hls_time',
+      String(options.segmentSeconds ?? 1),
+    );
+    args.push(
+      '-hls_playlist_type',
+      'vod',
+      '-hls_flags',
+      options.splitByTime ? 'independent_segments+split_by_time' : 'independent_segments',
+    );
+    if (fmp4) args.push('-hls_segment_type', 'fmp4', '-hls_fmp4_init_filename', `v${i}_init.mp4`);
+    args.push('-hls_segment_filename', join(dir, `v${i}_%03d.${fmp4 ? 'm4s' : 'ts'}`));
+    if (options.keyInfoFile) args.push('-hls_key_info_file', options.keyInfoFile);
+    args.push(join(dir, `v${i}.m3u8`));
   }
-  args.push(
-    '-f',
-    'hls',
-    '-hls_time',
-    String(options.segmentSeconds ?? 1),
-    '-hls_playlist_type',
-    'vod',
-    '-hls_flags',
-    options.splitByTime ? 'independent_segments+split_by_time' : 'independent_segments',
-    '-var_stream_map',
-    Array.from({ length: n }, (_, i) => `v:${i},a:${i}`).join(' '),
-    '-master_pl_name',
-    'master.m3u8',
-    '-hls_segment_filename',
-    join(dir, 'v%v_%03d.ts'),
-  );
-  if (options.keyInfoFile) args.push('-hls_key_info_file', options.keyInfoFile);
-  args.push(join(dir, 'v%v.m3u8'));
   await runTool(tools.ffmpeg, args, { timeoutMs: 120_000 });
+  const master = ['#EXTM3U', '#EXT-X-VERSION:7', '#EXT-X-INDEPENDENT-SEGMENTS'];
+  for (let i = 0; i < n; i++) {
+    master.push(`#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=${SIZES[i]},CODECS="${LADDER_CODECS}"`, `v${i}.m3u8`);
+  }
+  writeFileSync(join(dir, 'master.m3u8'), `${master.join('\n')}\n`);
   declareMeasuredBandwidth(dir);
 }
 

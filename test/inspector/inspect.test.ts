@@ -47,7 +47,7 @@ describe('inspector: golden HLS streams, each with one known defect', function (
     return dir;
   };
   const run = (path: string, liveSeconds = 0): Promise<Report> =>
-    inspect(`${server.url}${path}`, { tools, fetch: nodeFetch, liveSeconds });
+    inspect(`${server.url}${path}`, { fetch: nodeFetch, liveSeconds });
 
   before(async () => {
     tools = await realTools();
@@ -289,13 +289,13 @@ describe('inspector: golden HLS streams, each with one known defect', function (
       'aac',
       file,
     ]);
-    const report = await inspect(file, { tools, fetch: nodeFetch });
+    const report = await inspect(file, { fetch: nodeFetch });
     assert.equal(report.kind, 'mp4');
     assert.equal(report.variants[0]!.measured.resolution, '320x180');
     assert.match(report.variants[0]!.measured.codecs!, /^h264 .*, aac/);
     assert.equal(report.variants[0]!.measured.keyframeInterval?.mean, 1);
     assert.deepEqual(codes(report), ['MP4-MOOV-AT-END']);
-    const served = await inspect(`${server.url}/clip.mp4`, { tools, fetch: nodeFetch });
+    const served = await inspect(`${server.url}/clip.mp4`, { fetch: nodeFetch });
     assert.equal(served.kind, 'mp4');
     assert.equal(served.variants[0]!.measured.resolution, '320x180');
   });

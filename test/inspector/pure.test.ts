@@ -8,7 +8,8 @@ import { codecDifferences } from '../../src/inspector/mediaFacts';
 import { playlistProblems } from '../../src/inspector/playlistProblems';
 import type { Report } from '../../src/inspector/report';
 import { makeContactSheet, makePreview, makeThumbnail } from '../../src/inspector/stills';
-import { probe, runTool, type MediaTools } from '../../src/media/tools';
+import { readMedia } from '../../src/media/read';
+import { runTool, type MediaTools } from '../../src/media/tools';
 import { realTools } from './golden';
 
 describe('inspector: playlist text checks (problems of an open .m3u8)', () => {
@@ -179,11 +180,8 @@ describe('inspector: stills and preview made with ffmpeg', function () {
 
   it('makes a preview that probes as H.264 + MP3 with the moov atom before mdat', async () => {
     const out = await makePreview(tools, clip, join(tmp, 'preview.mp4'));
-    const probed = await probe(tools, out);
-    assert.deepEqual(
-      probed.streams.map((s) => s.codec_name),
-      ['h264', 'mp3'],
-    );
+    const read = await readMedia(out);
+    assert.deepEqual([read.video?.codec, read.audio?.codec], ['h264', 'mp3']);
     const atoms = await topLevelAtoms(out);
     assert.ok(atoms.indexOf('moov') !== -1 && atoms.indexOf('moov') < atoms.indexOf('mdat'), atoms.join(','));
   });

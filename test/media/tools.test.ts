@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describeMediaMode, findMediaTools, frameRate, probe, runTool, ToolError } from '../../src/media/tools';
+import { readMedia } from '../../src/media/read';
+import { describeMediaMode, findMediaTools, frameRate, runTool, ToolError } from '../../src/media/tools';
 
 describe('media tools: finding and running ffmpeg and ffprobe', () => {
   let tmp: string;
@@ -54,12 +55,11 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
       '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', out,
     ]);
     assert.ok(!require('node:fs').existsSync(join(process.cwd(), 'pwned')));
-    const probed = await probe(mode.tools, out);
-    const video = probed.streams.find((s) => s.codec_type === 'video');
-    assert.equal(video?.width, 160);
-    assert.equal(video?.height, 90);
-    assert.equal(frameRate(video?.avg_frame_rate), 25);
-    assert.ok(Math.abs(Number(probed.format.duration) - 1) < 0.1, probed.format.duration);
+    const read = await readMedia(out);
+    assert.equal(read.video?.width, 160);
+    assert.equal(read.video?.height, 90);
+    assert.equal(read.video?.frameRate, 25);
+    assert.ok(Math.abs(read.duration - 1) < 0.1, String(read.duration));
   });
 
   it('reports a failing run with the tool, the exit code and the end of its error output', async () => {

@@ -14,7 +14,6 @@ import { l10n } from '../../l10n/l10n';
 import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/format';
 import { askAddress } from './askAddress';
 import type { WebPanel } from './panels';
-import { playlistOnlyReport } from './playlistOnly';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
 
 /** Variants of a ladder that get a still in the report. */
@@ -77,17 +76,9 @@ export class InspectSession {
     this.liveTimer = undefined;
     const work = async (signal: AbortSignal, report: (text: string) => void): Promise<Report> => {
       const both = AbortSignal.any([signal, this.closed.signal]);
-      const mode = await this.ctx.inspection.tools.mode();
       const fetch = this.ctx.inspection.fetch.port();
-      if (mode.kind !== 'real') {
-        const result = await playlistOnlyReport(this.target.address, fetch, INSTALL_HINT, both);
-        this.show(result, undefined, [
-          l10n.t('ffmpeg was not found, so only the playlist was checked (nothing measured): {0}.', INSTALL_HINT),
-        ]);
-        return result;
-      }
+      // Media is read in-process: the measuring needs no ffmpeg; only the pictures below do.
       const result = await inspect(this.target.address, {
-        tools: { ffprobe: mode.tools.ffprobe, version: mode.tools.version },
         fetch,
         ...(this.ctx.inspection.live.watchSeconds !== undefined
           ? { liveSeconds: this.ctx.inspection.live.watchSeconds }
@@ -95,6 +86,20 @@ export class InspectSession {
         signal: both,
         onProgress: report,
       });
+      const mode = await this.ctx.inspection.tools.mode();
+      const pictures = !result.live && (this.target.single || result.kind === 'hls-master');
+      if (mode.kind !== 'real') {
+        const notes = pictures
+          ? [
+              l10n.t(
+                'ffmpeg was not found, so the report has no pictures (everything else was measured): {0}.',
+                INSTALL_HINT,
+              ),
+            ]
+          : [];
+        this.show(result, undefined, notes);
+        return result;
+      }
       // A rendition or a file: a contact sheet of its pictures (a live stream changes too fast for one); a
       // ladder: a still per variant.
       let sheet: string | undefined;

@@ -3,13 +3,13 @@
  * into the RTMP server (so pushed and pulled channels share one path), and per publish one ladder
  * ffmpeg (ladder.ts) writing the channel's outputs. The channel record follows what happens:
  * status 5 while starting, 3 while a pull source connects, 2 when live; streamStatus 1 while a
- * source delivers, 2 when it stops; the stream fields from ffprobe of the incoming stream.
+ * source delivers, 2 when it stops; the stream fields read in-process from the incoming stream.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
-import { probe, frameRate } from '../../media/tools';
+import { readMedia } from '../../media/read';
 import { DIR_MODE, FILE_MODE } from '../permissions';
 import type { ChannelRec } from '../records';
 import { Tx, type AccountStore } from '../store';
@@ -171,28 +171,49 @@ export class ChannelMedia {
 
   private async onPublished(session: NmsSession): Promise<void> {
     await this.update({ status: 2, streamStatus: 1 });
-    const source = `${this.env.rtmpLocal}/${this.stream}`;
-    let hasAudio = true;
-    let fps = 25;
+    // The incoming stream is read in-process: node-media-server keeps the FLV of what was pushed (its header,
+    // the codec configurations and the current GOP); read as FLV they give the picture size (from the SPS), the
+    // audio and the frame rate. The encoder's onMetaData fills in what they do not tell (bit rates).
+    interface FlvBroadcast {
+      flvHeader?: Buffer | null;
+      flvMetaData?: Buffer | null;
+      flvVideoHeader?: Buffer | null;
+      flvAudioHeader?: Buffer | null;
+      flvGopCache?: Set<Buffer> | null;
+    }
+    const pushed = session.broadcast as unknown as FlvBroadcast;
+    const ready = (): boolean =>
+      Boolean(pushed.flvVideoHeader) &&
+      (Boolean(pushed.flvAudioHeader) || !session.audioCodec) &&
+      (pushed.flvGopCache?.size ?? 0) >= 12;
+    for (let waited = 0; waited < 5000 && !ready() && this.publisher === session; waited += 100) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    if (this.publisher !== session) return;
+    let hasAudio = Boolean(pushed.flvAudioHeader) || Boolean(session.audioCodec);
+    let fps = session.videoFramerate || 25;
     try {
-      const probed = await probe(this.env.tools, source, { timeoutMs: 15_000 });
-      if (this.publisher !== session) return;
-      const v = probed.streams.find((s) => s.codec_type === 'video');
-      const a = probed.streams.find((s) => s.codec_type === 'audio');
-      hasAudio = a !== undefined;
-      fps = frameRate(v?.avg_frame_rate) || frameRate(v?.r_frame_rate) || session.videoFramerate || 25;
+      const flv = Buffer.concat(
+        [
+          pushed.flvHeader,
+          pushed.flvMetaData,
+          pushed.flvVideoHeader,
+          pushed.flvAudioHeader,
+          ...(pushed.flvGopCache ?? []),
+        ].filter((part): part is Buffer => Buffer.isBuffer(part)),
+      );
+      const { video: v, audio: a } = await readMedia(flv);
+      hasAudio = a !== undefined || hasAudio;
+      fps = (v && v.packets >= 12 ? v.frameRate : 0) || fps;
       await this.update({
-        streamWidth: v?.width ?? (session.videoWidth || null),
-        streamHeight: v?.height ?? (session.videoHeight || null),
-        streamBitrate: kbps(v?.bit_rate) ?? (Math.round(session.videoDatarate) || null),
-        streamAudioBitrate: a ? (kbps(a.bit_rate) ?? (Math.round(session.audioDatarate) || null)) : null,
+        streamWidth: v?.width || session.videoWidth || null,
+        streamHeight: v?.height || session.videoHeight || null,
+        streamBitrate: Math.round(session.videoDatarate) || kbps(v?.bitRate),
+        streamAudioBitrate: hasAudio ? Math.round(session.audioDatarate) || kbps(a?.bitRate) : null,
         streamFrameRate: Math.round(fps * 100) / 100,
       });
     } catch (error) {
-      this.env.log(`channel ${this.channelId}: the incoming stream cannot be probed (${String(error).slice(0, 300)})`);
-      if (this.publisher !== session) return;
-      // The encoder's metadata tells whether audio comes (0: none announced).
-      hasAudio = Boolean(session.audioCodec);
+      this.env.log(`channel ${this.channelId}: the incoming stream cannot be read (${String(error).slice(0, 300)})`);
     }
     await this.startLadder(hasAudio, fps);
   }
@@ -337,7 +358,6 @@ function even(n: number): number {
   return Math.max(2, Math.round(n / 2) * 2);
 }
 
-function kbps(bitRate: string | undefined): number | null {
-  const n = Number(bitRate);
-  return bitRate && Number.isFinite(n) && n > 0 ? Math.round(n / 1000) : null;
+function kbps(bitRate: number | undefined): number | null {
+  return bitRate !== undefined && Number.isFinite(bitRate) && bitRate > 0 ? Math.round(bitRate / 1000) : null;
 }

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { accountDir } from '../accounts';
 import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
-import { probe, runTool } from '../../media/tools';
+import { readMedia } from '../../media/read';
+import { runTool } from '../../media/tools';
 import type { Account } from '../context';
 import { newId } from '../ids';
 import { DIR_MODE } from '../permissions';
@@ -50,12 +51,12 @@ export async function recordingToVideo(
     await rename(file, target);
   }
   await chmod(target, FILE_MODE);
-  const probed = await probe(tools, target, { timeoutMs: 60_000 });
-  const v = probed.streams.find((s) => s.codec_type === 'video');
-  const a = probed.streams.find((s) => s.codec_type === 'audio');
+  const probed = await readMedia(target, { signal: AbortSignal.timeout(60_000) });
+  const v = probed.video;
+  const a = probed.audio;
   const finalSize = (await stat(target)).size;
-  const duration = Number(probed.format.duration) || 0;
-  const kbps = (text: string | undefined): number => Math.round((Number(text) || 0) / 1000);
+  const duration = probed.duration;
+  const kbps = (bitRate: number | undefined): number => Math.round((bitRate ?? 0) / 1000);
   const path = `/vod/${videoId}/${name}`;
   const stream: StreamRec = {
     name: 'recording',
@@ -69,8 +70,8 @@ export async function recordingToVideo(
     tsSize: mp4 ? 0 : finalSize,
     videoWidth: v?.width ?? 0,
     videoHeight: v?.height ?? 0,
-    videoBitrate: kbps(v?.bit_rate) || kbps(probed.format.bit_rate),
-    audioBitrate: kbps(a?.bit_rate),
+    videoBitrate: kbps(v?.bitRate) || kbps(probed.bitRate),
+    audioBitrate: kbps(a?.bitRate),
     defaultVideo: 1,
     taskId: group?.recordTaskId ?? newId(),
     status: 2,

@@ -8,7 +8,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { frameRate, probe, runTool, type MediaTools, type ProbeResult } from '../../media/tools';
+import { readMedia, type MediaReading } from '../../media/read';
+import { runTool, type MediaTools } from '../../media/tools';
 import { newId } from '../ids';
 import type { JobRec, StreamRec, VideoRec } from '../records';
 import { Tx, type AccountStore } from '../store';
@@ -86,7 +87,7 @@ export class MediaTranscoder implements TranscodeQueue {
       await makeDir(work);
       const source = this.sourceOf(video);
       if (!source) throw new Error('the video has no source media (it was created without a file)');
-      const info = await probe(this.tools, source, { signal });
+      const info = await readMedia(source, { signal });
       const result = await this.transcode(job, video, source, info, work, signal);
       if (this.closed || signal.aborted) return;
       await this.finish(job, result, work);
@@ -119,14 +120,13 @@ export class MediaTranscoder implements TranscodeQueue {
     job: JobRec,
     video: VideoRec,
     source: string,
-    info: ProbeResult,
+    info: MediaReading,
     work: string,
     signal: AbortSignal,
   ): Promise<Produced> {
     const targetId = job.replace || job.first ? video.id : newId();
-    const durationSeconds = Number(info.format.duration ?? 0) || 0;
-    const hasAudio = info.streams.some((s) => s.codec_type === 'audio');
-    const sourceVideo = info.streams.find((s) => s.codec_type === 'video');
+    const durationSeconds = info.duration;
+    const hasAudio = info.audio !== undefined;
     const logos = this.logosOf(job.logoGroupId);
     const trailor = job.trailor && job.trailorDuration > 0 ? Math.min(job.trailorDuration, durationSeconds) : 0;
     const streams = renditionsFor(job.id, job.templates, trailor, targetId, Math.round(durationSeconds * 1000));
@@ -147,7 +147,7 @@ export class MediaTranscoder implements TranscodeQueue {
           hasAudio,
           logos,
           limitSeconds: s.type === 1 ? trailor : undefined,
-          advanced: readAdvanced(t.advancedArguments, frameRate(sourceVideo?.avg_frame_rate)),
+          advanced: readAdvanced(t.advancedArguments, info.video?.frameRate ?? 0),
         }),
       );
       let aesKey: string | null = null;
@@ -166,9 +166,8 @@ export class MediaTranscoder implements TranscodeQueue {
       }
       if (s.flvPath) await run(remuxArgs(mp4, join(work, `${base}.flv`), 'flv'));
       if (s.tsPath) await run(remuxArgs(mp4, join(work, `${base}.ts`), 'mpegts'));
-      const probed = await probe(this.tools, mp4, { signal });
-      const v = probed.streams.find((x) => x.codec_type === 'video');
-      const a = probed.streams.find((x) => x.codec_type === 'audio');
+      // The rendition as made, measured in-process.
+      const { video: v, audio: a } = await readMedia(mp4, { signal });
       const files = await readdir(work);
       const sizeOf = async (name: string): Promise<number> => (await stat(join(work, name))).size;
       const hlsSize = s.hlsPath
@@ -178,8 +177,8 @@ export class MediaTranscoder implements TranscodeQueue {
         ...s,
         videoWidth: v?.width ?? s.videoWidth,
         videoHeight: v?.height ?? s.videoHeight,
-        videoBitrate: Math.round(Number(v?.bit_rate ?? 0) / 1000) || s.videoBitrate,
-        audioBitrate: a ? Number(a.bit_rate ?? 0) || s.audioBitrate : 0,
+        videoBitrate: Math.round((v?.bitRate ?? 0) / 1000) || s.videoBitrate,
+        audioBitrate: a ? (a.bitRate ?? 0) || s.audioBitrate : 0,
         hlsSize,
         mp4Size: s.mp4Path ? await sizeOf(`${base}.mp4`) : 0,
         flvSize: s.flvPath ? await sizeOf(`${base}.flv`) : 0,
@@ -218,14 +217,14 @@ export class MediaTranscoder implements TranscodeQueue {
     const now = Date.now();
     const tx = new Tx().del('jobs', job.id);
     const src = produced.source;
-    const v = src.streams.find((s) => s.codec_type === 'video');
-    const a = src.streams.find((s) => s.codec_type === 'audio');
+    const v = src.video;
+    const a = src.audio;
     const measuredSource: Partial<VideoRec> = {
       width: v?.width ?? video.width,
       height: v?.height ?? video.height,
-      duration: Math.round(Number(src.format.duration ?? 0) * 1000) || video.duration,
-      bitrate: Math.round(Number(src.format.bit_rate ?? 0) / 1000) || video.bitrate,
-      audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : video.audioBitrate,
+      duration: Math.round(src.duration * 1000) || video.duration,
+      bitrate: Math.round((src.bitRate ?? 0) / 1000) || video.bitrate,
+      audioBitrate: a ? Math.round((a.bitRate ?? 0) / 1000) : video.audioBitrate,
     };
     if (job.replace || job.first) {
       const earlier = video.streams.map((s) => s.taskId.slice(0, 12)).filter((t) => t !== job.id.slice(0, 12));
@@ -268,7 +267,7 @@ export class MediaTranscoder implements TranscodeQueue {
 interface Produced {
   targetId: string;
   streams: StreamRec[];
-  source: ProbeResult;
+  source: MediaReading;
 }
 
 /** The file name (without extension) a rendition's stored path ends with. */

@@ -12,7 +12,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
-import { probe, runTool, type ProbeResult } from '../../media/tools';
+import { readMedia, type MediaReading } from '../../media/read';
+import { runTool } from '../../media/tools';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
 import type { Account } from '../context';
@@ -294,14 +295,15 @@ async function admit(
   now: number,
 ): Promise<VideoRec> {
   const source = sourceFile(dir, videoId);
-  let info: ProbeResult | undefined;
+  // Read in-process as the container its bytes are (never as a playlist or a list of other files).
+  let info: MediaReading | undefined;
   try {
-    info = await probe(tools, source, { timeoutMs: 60_000 });
+    info = await readMedia(source, { signal: AbortSignal.timeout(60_000) });
   } catch {
     info = undefined;
   }
-  const v = info?.streams.find((s) => s.codec_type === 'video' && s.width);
-  const a = info?.streams.find((s) => s.codec_type === 'audio');
+  const v = info?.video && info.video.width > 0 ? info.video : undefined;
+  const a = info?.audio;
   const base = newVideoRecord({
     id: videoId,
     fileName: r.fileName,
@@ -319,14 +321,14 @@ async function admit(
     await account.store.commit(new Tx().put('videos', video));
     return video;
   }
-  const seconds = Number(info.format.duration ?? v.duration ?? 0) || 0;
+  const seconds = info.duration;
   const measured: VideoRec = {
     ...base,
-    width: v.width ?? 0,
-    height: v.height ?? 0,
+    width: v.width,
+    height: v.height,
     duration: Math.round(seconds * 1000),
-    bitrate: Math.round(Number(info.format.bit_rate ?? 0) / 1000),
-    audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : 0,
+    bitrate: Math.round((info.bitRate ?? 0) / 1000),
+    audioBitrate: a ? Math.round((a.bitRate ?? 0) / 1000) : 0,
     status: 0,
     covers: await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds),
   };

@@ -2,7 +2,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { get } from 'node:http';
-import { findMediaTools, probe, runTool, type ProbeResult } from '../../../src/media/tools';
+import { findMediaTools, runTool } from '../../../src/media/tools';
+import { probe, type ProbeResult } from '../../media/ffprobe';
 
 /** ffmpeg and ffprobe as the platform finds them (the PATH, else the npm packages); set by `loadTools()`. */
 export const TOOLS = { ffmpeg: '', ffprobe: '' };

@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import type { Video } from '../../../src/api/types';
 import { testClipArgs } from '../../../src/localPlatform/media/commands';
-import { findMediaTools, probe, runTool, type MediaTools, type ProbeResult } from '../../../src/media/tools';
+import { findMediaTools, runTool, type MediaTools } from '../../../src/media/tools';
+import { probe, type ProbeResult } from '../../media/ffprobe';
 
 export async function mediaTools(): Promise<MediaTools | undefined> {
   const mode = await findMediaTools({ npmFallback: true });
