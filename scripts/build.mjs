@@ -2,7 +2,7 @@
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
@@ -40,6 +40,9 @@ const LAZY = {
   undici: { source: 'undici', outfile: 'dist/lazy/undici.js' },
   // The playlist parser (~42 KiB minified), loaded by src/inspector/hls.ts on the first playlist read.
   hlsParser: { source: 'hls-parser', outfile: 'dist/lazy/hls-parser.js' },
+  // The media reader's library, loaded by src/media/read.ts on the first media read (by the inspector or the
+  // local platform, both lazy parts themselves).
+  mediabunny: { source: 'mediabunny', outfile: 'dist/lazy/mediabunny.js' },
   // Inspect Stream, Preview and Open Player in Browser with the stream inspector (~40 KiB minified), loaded by
   // src/app/commands/inspectCommands.ts on the first use of one of them.
   inspect: { source: 'src/app/inspect/commands.ts', outfile: 'dist/lazy/inspect.js' },
@@ -48,6 +51,9 @@ const LAZY = {
 // bundle's own module, handed over when the part is loaded, never a copy: one translator (src/app/l10n.ts), one
 // class per tree node (`instanceof` in src/app/inspect/streamTargets.ts) and per error (src/app/failures.ts).
 const INSPECT_DIRS = [join(root, 'src', 'app', 'inspect'), join(root, 'src', 'inspector')];
+// The in-process media reader (src/media/read*.ts, with mediabunny) goes into the inspection part too: activation
+// never reads media.
+const INSPECT_FILES = /[\\/]src[\\/]media[\\/]read\w*\.ts$/;
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
 const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];
@@ -58,6 +64,7 @@ const lazyParts = {
   setup(build) {
     build.onResolve({ filter: /^undici$/ }, () => ({ path: './lazy/undici.js', external: true }));
     build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './lazy/hls-parser.js', external: true }));
+    build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: './lazy/mediabunny.js', external: true }));
     build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
       const kind = args.path.slice('./generated/'.length, -'.js'.length);
       if (!VALIDATOR_KINDS.includes(kind)) return undefined;
@@ -93,6 +100,36 @@ const lazyParts = {
   },
 };
 
+const MEDIABUNNY_VERSION = JSON.parse(
+  readFileSync(join(root, 'node_modules', 'mediabunny', 'package.json'), 'utf8'),
+).version;
+
+/** What src/media/read.ts takes from mediabunny (test/packaging checks that the part has them all). */
+const MEDIABUNNY_NAMES = [
+  'Input',
+  'BufferSource',
+  'FilePathSource',
+  'EncodedPacketSink',
+  'MP4',
+  'QTFF',
+  'MPEG_TS',
+  'WEBM',
+  'MATROSKA',
+  'ADTS',
+  'MP3',
+  'OGG',
+  'WAVE',
+  'FLAC',
+];
+
+/** In a part under dist/lazy/: mediabunny is the lazy part beside it. */
+const mediabunnyBeside = {
+  name: 'mediabunny-beside',
+  setup(build) {
+    build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: './mediabunny.js', external: true }));
+  },
+};
+
 /** The files of src/ outside INSPECT_DIRS that the inspection part imports; filled by its build, which runs first. */
 const sharedWithInspect = new Set();
 
@@ -113,11 +150,13 @@ const inspectPart = {
   name: 'inspect-part',
   setup(build) {
     build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './hls-parser.js', external: true }));
+    build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: './mediabunny.js', external: true }));
     build.onResolve({ filter: /^\.\.?\// }, (args) => {
       if (args.namespace !== 'file') return undefined;
       const file = sourceFile(resolve(args.resolveDir, args.path));
       const inSrc = file !== undefined && file.startsWith(join(root, 'src') + sep);
-      if (!inSrc || INSPECT_DIRS.some((dir) => file.startsWith(dir + sep))) return undefined;
+      if (!inSrc || INSPECT_DIRS.some((dir) => file.startsWith(dir + sep)) || INSPECT_FILES.test(file))
+        return undefined;
       sharedWithInspect.add(file);
       return { path: relative(root, file).split(sep).join('/'), namespace: 'extension-shared' };
     });
@@ -142,6 +181,20 @@ const entries = {
     entryPoints: [LAZY.localPlatform.source],
     outfile: LAZY.localPlatform.outfile,
     external: FFMPEG_PACKAGES,
+    plugins: [mediabunnyBeside],
+  },
+  // Only what src/media/read.ts uses (reading, not writing or converting): a third of the library.
+  lazyMediabunny: {
+    stdin: {
+      contents: `export { ${MEDIABUNNY_NAMES.join(', ')} } from 'mediabunny';`,
+      resolveDir: root,
+      loader: 'js',
+    },
+    outfile: LAZY.mediabunny.outfile,
+    // MPL-2.0 asks that the recipients of the executable form are told where its source is.
+    banner: {
+      js: `/*! mediabunny ${MEDIABUNNY_VERSION}, MPL-2.0 (https://mozilla.org/MPL/2.0/); its source: the npm package mediabunny@${MEDIABUNNY_VERSION}, folder src/ */`,
+    },
   },
   lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
   lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
@@ -168,6 +221,7 @@ const EXTENSION_PARTS = [
   'lazyLocalPlatform',
   'lazyUndici',
   'lazyHlsParser',
+  'lazyMediabunny',
   'lazyInspect',
   'lazyValidators',
 ];

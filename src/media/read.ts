@@ -8,7 +8,7 @@
  * one of the formats: a playlist, a concat list or any other file that names other files is "not media" here,
  * so nothing read through this module ever follows a reference to another file or address.
  */
-import * as mb from 'mediabunny';
+import type * as Mediabunny from 'mediabunny';
 import { open, stat } from 'node:fs/promises';
 import { looksLikeFlv, readFlv, type FlvContents } from './readFlv';
 import { avcProfileName } from './readSps';
@@ -116,19 +116,33 @@ export class NotMediaError extends Error {
   }
 }
 
+let loaded: typeof Mediabunny | undefined;
+
+/**
+ * mediabunny, loaded on the first media read: the extension's bundle keeps it in a file of its own
+ * (scripts/build.mjs), so that activation does not load it.
+ */
+function mediabunny(): typeof Mediabunny {
+  loaded ??= require('mediabunny') as typeof Mediabunny;
+  return loaded;
+}
+
 /** Media formats read through mediabunny; never HLS (a playlist names other files). */
-const FORMATS: Array<[mb.InputFormat, Container]> = [
-  [mb.MP4, 'mp4'],
-  [mb.QTFF, 'mov'],
-  [mb.MPEG_TS, 'mpegts'],
-  [mb.WEBM, 'webm'],
-  [mb.MATROSKA, 'matroska'],
-  [mb.ADTS, 'adts'],
-  [mb.MP3, 'mp3'],
-  [mb.OGG, 'ogg'],
-  [mb.WAVE, 'wav'],
-  [mb.FLAC, 'flac'],
-];
+function formats(): Array<[Mediabunny.InputFormat, Container]> {
+  const mb = mediabunny();
+  return [
+    [mb.MP4, 'mp4'],
+    [mb.QTFF, 'mov'],
+    [mb.MPEG_TS, 'mpegts'],
+    [mb.WEBM, 'webm'],
+    [mb.MATROSKA, 'matroska'],
+    [mb.ADTS, 'adts'],
+    [mb.MP3, 'mp3'],
+    [mb.OGG, 'ogg'],
+    [mb.WAVE, 'wav'],
+    [mb.FLAC, 'flac'],
+  ];
+}
 
 /** FLV files are read into memory: at most this much of one. */
 const MAX_FLV_BYTES = 256 * 1024 * 1024;
@@ -160,14 +174,16 @@ function checkAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw Object.assign(new Error('cancelled'), { name: 'AbortError' });
 }
 
-function sourceOf(input: string | Uint8Array): mb.Source {
+function sourceOf(input: string | Uint8Array): Mediabunny.Source {
+  const mb = mediabunny();
   return typeof input === 'string' ? new mb.FilePathSource(input) : new mb.BufferSource(input);
 }
 
 async function readWithMediabunny(input: string | Uint8Array, options: ReadOptions): Promise<MediaReading> {
-  const formats = FORMATS.map(([format]) => format);
+  const mb = mediabunny();
+  const known = formats();
   const init = options.init ? new mb.Input({ source: new mb.BufferSource(options.init), formats: [mb.MP4, mb.QTFF, mb.MPEG_TS] }) : undefined;
-  const reader = new mb.Input({ source: sourceOf(input), formats, ...(init ? { initInput: init } : {}) });
+  const reader = new mb.Input({ source: sourceOf(input), formats: known.map(([format]) => format), ...(init ? { initInput: init } : {}) });
   try {
     if (!(await reader.canRead().catch(() => false))) {
       throw new NotMediaError('not a media container this reader knows (MP4, MOV, MPEG-TS, FLV, Matroska, WebM, ADTS, MP3, Ogg, WAVE, FLAC)');
@@ -175,7 +191,7 @@ async function readWithMediabunny(input: string | Uint8Array, options: ReadOptio
     // The init input's tracks are read first: an MPEG-TS input looks for its streams' descriptions there.
     if (init) await init.getTracks();
     const format = await reader.getFormat();
-    const container = FORMATS.find(([f]) => f === format)?.[1] ?? 'mp4';
+    const container = known.find(([f]) => f === format)?.[1] ?? 'mp4';
     const bytes = (typeof input === 'string' ? (await stat(input)).size : input.length) + (options.init?.length ?? 0);
     const videoTrack = await reader.getPrimaryVideoTrack();
     const audioTrack = await reader.getPrimaryAudioTrack();
@@ -212,17 +228,17 @@ interface Collected {
 
 /** Walks a track's packets in decode order, up to `maxSeconds` past its first. */
 async function collect(
-  track: mb.InputTrack,
+  track: Mediabunny.InputTrack,
   options: ReadOptions,
   verify: boolean,
   kind: 'video' | 'audio',
   out: PacketReading[],
 ): Promise<Collected> {
-  const sink = new mb.EncodedPacketSink(track);
+  const sink = new (mediabunny().EncodedPacketSink)(track);
   const c: Collected = { start: Infinity, end: -Infinity, firstDecodeTime: 0, count: 0, bytes: 0, keyframes: [], firstIsKey: false, complete: true, times: [] };
   const durations: number[] = [];
   const keys: boolean[] = [];
-  const retrieval: mb.PacketRetrievalOptions = verify ? { verifyKeyPackets: true } : { metadataOnly: true };
+  const retrieval: Mediabunny.PacketRetrievalOptions = verify ? { verifyKeyPackets: true } : { metadataOnly: true };
   for await (const packet of sink.packets(undefined, undefined, retrieval)) {
     if (c.count === 0) {
       c.firstDecodeTime = packet.timestamp;
@@ -289,7 +305,7 @@ function rate(bytes: number, start: number, end: number): { bitRate?: number } {
   return end > start ? { bitRate: Math.round((bytes * 8) / (end - start)) } : {};
 }
 
-async function readVideo(track: mb.InputVideoTrack, options: ReadOptions, verify: boolean, out: PacketReading[]): Promise<VideoReading> {
+async function readVideo(track: Mediabunny.InputVideoTrack, options: ReadOptions, verify: boolean, out: PacketReading[]): Promise<VideoReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
   const c = await collect(track, options, verify, 'video', out);
@@ -312,7 +328,7 @@ async function readVideo(track: mb.InputVideoTrack, options: ReadOptions, verify
   };
 }
 
-async function readAudio(track: mb.InputAudioTrack, options: ReadOptions, out: PacketReading[]): Promise<AudioReading> {
+async function readAudio(track: Mediabunny.InputAudioTrack, options: ReadOptions, out: PacketReading[]): Promise<AudioReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
   const c = await collect(track, options, false, 'audio', out);

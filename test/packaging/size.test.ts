@@ -29,14 +29,19 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
-  'dist/lazy/inspect.js': 60_000, // the inspection commands and the stream inspector
+  'dist/lazy/inspect.js': 76_000, // the inspection commands, the stream inspector and the media reader
+  // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
+  // codecs), loaded on the first media read by the inspector or the local platform.
+  'dist/lazy/mediabunny.js': 290_000,
   'dist/lazy/validators/templategroup.js': 44_000, // the largest of the six
 };
 // Raised for issue 15: the local platform's part carries node-media-server (~23 KiB compressed), so that the
 // local platform inside VS Code runs live channels for real with ffmpeg; the parts repeat a little shared code.
 // Raised again for issue 12: the schema copies VS Code's JSON check reads (schemas/editor/) and the Chinese
 // translations (package.nls.zh-cn.json, l10n/) came to 637 KB.
-const VSIX_BUDGET_BYTES = 680_000;
+// Raised for issue 21: the media reader's part of mediabunny (dist/lazy/mediabunny.js, ~70 KiB compressed) made
+// the VSIX 735 KiB.
+const VSIX_BUDGET_BYTES = 770_000;
 
 const INPUTS = [
   'src',
