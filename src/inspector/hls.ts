@@ -713,6 +713,16 @@ function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
+/**
+ * How long to watch a live playlist (s): as asked, else 3 target durations (at least 10 s); a huge TARGETDURATION
+ * must not keep the run going for hours, so 60 s at most unless asked for more; and never past the run's deadline
+ * (`leftMs` from now; a second is kept to finish the report).
+ */
+export function liveWatchSeconds(target: number, asked: number | undefined, leftMs: number): number {
+  const wanted = asked ?? Math.min(LIVE_SECONDS_CAP, Math.max(10, 3 * target));
+  return Math.max(0, Math.min(wanted, (leftMs - 1000) / 1000));
+}
+
 /** Reads a live playlist again for `liveSeconds`: it must advance, within 1.5 target durations (RFC 8216 6.2.1). */
 async function watchLive(
   name: string,
@@ -741,10 +751,7 @@ async function watchLive(
       );
     }
   }
-  // A huge TARGETDURATION must not keep the run going for hours: 60 s unless asked for more, and never past the
-  // run's deadline (a second is kept to finish the report).
-  const asked = ctx.liveSeconds ?? Math.min(LIVE_SECONDS_CAP, Math.max(10, 3 * target));
-  const watchSeconds = Math.max(0, Math.min(asked, (ctx.deadlineAt - 1000 - ctx.now()) / 1000));
+  const watchSeconds = liveWatchSeconds(target, ctx.liveSeconds, ctx.deadlineAt - ctx.now());
   if (watchSeconds <= 0) {
     findings.push(
       finding(

@@ -31,6 +31,8 @@ export interface InspectOptions {
   readonly deadlineSeconds?: number;
   /** A read that receives no byte for this long fails (s, default 10). */
   readonly idleSeconds?: number;
+  /** A read that has not ended after this long fails (s, default 20): a server sending a byte now and then. */
+  readonly readSeconds?: number;
   /** At most this much of each sampled segment is read (bytes, default 32 MiB). */
   readonly maxSegmentBytes?: number;
   readonly signal?: AbortSignal;
@@ -94,6 +96,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
     ...(options.signal ? { signal: options.signal } : {}),
     limits: {
       ...(options.idleSeconds !== undefined ? { idleMs: options.idleSeconds * 1000 } : {}),
+      ...(options.readSeconds !== undefined ? { readMs: options.readSeconds * 1000 } : {}),
       maxFileBytes: options.maxFileBytes ?? DEFAULT_LIMITS.maxFileBytes,
     },
   });
