@@ -83,6 +83,7 @@ export async function mediaFacts(
   ];
   if (options.readSeconds) args.push('-read_intervals', `%+${options.readSeconds}`);
   args.push(file);
+  if (!tools.ffprobe) throw new Error('measuring media needs ffprobe beside ffmpeg');
   const { stdout } = await runTool(tools.ffprobe, args, { timeoutMs: 60_000, ...options });
   const parsed = JSON.parse(stdout.toString('utf8')) as {
     streams?: RawStream[];

@@ -13,6 +13,7 @@ export async function loadTools(): Promise<void> {
   const mode = await findMediaTools({ npmFallback: true });
   if (mode.kind !== 'real') throw new Error(`the live media tests need ffmpeg: ${mode.reason}`);
   TOOLS.ffmpeg = mode.tools.ffmpeg;
+  if (!mode.tools.ffprobe) throw new Error(`the live media tests need ffprobe beside ${mode.tools.ffmpeg}`);
   TOOLS.ffprobe = mode.tools.ffprobe;
 }
 
