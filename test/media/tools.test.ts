@@ -50,7 +50,7 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
   });
 
   it('reports an explicit folder without ffmpeg instead of looking elsewhere', async () => {
-    const mode = await findMediaTools({ dir: tmp, npmFallback: true });
+    const mode = await findMediaTools({ dir: tmp, env: { PATH: tmp }, npmFallback: true });
     assert.equal(mode.kind, 'simulated');
     assert.match(mode.kind === 'simulated' ? mode.reason : '', new RegExp(`no ffmpeg in ${tmp}`));
   });
