@@ -301,13 +301,13 @@ export async function findMediaTools(options: FindOptions = {}): Promise<MediaMo
   const env = options.env ?? process.env;
   const hidden = systemFfmpegHidden(env);
   const candidates: Array<[MediaTools['source'], () => Found[]]> = [];
+  if (options.dir) {
+    const found = inFolder(options.dir);
+    // An explicit folder that holds no ffmpeg is a mistake to report, not a reason to look elsewhere.
+    if (!found) return { kind: 'simulated', reason: `no ffmpeg in ${options.dir}; ${INSTALL_HINT}` };
+    if (!hidden) candidates.push(['folder', () => [found]]);
+  }
   if (!hidden) {
-    if (options.dir) {
-      const found = inFolder(options.dir);
-      // An explicit folder that holds no ffmpeg is a mistake to report, not a reason to look elsewhere.
-      if (!found) return { kind: 'simulated', reason: `no ffmpeg in ${options.dir}; ${INSTALL_HINT}` };
-      candidates.push(['folder', () => [found]]);
-    }
     if (env.FFMPEG_DIR) candidates.push(['environment', () => inFolders([env.FFMPEG_DIR!])]);
     candidates.push(['path', () => inFolders((env.PATH ?? env.Path ?? '').split(delimiter))]);
     candidates.push(['place', () => inFolders(options.places ?? usualPlaces(process.platform, env))]);
