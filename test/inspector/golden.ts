@@ -2,6 +2,7 @@
  * Golden streams for the inspector's tests, made with ffmpeg (320x180 or less, a few seconds), and a tiny
  * loopback HTTP server that serves a folder (GET and HEAD) with routes that override files.
  */
+import { createDecipheriv } from 'node:crypto';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -72,15 +73,43 @@ export async function makeLadder(tools: MediaTools, dir: string, options: Ladder
     options.splitByTime ? 'independent_segments+split_by_time' : 'independent_segments',
     '-var_stream_map',
     Array.from({ length: n }, (_, i) => `v:${i},a:${i}`).join(' '),
-    '-master_pl_name',
-    'master.m3u8',
+    // ffmpeg 4.1 (the npm packages' build) crashes (SIGSEGV) writing a master playlist with -var_stream_map.
+    ...(tools.source === 'npm' ? [] : ['-master_pl_name', 'master.m3u8']),
     '-hls_segment_filename',
     join(dir, 'v%v_%03d.ts'),
   );
   if (options.keyInfoFile) args.push('-hls_key_info_file', options.keyInfoFile);
   args.push(join(dir, 'v%v.m3u8'));
   await runTool(tools.ffmpeg, args, { timeoutMs: 120_000 });
+  if (tools.source === 'npm') writeMaster(dir, n, options.keyInfoFile);
   declareMeasuredBandwidth(dir);
+}
+
+/**
+ * The master playlist as ffmpeg writes it (BANDWIDTH set afterwards), for the ffmpeg that cannot: RESOLUTION from
+ * the sizes asked for, the H.264 profile and level from the SPS of each variant's first segment (decrypted with
+ * the key of the key info file: its IV, else media sequence 0), AAC-LC audio.
+ */
+function writeMaster(dir: string, n: number, keyInfoFile?: string): void {
+  const lines = ['#EXTM3U', '#EXT-X-VERSION:6'];
+  for (let i = 0; i < n; i++) {
+    let segment = readFileSync(join(dir, `v${i}_000.ts`));
+    if (keyInfoFile) {
+      const [, keyFile, ivText] = readFileSync(keyInfoFile, 'utf8').split('\n');
+      const iv = ivText?.trim() ? Buffer.from(ivText.trim().replace(/^0x/i, ''), 'hex') : Buffer.alloc(16);
+      const decipher = createDecipheriv('aes-128-cbc', readFileSync(keyFile!.trim()), iv);
+      segment = Buffer.concat([decipher.update(segment), decipher.final()]);
+    }
+    let codec = 'avc1.42c00d';
+    for (let at = 0; at + 6 < segment.length; at++) {
+      if (segment[at] === 0 && segment[at + 1] === 0 && segment[at + 2] === 1 && (segment[at + 3]! & 0x1f) === 7) {
+        codec = `avc1.${segment.subarray(at + 4, at + 7).toString('hex')}`;
+        break;
+      }
+    }
+    lines.push(`#EXT-X-STREAM-INF:BANDWIDTH=1,RESOLUTION=${SIZES[i]},CODECS="${codec},mp4a.40.2"`, `v${i}.m3u8`, '');
+  }
+  writeFileSync(join(dir, 'master.m3u8'), `${lines.join('\n')}\n`);
 }
 
 /** Rewrites each BANDWIDTH to the peak segment bit rate of its variant plus 2 %. */
