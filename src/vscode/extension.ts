@@ -128,7 +128,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       if (event.affectsConfiguration('videoPlatform.ffmpegPath')) showTools();
     }),
   );
-  showTools();
+  // Not during activation: the check spawns ffmpeg twice.
+  const firstLook = setTimeout(showTools, 1000);
+  subscriptions.push({ dispose: () => clearTimeout(firstLook) });
 
   // The Problems of open .m3u8 documents: checked on open, on change (debounced), cleared on close.
   for (const document of ctx.editor.openDocuments()) ctx.playlists.check(document);
