@@ -78,7 +78,10 @@ export async function compose(ports: Ports): Promise<AppContext> {
   });
   const proxyFetch = new ProxyFetch(() => settings.clientOptions());
   const inspection = new InspectionServices(
-    new MediaToolsFinder(() => settings.ffmpegPath() ?? ''),
+    new MediaToolsFinder(
+      () => settings.ffmpegPath() ?? '',
+      (dir) => settings.updateFfmpegPath(dir),
+    ),
     proxyFetch,
     ports.panels,
     ports.state,

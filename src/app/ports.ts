@@ -19,6 +19,8 @@ export interface SettingsPort {
   clientOptions(): Partial<ClientOptions>;
   /** `videoPlatform.ffmpegPath`: the folder holding ffmpeg and ffprobe for the local platform (empty: the PATH). */
   ffmpegPath(): string | undefined;
+  /** Saves `videoPlatform.ffmpegPath` in the user's settings ('' clears it). */
+  updateFfmpegPath(dir: string): Promise<void>;
 }
 
 /** What the host provides; compose() builds the application's context from these. */

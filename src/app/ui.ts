@@ -67,6 +67,8 @@ export interface OpenFilesOptions {
   readonly openLabel: string;
   /** Named lists of file extensions without the dot, e.g. `{ Media: ['mp4', 'mov'] }`. */
   readonly filters: Readonly<Record<string, readonly string[]>>;
+  /** One folder instead of files. */
+  readonly folders?: boolean;
 }
 
 export interface ConfirmOptions {

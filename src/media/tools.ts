@@ -1,46 +1,86 @@
 /**
- * Finding and running ffmpeg and ffprobe. No `vscode` import: the local platform, the inspector and
- * the extension use this alike.
+ * Finding and running ffmpeg (and, when it sits beside it, ffprobe). No `vscode` import: the local
+ * platform, the inspector and the extension use this alike.
  *
- * Where the tools come from, first match wins: an explicit folder (the CLI's `--ffmpeg DIR`, the
- * setting `videoPlatform.ffmpegPath`), `FFMPEG_DIR` in the environment, the PATH, and (only where the
- * caller allows it: `npm start`, the tests, the CLI run from the repository) the npm packages that
- * carry the binaries as optional dependencies. Without both tools the caller runs in simulated mode.
+ * Where ffmpeg comes from, first that passes its check wins: an explicit folder (the CLI's
+ * `--ffmpeg DIR`, the setting `videoPlatform.ffmpegPath`), `FFMPEG_DIR` in the environment, the PATH,
+ * the usual install places of the user's system (`usualPlaces`), and (only where the caller allows
+ * it: `npm start`, the tests, the CLI run from the repository) the npm packages that carry the
+ * binaries as optional dependencies. `VIDEO_PLATFORM_NO_SYSTEM_FFMPEG=1` skips all but the npm
+ * packages, as on a fresh machine. Each ffmpeg found is checked once (its version and a two-frame
+ * H.264 encode); one that fails is reported with the reason and the next place is tried. Without a
+ * working ffmpeg the caller runs in simulated mode.
  *
  * Tools always run with an argument array (`spawn` without a shell): no text from a request or a
  * document is ever parsed by a shell.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, join } from 'node:path';
+import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, dirname, join } from 'node:path';
 
 export interface MediaTools {
   readonly ffmpeg: string;
-  readonly ffprobe: string;
+  /** ffprobe when it sits beside ffmpeg (or comes from the npm package): never required. */
+  readonly ffprobe?: string;
   /** ffmpeg's own version text, e.g. `5.1.9-0+deb12u1`. */
   readonly version: string;
-  /** Where they were found. */
-  readonly source: 'folder' | 'environment' | 'path' | 'npm';
+  /** Where it was found. */
+  readonly source: 'folder' | 'environment' | 'path' | 'place' | 'npm';
 }
 
 export type MediaMode =
-  | { readonly kind: 'real'; readonly tools: MediaTools }
+  | {
+      readonly kind: 'real';
+      readonly tools: MediaTools;
+      /** Binaries found before this one that failed their check, each with the reason. */
+      readonly rejected?: readonly string[];
+    }
   | { readonly kind: 'simulated'; readonly reason: string };
 
 export interface FindOptions {
-  /** A folder holding `ffmpeg` and `ffprobe` (or the path of the ffmpeg binary itself). */
+  /** A folder holding `ffmpeg` (or the path of the ffmpeg binary itself). */
   dir?: string;
   env?: NodeJS.ProcessEnv;
   /** Also look in the npm packages @ffmpeg-installer/ffmpeg and @ffprobe-installer/ffprobe. */
   npmFallback?: boolean;
+  /** The usual install places to look in after the PATH (default: `usualPlaces()` of this system). */
+  places?: readonly string[];
 }
+
+/** The environment switch that hides every ffmpeg but the npm packages' (a fresh machine, in CI). */
+export const NO_SYSTEM_FFMPEG = 'VIDEO_PLATFORM_NO_SYSTEM_FFMPEG';
 
 /** How to get ffmpeg, for messages of simulated mode. */
 export const INSTALL_HINT =
   'install ffmpeg (Debian/Ubuntu: `apt-get install ffmpeg`, macOS: `brew install ffmpeg`, Windows: `winget install ffmpeg`) ' +
-  'or set videoPlatform.ffmpegPath / --ffmpeg DIR to the folder that holds ffmpeg and ffprobe';
+  'or set videoPlatform.ffmpegPath / --ffmpeg DIR to the folder that holds ffmpeg';
 
 const EXE = process.platform === 'win32' ? '.exe' : '';
+
+/** Whether the switch is on in `env`. */
+export function systemFfmpegHidden(env: NodeJS.ProcessEnv = process.env): boolean {
+  const value = (env[NO_SYSTEM_FFMPEG] ?? '').trim().toLowerCase();
+  return value !== '' && value !== '0' && value !== 'false';
+}
+
+/**
+ * Where package managers put ffmpeg when it is not on the PATH VS Code was started with (an app started
+ * from the Dock or the Start menu often has a shorter PATH than a terminal).
+ */
+export function usualPlaces(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+  if (platform === 'darwin') return ['/opt/homebrew/bin', '/usr/local/bin', '/opt/local/bin'];
+  if (platform === 'win32') {
+    const places: string[] = [];
+    // winget's links, Chocolatey's shims, Scoop's shims (user and global installs).
+    if (env.LOCALAPPDATA) places.push(join(env.LOCALAPPDATA, 'Microsoft', 'WinGet', 'Links'));
+    places.push(join(env.ChocolateyInstall ?? join(env.ProgramData ?? 'C:\\ProgramData', 'chocolatey'), 'bin'));
+    places.push(join(env.SCOOP ?? join(env.USERPROFILE ?? 'C:\\Users\\Default', 'scoop'), 'shims'));
+    if (env.SCOOP_GLOBAL) places.push(join(env.SCOOP_GLOBAL, 'shims'));
+    return places;
+  }
+  return ['/usr/local/bin', '/usr/bin', '/snap/bin'];
+}
 
 function isExecutable(file: string): boolean {
   try {
@@ -52,31 +92,48 @@ function isExecutable(file: string): boolean {
   }
 }
 
-function inFolder(dir: string): { ffmpeg: string; ffprobe: string } | undefined {
+interface Found {
+  ffmpeg: string;
+  ffprobe?: string;
+}
+
+function inFolder(dir: string): Found | undefined {
   // A path to the ffmpeg binary itself names its folder.
-  const folder = /ffmpeg(\.exe)?$/i.test(dir) && isExecutable(dir) ? join(dir, '..') : dir;
+  const folder = /ffmpeg(\.exe)?$/i.test(dir) && isExecutable(dir) ? dirname(dir) : dir;
   const ffmpeg = join(folder, `ffmpeg${EXE}`);
+  if (!isExecutable(ffmpeg)) return undefined;
   const ffprobe = join(folder, `ffprobe${EXE}`);
-  return isExecutable(ffmpeg) && isExecutable(ffprobe) ? { ffmpeg, ffprobe } : undefined;
+  return isExecutable(ffprobe) ? { ffmpeg, ffprobe } : { ffmpeg };
 }
 
-function onPath(env: NodeJS.ProcessEnv): { ffmpeg: string; ffprobe: string } | undefined {
-  for (const dir of (env.PATH ?? env.Path ?? '').split(delimiter)) {
+function inFolders(dirs: readonly string[]): Found[] {
+  const seen = new Set<string>();
+  const found: Found[] = [];
+  for (const dir of dirs) {
     if (dir === '') continue;
-    const found = inFolder(dir);
-    if (found) return found;
+    const tools = inFolder(dir);
+    if (tools && !seen.has(tools.ffmpeg)) {
+      seen.add(tools.ffmpeg);
+      found.push(tools);
+    }
   }
-  return undefined;
+  return found;
 }
 
-function fromNpm(): { ffmpeg: string; ffprobe: string } | undefined {
+function fromNpm(): Found[] {
+  let ffmpeg: string;
   try {
     // Optional dependencies: absent on platforms without a build, and never in the extension's bundle.
-    const ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
-    const ffprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
-    return isExecutable(ffmpeg) && isExecutable(ffprobe) ? { ffmpeg, ffprobe } : undefined;
+    ffmpeg = (require('@ffmpeg-installer/ffmpeg') as { path: string }).path;
   } catch {
-    return undefined;
+    return [];
+  }
+  if (!isExecutable(ffmpeg)) return [];
+  try {
+    const ffprobe = (require('@ffprobe-installer/ffprobe') as { path: string }).path;
+    return [isExecutable(ffprobe) ? { ffmpeg, ffprobe } : { ffmpeg }];
+  } catch {
+    return [{ ffmpeg }];
   }
 }
 
@@ -171,48 +228,120 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
   });
 }
 
+/** How long the check of one ffmpeg may take (version, then a two-frame encode). */
+const CHECK_TIMEOUT_MS = 20_000;
+
+interface Checked {
+  readonly version?: string;
+  readonly problem?: string;
+}
+
+/** Checks by binary, its size and modification time: a binary replaced in place is checked again. */
+const checks = new Map<string, Promise<Checked>>();
+
 /** Reads `ffmpeg -version`'s first line: `ffmpeg version 5.1.9-0+deb12u1 Copyright ...`. */
 async function versionOf(ffmpeg: string): Promise<string> {
-  const { stdout } = await runTool(ffmpeg, ['-hide_banner', '-version'], { timeoutMs: 10_000 });
+  const { stdout } = await runTool(ffmpeg, ['-hide_banner', '-version'], { timeoutMs: CHECK_TIMEOUT_MS });
   const first = stdout.toString('utf8').split('\n')[0] ?? '';
   return /ffmpeg version (\S+)/.exec(first)?.[1] ?? (first.trim() || 'unknown');
 }
 
-/** Finds ffmpeg and ffprobe and checks that they run; otherwise says why media will be simulated. */
+/** Two frames of a test pattern to an H.264 MP4: what transcoding, ladders and stills all need. */
+async function tinyEncode(ffmpeg: string): Promise<void> {
+  const dir = mkdtempSync(join(tmpdir(), 'vp-ffmpeg-check-'));
+  try {
+    const out = join(dir, 'check.mp4');
+    await runTool(
+      ffmpeg,
+      [
+        ...['-hide_banner', '-nostdin', '-v', 'error', '-f', 'lavfi', '-i', 'testsrc=size=64x64:rate=10'],
+        ...['-frames:v', '2', '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', out],
+      ],
+      { timeoutMs: CHECK_TIMEOUT_MS },
+    );
+    if (statSync(out).size === 0) throw new Error('the test encode wrote an empty file');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The check of one ffmpeg, run once per binary (path, size, modification time). */
+export function checkFfmpeg(ffmpeg: string): Promise<Checked> {
+  let key: string;
+  try {
+    const stat = statSync(ffmpeg);
+    key = `${ffmpeg}\0${stat.size}\0${stat.mtimeMs}`;
+  } catch (error) {
+    return Promise.resolve({ problem: reasonOf(error) });
+  }
+  let check = checks.get(key);
+  if (!check) {
+    check = (async (): Promise<Checked> => {
+      try {
+        const version = await versionOf(ffmpeg);
+        await tinyEncode(ffmpeg);
+        return { version };
+      } catch (error) {
+        // A check that ran out of time (a busy machine) is tried again next time; a failure is kept.
+        if (error instanceof ToolError && error.exit === 'timeout') checks.delete(key);
+        return { problem: reasonOf(error) };
+      }
+    })();
+    checks.set(key, check);
+  }
+  return check;
+}
+
+/** Finds ffmpeg (and ffprobe beside it) and checks it; otherwise says why media will be simulated. */
 export async function findMediaTools(options: FindOptions = {}): Promise<MediaMode> {
   const env = options.env ?? process.env;
-  const candidates: Array<[MediaTools['source'], () => { ffmpeg: string; ffprobe: string } | undefined]> = [];
+  const hidden = systemFfmpegHidden(env);
+  const candidates: Array<[MediaTools['source'], () => Found[]]> = [];
   if (options.dir) {
-    const dir = options.dir;
-    const found = inFolder(dir);
-    // An explicit folder that holds no tools is a mistake to report, not a reason to look elsewhere.
-    if (!found) return { kind: 'simulated', reason: `no ffmpeg and ffprobe in ${dir}; ${INSTALL_HINT}` };
-    candidates.push(['folder', () => found]);
+    const found = inFolder(options.dir);
+    // An explicit folder that holds no ffmpeg is a mistake to report, not a reason to look elsewhere.
+    if (!found) return { kind: 'simulated', reason: `no ffmpeg in ${options.dir}; ${INSTALL_HINT}` };
+    if (!hidden) candidates.push(['folder', () => [found]]);
   }
-  if (env.FFMPEG_DIR) candidates.push(['environment', () => inFolder(env.FFMPEG_DIR!)]);
-  candidates.push(['path', () => onPath(env)]);
+  if (!hidden) {
+    if (env.FFMPEG_DIR) candidates.push(['environment', () => inFolders([env.FFMPEG_DIR!])]);
+    candidates.push(['path', () => inFolders((env.PATH ?? env.Path ?? '').split(delimiter))]);
+    candidates.push(['place', () => inFolders(options.places ?? usualPlaces(process.platform, env))]);
+  }
   if (options.npmFallback) candidates.push(['npm', fromNpm]);
-  const problems: string[] = [];
+  const rejected: string[] = [];
+  const tried = new Set<string>();
   for (const [source, find] of candidates) {
-    const found = find();
-    if (!found) continue;
-    try {
-      const version = await versionOf(found.ffmpeg);
-      await runTool(found.ffprobe, ['-hide_banner', '-version'], { timeoutMs: 10_000 });
-      return { kind: 'real', tools: { ...found, version, source } };
-    } catch (error) {
-      problems.push(`${found.ffmpeg}: ${error instanceof Error ? error.message : String(error)}`);
+    for (const found of find()) {
+      if (tried.has(found.ffmpeg)) continue;
+      tried.add(found.ffmpeg);
+      const { version, problem } = await checkFfmpeg(found.ffmpeg);
+      if (version === undefined) {
+        rejected.push(`${found.ffmpeg}: ${problem ?? 'unknown problem'}`);
+        continue;
+      }
+      const tools: MediaTools = { ...found, version, source };
+      return rejected.length > 0 ? { kind: 'real', tools, rejected } : { kind: 'real', tools };
     }
   }
-  const detail = problems.length > 0 ? `ffmpeg did not run (${problems.join('; ')})` : 'ffmpeg not found';
+  const detail =
+    rejected.length > 0
+      ? `ffmpeg did not pass its check (${rejected.join('; ')})`
+      : hidden
+        ? `ffmpeg not found (${NO_SYSTEM_FFMPEG} hides all but the npm packages)`
+        : 'ffmpeg not found';
   return { kind: 'simulated', reason: `${detail}; ${INSTALL_HINT}` };
 }
 
 /** One line for banners and status: which media mode runs. */
 export function describeMediaMode(mode: MediaMode): string {
-  return mode.kind === 'real'
-    ? `real media (ffmpeg ${mode.tools.version}, ${mode.tools.ffmpeg})`
-    : `simulated media (${mode.reason})`;
+  if (mode.kind === 'simulated') return `simulated media (${mode.reason})`;
+  const skipped = mode.rejected?.length ? `; skipped ${mode.rejected.join('; ')}` : '';
+  return `real media (ffmpeg ${mode.tools.version}, ${mode.tools.ffmpeg}${skipped})`;
 }
 
 /** Frame rate text such as `25/1` or `30000/1001` as a number (0 when unknown). */

@@ -21,7 +21,7 @@ import { createVscodeEditor, wrapDocument } from './editor';
 import { createPlaylistDiagnostics } from './playlistDiagnostics';
 import { createResourceView } from './resourceView';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
-import { AccountStatusBar } from './statusBar';
+import { AccountStatusBar, MediaToolsStatusBar } from './statusBar';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
 import { createVscodeUi } from './vscodeUi';
 import { createWebPanels } from './webPanels';
@@ -116,6 +116,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     }),
   );
   showAccount();
+
+  // ffmpeg: looked for after activation (its check runs a tiny encode), again when the setting changes.
+  const toolsBar = new MediaToolsStatusBar();
+  subscriptions.push(toolsBar);
+  const showTools = (): void => {
+    void ctx.inspection.tools.status(ctx.log).then((status) => toolsBar.show(status));
+  };
+  subscriptions.push(
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (event.affectsConfiguration('videoPlatform.ffmpegPath')) showTools();
+    }),
+  );
+  // Not during activation: the check spawns ffmpeg twice.
+  const firstLook = setTimeout(showTools, 1000);
+  subscriptions.push({ dispose: () => clearTimeout(firstLook) });
 
   // The Problems of open .m3u8 documents: checked on open, on change (debounced), cleared on close.
   for (const document of ctx.editor.openDocuments()) ctx.playlists.check(document);

@@ -38,6 +38,11 @@ export const settings: SettingsPort = {
     const value = vscode.workspace.getConfiguration('videoPlatform').get<string>('ffmpegPath', '');
     return typeof value === 'string' && value.trim() !== '' ? value.trim() : undefined;
   },
+  async updateFfmpegPath(dir: string): Promise<void> {
+    await vscode.workspace
+      .getConfiguration('videoPlatform')
+      .update('ffmpegPath', dir === '' ? undefined : dir, vscode.ConfigurationTarget.Global);
+  },
   clientOptions(): ProxyClientOptions {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('requestTimeoutSeconds', 30);
     const ms = Math.max(1, Number.isFinite(seconds) ? seconds : 30) * 1000;

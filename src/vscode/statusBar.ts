@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { AccountStatus } from '../app/accounts/accountContext';
+import type { MediaToolsStatus } from '../app/inspect/mediaTools';
 import { l10n } from '../l10n/l10n';
 
 /** The active account in the status bar; a click switches (or adds one when there is none). */
@@ -18,6 +19,33 @@ export class AccountStatusBar implements vscode.Disposable {
     this.item.text = status.text;
     this.item.tooltip = status.markdown ? new vscode.MarkdownString(status.tooltip) : status.tooltip;
     this.item.command = status.command;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.item.dispose();
+  }
+}
+
+/**
+ * ffmpeg in the status bar, only while it is missing: what works without it and what needs it in the tooltip; a
+ * click runs Set Up ffmpeg.
+ */
+export class MediaToolsStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('videoPlatform.ffmpeg', vscode.StatusBarAlignment.Left, 9);
+
+  constructor() {
+    this.item.name = l10n.t('Video Platform ffmpeg');
+    this.item.command = 'videoPlatform.setUpFfmpeg';
+  }
+
+  show(status: MediaToolsStatus): void {
+    if (status.found) {
+      this.item.hide();
+      return;
+    }
+    this.item.text = status.text;
+    this.item.tooltip = status.tooltip;
     this.item.show();
   }
 

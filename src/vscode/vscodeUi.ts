@@ -177,9 +177,9 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
       const uris = await vscode.window.showOpenDialog({
         title: options.title,
         openLabel: options.openLabel,
-        canSelectMany: true,
-        canSelectFiles: true,
-        canSelectFolders: false,
+        canSelectMany: options.folders !== true,
+        canSelectFiles: options.folders !== true,
+        canSelectFolders: options.folders === true,
         filters: Object.fromEntries(Object.entries(options.filters).map(([name, list]) => [name, [...list]])),
       });
       return uris && uris.length > 0 ? uris.map((uri) => uri.fsPath) : undefined;

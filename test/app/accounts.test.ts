@@ -534,7 +534,7 @@ describe('Accounts and connection', () => {
       harness.ui.messageChoice = 'Set ffmpeg Path';
       await harness.run(connectLocalPlatform);
       const message = harness.ui.infos.at(-1) ?? '';
-      assert.match(message, /Media: simulated media \(no ffmpeg and ffprobe in .*no-ffmpeg-here; install ffmpeg/);
+      assert.match(message, /Media: simulated media \(no ffmpeg in .*no-ffmpeg-here; install ffmpeg/);
       assert.match(message, /videoPlatform\.ffmpegPath/);
       assert.deepEqual(harness.ui.infoActions.at(-1), ['Set ffmpeg Path']);
       await eventually('the setting to open', () => harness.ui.settingsOpened.length > 0);

@@ -224,6 +224,8 @@ describe('package.json contributions match the code', () => {
             'videoPlatform.inspectStream',
             'videoPlatform.previewStream',
             'videoPlatform.openPlayerInBrowser',
+            // Looks for ffmpeg on this machine.
+            'videoPlatform.setUpFfmpeg',
           ].includes(id),
       )
       .filter((id) => palette.get(id) !== 'false');

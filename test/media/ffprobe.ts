@@ -42,6 +42,7 @@ export async function probe(
   input: string,
   options: RunOptions = {},
 ): Promise<ProbeResult> {
+  if (!tools.ffprobe) throw new Error('no ffprobe beside ffmpeg');
   const { stdout } = await runTool(
     tools.ffprobe,
     ['-v', 'error', '-show_streams', '-show_format', '-of', 'json', input],
@@ -57,7 +58,8 @@ let working: Promise<string | undefined> | undefined;
 export function workingFfprobe(): Promise<string | undefined> {
   working ??= (async () => {
     const mode = await findMediaTools({ npmFallback: true });
-    if (mode.kind !== 'real') return undefined;
+    if (mode.kind !== 'real' || !mode.tools.ffprobe) return undefined;
+    const ffprobe = mode.tools.ffprobe;
     const dir = await mkdtemp(join(tmpdir(), 'vpt-ffprobe-check-'));
     try {
       const file = join(dir, 'check.ts');
@@ -65,8 +67,8 @@ export function workingFfprobe(): Promise<string | undefined> {
         '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=25', '-t', '0.2',
         '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', '-y', file,
       ]);
-      await runTool(mode.tools.ffprobe, ['-v', 'error', '-show_streams', file], { timeoutMs: 20_000 });
-      return mode.tools.ffprobe;
+      await runTool(ffprobe, ['-v', 'error', '-show_streams', file], { timeoutMs: 20_000 });
+      return ffprobe;
     } catch {
       return undefined;
     } finally {

@@ -176,6 +176,13 @@ describe('packaging: production bundle and VSIX', function () {
       .contributes ?? { jsonValidation: [] };
     assert.ok(jsonValidation.length > 0);
     for (const { url } of jsonValidation) entry(`extension/${url.replace(/^\.\//, '')}`);
+    // The walkthrough's pages (markdown beside the icons).
+    const { walkthroughs = [] } = (
+      manifest as { contributes?: { walkthroughs?: Array<{ steps: Array<{ media: { markdown?: string } }> }> } }
+    ).contributes ?? { walkthroughs: [] };
+    const pages = walkthroughs.flatMap((walkthrough) => walkthrough.steps.map((step) => step.media.markdown ?? ''));
+    assert.ok(pages.length >= 5 && pages.every((page) => page !== ''), pages.join(', '));
+    for (const page of pages) entry(`extension/${page}`);
   });
 
   it('leaves out sources, tests, scripts, node_modules, source maps and dev files', () => {

@@ -28,6 +28,7 @@ import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
 import { inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
+import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
 import { transcodeVideos } from './transcodeVideos';
@@ -53,6 +54,7 @@ export const COMMANDS: readonly CommandRow[] = [
     run: connectLocalPlatform,
   },
   { id: 'videoPlatform.showLog', title: 'Show the log', run: (ctx) => ctx.ui.showLog() },
+  { id: 'videoPlatform.setUpFfmpeg', title: 'Set up ffmpeg', run: setUpFfmpeg },
 
   // Views
   { id: 'videoPlatform.refreshChannels', title: 'Refresh channels', run: refreshChannels },

@@ -297,6 +297,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   let diagnostics: MemoryDiagnostics | undefined;
   const panels = new MemoryPanels();
   const playlistProblems = new Map<string, readonly PlaylistProblem[]>();
+  let ffmpegPath = options.ffmpegPath ?? '/nonexistent-ffmpeg-folder';
   const composed = await compose({
     ui,
     log,
@@ -306,7 +307,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       pageSize: () => pageSize,
       pollIntervalMs: () => 1000,
       liveRefreshMs: () => options.liveRefreshMs ?? 1000,
-      ffmpegPath: () => options.ffmpegPath ?? '/nonexistent-ffmpeg-folder',
+      ffmpegPath: () => ffmpegPath,
+      updateFfmpegPath: async (dir) => {
+        ffmpegPath = dir;
+      },
       clientOptions: () => ({
         ...options.clientOptions,
         retry: { attempts: 1 },

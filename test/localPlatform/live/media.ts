@@ -1,12 +1,14 @@
 /** Shared by the live tests: an ffmpeg encoder pushing a test pattern, polling, ffprobe, leftover processes. */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { get } from 'node:http';
 import { findMediaTools, runTool } from '../../../src/media/tools';
 import { probe, type ProbeResult } from '../../media/ffprobe';
 
 /** ffmpeg and ffprobe as the platform finds them (the PATH, else the npm packages); set by `loadTools()`. */
-export const TOOLS = { ffmpeg: '', ffprobe: '' };
+export const TOOLS = { ffmpeg: '', ffprobe: '', npm: false };
 
 /** Finds the tools once per run; a suite calls it in its `before` hook. */
 export async function loadTools(): Promise<void> {
@@ -14,7 +16,9 @@ export async function loadTools(): Promise<void> {
   const mode = await findMediaTools({ npmFallback: true });
   if (mode.kind !== 'real') throw new Error(`the live media tests need ffmpeg: ${mode.reason}`);
   TOOLS.ffmpeg = mode.tools.ffmpeg;
+  if (!mode.tools.ffprobe) throw new Error(`the live media tests need ffprobe beside ${mode.tools.ffmpeg}`);
   TOOLS.ffprobe = mode.tools.ffprobe;
+  TOOLS.npm = mode.tools.source === 'npm';
 }
 
 export interface Encoder {
@@ -107,8 +111,22 @@ export async function grayFrame(url: string): Promise<Buffer> {
   return stdout;
 }
 
-export function probeUrl(url: string): Promise<ProbeResult> {
-  return probe(TOOLS, url, { timeoutMs: 20_000 });
+export async function probeUrl(url: string): Promise<ProbeResult> {
+  if (!TOOLS.npm || !/\.m3u8(\?|$)/.test(url)) return probe(TOOLS, url, { timeoutMs: 20_000 });
+  // The npm packages' static ffprobe crashes (SIGSEGV) on MPEG-TS: their ffmpeg copies a second of every
+  // stream of the HLS address (all variants of a master) into an MP4, which it reads.
+  const dir = mkdtempSync(join(tmpdir(), 'vp-live-probe-'));
+  try {
+    const mp4 = join(dir, 'copy.mp4');
+    await runTool(
+      TOOLS.ffmpeg,
+      ['-v', 'error', '-y', '-i', url, '-map', '0:v?', '-map', '0:a?', '-c', 'copy', '-t', '1', '-f', 'mp4', mp4],
+      { timeoutMs: 20_000 },
+    );
+    return await probe(TOOLS, mp4, { timeoutMs: 20_000 });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 }
 
 /** Command lines of processes that contain `marker` (Linux /proc). */

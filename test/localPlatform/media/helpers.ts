@@ -19,6 +19,12 @@ export async function mediaTools(): Promise<MediaTools | undefined> {
   return mode.kind === 'real' ? mode.tools : undefined;
 }
 
+/** The ffprobe these tests cross-check with: optional beside ffmpeg for the product, required here. */
+function ffprobeOf(tools: MediaTools): string {
+  if (!tools.ffprobe) throw new Error(`these checks need ffprobe beside ${tools.ffmpeg}`);
+  return tools.ffprobe;
+}
+
 export async function makeClip(
   tools: MediaTools,
   dir: string,
@@ -83,7 +89,7 @@ export async function probeUrl(tools: MediaTools, url: string): Promise<ProbeRes
     return probe(tools, mp4);
   }
   if (!file.endsWith('.m3u8')) return probe(tools, file);
-  const { stdout } = await runTool(tools.ffprobe, [
+  const { stdout } = await runTool(ffprobeOf(tools), [
     ...['-v', 'error', '-allowed_extensions', 'ALL', '-show_streams', '-show_format', '-of', 'json', file],
   ]);
   const parsed = JSON.parse(stdout.toString('utf8')) as Partial<ProbeResult>;
@@ -155,7 +161,7 @@ export async function localCopy(url: string): Promise<string> {
 
 /** Keyframe times (s) of a file or address, by ffprobe. */
 export async function keyframes(tools: MediaTools, url: string): Promise<number[]> {
-  const { stdout } = await runTool(tools.ffprobe, [
+  const { stdout } = await runTool(ffprobeOf(tools), [
     ...['-v', 'error', '-select_streams', 'v:0', '-skip_frame', 'nokey'],
     ...['-show_entries', 'frame=pts_time', '-of', 'csv=p=0', await localCopy(url)],
   ]);

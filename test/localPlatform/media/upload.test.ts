@@ -227,7 +227,7 @@ describe('local platform media: uploads, cancel and restart', function () {
     const p = await startLocalPlatform({ dataDir: dir, accounts: [ACCOUNT], media: { ffmpegDir: empty } });
     try {
       assert.equal(p.mediaMode.kind, 'simulated');
-      assert.match(p.mediaDescription, /^simulated media \(no ffmpeg and ffprobe in .*apt-get install ffmpeg/);
+      assert.match(p.mediaDescription, /^simulated media \(no ffmpeg in .*apt-get install ffmpeg/);
       const refused = await upload(p.baseUrl, { token: 'x' }, { name: 'a.mp4', data: Buffer.from('x') });
       assert.equal(refused.code, 10000);
       assert.match(refused.message, /uploads need real media: simulated media/);
