@@ -165,7 +165,7 @@ describe('Channel commands against the local platform', () => {
     assert.match(
       harness.ui.errors[0]!,
       new RegExp(
-        `^Start channel "Conflict" failed: The channel is not in a state that allows this .*code ${Codes.channelStateConflict}`,
+        `^Start channel "Conflict" failed: The platform would not start the channel.*code ${Codes.channelStateConflict}.*already live`,
       ),
     );
     assert.equal(harness.ui.showLogCount, 1);
@@ -309,5 +309,55 @@ describe('Channel commands against the local platform', () => {
         `A channel category with this name already exists\\. \\(liveChannelTypeCreate: code ${Codes.channelCategoryExists}`,
       ),
     );
+  });
+});
+
+describe('Starting a channel beyond the live-channel limit (real live media)', function () {
+  this.timeout(60_000);
+  let platform: TestPlatform;
+  let harness: Harness;
+  let client: PlatformClient;
+
+  before(async () => {
+    platform = await startTestPlatform({ demo: false, live: { npmFallback: true, rtmpPort: 0, maxLiveChannels: 1 } });
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  after(async () => {
+    await harness.dispose();
+    await client.close();
+    await platform.close();
+  });
+
+  it('says the platform would not start it and gives its reason (the limit), not "already live"', async () => {
+    assert.equal(platform.platform.liveSimulatedReason, undefined, 'live media is real here');
+    const template = await client.liveTemplateCreate({
+      displayName: 'Small',
+      videoWidth: 320,
+      videoHeight: 180,
+      videoBitrate: 300,
+    });
+    const make = (name: string): Promise<Channel> =>
+      client.liveCreateChannel({
+        name,
+        signalType: '1',
+        outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+      });
+    const first = await make('First live');
+    const second = await make('Second live');
+    await client.liveStartChannel(first.id);
+    try {
+      const outcome = await harness.run(startChannels, { node: second });
+      assert.equal(outcome?.failed.length, 1);
+      const [message] = harness.ui.errors;
+      assert.match(message ?? '', /^Start channel "Second live" failed: The platform would not start the channel/);
+      assert.match(message ?? '', /the limit is 1/);
+      assert.doesNotMatch(message ?? '', /already live, or already stopped/);
+      assert.equal((await client.liveGetChannelById(second.id)).status, second.status, 'nothing started');
+    } finally {
+      await client.liveStopChannel(first.id);
+    }
   });
 });
