@@ -66,10 +66,10 @@ describe('Videos view: save-as copies and hidden VR videos', () => {
     }
     const view = copy.view();
     assert.equal(view.label, 'Match highlights');
-    assert.match(view.description ?? '', /^transcoded from "Match highlights" · Transcoded/);
+    assert.match(view.description ?? '', /^Transcoded · [\d:]+ · from "Match highlights"/);
     assert.match(String(view.tooltip), /transcoded from "Match highlights"/);
     const original = videoNodes(await harness.videos.getChildren()).find((node) => node.video.id === source.id)!;
-    assert.doesNotMatch(original.view().description ?? '', /transcoded from/, 'the source is told apart');
+    assert.doesNotMatch(original.view().description ?? '', /from "/, 'the source is told apart');
   });
 
   it('says in the description that VR videos are hidden and how to show them', async () => {

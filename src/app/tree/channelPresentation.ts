@@ -27,6 +27,24 @@ export function channelStateText(channel: Channel): string {
   return base;
 }
 
+/**
+ * The state in a few words for the row's description, which the default side bar width cuts after about
+ * twenty characters ("Live, source prese..."); the tooltip says it in full (channelStateText).
+ */
+export function channelStateWord(channel: Channel): string {
+  const noSource = channel.streamStatus === 2;
+  switch (channel.status) {
+    case 0:
+      return l10n.t('New');
+    case 2:
+      return noSource ? l10n.t('Live, no source') : l10n.t('Live');
+    case 3:
+      return noSource ? l10n.t('Pulling, no source') : l10n.t('Pulling');
+    default:
+      return state(channel.status).text;
+  }
+}
+
 /** A channel is "running" (stop makes sense) while live, pulling or starting. */
 export function isRunning(channel: Channel): boolean {
   return channel.status === 2 || channel.status === 3 || channel.status === 5;
@@ -137,7 +155,7 @@ export function channelView(channel: Channel, transient?: string): NodeView {
     ? transient
     : isChannelSettling(channel)
       ? l10n.t('Starting...')
-      : [channelStateText(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
+      : [channelStateWord(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
   return {
     id: `channel:${channel.id}`,
     label: channel.name,

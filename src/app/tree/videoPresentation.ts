@@ -43,6 +43,19 @@ export function videoStatusText(value: number): string {
   return status(value).text;
 }
 
+/** Shorter state words for the row's description (the side bar cuts long ones); the tooltip has the full text. */
+const SHORT_STATUS: Partial<Record<VideoStatus, () => string>> = {
+  0: () => l10n.t('Not transcoded'),
+  3: () => l10n.t('Failed'),
+  5: () => l10n.t('Unknown type'),
+  6: () => l10n.t('Transcoding again'),
+  7: () => l10n.t('Queued'),
+};
+
+function videoStateWord(value: number): string {
+  return SHORT_STATUS[value as VideoStatus]?.() ?? videoStatusText(value);
+}
+
 /** Transcoding, second transcoding or queued: the view polls the video until it settles. */
 export function isVideoSettling(video: Video): boolean {
   return video.status === 1 || video.status === 6 || video.status === 7;
@@ -126,11 +139,11 @@ export function videoView(video: Video, transient?: string, sourceTitle?: string
   const description = busy
     ? transient
     : settling
-      ? l10n.t('{0}...', videoStatusText(video.status))
+      ? l10n.t('{0}...', videoStateWord(video.status))
       : [
-          transcodedFromText(video, sourceTitle) ?? '',
-          videoStatusText(video.status),
+          videoStateWord(video.status),
           formatDuration(video.duration),
+          video.parentId ? l10n.t('from "{0}"', sourceTitle ?? video.parentId) : '',
           video.category ?? '',
         ]
           .filter(Boolean)
