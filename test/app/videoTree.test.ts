@@ -3,6 +3,7 @@ import { PlatformClient } from '../../src/api/client';
 import type { Video } from '../../src/api/types';
 import { clearVideoFilter, filterVideos } from '../../src/app/commands/filterCommands';
 import { transcodeVideos } from '../../src/app/commands/transcodeVideos';
+import { createOrUpdateCommand } from '../../src/app/authoring/commands';
 import { VideoNode, type TreeNode } from '../../src/app/tree/nodes';
 import { Poller } from '../../src/app/tree/poller';
 import { createHarness, type Harness } from './helpers/harness';
@@ -70,6 +71,31 @@ describe('Videos view: save-as copies and hidden VR videos', () => {
     assert.match(String(view.tooltip), /transcoded from "Match highlights"/);
     const original = videoNodes(await harness.videos.getChildren()).find((node) => node.video.id === source.id)!;
     assert.doesNotMatch(original.view().description ?? '', /from "/, 'the source is told apart');
+  });
+
+  it('lists the copies of a "Save as" *.transcode.json document by itself, without a Refresh', async () => {
+    const source = await videoTitled('Welcome tour');
+    const group = (await client.templateGroupList()).find((candidate) => candidate.name === 'Mobile HLS')!;
+    const before = videoNodes(await harness.videos.getChildren());
+    assert.ok(!before.some((node) => node.video.parentId === source.id));
+    const document = harness.editor.open(
+      '/work/again.transcode.json',
+      JSON.stringify({ videoIds: [source.id], transcodeTemplateGroupId: group.id, replace: false }, null, 2),
+    );
+    await harness.run(createOrUpdateCommand, { uri: document.uri });
+    assert.deepEqual(harness.ui.errors, []);
+
+    // Only the view's poller runs (as in VS Code): no refresh command.
+    const poller = new Poller(harness.videos, () => 10, harness.log);
+    try {
+      const copy = await eventually('the copy to be listed', async () => {
+        poller.kick();
+        return videoNodes(await harness.videos.getChildren()).find((node) => node.video.parentId === source.id);
+      });
+      assert.match(copy.view().description ?? '', /from "Welcome tour"/);
+    } finally {
+      poller.dispose();
+    }
   });
 
   it('says in the description that VR videos are hidden and how to show them', async () => {
