@@ -3,7 +3,7 @@ import { PROTOCOL_HLS } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
-import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
 
 /** Status names (platform-facts section 3) as used in labels and context flags; texts translated when shown. */
 const STATE: Record<ChannelStatus, { flag: string; text: () => string }> = {
@@ -142,8 +142,6 @@ function channelTooltip(channel: Channel): string {
   if (channel.startTime) lines.push(`- ${l10n.t('Started: {0}', formatDateTime(channel.startTime))}`);
   if (channel.endTime) lines.push(`- ${l10n.t('Ended: {0}', formatDateTime(channel.endTime))}`);
   lines.push(`- ${l10n.t('Id: {0}', `\`${channel.id}\``)}`);
-  const still = stillMarkdown(channel.thumbnailUrl);
-  if (still) lines.push('', still);
   return lines.join('\n');
 }
 
@@ -161,6 +159,7 @@ export function channelView(channel: Channel, transient?: string): NodeView {
     label: channel.name,
     description,
     tooltip: channelTooltip(channel),
+    still: stillAddress(channel.thumbnailUrl),
     icon: channelIcon(channel, busy),
     contextValue: channelContextValue(channel, busy),
     collapsible: channel.outputGroupList.length ? 'collapsed' : 'none',

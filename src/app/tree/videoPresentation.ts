@@ -1,7 +1,7 @@
 import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
-import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
 const STATUS: Record<VideoStatus, { flag: string; text: () => string; icon: NodeIcon }> = {
@@ -127,9 +127,6 @@ function videoTooltip(video: Video, sourceTitle: string | undefined): string {
   lines.push(`- ${l10n.t('Renditions: {0}', video.transcodedVideoList.length)}`);
   lines.push(`- ${l10n.t('Uploaded: {0}', formatDateTime(video.uploadTime || video.date))}`);
   lines.push(`- ${l10n.t('Id: {0}', `\`${video.id}\``)}`);
-  // The cover the platform lists (its first thumbnail when there is no cover).
-  const still = stillMarkdown(video.cover || video.thumbnail);
-  if (still) lines.push('', still);
   return lines.join('\n');
 }
 
@@ -153,6 +150,8 @@ export function videoView(video: Video, transient?: string, sourceTitle?: string
     label: video.title || video.fileName,
     description,
     tooltip: videoTooltip(video, sourceTitle),
+    // The cover the platform lists (its first thumbnail when there is no cover).
+    still: stillAddress(video.cover || video.thumbnail),
     icon: busy ? { id: 'loading~spin', color: 'charts.yellow' } : status(video.status).icon,
     contextValue: videoContextValue(video, busy),
     collapsible: video.transcodedVideoList.length ? 'collapsed' : 'none',
