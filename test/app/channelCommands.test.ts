@@ -5,6 +5,7 @@ import type { Channel } from '../../src/api/types';
 import { copyPlayAddress, copyPushAddress } from '../../src/app/commands/copyAddresses';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { createChannel } from '../../src/app/commands/createChannel';
+import { createResource } from '../../src/app/commands/createResource';
 import { deleteChannels } from '../../src/app/commands/deleteChannel';
 import { showChannelPlayAddresses } from '../../src/app/commands/playAddresses';
 import { startChannels, stopChannels } from '../../src/app/commands/startStopChannel';
@@ -280,6 +281,27 @@ describe('Channel commands against the local platform', () => {
     assert.equal(stored.outputGroupList[0]!.timeShiftDuration, '3');
     assert.equal(stored.outputGroupList[0]!.liveOutputs.length, 2);
     assert.deepEqual(harness.revealed, [channel.id]);
+  });
+
+  it('offers channels in Create Resource... (palette, view title): the Create Channel wizard', async () => {
+    harness.ui.script(
+      choose('Channel'),
+      type('From Create Resource'),
+      choose('Push'),
+      choose('News'),
+      chooseMany('HLS'),
+      chooseMany(),
+      chooseMany('720p'),
+      choose('Create channel'),
+    );
+    const id = await harness.run(createResource);
+    assert.deepEqual(harness.ui.errors, []);
+    const offered = harness.ui.asked[0]!.items!.map((item) => item.label);
+    assert.equal(offered[0], 'Channel', 'channels are offered first');
+    assert.ok(offered.includes('Template Groups') && offered.includes('Channel Categories'), offered.join(', '));
+    assert.ok(id);
+    assert.equal((await client.liveGetChannelById(id)).name, 'From Create Resource');
+    assert.deepEqual(harness.revealed, [id]);
   });
 
   it('refuses a bad pull address in the wizard, naming the field, and creates nothing', async () => {
