@@ -206,6 +206,11 @@ describe('Channel commands against the local platform', () => {
     const opened = await harness.run(showChannelPlayAddresses, { node: node });
     assert.equal(opened?.action, 'open');
     assert.equal(harness.ui.opened.length, 1);
+    // The player page with the playlist, not the raw .m3u8 (a browser would download it as text).
+    assert.match(opened!.address.url, /\.m3u8$/);
+    // The player page Open Player uses (served by the platform bundled with the extension).
+    assert.match(harness.ui.opened[0]!, /^http:\/\/127\.0\.0\.1:\d+\/player\?src=/);
+    assert.ok(harness.ui.opened[0]!.endsWith(`/player?src=${encodeURIComponent(opened!.address.url)}`));
 
     // RTMP addresses cannot open in a browser: they are copied straight away.
     harness.ui.script({
