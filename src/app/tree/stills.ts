@@ -4,6 +4,7 @@
  * proxy-aware fetch the inspection uses: VS Code's proxy settings), bounded in size and time, and embedded as a
  * `data:` address; when that fails the tooltip has no picture rather than a broken one.
  */
+import { readAtMost } from '../util/readAtMost';
 import type { NodeView } from './nodeView';
 
 /** What the download needs: one GET whose body is read as a stream (ProxyFetch.get). */
@@ -77,22 +78,10 @@ export class Stills {
       if (answer.status !== 200 || !IMAGE_TYPES.has(type) || length > this.limits.maxBytes || !answer.body)
         return undefined;
       const bytes = await readAtMost(answer.body, this.limits.maxBytes);
-      return bytes ? `data:${type};base64,${bytes.toString('base64')}` : undefined;
+      return bytes?.length ? `data:${type};base64,${bytes.toString('base64')}` : undefined;
     } catch {
       // Unreachable, refused, too slow: the tooltip goes without its picture.
       return undefined;
     }
   }
-}
-
-/** The body, or undefined as soon as it passes `max` bytes (the rest is not read). */
-async function readAtMost(body: AsyncIterable<Uint8Array>, max: number): Promise<Buffer | undefined> {
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for await (const chunk of body) {
-    total += chunk.byteLength;
-    if (total > max) return undefined;
-    chunks.push(chunk);
-  }
-  return total > 0 ? Buffer.concat(chunks) : undefined;
 }
