@@ -4,8 +4,6 @@ import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
 import { ChannelNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode } from '../tree/nodes';
 import { answered } from '../commands/inputs';
-import { isRunning } from '../tree/channelPresentation';
-import { waitForLivePlaylists } from './liveStart';
 
 /** What an inspection, a preview or the player works on. */
 export interface StreamTarget {
@@ -113,7 +111,6 @@ export async function targetOfArgs(ctx: AppContext, args: CommandArgs): Promise<
           node.outputGroup.name ?? '',
         ),
       );
-    if (isRunning(node.channel)) await waitForLivePlaylists(ctx, group.url, node.channel.name);
     return { address: group.url, name: `"${node.outputGroup.name || node.channel.name}"`, single: false };
   }
   if (node instanceof ChannelNode) {
@@ -132,7 +129,6 @@ export async function targetOfArgs(ctx: AppContext, args: CommandArgs): Promise<
               { title: l10n.t('Which output group of "{0}"?', channel.name) },
             ),
           );
-    if (isRunning(channel)) await waitForLivePlaylists(ctx, url, channel.name);
     return { address: url, name: `"${channel.name}"`, single: false };
   }
   return undefined;
