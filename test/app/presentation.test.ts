@@ -237,7 +237,7 @@ describe('Polling of settling items', () => {
     // VS Code asks for the view's children: the demo's transcoding videos arrive.
     const nodes = await harness.videos.getChildren();
     assert.ok(
-      nodes.some((node) => /\.\.\.$/.test(node.view().description ?? '')),
+      nodes.some((node) => /\.\.\.( [\d:]+)?$/.test(node.view().description ?? '')),
       'a transient "Transcoding..." description',
     );
     assert.equal(scheduled.length, 1, 'the first page holds transcoding videos: a round is scheduled');

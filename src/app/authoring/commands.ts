@@ -4,7 +4,8 @@
  * these handlers only find the document, ask, show and write back, through the context's ports.
  */
 import { ApiError } from '../../api/errors';
-import type { SecondTranscodeResult } from '../../api/types';
+import type { SecondTranscodeJob, SecondTranscodeResult } from '../../api/types';
+import { transcodeJobWords } from '../tree/videoPresentation';
 import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
 import { documentKind, kindLabel, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
 import { platformProblem } from '../../authoring/platformProblem';
@@ -153,8 +154,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
     if (kind !== 'channel' && kind !== 'transcode') ctx.models.resources.refresh();
     if (views !== 'videos') ctx.models.channels.refresh();
     if (views !== 'channels') ctx.models.videos.refresh();
-    if (request.operation === 'secondTranscodeV2')
-      followTranscoding(ctx, outcome.videos ?? [], epoch, !request.input.replace);
+    if (request.operation === 'secondTranscodeV2') followTranscoding(ctx, outcome.videos ?? [], epoch, request.input);
     // Revealing is a courtesy: the record was sent all the same.
     if (outcome.reveal?.view === 'channel') await ctx.reveal.channel(outcome.reveal.id).catch(() => undefined);
     if (outcome.reveal?.view === 'video') await ctx.reveal.video(outcome.reveal.id).catch(() => undefined);
@@ -177,11 +177,12 @@ function followTranscoding(
   ctx: AppContext,
   results: readonly SecondTranscodeResult[],
   epoch: number,
-  savingAs: boolean,
+  job: SecondTranscodeJob,
 ): void {
   const accepted = results.filter((result) => result.code === 0).map((result) => result.id);
   if (accepted.length === 0) return;
-  ctx.models.videos.track(accepted, epoch, false, savingAs);
+  ctx.models.videos.track(accepted, epoch, false, !job.replace);
+  ctx.models.videos.describeJob(accepted, transcodeJobWords(job));
   for (const id of accepted) void ctx.models.videos.refreshVideo(id).catch(() => undefined);
   ctx.poller.videos.kick();
 }

@@ -1,4 +1,4 @@
-import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
+import type { SecondTranscodeJob, TranscodedStream, Video, VideoStatus } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
@@ -56,6 +56,14 @@ function videoStateWord(value: number): string {
   return SHORT_STATUS[value as VideoStatus]?.() ?? videoStatusText(value);
 }
 
+/** A transcoding as this view saw it: the platform tells no progress. */
+export interface TranscodingSeen {
+  /** Since the view first saw it transcoding (or a command started it). */
+  readonly elapsedMs: number;
+  /** What a command asked for ("template group "Mobile HLS""); unknown for one started elsewhere. */
+  readonly making?: string;
+}
+
 /** Transcoding, second transcoding or queued: the view polls the video until it settles. */
 export function isVideoSettling(video: Video): boolean {
   return video.status === 1 || video.status === 6 || video.status === 7;
@@ -104,8 +112,14 @@ export function transcodedFromText(video: Video, sourceTitle: string | undefined
     : l10n.t('transcoded from video {0}', video.parentId);
 }
 
-function videoTooltip(video: Video, sourceTitle: string | undefined): string {
+function videoTooltip(video: Video, sourceTitle: string | undefined, transcoding: TranscodingSeen | undefined): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
+  if (transcoding) {
+    lines.push(
+      `- ${l10n.t('For {0} so far (the platform tells no progress; timed from when this view saw it start)', formatDuration(transcoding.elapsedMs))}`,
+    );
+    if (transcoding.making) lines.push(`- ${l10n.t('Making: {0}', md(transcoding.making))}`);
+  }
   const origin = transcodedFromText(video, sourceTitle);
   if (origin) lines.push(`- ${md(origin)} (\`${video.parentId}\`)`);
   lines.push(`- ${l10n.t('File: {0}', md(video.fileName))}`);
@@ -130,13 +144,20 @@ function videoTooltip(video: Video, sourceTitle: string | undefined): string {
   return lines.join('\n');
 }
 
-export function videoView(video: Video, transient?: string, sourceTitle?: string): NodeView {
+export function videoView(
+  video: Video,
+  transient?: string,
+  sourceTitle?: string,
+  transcoding?: TranscodingSeen,
+): NodeView {
   const busy = transient !== undefined;
   const settling = isVideoSettling(video);
   const description = busy
     ? transient
     : settling
-      ? l10n.t('{0}...', videoStateWord(video.status))
+      ? transcoding
+        ? l10n.t('{0}... {1}', videoStateWord(video.status), formatDuration(transcoding.elapsedMs))
+        : l10n.t('{0}...', videoStateWord(video.status))
       : [
           videoStateWord(video.status),
           formatDuration(video.duration),
@@ -149,7 +170,7 @@ export function videoView(video: Video, transient?: string, sourceTitle?: string
     id: `video:${video.id}`,
     label: video.title || video.fileName,
     description,
-    tooltip: videoTooltip(video, sourceTitle),
+    tooltip: videoTooltip(video, sourceTitle, settling ? transcoding : undefined),
     // The cover the platform lists (its first thumbnail when there is no cover).
     still: stillAddress(video.cover || video.thumbnail),
     icon: busy ? { id: 'loading~spin', color: 'charts.yellow' } : status(video.status).icon,
@@ -205,4 +226,14 @@ export function renditionView(video: Video, stream: TranscodedStream): NodeView 
     contextValue: ['rendition', ...formats.map((entry) => entry.format), ...(isDefault ? ['default'] : [])].join('+'),
     collapsible: 'none',
   };
+}
+
+/** What a transcoding job makes, for the rows while it runs: the ad-hoc templates' names, else the group. */
+export function transcodeJobWords(job: SecondTranscodeJob, groupName?: string): string {
+  const templates = Array.isArray(job.transcodeTemplates) ? job.transcodeTemplates : job.transcodeTemplates?.templates;
+  if (templates?.length) return l10n.t('templates {0}', templates.map((template) => template.name).join(', '));
+  if (groupName !== undefined) return l10n.t('template group "{0}"', groupName);
+  if (job.transcodeTemplateGroupId !== undefined)
+    return l10n.t('template group {0}', String(job.transcodeTemplateGroupId));
+  return l10n.t("the account's default template group");
 }
