@@ -8,6 +8,7 @@ import type { AppContext } from './context';
 import { MediaToolsFinder } from './inspect/mediaTools';
 import { PlaylistDocuments } from './inspect/playlistDocuments';
 import { ProxyFetch } from './inspect/proxyFetch';
+import { Stills } from './tree/stills';
 import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
 import { l10n } from '../l10n/l10n';
@@ -89,6 +90,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
     localPlatform,
   );
   const playlists = new PlaylistDocuments(ports.playlistProblems);
+  const stills = new Stills((url, signal) => proxyFetch.get(url, signal));
 
   let shownAccount = connection.accountId;
   const subscriptions = [
@@ -141,6 +143,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
     authoring: { references, diagnostics },
     inspection,
     playlists,
+    stills,
     ...(ports.pickLimit !== undefined ? { pickLimit: ports.pickLimit } : {}),
     async dispose(): Promise<void> {
       for (const subscription of subscriptions) subscription.dispose();

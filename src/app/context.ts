@@ -7,6 +7,7 @@ import type { DocumentAccounts } from './accounts/documentAccounts';
 import type { LocalPlatformHost } from './accounts/localPlatformHost';
 import type { ReferenceCache } from './authoring/referenceCache';
 import type { PlaylistDocuments } from './inspect/playlistDocuments';
+import type { Stills } from './tree/stills';
 import type { InspectionServices } from './inspect/services';
 import type { LogSink } from './log';
 import type { ChannelTreeModel } from './tree/channelTree';
@@ -87,6 +88,8 @@ export interface AppContext {
   /** Inspect Stream, Preview and the browser player (src/app/inspect/); the Problems of open `.m3u8` documents. */
   readonly inspection: InspectionServices;
   readonly playlists: PlaylistDocuments;
+  /** The pictures of the tree's tooltips, downloaded and embedded (src/app/tree/stills.ts). */
+  readonly stills: Stills;
   /** Records a palette pick lists before offering a search (targets.ts PICK_LIMIT when unset). */
   readonly pickLimit?: number;
   /** Closes the client and the local platform, stops the pollers. */

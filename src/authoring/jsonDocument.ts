@@ -82,10 +82,15 @@ export class JsonDocument {
   }
 
   /** Builds a quick fix from edits made one after another; the result is one text edit. */
-  fix(title: string, change: (draft: DraftEdits) => void): Fix {
+  fix(title: string, change: (draft: DraftEdits) => void, select?: JsonPath): Fix {
     const draft = new DraftEdits(this.text, this.formatting);
     change(draft);
-    return { title, edits: [singleEdit(this.text, draft.text)] };
+    const fix: Fix = { title, edits: [singleEdit(this.text, draft.text)] };
+    const value = select ? new JsonDocument(draft.text).node(select) : undefined;
+    // The value the fix added: inside the quotes of a string, else all of it.
+    if (value)
+      fix.select = value.type === 'string' ? { offset: value.offset + 1, length: value.length - 2 } : rangeOf(value);
+    return fix;
   }
 }
 

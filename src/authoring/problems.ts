@@ -17,6 +17,11 @@ export interface Fix {
   /** Shown as the quick fix's title. */
   title: string;
   edits: TextEdit[];
+  /**
+   * Where the cursor goes once applied (offsets in the text after the edits): the value a fix added, selected
+   * (inside the quotes of an empty string), so that the user types it at once.
+   */
+  select?: TextRange;
 }
 
 export interface Problem {

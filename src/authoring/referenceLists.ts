@@ -64,7 +64,7 @@ export async function fetchReferenceList(
         (await client.getLogoGroupList(o)).map((g) => ({
           id: g.id,
           name: g.name,
-          detail: l10n.t('{0} logos', g.logos?.length ?? 0),
+          detail: (g.logos?.length ?? 0) === 1 ? l10n.t('1 logo') : l10n.t('{0} logos', g.logos?.length ?? 0),
           fields: [[l10n.t('logos'), (g.logos ?? []).map((logo) => logo.uri).join(', ') || l10n.t('none')]],
         })),
       );

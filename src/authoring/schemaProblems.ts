@@ -82,8 +82,10 @@ function toProblem(error: ErrorObject, doc: JsonDocument, root: () => object): P
           about ? lowerFirst(schemaText(about)) : undefined,
         ),
         range: doc.markerRange(path),
-        fix: doc.fix(l10n.t('Add "{0}": {1}', missing, shown.length > 30 ? '...' : shown), (d) =>
-          d.set([...path, missing], value),
+        fix: doc.fix(
+          l10n.t('Add "{0}": {1}', missing, shown.length > 30 ? '...' : shown),
+          (d) => d.set([...path, missing], value),
+          [...path, missing],
         ),
       };
     }

@@ -88,8 +88,15 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     );
 
   const { channels, videos } = ctx.models;
-  views.channels = createView(CHANNELS_VIEW, channels, ctx.poller.channels, CHANNELS_FILTERED_KEY, subscriptions);
-  views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions);
+  views.channels = createView(
+    CHANNELS_VIEW,
+    channels,
+    ctx.poller.channels,
+    CHANNELS_FILTERED_KEY,
+    subscriptions,
+    ctx.stills,
+  );
+  views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions, ctx.stills);
   createResourceView(ctx.models.resources, subscriptions);
 
   registerDocumentAccountLens(ctx, subscriptions);

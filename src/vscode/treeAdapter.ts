@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FetchTracker } from '../app/tree/fetchTracker';
 import type { TreeNode } from '../app/tree/nodes';
+import type { Stills } from '../app/tree/stills';
 
 /** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */
 export interface TreeModel {
@@ -23,7 +24,11 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** What VS Code has fetched since the last change: a reveal waits for it (see fetchTracker.ts). */
   readonly fetched = new FetchTracker<TreeNode>();
 
-  constructor(private readonly model: TreeModel) {
+  /** `stills`: a node with a still gets its tooltip when hovered (resolveTreeItem), picture embedded. */
+  constructor(
+    private readonly model: TreeModel,
+    private readonly stills?: Stills,
+  ) {
     this.subscription = model.onDidChange((node) => {
       if (node === undefined) this.fetched.rootChanged();
       this.changed.fire(node);
@@ -35,7 +40,8 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     const item = new vscode.TreeItem(view.label, COLLAPSIBLE[view.collapsible]);
     if (view.id !== undefined) item.id = view.id;
     item.description = view.description;
-    if (view.tooltip) item.tooltip = new vscode.MarkdownString(view.tooltip);
+    // With a still, the tooltip is left for resolveTreeItem: listing does not wait for pictures.
+    if (view.tooltip && !(view.still && this.stills)) item.tooltip = new vscode.MarkdownString(view.tooltip);
     if (view.icon)
       item.iconPath = new vscode.ThemeIcon(
         view.icon.id,
@@ -43,6 +49,15 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
       );
     item.contextValue = view.contextValue;
     if (view.command) item.command = { command: view.command.command, title: view.command.title, arguments: [node] };
+    return item;
+  }
+
+  async resolveTreeItem(item: vscode.TreeItem, node: TreeNode): Promise<vscode.TreeItem> {
+    const view = node.view();
+    if (item.tooltip === undefined && this.stills) {
+      const tooltip = await this.stills.tooltip(view);
+      if (tooltip) item.tooltip = new vscode.MarkdownString(tooltip);
+    }
     return item;
   }
 

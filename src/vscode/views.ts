@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TreeNode } from '../app/tree/nodes';
 import type { Poller } from '../app/tree/poller';
+import type { Stills } from '../app/tree/stills';
 import { ModelTreeProvider, type TreeModel } from './treeAdapter';
 
 export const CHANNELS_VIEW = 'videoPlatform.channels';
@@ -23,8 +24,9 @@ export function createView(
   poller: Poller,
   filteredKey: string,
   subscriptions: vscode.Disposable[],
+  stills?: Stills,
 ): View {
-  const provider = new ModelTreeProvider(model);
+  const provider = new ModelTreeProvider(model, stills);
   const view = vscode.window.createTreeView(id, {
     treeDataProvider: provider,
     canSelectMany: true,

@@ -5,6 +5,7 @@ import type { Channel } from '../../src/api/types';
 import { copyPlayAddress, copyPushAddress } from '../../src/app/commands/copyAddresses';
 import { createCategory } from '../../src/app/commands/createCategory';
 import { createChannel } from '../../src/app/commands/createChannel';
+import { createResource } from '../../src/app/commands/createResource';
 import { deleteChannels } from '../../src/app/commands/deleteChannel';
 import { showChannelPlayAddresses } from '../../src/app/commands/playAddresses';
 import { startChannels, stopChannels } from '../../src/app/commands/startStopChannel';
@@ -165,7 +166,7 @@ describe('Channel commands against the local platform', () => {
     assert.match(
       harness.ui.errors[0]!,
       new RegExp(
-        `^Start channel "Conflict" failed: The channel is not in a state that allows this .*code ${Codes.channelStateConflict}`,
+        `^Start channel "Conflict" failed: The platform would not start the channel.*code ${Codes.channelStateConflict}.*already live`,
       ),
     );
     assert.equal(harness.ui.showLogCount, 1);
@@ -205,6 +206,11 @@ describe('Channel commands against the local platform', () => {
     const opened = await harness.run(showChannelPlayAddresses, { node: node });
     assert.equal(opened?.action, 'open');
     assert.equal(harness.ui.opened.length, 1);
+    // The player page with the playlist, not the raw .m3u8 (a browser would download it as text).
+    assert.match(opened!.address.url, /\.m3u8$/);
+    // The player page Open Player uses (served by the platform bundled with the extension).
+    assert.match(harness.ui.opened[0]!, /^http:\/\/127\.0\.0\.1:\d+\/player\?src=/);
+    assert.ok(harness.ui.opened[0]!.endsWith(`/player?src=${encodeURIComponent(opened!.address.url)}`));
 
     // RTMP addresses cannot open in a browser: they are copied straight away.
     harness.ui.script({
@@ -282,6 +288,27 @@ describe('Channel commands against the local platform', () => {
     assert.deepEqual(harness.revealed, [channel.id]);
   });
 
+  it('offers channels in Create Resource... (palette, view title): the Create Channel wizard', async () => {
+    harness.ui.script(
+      choose('Channel'),
+      type('From Create Resource'),
+      choose('Push'),
+      choose('News'),
+      chooseMany('HLS'),
+      chooseMany(),
+      chooseMany('720p'),
+      choose('Create channel'),
+    );
+    const id = await harness.run(createResource);
+    assert.deepEqual(harness.ui.errors, []);
+    const offered = harness.ui.asked[0]!.items!.map((item) => item.label);
+    assert.equal(offered[0], 'Channel', 'channels are offered first');
+    assert.ok(offered.includes('Template Groups') && offered.includes('Channel Categories'), offered.join(', '));
+    assert.ok(id);
+    assert.equal((await client.liveGetChannelById(id)).name, 'From Create Resource');
+    assert.deepEqual(harness.revealed, [id]);
+  });
+
   it('refuses a bad pull address in the wizard, naming the field, and creates nothing', async () => {
     const before = (await client.liveGetChannelsByPage({ number: 1 })).count;
     harness.ui.script(type('Bad pull'), choose('Pull'), type('not an address'));
@@ -309,5 +336,55 @@ describe('Channel commands against the local platform', () => {
         `A channel category with this name already exists\\. \\(liveChannelTypeCreate: code ${Codes.channelCategoryExists}`,
       ),
     );
+  });
+});
+
+describe('Starting a channel beyond the live-channel limit (real live media)', function () {
+  this.timeout(60_000);
+  let platform: TestPlatform;
+  let harness: Harness;
+  let client: PlatformClient;
+
+  before(async () => {
+    platform = await startTestPlatform({ demo: false, live: { npmFallback: true, rtmpPort: 0, maxLiveChannels: 1 } });
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  after(async () => {
+    await harness.dispose();
+    await client.close();
+    await platform.close();
+  });
+
+  it('says the platform would not start it and gives its reason (the limit), not "already live"', async () => {
+    assert.equal(platform.platform.liveSimulatedReason, undefined, 'live media is real here');
+    const template = await client.liveTemplateCreate({
+      displayName: 'Small',
+      videoWidth: 320,
+      videoHeight: 180,
+      videoBitrate: 300,
+    });
+    const make = (name: string): Promise<Channel> =>
+      client.liveCreateChannel({
+        name,
+        signalType: '1',
+        outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+      });
+    const first = await make('First live');
+    const second = await make('Second live');
+    await client.liveStartChannel(first.id);
+    try {
+      const outcome = await harness.run(startChannels, { node: second });
+      assert.equal(outcome?.failed.length, 1);
+      const [message] = harness.ui.errors;
+      assert.match(message ?? '', /^Start channel "Second live" failed: The platform would not start the channel/);
+      assert.match(message ?? '', /the limit is 1/);
+      assert.doesNotMatch(message ?? '', /already live, or already stopped/);
+      assert.equal((await client.liveGetChannelById(second.id)).status, second.status, 'nothing started');
+    } finally {
+      await client.liveStopChannel(first.id);
+    }
   });
 });

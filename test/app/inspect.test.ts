@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TranscodedStream } from '../../src/api/types';
 // The command table's handlers (loaded on first use: src/app/commands/inspectCommands.ts), as the user runs them.
 import { inspectStream, openPlayerInBrowser, previewStream } from '../../src/app/commands/inspectCommands';
@@ -152,6 +153,45 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       /<h2>Contact sheet<\/h2>\s*<img class="sheet" alt="contact sheet" src="data:image\/png;base64,/,
     );
     assert.equal(session.report?.kind, 'hls-media');
+  });
+
+  it('a transcoded video: its whole HLS ladder, from a master written from its renditions, removed when the panel closes', async () => {
+    const listed = (await harness.videos.getChildren()).find(
+      (node): node is VideoNode => node instanceof VideoNode && node.video.transcodedVideoList.length > 0,
+    )!;
+    const rendition = (index: number, width: number, height: number, kbps: number): TranscodedStream => ({
+      ...listed.video.transcodedVideoList[0]!,
+      name: `${height}p`,
+      hlsUrl: `${golden.url}/clean/v${index}.m3u8`,
+      mp4Url: null,
+      videoWidth: width,
+      videoHeight: height,
+      videoBitrate: kbps,
+      audioBitrate: 48_000,
+    });
+    // The record as the platform lists it, its renditions' playlists the golden ladder's (real media over HTTP).
+    const video = { ...listed.video, transcodedVideoList: [rendition(1, 256, 144, 200), rendition(0, 320, 180, 300)] };
+    const session = await harness.run(inspectStream, { node: new VideoNode(video) });
+    assert.ok(session, harness.ui.errors.join('; '));
+    sessions.push(session);
+    assert.equal(session.report?.kind, 'hls-master');
+    assert.deepEqual(
+      session.report.variants.map((variant) => variant.name),
+      [`${golden.url}/clean/v0.m3u8`, `${golden.url}/clean/v1.m3u8`],
+      'every rendition, highest first',
+    );
+    const panel = harness.panels.opened.at(-1)!;
+    assert.match(
+      panel.html,
+      /The platform lists no master playlist for a video: this report reads one written from its 2 HLS renditions/,
+    );
+    const master = fileURLToPath(session.target.address);
+    assert.match(
+      readFileSync(master, 'utf8'),
+      /^#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-STREAM-INF:BANDWIDTH=\d+,RESOLUTION=320x180\n/,
+    );
+    panel.dispose();
+    await eventually('the temporary master to be removed', () => !existsSync(master));
   });
 
   it('live: runs again while the panel is open, and stops when it is closed', async () => {

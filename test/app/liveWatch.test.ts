@@ -99,7 +99,7 @@ describe('Live channels view follows live channels without a Refresh', function 
       for (const id of ids)
         assert.ok(await harness.channels.locateChannel(id), 'loads pages until it lists the channel');
       assert.equal(harness.channels.loadedChannels().length, 4);
-      assert.match(await rowOf(harness, 'Live A'), /^Live, source present/);
+      assert.match(await rowOf(harness, 'Live A'), /^Live · /);
 
       const since = requests.actions.length;
       harness.ctx.poller.channels.setVisible(true);
@@ -109,7 +109,7 @@ describe('Live channels view follows live channels without a Refresh', function 
       );
       assert.equal(requests.count('liveGetChannelById', since), 0, 'no read per channel');
       assert.ok(requests.count('liveGetChannelsByPage', since) >= 1);
-      assert.match(await rowOf(harness, 'Live B'), /^Live, source present/);
+      assert.match(await rowOf(harness, 'Live B'), /^Live · /);
       assert.match(await rowOf(harness, 'Idle D'), /^New/);
     });
 
@@ -169,7 +169,7 @@ describe('Live channels view follows live channels without a Refresh', function 
       encoder = pushTestPattern(channel.pushUrl, 60);
       await eventually(
         'the row to show "source present" while the encoder pushes',
-        async () => /^Live, source present/.test(await rowOf(harness!, 'Pushed')),
+        async () => /^Live · /.test(await rowOf(harness!, 'Pushed')),
         30_000,
       );
       await encoder.kill();

@@ -29,7 +29,9 @@ describe('Labels, icons and tooltips of platform records', () => {
     const view = channelView(await byName('Newsroom'));
     assert.equal(view.label, 'Newsroom 24/7');
     assert.deepEqual(view.icon, { id: 'broadcast', color: 'charts.green' });
-    assert.equal(view.description, 'Live, source present · HLS+RTMP · News');
+    // Short state words in the row (the default side bar width cuts long ones); the full state in the tooltip.
+    assert.equal(view.description, 'Live · HLS+RTMP · News');
+    assert.match(view.tooltip!, /^\*\*Newsroom 24\/7\*\*\n\nLive, source present\n/);
     assert.match(view.tooltip!, /^\*\*Newsroom 24\/7\*\*/);
     assert.match(view.tooltip!, /- Source: push to `rtmp:\/\/[^`]+`/);
     assert.match(
@@ -91,24 +93,21 @@ describe('Labels, icons and tooltips of platform records', () => {
     assert.ok(videos.length > 0);
     for (const video of videos) {
       assert.equal(video.cover, '', video.title);
-      assert.doesNotMatch(videoView(video).tooltip!, /!\[still\]/, video.title);
+      assert.equal(videoView(video).still, undefined, video.title);
     }
     const live = await byName('Newsroom');
     assert.equal(live.thumbnailUrl, '');
-    assert.doesNotMatch(channelView(live).tooltip!, /!\[still\]/);
-    // With pictures: the cover, else the thumbnail.
+    assert.equal(channelView(live).still, undefined);
+    // With pictures: the cover, else the thumbnail; never as an http: picture in the Markdown (a hover shows
+    // only https: and data: ones: stills.ts embeds it when the tooltip is shown).
     const video = videos[0]!;
     const cover = 'http://127.0.0.1:8790/vod/abc/cover.jpg';
     const thumbnail = 'http://127.0.0.1:8790/vod/abc/thumbnail.jpg';
-    assert.match(
-      videoView({ ...video, cover, thumbnail }).tooltip!,
-      /!\[still\]\(http:\/\/127\.0\.0\.1:8790\/vod\/abc\/cover\.jpg\|width=240\)/,
-    );
-    assert.match(
-      videoView({ ...video, thumbnail }).tooltip!,
-      /!\[still\]\(http:\/\/127\.0\.0\.1:8790\/vod\/abc\/thumbnail\.jpg\|width=240\)/,
-    );
-    assert.match(channelView({ ...live, thumbnailUrl: thumbnail }).tooltip!, /!\[still\]\(/);
+    assert.equal(videoView({ ...video, cover, thumbnail }).still, cover);
+    assert.equal(videoView({ ...video, thumbnail }).still, thumbnail);
+    assert.equal(channelView({ ...live, thumbnailUrl: thumbnail }).still, thumbnail);
+    assert.doesNotMatch(videoView({ ...video, cover }).tooltip!, /!\[still\]/);
+    assert.equal(videoView({ ...video, cover: 'file:///etc/passwd' }).still, undefined, 'http(s) only');
   });
 });
 
@@ -238,7 +237,7 @@ describe('Polling of settling items', () => {
     // VS Code asks for the view's children: the demo's transcoding videos arrive.
     const nodes = await harness.videos.getChildren();
     assert.ok(
-      nodes.some((node) => /\.\.\.$/.test(node.view().description ?? '')),
+      nodes.some((node) => /\.\.\.( [\d:]+)?$/.test(node.view().description ?? '')),
       'a transient "Transcoding..." description',
     );
     assert.equal(scheduled.length, 1, 'the first page holds transcoding videos: a round is scheduled');

@@ -90,10 +90,39 @@ describe('Resources view: template groups, logo groups, live templates and logos
     const standard = await row('templateGroup', 'Standard HLS + MP4');
     assert.equal(standard.view().contextValue, 'templateGroup+default');
     assert.deepEqual(labels(await rowsOf('logoGroup')), ['Corner logo', 'Intro and outro']);
+    // Counts in the singular for one ("1 logos" read wrong in the side bar).
+    assert.equal((await row('logoGroup', 'Corner logo')).view().description, '1 logo');
+    assert.equal((await row('logoGroup', 'Intro and outro')).view().description, '2 logos');
     assert.deepEqual(labels(await rowsOf('liveLogo')).sort(), ['Station bug', 'Watermark']);
     assert.deepEqual(labels(await rowsOf('channelCategory')).sort(), ['Events', 'News', 'Sports']);
     // The section says how many once read.
     assert.equal((await section('channelCategory')).view().description, '3');
+  });
+
+  it('says "1 template" for a group of one template, not "1 templates"', async () => {
+    const name = `One rendition ${Date.now()}`;
+    await suite.client.templateGroup({
+      name,
+      type: 0,
+      trailor: false,
+      trailorDuration: 0,
+      logoGroupId: 0,
+      transcodeTemplates: [
+        {
+          name: 'only',
+          videoWidth: 640,
+          videoHeight: 360,
+          videoBitrate: 800,
+          audioBitrate: 64000,
+          format: 1,
+          encryptType: 0,
+          defaultVideo: 1,
+        },
+      ],
+    });
+    suite.harness.ctx.models.resources.refresh('templateGroup');
+    assert.equal((await row('templateGroup', name)).view().description, '1 template');
+    assert.match((await row('templateGroup', 'Standard HLS + MP4')).view().description ?? '', / · \d+ templates$/);
   });
 
   it('shows a page at a time with Load more, and reads the list again on Refresh', async () => {

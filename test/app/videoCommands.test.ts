@@ -71,7 +71,8 @@ describe('Videos view and video commands against the local platform', () => {
     const flags = new Map(nodes.map((node) => [node.video.title, node.view()]));
     assert.equal(flags.get('Raw upload')?.contextValue, 'video+uploaded');
     assert.equal(flags.get('Keynote')?.contextValue, 'video+transcoding');
-    assert.equal(flags.get('Keynote')?.description, 'Transcoding...');
+    // The platform tells no progress: how long this view has seen it transcoding.
+    assert.equal(flags.get('Keynote')?.description, 'Transcoding... 0:00');
     assert.equal(flags.get('Keynote')?.icon?.id, 'sync~spin');
     assert.equal(flags.get('Broken encode')?.contextValue, 'video+failed');
     assert.equal(flags.get('Interrupted upload')?.contextValue, 'video+uploadFailed');

@@ -3,8 +3,10 @@ import { PlatformClient } from '../../src/api/client';
 import type { Video } from '../../src/api/types';
 import { clearVideoFilter, filterVideos } from '../../src/app/commands/filterCommands';
 import { transcodeVideos } from '../../src/app/commands/transcodeVideos';
+import { createOrUpdateCommand } from '../../src/app/authoring/commands';
 import { VideoNode, type TreeNode } from '../../src/app/tree/nodes';
 import { Poller } from '../../src/app/tree/poller';
+import { isVideoSettling } from '../../src/app/tree/videoPresentation';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
 import { choose } from './helpers/scriptedUi';
@@ -66,10 +68,35 @@ describe('Videos view: save-as copies and hidden VR videos', () => {
     }
     const view = copy.view();
     assert.equal(view.label, 'Match highlights');
-    assert.match(view.description ?? '', /^transcoded from "Match highlights" · Transcoded/);
+    assert.match(view.description ?? '', /^Transcoded · [\d:]+ · from "Match highlights"/);
     assert.match(String(view.tooltip), /transcoded from "Match highlights"/);
     const original = videoNodes(await harness.videos.getChildren()).find((node) => node.video.id === source.id)!;
-    assert.doesNotMatch(original.view().description ?? '', /transcoded from/, 'the source is told apart');
+    assert.doesNotMatch(original.view().description ?? '', /from "/, 'the source is told apart');
+  });
+
+  it('lists the copies of a "Save as" *.transcode.json document by itself, without a Refresh', async () => {
+    const source = await videoTitled('Welcome tour');
+    const group = (await client.templateGroupList()).find((candidate) => candidate.name === 'Mobile HLS')!;
+    const before = videoNodes(await harness.videos.getChildren());
+    assert.ok(!before.some((node) => node.video.parentId === source.id));
+    const document = harness.editor.open(
+      '/work/again.transcode.json',
+      JSON.stringify({ videoIds: [source.id], transcodeTemplateGroupId: group.id, replace: false }, null, 2),
+    );
+    await harness.run(createOrUpdateCommand, { uri: document.uri });
+    assert.deepEqual(harness.ui.errors, []);
+
+    // Only the view's poller runs (as in VS Code): no refresh command.
+    const poller = new Poller(harness.videos, () => 10, harness.log);
+    try {
+      const copy = await eventually('the copy to be listed', async () => {
+        poller.kick();
+        return videoNodes(await harness.videos.getChildren()).find((node) => node.video.parentId === source.id);
+      });
+      assert.match(copy.view().description ?? '', /from "Welcome tour"/);
+    } finally {
+      poller.dispose();
+    }
   });
 
   it('says in the description that VR videos are hidden and how to show them', async () => {
@@ -84,5 +111,54 @@ describe('Videos view: save-as copies and hidden VR videos', () => {
     await harness.run(clearVideoFilter);
     await harness.videos.getChildren();
     assert.match(harness.videos.description, /VR videos hidden/);
+  });
+});
+
+describe('Videos view: a transcoding in progress', () => {
+  let platform: TestPlatform;
+  let client: PlatformClient;
+  let harness: Harness;
+
+  before(async () => {
+    // The platform's clock at its real speed: the transcoding lasts while the test looks at it.
+    platform = await startTestPlatform({ clockSpeed: 1 });
+    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
+    harness = await createHarness({
+      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+    });
+  });
+  after(async () => {
+    await harness.dispose();
+    await client.close();
+    await platform.close();
+  });
+
+  it('shows how long a transcoding has been going and what it makes (the platform tells no progress)', async () => {
+    const source = (
+      await client.queryVideo({
+        start: 1,
+        number: 50,
+        sort: 'uploadTime',
+        order: 'desc',
+        searchType: 'title',
+        keyword: 'Match highlights',
+      })
+    )[0]!;
+    let now = 1_000_000;
+    harness.videos.now = () => now;
+    const listed = videoNodes(await harness.videos.getChildren()).find((node) => node.video.id === source.id)!;
+    harness.ui.script(choose('Mobile HLS'), choose('Replace'));
+    const outcome = await harness.run(transcodeVideos, { node: listed });
+    assert.equal(outcome?.results[0]?.code, 0, harness.ui.errors.join('\n'));
+    const node = harness.videos.nodeOf(source.id)!;
+    await harness.videos.refreshVideo(source.id);
+    assert.ok(isVideoSettling(node.video), `still transcoding (status ${node.video.status})`);
+    assert.match(node.view().description ?? '', /^(Queued|Transcoding|Transcoding again)\.\.\. 0:00$/);
+    now += 95_000;
+    await harness.videos.refreshVideo(source.id);
+    const view = node.view();
+    assert.match(view.description ?? '', /\.\.\. 1:35$/);
+    assert.match(String(view.tooltip), /- For 1:35 so far \(the platform tells no progress/);
+    assert.match(String(view.tooltip), /- Making: template group "Mobile HLS"/);
   });
 });

@@ -372,6 +372,26 @@ describe('authoring quick fixes', () => {
     }
   });
 
+  it('puts the cursor in the value a missing-field fix added (inside the quotes of an empty string)', () => {
+    for (const [kind, field, selected] of [
+      ['livelogo', 'name', ''],
+      ['templategroup', 'transcodeTemplates', '[]'],
+    ] as const) {
+      const doc = EXAMPLES[kind]() as Json;
+      delete doc[field];
+      const text = textOf(doc);
+      const problem = problemsOf(kind, text).find(
+        (p) => p.code === 'schema.required' && p.message.includes(`"${field}"`),
+      )!;
+      const fixed = applyFix(text, problem);
+      const select = problem.fix!.select;
+      assert.ok(select, `${kind}: the fix says where the cursor goes`);
+      assert.equal(fixed.slice(select.offset, select.offset + select.length), selected, kind);
+      const before = fixed.slice(0, select.offset);
+      assert.match(before, new RegExp(`"${field}": ${selected === '' ? '"' : ''}$`), `${kind}: right after the key`);
+    }
+  });
+
   it('applyTextEdits refuses overlapping edits', () => {
     assert.throws(
       () =>

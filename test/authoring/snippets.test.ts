@@ -105,6 +105,19 @@ describe('authoring snippets', () => {
     });
   }
 
+  it('name the unit of each bitrate they set (template items: kbps and bits per second; live templates: kbps)', () => {
+    // docs/platform/rest-interface.md: a template item's audioBitrate is in bits per second, a live template's in kbps.
+    const withBitrates = snippets.filter((s) => /"audioBitrate"/.test(s.body.join('\n')));
+    assert.ok(withBitrates.length >= 4);
+    for (const snippet of withBitrates) {
+      const unit =
+        snippet.prefix === 'vp-livetemplate'
+          ? /videoBitrate and audioBitrate both in kbps/
+          : /videoBitrate in kbps, audioBitrate in bits per second/;
+      assert.match(snippet.description, unit, snippet.prefix);
+    }
+  });
+
   it('snippets leave ids empty only where completion offers the real ones', () => {
     const withEmptyIds = snippets.filter((s) => /"\$\{\d+\}"/.test(s.body.join('\n'))).map((s) => s.prefix);
     assert.deepEqual(withEmptyIds.sort(), [

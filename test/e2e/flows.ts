@@ -168,6 +168,36 @@ async function demoRendition(ctx: FlowContext, videos: Awaited<ReturnType<FlowCo
   return rendition;
 }
 
+/**
+ * Hovers a row until its tooltip shows a picture that loaded (naturalWidth > 0; a broken image has 0), and returns
+ * its natural width. The picture can come a while after the row (a live channel's first thumbnail).
+ */
+async function tooltipPicture(
+  ctx: FlowContext,
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+  what: string,
+  timeoutMs: number,
+): Promise<number> {
+  return ctx.wb.until(
+    `${what}: a picture in its tooltip`,
+    async () => {
+      await awayFromTooltips(ctx);
+      await row.hover();
+      const picture = ctx.wb.page.locator('.monaco-hover:visible img').first();
+      if (!(await ctx.wb.within(5_000, () => picture.isVisible()))) return undefined;
+      // In the page: no DOM types here (as the flows' other page scripts, a string).
+      const natural = async (): Promise<number> =>
+        (await picture.evaluate('(img) => (img.complete ? img.naturalWidth : 0)')) as number;
+      const loaded = await ctx.wb.within(5_000, async () => (await natural()) > 0);
+      if (!loaded) return undefined;
+      const source = (await picture.getAttribute('src')) ?? '';
+      assert.match(source, /^data:image\/jpeg;base64,/, 'the picture is embedded, not an http: address');
+      return natural();
+    },
+    timeoutMs,
+  );
+}
+
 /** Moves the pointer off the views, so that a row's hover (its tooltip) does not cover the next click. */
 async function awayFromTooltips(ctx: FlowContext): Promise<void> {
   await ctx.wb.page.mouse.move(800, 300);
@@ -264,7 +294,7 @@ export const flows: Flow[] = [
       await expectRowText(row, /Stopped/, 'before starting');
       await ctx.wb.rowAction(row, 'Start Channel');
       // It pulls a source that is not reachable offline: started, and honest that it is still pulling.
-      await expectRowText(row, /Live|Pulling the source/, 'after starting');
+      await expectRowText(row, /Live|Pulling/, 'after starting');
       await ctx.shot('channel live');
     },
   },
@@ -317,8 +347,15 @@ export const flows: Flow[] = [
       );
       try {
         // No Refresh: the view reads its live channels again by itself while it is visible.
-        await expectRowText(row, /Live.*source present/, 'while the encoder pushes', 60_000);
+        // The short state word in the row ("Live", the full "Live, source present" in the tooltip).
+        await expectRowText(row, /Live · HLS/, 'while the encoder pushes', 60_000);
         await ctx.shot('live, source present');
+        // Its tooltip shows the live picture (served over http: by the platform, embedded as data: by the extension:
+        // a hover shows no http: image).
+        const width = await tooltipPicture(ctx, row, 'the live channel', 60_000);
+        ctx.log(`live channel tooltip picture: ${width} px wide (natural)`);
+        await ctx.shot('live channel tooltip with its picture');
+        await awayFromTooltips(ctx);
         // Inspect the live channel: its HLS ladder, measured while the encoder pushes.
         const report = await inspectUntil(
           ctx,
@@ -389,6 +426,35 @@ export const flows: Flow[] = [
       // The row follows: done, with the renditions underneath.
       await expectRowText(row, /Transcoded/, 'the video after its transcode finished', 15_000);
       await ctx.shot('transcode finished');
+    },
+  },
+  {
+    name: 'transcode a video with Save as and see the new copy appear by itself',
+    timeoutMs: 120_000,
+    async run(ctx) {
+      await ctx.wb.openActivity('Video Platform');
+      const videos = await ctx.wb.expandPane('Videos');
+      const source = 'Welcome tour';
+      const row = ctx.wb.treeRow(videos, source);
+      await row.waitFor({ state: 'visible', timeout: 20_000 });
+      await ctx.wb.clearNotifications();
+      await ctx.wb.rowContextAction(row, /Transcode Videos/);
+      await ctx.wb.pick(DEMO_NAMES.templateGroups.mobile);
+      await ctx.wb.pick(/Save as/);
+      await ctx.wb.notification(/Transcoding .*accepted/);
+      // While it runs: how long so far, in the row.
+      await expectRowText(row, /(Queued|Transcoding|Transcoding again)\.\.\. \d+:\d\d/, 'the transcoding row', 15_000);
+      await ctx.shot('save as: transcoding, elapsed time in the row');
+      // No Refresh: the view lists the copy once the platform made it.
+      const copy = ctx.wb.treeRow(videos, new RegExp(`from "${source}"`));
+      const text = await expectRowText(
+        copy,
+        new RegExp(`${source}.*Transcoded · [\\d:]+ · from "${source}"`),
+        'the new copy',
+        60_000,
+      );
+      ctx.log(`save-as copy row: ${text}`);
+      await ctx.shot('save as: the new copy listed by itself');
     },
   },
   {
@@ -675,6 +741,11 @@ export const flows: Flow[] = [
       assert.equal(fixed.outputGroupList[0].isTimeShift, '1');
       await ctx.shot('fixed');
 
+      // The account line above the document: none yet, set by the first send.
+      const lens = page.locator('.editor-group-container.active .codelens-decoration').first();
+      await wb.until('the account line before the first send', async () =>
+        /No account yet/.test(await lens.innerText().catch(() => '')) ? true : undefined,
+      );
       // Create or Update from the editor title: the channel is created, its id written into the file, and the
       // tree shows it selected.
       await wb.clearNotifications();
@@ -691,9 +762,16 @@ export const flows: Flow[] = [
       );
       assert.equal(saved.id, id, "the id written into the file is the created channel's");
       assert.equal(saved.name, HAND_WRITTEN_CHANNEL);
+      // The account line follows at once, without reopening the file.
+      const account = await wb.until('the account line after the first send', async () => {
+        const text = await lens.innerText().catch(() => '');
+        return new RegExp(`Account: ${ACCOUNT_NAME}`).test(text) ? text : undefined;
+      });
+      ctx.log(`account line: ${account}`);
+      await ctx.shot('account line after the first send');
       const pane = await wb.expandPane('Live Channels');
       const row = wb.treeRow(pane, HAND_WRITTEN_CHANNEL);
-      await expectRowText(row, /New \(never started\) · HLS/, 'the created channel in the tree');
+      await expectRowText(row, /New · HLS/, 'the created channel in the tree');
       await wb.until(
         'the created channel to be selected in the tree',
         async () => ((await row.getAttribute('aria-selected')) === 'true' ? true : undefined),

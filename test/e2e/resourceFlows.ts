@@ -2,7 +2,19 @@
 // the platform in VS Code's diff editor.
 import { strict as assert } from 'node:assert';
 import { DEMO_NAMES } from '../../src/localPlatform/demo';
-import type { Flow } from './runFlows';
+import type { Flow, FlowContext } from './runFlows';
+
+/** Waits for the row's text (label and description) to match. */
+async function expectText(
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+  pattern: RegExp,
+  ctx: FlowContext,
+): Promise<void> {
+  await ctx.wb.until(`a row matching ${pattern}`, async () => {
+    const text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ').trim();
+    return pattern.test(text) ? text : undefined;
+  });
+}
 
 export const resourceFlows: Flow[] = [
   {
@@ -21,6 +33,16 @@ export const resourceFlows: Flow[] = [
         rows.some((text) => /built-in/.test(text)),
         `no built-in group in ${rows.join(' | ')}`,
       );
+      // Counts in the singular for one, the plural otherwise: never "1 templates".
+      assert.ok(
+        rows.every((text) => !/\b1 templates\b/.test(text)) && rows.some((text) => /\b\d+ templates?\b/.test(text)),
+        `template counts: ${rows.join(' | ')}`,
+      );
+      const logos = ctx.wb.treeRow(pane, 'Logo Groups');
+      await ctx.wb.setExpanded(logos, true);
+      await expectText(ctx.wb.treeRow(pane, DEMO_NAMES.logoGroups[0]), /\b1 logo$/, ctx);
+      await ctx.shot('template groups and logo groups, counts in the singular for one');
+      await ctx.wb.setExpanded(logos, false);
       await ctx.shot('template groups');
       await ctx.wb.rowContextAction(row, /Open as File/);
       await ctx.wb.until('the template group document', async () =>

@@ -4,6 +4,8 @@
  * these handlers only find the document, ask, show and write back, through the context's ports.
  */
 import { ApiError } from '../../api/errors';
+import type { SecondTranscodeJob, SecondTranscodeResult } from '../../api/types';
+import { transcodeJobWords } from '../tree/videoPresentation';
 import { channelDocumentFileName, channelDocumentText } from '../../authoring/channelDocument';
 import { documentKind, kindLabel, kindSuffix, DOCUMENT_KINDS, type DocumentKind } from '../../authoring/documentKind';
 import { platformProblem } from '../../authoring/platformProblem';
@@ -113,6 +115,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
     ctx.connection.clientFor(account.id),
   );
   const wasDirty = document.isDirty;
+  const epoch = ctx.connection.epoch;
   const what = l10n.t('Sending the {0} to account "{1}" ({2})', label, account.name, request.operation);
   const outcome = await step(what, async () => {
     try {
@@ -151,6 +154,7 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
     if (kind !== 'channel' && kind !== 'transcode') ctx.models.resources.refresh();
     if (views !== 'videos') ctx.models.channels.refresh();
     if (views !== 'channels') ctx.models.videos.refresh();
+    if (request.operation === 'secondTranscodeV2') followTranscoding(ctx, outcome.videos ?? [], epoch, request.input);
     // Revealing is a courtesy: the record was sent all the same.
     if (outcome.reveal?.view === 'channel') await ctx.reveal.channel(outcome.reveal.id).catch(() => undefined);
     if (outcome.reveal?.view === 'video') await ctx.reveal.video(outcome.reveal.id).catch(() => undefined);
@@ -163,6 +167,24 @@ export async function createOrUpdateCommand(ctx: AppContext, args: CommandArgs =
   } else {
     void ctx.ui.info(summary);
   }
+}
+
+/**
+ * The view follows the videos the platform accepted until they settle, as Transcode... does; a "Save as" job
+ * (`replace: false`) lists the new copies when a source settles, without a Refresh.
+ */
+function followTranscoding(
+  ctx: AppContext,
+  results: readonly SecondTranscodeResult[],
+  epoch: number,
+  job: SecondTranscodeJob,
+): void {
+  const accepted = results.filter((result) => result.code === 0).map((result) => result.id);
+  if (accepted.length === 0) return;
+  ctx.models.videos.track(accepted, epoch, false, !job.replace);
+  ctx.models.videos.describeJob(accepted, transcodeJobWords(job));
+  for (const id of accepted) void ctx.models.videos.refreshVideo(id).catch(() => undefined);
+  ctx.poller.videos.kick();
 }
 
 /** videoPlatform.openChannelAsFile: the clicked channel, or one picked (searchable) from the palette. */

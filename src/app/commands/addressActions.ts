@@ -2,6 +2,7 @@ import type { AppContext } from '../context';
 import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import { hasAuthCode } from '../util/secretAddress';
+import { openPlayerFor } from './inspectCommands';
 
 /** A playback or push address offered in a quick pick. */
 export interface Address {
@@ -52,6 +53,7 @@ export async function pickAndUseAddress(
   );
   if (!action) return undefined;
   if (action === 'copy') await copyAddress(ctx, address);
-  else await ctx.ui.openExternal(address.url);
+  // A playlist opens in the player page (as Open Player does), not as a text file.
+  else await openPlayerFor(ctx, { address: address.url, name: address.what, single: false });
   return { action, address };
 }

@@ -2,9 +2,16 @@ import type { DocumentKind } from '../../authoring/documentKind';
 import { documentText } from '../../authoring/resourceDocuments';
 import type { AppContext, CommandArgs } from '../context';
 import { l10n } from '../../l10n/l10n';
-import { RESOURCE_KINDS, ResourceNode, ResourceSectionNode, type ResourceKind } from '../tree/resourceNodes';
+import {
+  RESOURCE_KINDS,
+  ResourceNode,
+  ResourceSectionNode,
+  resourceWords,
+  type ResourceKind,
+} from '../tree/resourceNodes';
 import { createCategory } from './createCategory';
-import { DOCUMENT_KIND_OF, pickResourceKind } from './resourceTargets';
+import { createChannel } from './createChannel';
+import { DOCUMENT_KIND_OF } from './resourceTargets';
 
 /** What a new document starts from: every required field, values the platform accepts (the user edits them). */
 const STARTERS: Readonly<Record<Exclude<DocumentKind, 'channel' | 'transcode'>, Record<string, unknown>>> = {
@@ -65,20 +72,33 @@ const STARTERS: Readonly<Record<Exclude<DocumentKind, 'channel' | 'transcode'>, 
   },
 };
 
+/** From the palette or the view title: a channel (the Create Channel wizard) or one of the Resources view's kinds. */
+function pickKind(ctx: AppContext): Promise<ResourceKind | 'channel' | undefined> {
+  return ctx.ui.pick<ResourceKind | 'channel'>(
+    [
+      { label: l10n.t('Channel'), description: l10n.t('the Create Channel wizard'), value: 'channel' },
+      ...RESOURCE_KINDS.map((kind) => ({ label: resourceWords(kind).section, value: kind })),
+    ],
+    { title: l10n.t('Create'), placeHolder: l10n.t('Which kind?') },
+  );
+}
+
 /**
  * videoPlatform.createResource: from a section (its kind) or the view title and palette (a kind picked). A channel
  * category is created at once (its name asked); the other kinds open a new document of their kind, checked by its
- * schema, which "Create or Update on the Platform" sends.
+ * schema, which "Create or Update on the Platform" sends. A channel (picked, not a section of the view) runs the Create
+ * Channel wizard.
  */
 export async function createResource(ctx: AppContext, args: CommandArgs = {}): Promise<string | undefined> {
   const node = args.node;
-  const kind: ResourceKind | undefined =
+  const kind: ResourceKind | 'channel' | undefined =
     node instanceof ResourceSectionNode
       ? node.resourceKind
       : node instanceof ResourceNode
         ? node.resource.kind
-        : await pickResourceKind(ctx, l10n.t('Create'), RESOURCE_KINDS);
+        : await pickKind(ctx);
   if (!kind) return undefined;
+  if (kind === 'channel') return (await createChannel(ctx))?.id;
   if (kind === 'channelCategory') {
     return (await createCategory(ctx))?.id;
   }

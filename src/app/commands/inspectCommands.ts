@@ -18,3 +18,5 @@ export const previewStream: typeof InspectCommands.previewStream = (ctx, args) =
   inspectCommands().previewStream(ctx, args);
 export const openPlayerInBrowser: typeof InspectCommands.openPlayerInBrowser = (ctx, args) =>
   inspectCommands().openPlayerInBrowser(ctx, args);
+export const openPlayerFor: typeof InspectCommands.openPlayerFor = (ctx, target) =>
+  inspectCommands().openPlayerFor(ctx, target);

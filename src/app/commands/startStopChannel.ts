@@ -1,3 +1,5 @@
+import { Codes } from '../../api/errorCodes';
+import { ApiError } from '../../api/errors';
 import type { Channel } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
@@ -27,7 +29,10 @@ const START: Operation = {
   eligible: (channel) => !isRunning(channel),
   sort: { sort: 'name', order: 'asc' },
   why: () => l10n.t('it is already running'),
-  call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStartChannel(channel.id, { signal }),
+  call: async (ctx, channel, signal) =>
+    (await ctx.connection.activeClient()).liveStartChannel(channel.id, { signal }).catch((error: unknown) => {
+      throw refusedStart(error);
+    }),
 };
 
 const STOP: Operation = {
@@ -41,6 +46,22 @@ const STOP: Operation = {
   why: () => l10n.t('only a running channel can be stopped'),
   call: async (ctx, channel, signal) => (await ctx.connection.activeClient()).liveStopChannel(channel.id, { signal }),
 };
+
+/**
+ * The table's "already live, or already stopped" misleads for a start the platform refuses for another
+ * reason (its limit of live channels, the same stream live elsewhere): say it would not start, and let
+ * its own message (shown after the code) give the reason.
+ */
+function refusedStart(error: unknown): unknown {
+  if (!(error instanceof ApiError) || error.code !== Codes.channelStateConflict) return error;
+  return new ApiError(
+    error.action,
+    error.url,
+    error.code,
+    error.platformMessage,
+    l10n.t('The platform would not start the channel; its reason follows.'),
+  );
+}
 
 /** videoPlatform.startChannel: the selected (or picked) channels that are not running. */
 export function startChannels(

@@ -13,6 +13,7 @@ import type { EditorDocument } from '../context';
 import type { PickItem } from '../ui';
 import type { AppContext, CommandArgs } from '../context';
 import { nameList, resolveVideos } from './targets';
+import { transcodeJobWords } from '../tree/videoPresentation';
 
 /** The ad-hoc part of an open `*.transcode.json` job file. */
 export interface AdHocSource {
@@ -214,6 +215,7 @@ export async function transcodeVideos(ctx: AppContext, args: CommandArgs = {}): 
   );
   // Save as: when a source settles, the view reads its list again and the new copy shows ("transcoded from").
   ctx.models.videos.track(ok, epoch, false, !replace);
+  ctx.models.videos.describeJob(ok, transcodeJobWords(job, source.kind === 'group' ? source.group.name : undefined));
   for (const id of ok) void ctx.models.videos.refreshVideo(id).catch(() => undefined);
   if (!replace && ok.length) ctx.models.videos.refresh();
   ctx.poller.videos.kick();

@@ -4,5 +4,5 @@
  * on the first use of one of them, since activation needs none of it (issue 15).
  */
 export { inspectStream } from './inspectStream';
-export { openPlayerInBrowser } from './player';
+export { openPlayerFor, openPlayerInBrowser } from './player';
 export { previewStream } from './preview';

@@ -15,6 +15,10 @@ import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/forma
 import { askAddress } from './askAddress';
 import type { WebPanel } from './panels';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
+import { videoLadder } from './videoLadder';
+import { isRunning } from '../tree/channelPresentation';
+import { ChannelNode, OutputGroupNode, VideoNode } from '../tree/nodes';
+import { waitForLivePlaylists } from './liveStart';
 
 /** Variants of a ladder that get a still in the report. */
 const MAX_STILLS = 8;
@@ -38,9 +42,11 @@ export class InspectSession {
   private liveTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly closed = new AbortController();
 
+  /** `notes`: said above every report of this panel (what was inspected, when it is not the address as given). */
   constructor(
     private readonly ctx: AppContext,
     readonly target: StreamTarget,
+    private readonly notes: readonly string[] = [],
   ) {
     this.panel = ctx.inspection.panels.open({ kind: 'report', title: l10n.t('Inspect {0}', target.name) });
     this.panel.setHtml(this.page(`<p>${escapeHtml(l10n.t('Inspecting {0}…', target.address))}</p>`));
@@ -219,7 +225,9 @@ export class InspectSession {
       thumbnails,
       ...(contactSheet ? { contactSheet } : {}),
     });
-    const banner = [...notes, ...live].map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('\n');
+    const banner = [...this.notes, ...notes, ...live]
+      .map((note) => `<p class="note">${escapeHtml(note)}</p>`)
+      .join('\n');
     this.panel.setHtml(banner ? html.replace('<body>\n', `<body>\n${banner}\n`) : html);
   }
 
@@ -231,9 +239,16 @@ export class InspectSession {
 
 /** videoPlatform.inspectStream: the item's stream, the file, or an address asked for; the report in a panel. */
 export async function inspectStream(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
-  const target = (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Inspect stream')));
+  // A transcoded video: its whole ladder (videoLadder.ts), so that the checks across variants run.
+  const ladder = args.node instanceof VideoNode ? await videoLadder(args.node.video) : undefined;
+  const target = ladder?.target ?? (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Inspect stream')));
   if (!target) return undefined;
-  const session = new InspectSession(ctx, target);
+  // A channel that runs may not have written its playlists yet (liveStart.ts).
+  const channel =
+    args.node instanceof ChannelNode || args.node instanceof OutputGroupNode ? args.node.channel : undefined;
+  if (channel && isRunning(channel)) await waitForLivePlaylists(ctx, target.address, channel.name);
+  const session = new InspectSession(ctx, target, ladder ? [ladder.note] : []);
+  if (ladder) session.panel.onDidDispose(() => void ladder.dispose());
   try {
     await session.run(true);
   } catch (error) {

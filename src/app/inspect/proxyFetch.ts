@@ -2,6 +2,7 @@ import type { ClientOptions } from '../../api/client';
 import { trustedCertificates } from '../../api/certificates';
 import { chooseProxy } from '../../api/proxy';
 import { loadUndici, type Dispatcher } from '../../api/undici';
+import type * as Undici from 'undici';
 import type { FetchPort } from '../../inspector/source';
 
 /**
@@ -19,12 +20,28 @@ export class ProxyFetch {
     const noProxy = Array.isArray(options.noProxy)
       ? options.noProxy.join(',')
       : (options.noProxy as string | undefined);
-    return async (url, init) => {
-      const choice = chooseProxy(new URL(url).origin, options.proxy, noProxy);
-      const dispatcher = this.dispatcher(choice.proxy, options);
-      const { fetch } = loadUndici();
-      return fetch(url, { method: init.method, signal: init.signal, headers: init.headers, dispatcher });
-    };
+    return (url, init) => this.request(url, init, options, noProxy);
+  }
+
+  /** One GET whose body the caller reads as a stream (and can stop reading): a bounded download. */
+  get(url: string, signal: AbortSignal): Promise<Undici.Response> {
+    const options = this.options();
+    const noProxy = Array.isArray(options.noProxy)
+      ? options.noProxy.join(',')
+      : (options.noProxy as string | undefined);
+    return this.request(url, { method: 'GET', signal }, options, noProxy);
+  }
+
+  private request(
+    url: string,
+    init: Parameters<FetchPort>[1],
+    options: Partial<ClientOptions>,
+    noProxy: string | undefined,
+  ): Promise<Undici.Response> {
+    const choice = chooseProxy(new URL(url).origin, options.proxy, noProxy);
+    const dispatcher = this.dispatcher(choice.proxy, options);
+    const { fetch } = loadUndici();
+    return fetch(url, { method: init.method, signal: init.signal, headers: init.headers, dispatcher });
   }
 
   /**

@@ -15,9 +15,12 @@ export class InspectionServices {
    * durations and at least 10 s), and the pause between runs while the report panel is open (ms). Fields, not
    * constants, so the tests can shorten them.
    */
-  readonly live: { watchSeconds: number | undefined; refreshMs: number } = {
+  readonly live: { watchSeconds: number | undefined; refreshMs: number; startWaitMs: number; startPollMs: number } = {
     watchSeconds: undefined,
     refreshMs: 10_000,
+    // A running channel's playlists are waited for this long before inspecting (liveStart.ts), read this often.
+    startWaitMs: 30_000,
+    startPollMs: 1_000,
   };
 
   constructor(

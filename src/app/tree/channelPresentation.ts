@@ -3,7 +3,7 @@ import { PROTOCOL_HLS } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
-import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
 
 /** Status names (platform-facts section 3) as used in labels and context flags; texts translated when shown. */
 const STATE: Record<ChannelStatus, { flag: string; text: () => string }> = {
@@ -25,6 +25,24 @@ export function channelStateText(channel: Channel): string {
     return channel.streamStatus === 2 ? l10n.t('{0}, no source', base) : l10n.t('{0}, source present', base);
   }
   return base;
+}
+
+/**
+ * The state in a few words for the row's description, which the default side bar width cuts after about
+ * twenty characters ("Live, source prese..."); the tooltip says it in full (channelStateText).
+ */
+export function channelStateWord(channel: Channel): string {
+  const noSource = channel.streamStatus === 2;
+  switch (channel.status) {
+    case 0:
+      return l10n.t('New');
+    case 2:
+      return noSource ? l10n.t('Live, no source') : l10n.t('Live');
+    case 3:
+      return noSource ? l10n.t('Pulling, no source') : l10n.t('Pulling');
+    default:
+      return state(channel.status).text;
+  }
 }
 
 /** A channel is "running" (stop makes sense) while live, pulling or starting. */
@@ -124,8 +142,6 @@ function channelTooltip(channel: Channel): string {
   if (channel.startTime) lines.push(`- ${l10n.t('Started: {0}', formatDateTime(channel.startTime))}`);
   if (channel.endTime) lines.push(`- ${l10n.t('Ended: {0}', formatDateTime(channel.endTime))}`);
   lines.push(`- ${l10n.t('Id: {0}', `\`${channel.id}\``)}`);
-  const still = stillMarkdown(channel.thumbnailUrl);
-  if (still) lines.push('', still);
   return lines.join('\n');
 }
 
@@ -137,12 +153,13 @@ export function channelView(channel: Channel, transient?: string): NodeView {
     ? transient
     : isChannelSettling(channel)
       ? l10n.t('Starting...')
-      : [channelStateText(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
+      : [channelStateWord(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
   return {
     id: `channel:${channel.id}`,
     label: channel.name,
     description,
     tooltip: channelTooltip(channel),
+    still: stillAddress(channel.thumbnailUrl),
     icon: channelIcon(channel, busy),
     contextValue: channelContextValue(channel, busy),
     collapsible: channel.outputGroupList.length ? 'collapsed' : 'none',

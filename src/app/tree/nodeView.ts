@@ -19,6 +19,8 @@ export interface NodeView {
   readonly description?: string;
   /** Markdown text. */
   readonly tooltip?: string;
+  /** A picture shown at the end of the tooltip (stills.ts embeds it when the tooltip is shown). */
+  readonly still?: string;
   readonly icon?: NodeIcon;
   /**
    * Flags joined with `+` (GitLens style) so that `when` clauses match with a regular expression.
@@ -45,10 +47,9 @@ export function md(text: string | null | undefined): string {
 }
 
 /**
- * A still in a tooltip: the picture at `url` (the channel thumbnail or video cover address the platform lists),
- * 240 pixels wide (VS Code's `|width=` suffix). Only plain http(s) addresses: nothing else reaches the Markdown.
+ * The address of a still for a tooltip (the channel thumbnail or video cover the platform lists): plain
+ * http(s) addresses only. The tree adapter downloads it when the tooltip is shown (stills.ts).
  */
-export function stillMarkdown(url: string | null | undefined): string | undefined {
-  if (!url || !/^https?:\/\/[^\s<>()|]+$/i.test(url)) return undefined;
-  return `![still](${url}|width=240)`;
+export function stillAddress(url: string | null | undefined): string | undefined {
+  return url && /^https?:\/\/[^\s<>()|]+$/i.test(url) ? url : undefined;
 }

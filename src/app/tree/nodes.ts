@@ -3,7 +3,7 @@ import type { Channel, ChannelCategory, LiveOutput, OutputGroup, TranscodedStrea
 import { channelView, outputGroupView, outputView } from './channelPresentation';
 import type { NodeView } from './nodeView';
 import { formatCount } from './filteredList';
-import { renditionView, videoView } from './videoPresentation';
+import { renditionView, videoView, type TranscodingSeen } from './videoPresentation';
 
 /**
  * Tree elements. VS Code hands these back to commands run from the views, so channel and video
@@ -86,11 +86,13 @@ export class VideoNode extends TreeNode {
     public video: Video,
     /** The title of a transcoded copy's source (its `parentId`), when known. */
     private readonly sourceTitle: (video: Video) => string | undefined = () => undefined,
+    /** While it transcodes: for how long as seen here, and what it makes. */
+    private readonly transcoding: (video: Video) => TranscodingSeen | undefined = () => undefined,
   ) {
     super(undefined);
   }
   view(): NodeView {
-    return videoView(this.video, this.transient, this.sourceTitle(this.video));
+    return videoView(this.video, this.transient, this.sourceTitle(this.video), this.transcoding(this.video));
   }
 }
 

@@ -88,7 +88,7 @@ function describe(resource: Resource): { description: string; tooltip: string[] 
           g.userId === 0 ? l10n.t('built-in') : '',
           g.defaultGroup ? l10n.t('default') : '',
           g.type === 1 ? 'VR' : '',
-          templates !== undefined ? l10n.t('{0} templates', templates) : '',
+          templates === undefined ? '' : templates === 1 ? l10n.t('1 template') : l10n.t('{0} templates', templates),
         ]
           .filter(Boolean)
           .join(' · '),
@@ -103,7 +103,7 @@ function describe(resource: Resource): { description: string; tooltip: string[] 
     }
     case 'logoGroup':
       return {
-        description: l10n.t('{0} logos', resource.record.logos.length),
+        description: logoCount(resource.record.logos.length),
         tooltip: resource.record.logos.map((logo) => `- \`${md(logo.uri)}\` ${logo.width}x${logo.height}`),
       };
     case 'liveTemplate': {
@@ -157,4 +157,9 @@ export class ResourceNode extends TreeNode {
       collapsible: 'none',
     };
   }
+}
+
+/** "1 logo", "3 logos" (a group's description). */
+function logoCount(count: number): string {
+  return count === 1 ? l10n.t('1 logo') : l10n.t('{0} logos', count);
 }

@@ -1,7 +1,7 @@
-import type { TranscodedStream, Video, VideoStatus } from '../../api/types';
+import type { SecondTranscodeJob, TranscodedStream, Video, VideoStatus } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
-import { md, stillMarkdown, type NodeIcon, type NodeView } from './nodeView';
+import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
 
 /** The eight video states (interface section 3.2): flag, text and icon. */
 const STATUS: Record<VideoStatus, { flag: string; text: () => string; icon: NodeIcon }> = {
@@ -41,6 +41,27 @@ function status(value: number): { flag: string; text: string; icon: NodeIcon } {
 
 export function videoStatusText(value: number): string {
   return status(value).text;
+}
+
+/** Shorter state words for the row's description (the side bar cuts long ones); the tooltip has the full text. */
+const SHORT_STATUS: Partial<Record<VideoStatus, () => string>> = {
+  0: () => l10n.t('Not transcoded'),
+  3: () => l10n.t('Failed'),
+  5: () => l10n.t('Unknown type'),
+  6: () => l10n.t('Transcoding again'),
+  7: () => l10n.t('Queued'),
+};
+
+function videoStateWord(value: number): string {
+  return SHORT_STATUS[value as VideoStatus]?.() ?? videoStatusText(value);
+}
+
+/** A transcoding as this view saw it: the platform tells no progress. */
+export interface TranscodingSeen {
+  /** Since the view first saw it transcoding (or a command started it). */
+  readonly elapsedMs: number;
+  /** What a command asked for ("template group "Mobile HLS""); unknown for one started elsewhere. */
+  readonly making?: string;
 }
 
 /** Transcoding, second transcoding or queued: the view polls the video until it settles. */
@@ -91,8 +112,14 @@ export function transcodedFromText(video: Video, sourceTitle: string | undefined
     : l10n.t('transcoded from video {0}', video.parentId);
 }
 
-function videoTooltip(video: Video, sourceTitle: string | undefined): string {
+function videoTooltip(video: Video, sourceTitle: string | undefined, transcoding: TranscodingSeen | undefined): string {
   const lines = [`**${md(video.title || video.fileName)}**`, '', md(videoStatusText(video.status)), ''];
+  if (transcoding) {
+    lines.push(
+      `- ${l10n.t('For {0} so far (the platform tells no progress; timed from when this view saw it start)', formatDuration(transcoding.elapsedMs))}`,
+    );
+    if (transcoding.making) lines.push(`- ${l10n.t('Making: {0}', md(transcoding.making))}`);
+  }
   const origin = transcodedFromText(video, sourceTitle);
   if (origin) lines.push(`- ${md(origin)} (\`${video.parentId}\`)`);
   lines.push(`- ${l10n.t('File: {0}', md(video.fileName))}`);
@@ -114,23 +141,27 @@ function videoTooltip(video: Video, sourceTitle: string | undefined): string {
   lines.push(`- ${l10n.t('Renditions: {0}', video.transcodedVideoList.length)}`);
   lines.push(`- ${l10n.t('Uploaded: {0}', formatDateTime(video.uploadTime || video.date))}`);
   lines.push(`- ${l10n.t('Id: {0}', `\`${video.id}\``)}`);
-  // The cover the platform lists (its first thumbnail when there is no cover).
-  const still = stillMarkdown(video.cover || video.thumbnail);
-  if (still) lines.push('', still);
   return lines.join('\n');
 }
 
-export function videoView(video: Video, transient?: string, sourceTitle?: string): NodeView {
+export function videoView(
+  video: Video,
+  transient?: string,
+  sourceTitle?: string,
+  transcoding?: TranscodingSeen,
+): NodeView {
   const busy = transient !== undefined;
   const settling = isVideoSettling(video);
   const description = busy
     ? transient
     : settling
-      ? l10n.t('{0}...', videoStatusText(video.status))
+      ? transcoding
+        ? l10n.t('{0}... {1}', videoStateWord(video.status), formatDuration(transcoding.elapsedMs))
+        : l10n.t('{0}...', videoStateWord(video.status))
       : [
-          transcodedFromText(video, sourceTitle) ?? '',
-          videoStatusText(video.status),
+          videoStateWord(video.status),
           formatDuration(video.duration),
+          video.parentId ? l10n.t('from "{0}"', sourceTitle ?? video.parentId) : '',
           video.category ?? '',
         ]
           .filter(Boolean)
@@ -139,7 +170,9 @@ export function videoView(video: Video, transient?: string, sourceTitle?: string
     id: `video:${video.id}`,
     label: video.title || video.fileName,
     description,
-    tooltip: videoTooltip(video, sourceTitle),
+    tooltip: videoTooltip(video, sourceTitle, settling ? transcoding : undefined),
+    // The cover the platform lists (its first thumbnail when there is no cover).
+    still: stillAddress(video.cover || video.thumbnail),
     icon: busy ? { id: 'loading~spin', color: 'charts.yellow' } : status(video.status).icon,
     contextValue: videoContextValue(video, busy),
     collapsible: video.transcodedVideoList.length ? 'collapsed' : 'none',
@@ -193,4 +226,14 @@ export function renditionView(video: Video, stream: TranscodedStream): NodeView 
     contextValue: ['rendition', ...formats.map((entry) => entry.format), ...(isDefault ? ['default'] : [])].join('+'),
     collapsible: 'none',
   };
+}
+
+/** What a transcoding job makes, for the rows while it runs: the ad-hoc templates' names, else the group. */
+export function transcodeJobWords(job: SecondTranscodeJob, groupName?: string): string {
+  const templates = Array.isArray(job.transcodeTemplates) ? job.transcodeTemplates : job.transcodeTemplates?.templates;
+  if (templates?.length) return l10n.t('templates {0}', templates.map((template) => template.name).join(', '));
+  if (groupName !== undefined) return l10n.t('template group "{0}"', groupName);
+  if (job.transcodeTemplateGroupId !== undefined)
+    return l10n.t('template group {0}', String(job.transcodeTemplateGroupId));
+  return l10n.t("the account's default template group");
 }

@@ -10,7 +10,7 @@ import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from
 import { listChildren } from './listChildren';
 import { RenditionNode, VideoNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
-import { isVideoSettling } from './videoPresentation';
+import { isVideoSettling, type TranscodingSeen } from './videoPresentation';
 
 const MAX_REVEAL_PAGES = 20;
 
@@ -31,6 +31,14 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
   private hiddenVr: boolean | undefined;
   /** Titles of videos known here (sources of transcoded copies that are not loaded). */
   private readonly titles = new Map<string, string>();
+  /**
+   * Since when each video has been seen transcoding here, and what a command asked it to make: the platform tells
+   * no progress, so the row says how long it has been going and what is being made.
+   */
+  private readonly settlingSince = new Map<string, number>();
+  private readonly making = new Map<string, string>();
+  /** The clock of the elapsed times (tests set it). */
+  now: () => number = Date.now;
 
   constructor(
     source: ClientSource,
@@ -105,10 +113,35 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
     return [];
   }
 
+  /** How long the video has been transcoding as seen here, and what it makes when a command said so. */
+  transcoding(video: Video): TranscodingSeen | undefined {
+    if (!isVideoSettling(video)) {
+      this.settlingSince.delete(video.id);
+      this.making.delete(video.id);
+      return undefined;
+    }
+    let since = this.settlingSince.get(video.id);
+    if (since === undefined) this.settlingSince.set(video.id, (since = this.now()));
+    const making = this.making.get(video.id);
+    return { elapsedMs: Math.max(0, this.now() - since), ...(making !== undefined ? { making } : {}) };
+  }
+
+  /** What a transcoding of these videos makes ("template group "Mobile HLS""), for their rows while it runs. */
+  describeJob(videoIds: readonly string[], making: string): void {
+    for (const id of videoIds) {
+      this.making.set(id, making);
+      this.settlingSince.set(id, this.now());
+    }
+  }
+
   private videoNode(video: Video): VideoNode {
     let node = this.nodes.get(video.id);
     if (!node) {
-      node = new VideoNode(video, (record) => this.sourceTitle(record));
+      node = new VideoNode(
+        video,
+        (record) => this.sourceTitle(record),
+        (record) => this.transcoding(record),
+      );
       this.nodes.set(video.id, node);
     }
     node.video = video;
@@ -130,6 +163,8 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
     this.tracked.clear();
     this.savingAs.clear();
     this.titles.clear();
+    this.settlingSince.clear();
+    this.making.clear();
     this.unseenRounds.clear();
     this.refresh();
   }

@@ -14,6 +14,8 @@ import {
   AuthoringCompletions,
   AuthoringHovers,
   AuthoringSnippets,
+  SELECT_AFTER_FIX,
+  selectAfterFix,
 } from './providers';
 
 function textDocument(document: EditorDocument): vscode.TextDocument {
@@ -33,6 +35,7 @@ export function createAuthoringFeatures(
     vscode.languages.registerCodeActionsProvider(AUTHORING_SELECTOR, new AuthoringCodeActions(diagnostics), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
+    vscode.commands.registerCommand(SELECT_AFTER_FIX, selectAfterFix),
     // Completion inside quotes ("...) and after a colon.
     vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringCompletions(references), '"', ':'),
     vscode.languages.registerCompletionItemProvider(AUTHORING_SELECTOR, new AuthoringSnippets()),

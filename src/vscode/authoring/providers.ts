@@ -4,6 +4,7 @@ import { completionCandidates, referenceSiteAt } from '../../authoring/completio
 import { hoverMarkdown, idAt } from '../../authoring/hover';
 import { documentKind } from '../../authoring/documentKind';
 import { referenceLabel } from '../../authoring/references';
+import type { TextRange } from '../../authoring/problems';
 import { snippetDescription, snippetPrefixRange, snippetsOfferedAt } from '../../authoring/snippets';
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
@@ -21,6 +22,20 @@ export const AUTHORING_SELECTOR: vscode.DocumentSelector = [
   { language: 'json', pattern: `**/*.${kind}.json` },
   { language: 'jsonc', pattern: `**/*.${kind}.json` },
 ]);
+
+/** Run after a fix that added a value: the cursor goes into it (offsets in the text after the fix). */
+export const SELECT_AFTER_FIX = 'videoPlatform.authoring.selectAfterFix';
+
+/** The command behind SELECT_AFTER_FIX (not in the palette: only quick fixes run it). */
+export function selectAfterFix(uri: vscode.Uri, select: TextRange): void {
+  const editor = vscode.window.visibleTextEditors.find(
+    (candidate) => candidate.document.uri.toString() === uri.toString(),
+  );
+  if (!editor) return;
+  const range = toRange(editor.document, select);
+  editor.selection = new vscode.Selection(range.start, range.end);
+  editor.revealRange(range);
+}
 
 export class AuthoringCodeActions implements vscode.CodeActionProvider {
   constructor(private readonly diagnostics: DocumentDiagnostics) {}
@@ -49,6 +64,8 @@ export class AuthoringCodeActions implements vscode.CodeActionProvider {
         offered.add(change);
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
         action.edit = toWorkspaceEdit(document, fix.edits);
+        if (fix.select)
+          action.command = { command: SELECT_AFTER_FIX, title: fix.title, arguments: [document.uri, fix.select] };
         action.diagnostics = diagnostics;
         action.isPreferred = preferred;
         actions.push(action);

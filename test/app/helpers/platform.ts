@@ -1,6 +1,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LiveOptions } from '../../../src/localPlatform/live/liveMedia';
 import type { MediaOptions } from '../../../src/localPlatform/media/engine';
 import { startLocalPlatform, type LocalPlatform } from '../../../src/localPlatform/server';
 
@@ -18,7 +19,7 @@ export interface TestPlatform {
  * media (ffmpeg): the demo data is seeded first without media, so no demo clips are made in the background.
  */
 export async function startTestPlatform(
-  options: { clockSpeed?: number; demo?: boolean; media?: MediaOptions } = {},
+  options: { clockSpeed?: number; demo?: boolean; media?: MediaOptions; live?: LiveOptions } = {},
 ): Promise<TestPlatform> {
   const dataDir = await mkdtemp(join(tmpdir(), 'vp-ext-'));
   const base = {
@@ -33,7 +34,12 @@ export async function startTestPlatform(
     await (await startLocalPlatform({ ...base, demo: true })).close();
     demo = false;
   }
-  const platform = await startLocalPlatform({ ...base, demo, ...(options.media ? { media: options.media } : {}) });
+  const platform = await startLocalPlatform({
+    ...base,
+    demo,
+    ...(options.media ? { media: options.media } : {}),
+    ...(options.live ? { live: options.live } : {}),
+  });
   return {
     platform,
     dataDir,
