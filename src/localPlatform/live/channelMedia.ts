@@ -57,12 +57,17 @@ export class ChannelMedia implements LiveChannel {
   private thumbnailTimer: NodeJS.Timeout | undefined;
   private recordFiles: string[] = [];
   hlsGroups: HlsGroupInfo[] = [];
+  /** A pull channel: its relay runs from the start (counted from the moment it is started). */
+  private readonly pulls: boolean;
 
   constructor(
     readonly channelId: string,
     readonly stream: string,
     private readonly env: ChannelMediaEnv,
-  ) {}
+  ) {
+    const ch = this.channel();
+    this.pulls = ch?.signalType === '2' && !!ch.pullStream;
+  }
 
   get publishing(): boolean {
     return this.publisher !== undefined;
@@ -70,7 +75,7 @@ export class ChannelMedia implements LiveChannel {
 
   /** A pull channel's relay runs from the start; a pushed channel's ladder only while its encoder is connected. */
   get encoding(): boolean {
-    return !this.stopped && (this.relay !== undefined || this.publisher !== undefined);
+    return !this.stopped && (this.pulls || this.publisher !== undefined);
   }
 
   get thumbnailFile(): string {

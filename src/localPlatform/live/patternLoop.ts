@@ -67,7 +67,7 @@ export class PatternLoop implements LiveChannel {
   private ready = false;
   private stopped = false;
   /** Encodes under way, with what ends their wait when the channel stops first. */
-  private readonly encoders = new Map<Supervised, (exit: string) => void>();
+  private readonly encoders = new Map<Supervised, () => void>();
   private thumbnail = '';
   readonly publishing = false;
 
@@ -153,20 +153,21 @@ export class PatternLoop implements LiveChannel {
     const part = `${folder}.part-${randomBytes(4).toString('hex')}`;
     await mkdir(part, { recursive: true, mode: DIR_MODE });
     try {
-      const code = await new Promise<number | string | null>((resolve) => {
+      const { code, tail } = await new Promise<{ code: number | string | null; tail: string }>((resolve) => {
         const encoder = new Supervised({
           name: `channel ${this.channelId} test pattern encode`,
           file: this.env.tools.ffmpeg,
           args: () => args(part),
           watchdog: this.env.watchdog,
-          log: this.env.log,
+          // Its end is reported here, with ffmpeg's last words when it failed.
+          log: () => undefined,
           restart: false,
-          onExit: (exit) => resolve(exit),
+          onExit: (exit, stderr) => resolve({ code: exit, tail: stderr }),
         });
-        this.encoders.set(encoder, resolve);
+        this.encoders.set(encoder, () => resolve({ code: 'stopped', tail: '' }));
         encoder.start();
       });
-      if (code !== 0) throw new Error(`ffmpeg ended with ${code}`);
+      if (code !== 0) throw new Error(`ffmpeg ended with ${code}: ${tail.trim().slice(-300)}`);
       if ((await readdir(part)).length === 0) throw new Error('ffmpeg wrote nothing');
       await rename(part, folder).catch(async (error: unknown) => {
         // Made meanwhile by another process on the same data folder: theirs is as good.
@@ -236,7 +237,7 @@ export class PatternLoop implements LiveChannel {
     await Promise.all(
       [...this.encoders].map(async ([encoder, resolve]) => {
         await encoder.stop(1000);
-        resolve('stopped');
+        resolve();
       }),
     );
   }
