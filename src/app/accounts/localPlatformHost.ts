@@ -23,6 +23,25 @@ export interface LocalPlatformHostOptions {
   readonly ffmpegDir?: () => string | undefined;
 }
 
+/** The options of the platform inside the editor (also what `npm run bench -- idle` starts). */
+export function embeddedPlatformOptions(
+  dataDir: string,
+  account: { accessKey: string; secretKey: string },
+  ffmpegDir: string | undefined,
+): LocalPlatformOptions {
+  return {
+    dataDir,
+    accounts: [account],
+    host: '127.0.0.1',
+    port: 0,
+    demo: true,
+    media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+    // Live media is real here too: the demo's test pattern is a loop encoded once (no ffmpeg while it plays)
+    // and a channel's ladder runs only while a source is pushed or pulled, so the idle editor stays quiet.
+    live: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+  };
+}
+
 function addressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
 }
@@ -100,17 +119,11 @@ export class LocalPlatformHost {
   /** Starts on the remembered port, or a free one when it is taken; remembers the port; logs the media mode. */
   private async launch(profile: AccountProfile, secretKey: string): Promise<LocalPlatform> {
     const ffmpegDir = this.options.ffmpegDir?.();
-    const options: LocalPlatformOptions = {
-      dataDir: join(this.storageDir, 'local-platform'),
-      accounts: [{ accessKey: profile.accessKey, secretKey }],
-      host: '127.0.0.1',
-      port: 0,
-      demo: true,
-      media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
-      // Live media is real here too: the demo's test pattern is a loop encoded once (no ffmpeg while it plays)
-      // and a channel's ladder runs only while a source is pushed or pulled, so the idle editor stays quiet.
-      live: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
-    };
+    const options = embeddedPlatformOptions(
+      join(this.storageDir, 'local-platform'),
+      { accessKey: profile.accessKey, secretKey },
+      ffmpegDir,
+    );
     const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
     let platform: LocalPlatform;
     if (Number.isInteger(remembered) && remembered! > 0 && remembered! <= 65535) {
@@ -167,7 +180,10 @@ export class LocalPlatformHost {
   }
 }
 
+/** What the media description says when live media is simulated (the status bar looks for it). */
+export const SIMULATED_LIVE = 'simulated live: needs ffmpeg';
+
 /** The live half of the media mode, for the status bar and the log. */
 function liveDescription(platform: LocalPlatform): string {
-  return platform.rtmpUrl ? `real live (RTMP ingest ${platform.rtmpUrl})` : 'simulated live: needs ffmpeg';
+  return platform.rtmpUrl ? `real live (RTMP ingest ${platform.rtmpUrl})` : SIMULATED_LIVE;
 }
