@@ -35,6 +35,9 @@ export interface LiveChannel {
   unpublished(session: NmsSession): void;
   /** Child playlist `n` (0-based) of an HLS group; undefined while it does not exist yet. */
   childPlaylist(groupId: string, n: number): Promise<string | undefined>;
-  /** The file of a segment or key named in a playlist (`<name>.<ext>`); undefined for a name not served. */
-  mediaFile(name: string, ext: 'ts' | 'key'): string | undefined;
+  /**
+   * A segment or key named in a playlist (`<name>.<ext>`): the path of its file, or its bytes (made in memory);
+   * undefined for a name not served.
+   */
+  mediaFile(name: string, ext: 'ts' | 'key'): string | Buffer | undefined;
 }

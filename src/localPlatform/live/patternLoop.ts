@@ -6,17 +6,16 @@
  * and plays cached segment `s mod LOOP_SEGMENTS`. No ffmpeg runs after the first encode, so an
  * always-on demo channel costs nothing while nobody watches (a real ladder took ~30% of a core).
  *
- * The cached segments' timestamps restart at every turn of the loop, so the segment that starts a turn
- * carries EXT-X-DISCONTINUITY and EXT-X-DISCONTINUITY-SEQUENCE counts the turns (RFC 8216 4.3.3.3):
- * rewriting the timestamps of MPEG-TS packets per request would make the loop continuous, but players
- * handle a discontinuity and the served bytes stay the encoder's own.
+ * The loop is continuous, with no EXT-X-DISCONTINUITY: a segment is served with its timestamps and continuity
+ * counters moved on by its turn of the loop (tsShift.ts), so a player reads one stream that never restarts
+ * (the cached segments, 800 kbit/s x 8 s for the demo's 480p, are held in memory).
  *
  * Only a channel whose every group is plain HLS is looped (no encryption, recording, time shift, logo
  * or RTMP output: those need the real ladder, which channelMedia.ts runs with a relay of the pattern).
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, rename, rm } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
 import { DIR_MODE } from '../permissions';
@@ -26,12 +25,15 @@ import { PLAYLIST_SEGMENTS, SEGMENT_SECONDS, type Rendition } from './ladder';
 import type { HlsGroupInfo, LiveChannel } from './liveChannel';
 import { testPatternSize } from './pullSource';
 import { Supervised } from './supervisor';
+import { loopTurn, shiftSegment, type LoopTurn } from './tsShift';
 import type { Watchdog } from './watchdog';
 
-/** Segments in one turn of the loop: 8 s, a whole number of 25 fps frames, 48 kHz AAC frames and 440 Hz cycles. */
+/** Segments in one turn of the loop: 8 s, a whole number of 25 fps frames and of 48 kHz AAC frames. */
 export const LOOP_SEGMENTS = 4;
 /** Bumped when the encoding changes, so older caches are not reused. */
-const LOOP_VERSION = 1;
+const LOOP_VERSION = 2;
+/** 48 kHz: a turn of 8 s is a whole number of 1024-sample AAC frames (375). */
+const AUDIO_RATE = 48_000;
 /** Segments before the window that still answer (a player a little behind). */
 const KEPT_SEGMENTS = 30;
 
@@ -63,7 +65,8 @@ const building = new Map<string, Promise<void>>();
 
 export class PatternLoop implements LiveChannel {
   hlsGroups: HlsGroupInfo[] = [];
-  private readonly folders = new Map<string, string>();
+  /** Each rendition's cached segments and what one turn of the loop advances. */
+  private readonly loops = new Map<string, { segments: Buffer[]; turn: LoopTurn }>();
   private ready = false;
   private stopped = false;
   /** Encodes under way, with what ends their wait when the channel stops first. */
@@ -110,7 +113,10 @@ export class PatternLoop implements LiveChannel {
         for (const r of g.renditions) {
           const folder = join(this.env.cacheDir, cacheKey(size, r));
           await this.ensure(folder, (part) => loopArgs(size, r, part));
-          this.folders.set(folderKey(r), folder);
+          const segments = await Promise.all(
+            Array.from({ length: LOOP_SEGMENTS }, (_, n) => readFile(join(folder, `${n}.ts`))),
+          );
+          this.loops.set(folderKey(r), { segments, turn: loopTurn(segments, LOOP_SEGMENTS * SEGMENT_SECONDS) });
         }
       }
       this.thumbnail = join(this.env.cacheDir, cacheKey(size, 'thumbnail'), 'thumbnail.jpg');
@@ -199,11 +205,9 @@ export class PatternLoop implements LiveChannel {
       '#EXT-X-VERSION:3',
       `#EXT-X-TARGETDURATION:${SEGMENT_SECONDS}`,
       `#EXT-X-MEDIA-SEQUENCE:${first}`,
-      `#EXT-X-DISCONTINUITY-SEQUENCE:${Math.floor(first / LOOP_SEGMENTS)}`,
       '#EXT-X-INDEPENDENT-SEGMENTS',
     ];
     for (let s = first; s <= last; s++) {
-      if (s !== first && s % LOOP_SEGMENTS === 0) lines.push('#EXT-X-DISCONTINUITY');
       lines.push(
         `#EXT-X-PROGRAM-DATE-TIME:${new Date(s * SEGMENT_SECONDS * 1000).toISOString()}`,
         `#EXTINF:${SEGMENT_SECONDS.toFixed(3)},`,
@@ -213,16 +217,16 @@ export class PatternLoop implements LiveChannel {
     return `${lines.join('\n')}\n`;
   }
 
-  mediaFile(name: string, ext: 'ts' | 'key'): string | undefined {
+  mediaFile(name: string, ext: 'ts' | 'key'): Buffer | undefined {
     const m = /^(.+)_(\d{1,2})_(\d{1,15})$/.exec(name);
     if (!this.ready || ext !== 'ts' || !m) return undefined;
     const rendition = this.hlsGroups.find((g) => g.id === m[1])?.renditions[Number(m[2])];
-    const folder = rendition && this.folders.get(folderKey(rendition));
+    const loop = rendition && this.loops.get(folderKey(rendition));
     const s = Number(m[3]);
     const { last } = this.window();
     // Only segments a playlist listed a moment ago, or the next one: a live window, not every number.
-    if (!folder || s < last - PLAYLIST_SEGMENTS - KEPT_SEGMENTS || s > last + 1) return undefined;
-    return join(folder, `${s % LOOP_SEGMENTS}.ts`);
+    if (!loop || s < last - PLAYLIST_SEGMENTS - KEPT_SEGMENTS || s > last + 1) return undefined;
+    return shiftSegment(loop.segments[s % LOOP_SEGMENTS], Math.floor(s / LOOP_SEGMENTS), loop.turn);
   }
 
   published(): void {
@@ -253,11 +257,11 @@ function cacheKey(size: string, what: Rendition | 'thumbnail'): string {
   return `pattern-${createHash('sha256').update(text).digest('hex').slice(0, 24)}`;
 }
 
-/** The generated picture and tone: testsrc2 at the channel's size, 440 Hz (a whole number of cycles per turn). */
+/** The generated picture and tone: testsrc2 at the channel's size, 440 Hz. */
 function sourceArgs(size: string, fps: number): string[] {
   return [
     ...['-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=${fps}`],
-    ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=48000'],
+    ...['-f', 'lavfi', '-i', `sine=frequency=440:sample_rate=${AUDIO_RATE}`],
   ];
 }
 
@@ -270,9 +274,12 @@ function loopArgs(size: string, r: Rendition, dir: string): string[] {
     ...sourceArgs(size, fps),
     ...['-t', String(LOOP_SEGMENTS * SEGMENT_SECONDS), '-map', '0:v', '-map', '1:a'],
     ...['-vf', `scale=${r.width}:${r.height},setsar=1`],
+    // The AAC encoder puts 1024 samples of its own in front: one frame fewer of the tone makes a turn exactly
+    // LOOP_SECONDS of audio frames, so the next turn's first frame follows the last one without overlap.
+    ...['-af', `atrim=end_sample=${LOOP_SEGMENTS * SEGMENT_SECONDS * AUDIO_RATE - 1024}`],
     ...['-c:v', 'libx264', '-preset', 'veryfast', '-b:v', `${r.videoBitrate}k`, '-maxrate', `${r.videoBitrate}k`],
     ...['-bufsize', `${r.videoBitrate * 2}k`, '-g', gop, '-keyint_min', gop, '-sc_threshold', '0'],
-    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', `${r.audioBitrate || 64}k`, '-ar', '48000'],
+    ...['-pix_fmt', 'yuv420p', '-c:a', 'aac', '-b:a', `${r.audioBitrate || 64}k`, '-ar', String(AUDIO_RATE)],
     ...['-f', 'hls', '-hls_time', String(SEGMENT_SECONDS), '-hls_list_size', '0', '-hls_playlist_type', 'vod'],
     ...['-hls_flags', 'independent_segments', '-hls_segment_filename', join(dir, '%d.ts'), join(dir, 'index.m3u8')],
   ];

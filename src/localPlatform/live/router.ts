@@ -60,6 +60,16 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
     .pipe(res);
 }
 
+function sendBytes(req: IncomingMessage, res: ServerResponse, bytes: Buffer, type: string): void {
+  res.writeHead(200, {
+    'Content-Type': TYPES[type],
+    'Content-Length': bytes.length,
+    'Cache-Control': 'max-age=60',
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
 function sendText(req: IncomingMessage, res: ServerResponse, text: string, type: string): void {
   res.writeHead(200, {
     'Content-Type': TYPES[type],
@@ -122,7 +132,8 @@ export async function serveLive(
     }
     const file = ext === 'm3u8' ? undefined : media.mediaFile(name, ext as 'ts' | 'key');
     if (!file) notFound(res, ext === 'm3u8' ? 'no such playlist' : 'no such segment');
-    else await sendFile(req, res, file, ext);
+    else if (typeof file === 'string') await sendFile(req, res, file, ext);
+    else sendBytes(req, res, file, ext);
     return true;
   }
   m = FLV.exec(path);
