@@ -39,6 +39,8 @@ export async function compose(ports: Ports): Promise<AppContext> {
     ensureLocal: () => localPlatform.ensure(),
   });
   const channels = new ChannelTreeModel(connection, () => settings.pageSize());
+  channels.liveSimulated = () =>
+    localPlatform.isLiveSimulated && accounts.list().some((a) => a.id === connection.accountId && a.origin === 'local');
   const videos = new VideoTreeModel(connection, () => settings.pageSize());
   const resources = new ResourceTreeModel(connection, () => settings.pageSize());
   const interval = (): number => settings.pollIntervalMs();

@@ -32,7 +32,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --replay-guard          refuse a signed request received before (within the timestamp window)
   --verbose               log each request (action, code, time) on stderr
   --rtmp-port N           RTMP ingest port (default 1935 where free, else a free port)
-  --max-live-channels N   channels with real live media at once (default 2)
+  --max-live-channels N   channels with a live source (pushed or pulled) at once (default 2)
   --max-jobs N            transcoding jobs run at once (1 to 64; default one per 2 cores)
   --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
   --simulated-live        no real live media even when ffmpeg is found

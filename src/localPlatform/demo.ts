@@ -175,8 +175,28 @@ const DEMO_VIDEOS: DemoVideo[] = [
   },
 ];
 
+/** The demo video's id: a hash of its title and place in the list. */
+function demoVideoId(d: DemoVideo, i: number): string {
+  return id('video', `${d.title}#${i}`);
+}
+
+/**
+ * The profiles a demo video is transcoded into, when the demo gives it some (its renditions when done):
+ * with real media the demo lists it as transcoding (status 1, no renditions) until they are made
+ * (media/demoMedia.ts), so no listed address answers 404.
+ */
+export function demoProfilesOf(videoId: string): JobTemplate[] | undefined {
+  for (const [i, d] of DEMO_VIDEOS.entries()) if (demoVideoId(d, i) === videoId) return d.renditions;
+  return undefined;
+}
+
+export interface SeedOptions {
+  /** ffmpeg makes the demo videos' media: done videos are listed as transcoding until their renditions exist. */
+  realMedia?: boolean;
+}
+
 /** Seeds the demo data in one durable commit. */
-export async function seedDemo(store: AccountStore, now: number): Promise<void> {
+export async function seedDemo(store: AccountStore, now: number, options: SeedOptions = {}): Promise<void> {
   const tx = new Tx();
   const at = now - 60 * DAY;
 
@@ -325,7 +345,10 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
   for (const c of videoCategories) tx.put('videoCategories', c);
   const idsByTitle = new Map<string, string>();
   for (const [i, d] of DEMO_VIDEOS.entries()) {
-    const videoId = id('video', `${d.title}#${i}`);
+    const videoId = demoVideoId(d, i);
+    // Real media: a done video is transcoding (1) until media/demoMedia.ts has made its renditions.
+    const pending = options.realMedia === true && d.status === 2;
+    const status = pending ? 1 : d.status;
     if (!d.parent) idsByTitle.set(d.title, videoId);
     const duration = d.minutes * 60_000 + 17_000;
     const uploadTime = now - d.daysAgo * DAY - i * 60_000;
@@ -339,13 +362,16 @@ export async function seedDemo(store: AccountStore, now: number): Promise<void> 
       bitrate: 6000,
       audioBitrate: 192,
       duration: d.status === 4 || d.status === 5 ? 0 : duration,
-      playNum: d.status === 2 ? 100 + i * 37 : 0,
+      playNum: status === 2 ? 100 + i * 37 : 0,
       size: Math.round(((duration / 1000) * 6192) / 8),
       categoryId: videoCategories[d.category - 1].id,
-      status: d.status,
+      status,
       uploadTime,
       tag: d.tag,
-      streams: d.renditions ? renditionsFor(id('task', `${d.title}#${i}`), d.renditions, 0, videoId, duration) : [],
+      streams:
+        d.renditions && !pending
+          ? renditionsFor(id('task', `${d.title}#${i}`), d.renditions, 0, videoId, duration)
+          : [],
       uri: `/source/${videoId}/${d.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.mp4`,
       videoType: d.videoType ?? 0,
     });

@@ -197,7 +197,7 @@ async function openAccounts(
       // With real live media, channel operations reach it through the account (actions/channels.ts).
       const account: Account = live ? { ...opened.account, live: live.hooksFor(opened.account) } : opened.account;
       accounts.set(config.accessKey, account);
-      if (fresh && options.demo) await seedDemo(account.store, Date.now());
+      if (fresh && options.demo) await seedDemo(account.store, Date.now(), { realMedia: tools !== undefined });
       if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop);
       account.transcoder.reschedule();
       await live?.resume(account);

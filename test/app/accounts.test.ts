@@ -482,6 +482,22 @@ describe('Accounts and connection', () => {
       await rm(storageDir, { recursive: true, force: true });
     });
 
+    it('says plainly that live media is simulated without ffmpeg, and offers nothing to play on its channels', async () => {
+      // The harness points videoPlatform.ffmpegPath at a folder without ffmpeg.
+      harness = await createHarness({ storageDir });
+      await harness.run(connectLocalPlatform);
+      const pattern = (await harness.channels.getChildren()).find(
+        (node): node is ChannelNode => node instanceof ChannelNode && node.channel.name === 'Test pattern',
+      )!;
+      const view = pattern.view();
+      assert.match(view.description ?? '', /simulated live: needs ffmpeg/);
+      assert.match(String(view.tooltip), /Simulated live: this local platform found no ffmpeg/);
+      assert.doesNotMatch(view.contextValue, /\+hls/);
+      const groups = await harness.channels.getChildren(pattern);
+      assert.ok(groups.every((group) => group.view().contextValue.startsWith('outputGroup+simhls')));
+      assert.match(accountStatus(harness.store, harness.host.mediaDescription).text, /simulated live: needs ffmpeg/);
+    });
+
     it('starts the bundled platform with demo data under global storage, and closes it on dispose', async () => {
       harness = await createHarness({ storageDir });
       const accountId = await harness.run(connectLocalPlatform);

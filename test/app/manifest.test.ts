@@ -266,6 +266,21 @@ describe('package.json contributions match the code', () => {
       );
     assert.ok(output(1).includes('inspectStream') && output(1).includes('openPlayerInBrowser'));
     assert.ok(!output(2).includes('inspectStream'));
+    // Simulated live media (a local platform without ffmpeg): nothing to play or inspect on the channel, its
+    // groups or its outputs; the address can still be copied.
+    const simulated = [
+      channelContextValue(channel({ status: 2 }), false, true),
+      outputGroupView(
+        { id: 'g', protocolType: 1, liveOutputs: [], outputTemplateList: [] } as unknown as OutputGroup,
+        true,
+      ).contextValue,
+      outputView({ id: 'o', protocolType: 1, isDefault: '0' } as LiveOutput, true).contextValue,
+    ].map((value) => menuCommandsFor(value, 'videoPlatform.channels'));
+    for (const offered of simulated) {
+      for (const id of ['inspectStream', 'openPlayerInBrowser', 'openItemAddress'])
+        assert.ok(!offered.includes(id), id);
+    }
+    assert.ok(simulated[2]!.includes('copyItemAddress'));
     const videos = menuCommandsFor(
       videoContextValue({ status: 2, videoType: 0 } as Video, false),
       'videoPlatform.videos',

@@ -903,6 +903,57 @@ export const flows: Flow[] = [
     },
   },
   {
+    name: 'push with ffmpeg to a channel of the local platform inside VS Code, see its source, inspect what it plays',
+    timeoutMs: 300_000,
+    async run(ctx) {
+      const { wb } = ctx;
+      await wb.openActivity('Video Platform');
+      // Live media is real in the built-in platform: its test pattern plays from a loop encoded once.
+      const pattern = await channelRow(ctx, DEMO_NAMES.channels.pattern);
+      await expectRowText(pattern, /Live.*source present/, 'the test pattern of the built-in platform', 60_000);
+      assert.ok(!(await wb.statusBarText()).includes('simulated live'), 'the status bar says live is simulated');
+      const row = await channelRow(ctx, DEMO_NAMES.channels.live);
+      await expectRowText(row, /Live.*no source/, 'the push channel of the built-in platform, waiting', 60_000);
+      await ctx.shot('built-in platform live channels');
+      await wb.clearNotifications();
+      await awayFromTooltips(ctx);
+      await wb.rowContextAction(row, /Copy Push Address/);
+      await wb.notification(/Copied the push address of .* \(it contains the auth code\)/);
+      const pushUrl = (await readClipboard(wb.page)).trim();
+      assert.match(pushUrl, /^rtmp:\/\/127\.0\.0\.1:\d+\/live\/\w+\?auth=\w+$/);
+      ctx.log(`built-in platform push address: ${pushUrl.replace(/auth=\w+/, 'auth=***')}`);
+      // The address as copied, pushed to as a user would with ffmpeg (picture and sound).
+      const encoder = spawn(
+        'ffmpeg',
+        [
+          ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25'],
+          ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '200'],
+          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-c:a', 'aac'],
+          ...['-f', 'flv', pushUrl],
+        ],
+        { stdio: 'ignore' },
+      );
+      try {
+        await expectRowText(row, /Live.*source present/, 'while the encoder pushes', 60_000);
+        await ctx.shot('built-in platform, source present');
+        const report = await inspectUntil(
+          ctx,
+          row,
+          /hls-master, live: (no errors|\d+ error)/,
+          'the report of the pushed channel of the built-in platform',
+          180_000,
+        );
+        ctx.log(`built-in platform live report: ${report.replace(/\s+/g, ' ').slice(0, 300)}`);
+        await ctx.shot('built-in platform channel inspected');
+        await wb.runCommand('View: Close All Editors');
+      } finally {
+        encoder.kill('SIGKILL');
+      }
+      await expectRowText(row, /Live.*no source/, 'after the encoder stopped', 60_000);
+      await ctx.shot('built-in platform, no source again');
+    },
+  },
+  {
     name: 'inspect a demo rendition from the Videos view, and see its report with a contact sheet',
     timeoutMs: 360_000,
     async run(ctx) {

@@ -1,5 +1,6 @@
 import { l10n } from '../../l10n/l10n';
 import { md } from '../tree/nodeView';
+import { SIMULATED_LIVE } from './localPlatformHost';
 import type { AccountStore } from './accountStore';
 
 /** An account is active: the views list its records, platform commands can run. */
@@ -34,8 +35,9 @@ export function accountStatus(store: Pick<AccountStore, 'active' | 'list'>, loca
   const account = store.active();
   if (account) {
     const media = account.origin === 'local' && localMedia ? `${l10n.t('Media: {0}', md(localMedia))}\n\n` : '';
+    const simulatedLive = account.origin === 'local' && localMedia?.includes(SIMULATED_LIVE) === true;
     return {
-      text: `$(broadcast) ${account.name}`,
+      text: `$(broadcast) ${account.name}${simulatedLive ? ` · ${l10n.t('simulated live: needs ffmpeg')}` : ''}`,
       tooltip: `${l10n.t('Video Platform account **{0}**', md(account.name))}\n\n${md(account.baseUrl)}\n\n${media}${l10n.t('Click to switch accounts.')}`,
       markdown: true,
       command: 'videoPlatform.switchAccount',

@@ -23,6 +23,25 @@ export interface LocalPlatformHostOptions {
   readonly ffmpegDir?: () => string | undefined;
 }
 
+/** The options of the platform inside the editor (also what `npm run bench -- idle` starts). */
+export function embeddedPlatformOptions(
+  dataDir: string,
+  account: { accessKey: string; secretKey: string },
+  ffmpegDir: string | undefined,
+): LocalPlatformOptions {
+  return {
+    dataDir,
+    accounts: [account],
+    host: '127.0.0.1',
+    port: 0,
+    demo: true,
+    media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+    // Live media is real here too: the demo's test pattern is a loop encoded once (no ffmpeg while it plays)
+    // and a channel's ladder runs only while a source is pushed or pulled, so the idle editor stays quiet.
+    live: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
+  };
+}
+
 function addressInUse(error: unknown): boolean {
   return (error as NodeJS.ErrnoException | undefined)?.code === 'EADDRINUSE';
 }
@@ -34,13 +53,14 @@ function addressInUse(error: unknown): boolean {
  * where that port is free (remembered in global state), so addresses copied earlier keep working;
  * otherwise it takes a free one and the profile's address follows. Media are real with ffmpeg and
  * ffprobe from `videoPlatform.ffmpegPath` or the PATH (never the npm packages: the VSIX carries no
- * ffmpeg), else simulated; live channels are simulated (see launch). The extension's bundle loads the platform
- * from a file of its own on the first start (src/vscode/extension.ts).
+ * ffmpeg), else simulated; live channels too (RTMP ingest on 1935 where free). The extension's bundle loads the
+ * platform from a file of its own on the first start (src/vscode/extension.ts).
  */
 export class LocalPlatformHost {
   private running: Promise<LocalPlatform> | undefined;
   private readonly startedEmitter = new Emitter<string>();
   private media: string | undefined;
+  private liveSimulated = false;
 
   /** Fires with the media mode's description each time the platform has started (the status bar shows it). */
   readonly onDidStart = this.startedEmitter.event;
@@ -99,17 +119,11 @@ export class LocalPlatformHost {
   /** Starts on the remembered port, or a free one when it is taken; remembers the port; logs the media mode. */
   private async launch(profile: AccountProfile, secretKey: string): Promise<LocalPlatform> {
     const ffmpegDir = this.options.ffmpegDir?.();
-    const options: LocalPlatformOptions = {
-      dataDir: join(this.storageDir, 'local-platform'),
-      accounts: [{ accessKey: profile.accessKey, secretKey }],
-      host: '127.0.0.1',
-      port: 0,
-      demo: true,
-      media: { npmFallback: false, ...(ffmpegDir ? { ffmpegDir } : {}) },
-      // Live channels are simulated here (no `live`): the demo's always-on test-pattern ladder (1080p, 720p,
-      // 480p encoded without pause) beside the demo's transcodings starved the workbench on a 2-core machine
-      // (the e2e's palette stopped answering). `npm start` and `npm run platform` run live media for real.
-    };
+    const options = embeddedPlatformOptions(
+      join(this.storageDir, 'local-platform'),
+      { accessKey: profile.accessKey, secretKey },
+      ffmpegDir,
+    );
     const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
     let platform: LocalPlatform;
     if (Number.isInteger(remembered) && remembered! > 0 && remembered! <= 65535) {
@@ -124,10 +138,17 @@ export class LocalPlatformHost {
       platform = await this.start(options);
     }
     await this.options.state?.update(LOCAL_PORT_KEY, platform.port);
-    this.log.info(`Local platform listening at ${platform.baseUrl}; media: ${platform.mediaDescription}`);
-    this.media = platform.mediaDescription;
-    this.startedEmitter.fire(platform.mediaDescription);
+    const media = `${platform.mediaDescription}; ${liveDescription(platform)}`;
+    this.log.info(`Local platform listening at ${platform.baseUrl}; media: ${media}`);
+    this.media = media;
+    this.liveSimulated = platform.rtmpUrl === undefined;
+    this.startedEmitter.fire(media);
     return platform;
+  }
+
+  /** Live channels of the running platform are simulated (no ffmpeg): the views say so and offer no player. */
+  get isLiveSimulated(): boolean {
+    return this.running !== undefined && this.liveSimulated;
   }
 
   /** Which media mode the running platform uses (undefined before it started). */
@@ -157,4 +178,12 @@ export class LocalPlatformHost {
     this.running = undefined;
     if (running) await running.then((platform) => platform.close()).catch(() => undefined);
   }
+}
+
+/** What the media description says when live media is simulated (the status bar looks for it). */
+export const SIMULATED_LIVE = 'simulated live: needs ffmpeg';
+
+/** The live half of the media mode, for the status bar and the log. */
+function liveDescription(platform: LocalPlatform): string {
+  return platform.rtmpUrl ? `real live (RTMP ingest ${platform.rtmpUrl})` : SIMULATED_LIVE;
 }

@@ -59,14 +59,22 @@ export function protocolName(protocolType: number): string {
   return protocolType === PROTOCOL_HLS ? 'HLS' : 'RTMP';
 }
 
-function protocolFlag(protocolType: number): string {
-  return protocolType === PROTOCOL_HLS ? 'hls' : 'rtmp';
+/**
+ * `simulated`: the platform simulates live media (a local platform without ffmpeg): its HLS has no media, so the
+ * flag is `simhls` and the menus keyed on `+hls` (Inspect Stream, Open Player, open the address) are not offered.
+ */
+function protocolFlag(protocolType: number, simulated = false): string {
+  return protocolType === PROTOCOL_HLS ? (simulated ? 'simhls' : 'hls') : 'rtmp';
 }
 
-export function channelContextValue(channel: Channel, busy: boolean): string {
+/** What a row of a channel with simulated live media says. */
+const simulatedText = (): string => l10n.t('simulated live: needs ffmpeg');
+
+export function channelContextValue(channel: Channel, busy: boolean, simulated = false): string {
   const flags = ['channel', state(channel.status).flag];
-  const protocols = new Set(channel.outputGroupList.map((group) => protocolFlag(group.protocolType)));
+  const protocols = new Set(channel.outputGroupList.map((group) => protocolFlag(group.protocolType, simulated)));
   if (protocols.has('hls')) flags.push('hls');
+  if (protocols.has('simhls')) flags.push('simhls');
   if (protocols.has('rtmp')) flags.push('rtmp');
   flags.push(String(channel.signalType) === '2' ? 'pull' : 'push');
   if (busy) flags.push('busy');
@@ -117,8 +125,16 @@ function groupSummary(group: OutputGroup): string {
   return flags.length ? l10n.t('{0} ({1})', summary, flags.join(', ')) : summary;
 }
 
-function channelTooltip(channel: Channel): string {
+function channelTooltip(channel: Channel, simulated: boolean): string {
   const lines = [`**${md(channel.name)}**`, '', `${md(channelStateText(channel))}`];
+  if (simulated) {
+    lines.push(
+      '',
+      l10n.t(
+        'Simulated live: this local platform found no ffmpeg, so its channels have no real media to play or inspect. Set videoPlatform.ffmpegPath or install ffmpeg, then restart the local platform.',
+      ),
+    );
+  }
   if (channel.description) lines.push('', md(channel.description));
   lines.push('');
   const pull = String(channel.signalType) === '2';
@@ -145,29 +161,34 @@ function channelTooltip(channel: Channel): string {
   return lines.join('\n');
 }
 
-/** `transient` is the text shown while an operation on the channel runs ("Starting..."). */
-export function channelView(channel: Channel, transient?: string): NodeView {
+/**
+ * `transient` is the text shown while an operation on the channel runs ("Starting..."); `simulated`: the platform
+ * simulates live media (see protocolFlag).
+ */
+export function channelView(channel: Channel, transient?: string, simulated = false): NodeView {
   const busy = transient !== undefined;
   const protocols = [...new Set(channel.outputGroupList.map((group) => protocolName(group.protocolType)))].join('+');
   const description = busy
     ? transient
     : isChannelSettling(channel)
       ? l10n.t('Starting...')
-      : [channelStateWord(channel), protocols, channel.typeName ?? ''].filter(Boolean).join(' · ');
+      : [channelStateWord(channel), simulated ? simulatedText() : '', protocols, channel.typeName ?? '']
+          .filter(Boolean)
+          .join(' · ');
   return {
     id: `channel:${channel.id}`,
     label: channel.name,
     description,
-    tooltip: channelTooltip(channel),
+    tooltip: channelTooltip(channel, simulated),
     still: stillAddress(channel.thumbnailUrl),
     icon: channelIcon(channel, busy),
-    contextValue: channelContextValue(channel, busy),
+    contextValue: channelContextValue(channel, busy, simulated),
     collapsible: channel.outputGroupList.length ? 'collapsed' : 'none',
   };
 }
 
-export function outputGroupView(group: OutputGroup): NodeView {
-  const protocol = protocolFlag(group.protocolType);
+export function outputGroupView(group: OutputGroup, simulated = false): NodeView {
+  const protocol = protocolFlag(group.protocolType, simulated);
   const flags = ['outputGroup', protocol];
   if (group.isRecord === '1') flags.push('record');
   if (group.isTimeShift === '1') flags.push('timeshift');
@@ -197,7 +218,7 @@ export function outputGroupView(group: OutputGroup): NodeView {
   };
 }
 
-export function outputView(output: LiveOutput): NodeView {
+export function outputView(output: LiveOutput, simulated = false): NodeView {
   const isDefault = output.isDefault === '1';
   return {
     id: `output:${output.id}`,
@@ -216,7 +237,7 @@ export function outputView(output: LiveOutput): NodeView {
       `- ${l10n.t('Play address: {0}', `\`${output.publicOutputUrl}\``)}`,
     ].join('\n'),
     icon: { id: 'play-circle' },
-    contextValue: ['output', protocolFlag(output.protocolType), ...(isDefault ? ['default'] : [])].join('+'),
+    contextValue: ['output', protocolFlag(output.protocolType, simulated), ...(isDefault ? ['default'] : [])].join('+'),
     collapsible: 'none',
   };
 }

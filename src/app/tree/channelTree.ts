@@ -38,6 +38,8 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   private liveUnsorted = false;
   /** Counts refreshes: an answer from before one does not set `liveUnsorted`. */
   private refreshes = 0;
+  /** The active account's live media is simulated (the local platform without ffmpeg; compose.ts sets it). */
+  liveSimulated: () => boolean = () => false;
 
   constructor(
     source: ClientSource,
@@ -232,6 +234,7 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
       this.nodes.set(channel.id, node);
     }
     node.channel = channel;
+    node.simulated = this.liveSimulated();
     node.transient = this.transient.get(channel.id);
     return node;
   }

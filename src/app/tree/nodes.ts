@@ -19,6 +19,8 @@ export class ChannelNode extends TreeNode {
   readonly kind = 'channel';
   /** Transient description while an operation runs ("Starting..."). */
   transient: string | undefined;
+  /** The platform simulates live media: nothing to play or inspect (set by the model on every update). */
+  simulated = false;
   constructor(
     parent: TreeNode | undefined,
     public channel: Channel,
@@ -26,7 +28,7 @@ export class ChannelNode extends TreeNode {
     super(parent);
   }
   view(): NodeView {
-    return channelView(this.channel, this.transient);
+    return channelView(this.channel, this.transient, this.simulated);
   }
 }
 
@@ -42,7 +44,7 @@ export class OutputGroupNode extends TreeNode {
     return this.parent.channel;
   }
   view(): NodeView {
-    return outputGroupView(this.outputGroup);
+    return outputGroupView(this.outputGroup, this.parent.simulated);
   }
 }
 
@@ -55,7 +57,7 @@ export class OutputNode extends TreeNode {
     super(parent);
   }
   view(): NodeView {
-    return outputView(this.output);
+    return outputView(this.output, this.parent.parent.simulated);
   }
 }
 

@@ -6,7 +6,7 @@
  * source delivers, 2 when it stops; the stream fields read in-process from the incoming stream.
  */
 import { randomBytes } from 'node:crypto';
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';
@@ -14,6 +14,7 @@ import { DIR_MODE, FILE_MODE } from '../permissions';
 import type { ChannelRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import {
+  hlsChildFile,
   ladderArgs,
   PLAYLIST_SEGMENTS,
   SEGMENT_SECONDS,
@@ -21,6 +22,7 @@ import {
   type LogoBox,
   type Rendition,
 } from './ladder';
+import type { HlsGroupInfo, LiveChannel } from './liveChannel';
 import type { NmsSession } from './nms';
 import { pullInputArgs } from './pullSource';
 import { Supervised } from './supervisor';
@@ -43,13 +45,7 @@ export interface ChannelMediaEnv {
   onRecording?: (file: string, channel: ChannelRec) => Promise<void>;
 }
 
-export interface HlsGroupInfo {
-  id: string;
-  renditions: Rendition[];
-  encrypted: boolean;
-}
-
-export class ChannelMedia {
+export class ChannelMedia implements LiveChannel {
   private relay: Supervised | undefined;
   private ladder: Supervised | undefined;
   private publisher: NmsSession | undefined;
@@ -61,15 +57,37 @@ export class ChannelMedia {
   private thumbnailTimer: NodeJS.Timeout | undefined;
   private recordFiles: string[] = [];
   hlsGroups: HlsGroupInfo[] = [];
+  /** A pull channel: its relay runs from the start (counted from the moment it is started). */
+  private readonly pulls: boolean;
 
   constructor(
     readonly channelId: string,
     readonly stream: string,
     private readonly env: ChannelMediaEnv,
-  ) {}
+  ) {
+    const ch = this.channel();
+    this.pulls = ch?.signalType === '2' && !!ch.pullStream;
+  }
 
   get publishing(): boolean {
     return this.publisher !== undefined;
+  }
+
+  /** A pull channel's relay runs from the start; a pushed channel's ladder only while its encoder is connected. */
+  get encoding(): boolean {
+    return !this.stopped && (this.pulls || this.publisher !== undefined);
+  }
+
+  get thumbnailFile(): string {
+    return join(this.env.dir, 'thumbnail.jpg');
+  }
+
+  async childPlaylist(groupId: string, n: number): Promise<string | undefined> {
+    return readFile(join(this.env.dir, hlsChildFile(groupId, n)), 'utf8').catch(() => undefined);
+  }
+
+  mediaFile(name: string, ext: 'ts' | 'key'): string | undefined {
+    return join(this.env.dir, `${name}.${ext}`);
   }
 
   channelRecord(): ChannelRec | undefined {
@@ -127,20 +145,7 @@ export class ChannelMedia {
   }
 
   private renditions(outputs: ChannelRec['groups'][number]['outputs']): Rendition[] {
-    const out: Rendition[] = [];
-    for (const o of outputs) {
-      const t = this.env.store.get('liveTemplates', o.templateId);
-      if (!t) continue;
-      out.push({
-        width: even(t.videoWidth),
-        height: even(t.videoHeight),
-        videoBitrate: t.videoBitrate,
-        audioBitrate: t.audioBitrate,
-        frameRate: t.frameRate,
-        isDefault: o.isDefault === '1',
-      });
-    }
-    return out;
+    return renditionsOf(this.env.store, outputs);
   }
 
   /** A publish of this channel's stream was accepted. */
@@ -261,7 +266,7 @@ export class ChannelMedia {
           sourceFrameRate: fps,
           dir: this.env.dir,
           groups,
-          thumbnailFile: join(this.env.dir, 'thumbnail.jpg'),
+          thumbnailFile: this.thumbnailFile,
           recordFile,
         });
       },
@@ -269,7 +274,7 @@ export class ChannelMedia {
       log: this.env.log,
     });
     this.ladder.start();
-    this.watchThumbnail(join(this.env.dir, 'thumbnail.jpg'));
+    this.watchThumbnail(this.thumbnailFile);
   }
 
   /**
@@ -353,6 +358,24 @@ export class ChannelMedia {
 }
 
 const STALL_MS = 5000;
+
+/** The renditions of a group's outputs, from their live templates (sizes made even for x264). */
+export function renditionsOf(store: AccountStore, outputs: ChannelRec['groups'][number]['outputs']): Rendition[] {
+  const out: Rendition[] = [];
+  for (const o of outputs) {
+    const t = store.get('liveTemplates', o.templateId);
+    if (!t) continue;
+    out.push({
+      width: even(t.videoWidth),
+      height: even(t.videoHeight),
+      videoBitrate: t.videoBitrate,
+      audioBitrate: t.audioBitrate,
+      frameRate: t.frameRate,
+      isDefault: o.isDefault === '1',
+    });
+  }
+  return out;
+}
 
 function even(n: number): number {
   return Math.max(2, Math.round(n / 2) * 2);

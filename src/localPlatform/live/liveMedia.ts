@@ -11,7 +11,9 @@ import type { Account } from '../context';
 import { PlatformFault } from '../faults';
 import type { ChannelRec } from '../records';
 import { Tx } from '../store';
-import { ChannelMedia } from './channelMedia';
+import { ChannelMedia, renditionsOf } from './channelMedia';
+import type { LiveChannel } from './liveChannel';
+import { isLoopable, PatternLoop } from './patternLoop';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -21,7 +23,7 @@ export const DEFAULT_MAX_LIVE_CHANNELS = 2;
 export interface LiveOptions {
   /** 1935 where free, else a free port, when not given. */
   rtmpPort?: number;
-  /** Channels with real media at once (default 2, suited to 2 cores). */
+  /** Channels whose ffmpeg ladder runs at once (a source pushed or pulled; default 2, suited to 2 cores). */
   maxLiveChannels?: number;
   /** Folder of ffmpeg and ffprobe. */
   ffmpegDir?: string;
@@ -44,8 +46,8 @@ export interface LiveHooks {
 }
 
 export class LiveMedia {
-  private readonly channels = new Map<string, ChannelMedia>();
-  private readonly byStream = new Map<string, ChannelMedia>();
+  private readonly channels = new Map<string, LiveChannel>();
+  private readonly byStream = new Map<string, LiveChannel>();
   private readonly watchdog = new Watchdog();
   private readonly internalAuth = randomBytes(16).toString('hex');
   private readonly max: number;
@@ -95,6 +97,10 @@ export class LiveMedia {
     if (ch.signalType === '2') return 'the channel pulls its source; it takes no push';
     if (query.auth !== ch.authCode) return 'the auth code is wrong or missing';
     if (media.publishing) return 'the stream already has a publisher';
+    const busy = this.encodingCount();
+    if (busy >= this.max) {
+      return `${busy} channels already have a source (the limit is ${this.max}: maxLiveChannels / --max-live-channels)`;
+    }
     return true;
   }
 
@@ -110,10 +116,13 @@ export class LiveMedia {
             `channel ${channel.id} cannot start: a channel with the same id or stream name is live in another account`,
           );
         }
-        if (this.channels.size >= this.max) {
+        // A pushed channel costs nothing until its encoder connects (the publish is refused at the limit then);
+        // a pulled one runs its relay and ladder from the start; the looped test pattern runs nothing.
+        const busy = this.encodingCount();
+        if (pullsWithProcess(channel) && busy >= this.max) {
           throw new PlatformFault(
             Codes.channelStateConflict,
-            `channel ${channel.id} cannot start: ${this.channels.size} channels with real media are already started ` +
+            `channel ${channel.id} cannot start: ${busy} channels with a source are already live ` +
               `and the limit is ${this.max} (maxLiveChannels / --max-live-channels); stop one first`,
           );
         }
@@ -128,10 +137,32 @@ export class LiveMedia {
     };
   }
 
+  /** Channels whose ffmpeg runs now: what the limit counts. */
+  private encodingCount(): number {
+    let n = 0;
+    for (const media of this.channels.values()) if (media.encoding) n++;
+    return n;
+  }
+
   private startChannel(account: Account, channelId: string): void {
     const ch = account.store.get('channels', channelId);
     if (!ch || this.channels.has(channelId)) return;
-    const media = new ChannelMedia(channelId, ch.stream, {
+    const media = isLoopable(ch)
+      ? new PatternLoop(channelId, ch.stream, (outputs) => renditionsOf(account.store, outputs), {
+          tools: this.tools,
+          store: account.store,
+          watchdog: this.watchdog,
+          cacheDir: join(this.dataDir, 'live-loops'),
+          log: (line) => this.log(line),
+        })
+      : this.channelMedia(account, channelId, ch.stream);
+    this.channels.set(channelId, media);
+    this.byStream.set(ch.stream, media);
+    media.start().catch((error: unknown) => this.log(`channel ${channelId}: ${String(error)}`));
+  }
+
+  private channelMedia(account: Account, channelId: string, stream: string): ChannelMedia {
+    return new ChannelMedia(channelId, stream, {
       tools: this.tools,
       store: account.store,
       watchdog: this.watchdog,
@@ -142,9 +173,6 @@ export class LiveMedia {
       log: (line) => this.log(line),
       onRecording: (file, channel) => recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log),
     });
-    this.channels.set(channelId, media);
-    this.byStream.set(ch.stream, media);
-    media.start().catch((error: unknown) => this.log(`channel ${channelId}: ${String(error)}`));
   }
 
   private async stopChannel(channelId: string, handOver = true): Promise<void> {
@@ -160,7 +188,7 @@ export class LiveMedia {
     for (const ch of [...account.store.values('channels')]) {
       if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
       const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
-      if (this.channels.size >= this.max || taken) {
+      if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken) {
         this.log(
           `channel ${ch.id} was live but is not started again: ${taken ? 'its id or stream is live in another account' : `the limit of ${this.max} channels is reached`}`,
         );
@@ -178,11 +206,11 @@ export class LiveMedia {
     return join(this.dataDir, 'live', channelId);
   }
 
-  mediaOf(channelId: string): ChannelMedia | undefined {
+  mediaOf(channelId: string): LiveChannel | undefined {
     return this.channels.get(channelId);
   }
 
-  mediaOfStream(stream: string): ChannelMedia | undefined {
+  mediaOfStream(stream: string): LiveChannel | undefined {
     return this.byStream.get(stream);
   }
 
@@ -192,4 +220,9 @@ export class LiveMedia {
     await this.rtmp.close();
     this.watchdog.close();
   }
+}
+
+/** A pull channel other than the looped test pattern: its relay and ladder run from the start. */
+function pullsWithProcess(channel: ChannelRec): boolean {
+  return channel.signalType === '2' && !isLoopable(channel);
 }

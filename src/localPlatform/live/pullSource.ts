@@ -28,10 +28,16 @@ const ENCODE = [
   '44100',
 ];
 
+/** The picture size of a `testsrc://` address (`WIDTHxHEIGHT`); undefined for any other address. */
+export function testPatternSize(pullStream: string): string | undefined {
+  if (!pullStream.toLowerCase().startsWith(TEST_PATTERN_SCHEME)) return undefined;
+  const m = /^(\d{2,4})x(\d{2,4})/.exec(pullStream.slice(TEST_PATTERN_SCHEME.length));
+  return m ? `${m[1]}x${m[2]}` : '640x360';
+}
+
 export function pullInputArgs(pullStream: string): string[] {
-  if (pullStream.toLowerCase().startsWith(TEST_PATTERN_SCHEME)) {
-    const m = /^(\d{2,4})x(\d{2,4})/.exec(pullStream.slice(TEST_PATTERN_SCHEME.length));
-    const size = m ? `${m[1]}x${m[2]}` : '640x360';
+  const size = testPatternSize(pullStream);
+  if (size) {
     return [
       '-re',
       '-f',

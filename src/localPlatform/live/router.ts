@@ -9,10 +9,8 @@
  * no request names a path. Every answer carries `Access-Control-Allow-Origin: *` (web players).
  */
 import { createReadStream } from 'node:fs';
-import { readFile, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { join } from 'node:path';
-import { hlsChildFile } from './ladder';
 import type { LiveMedia } from './liveMedia';
 
 const NAME = '[A-Za-z0-9_-]{1,64}';
@@ -62,6 +60,16 @@ async function sendFile(req: IncomingMessage, res: ServerResponse, file: string,
     .pipe(res);
 }
 
+function sendBytes(req: IncomingMessage, res: ServerResponse, bytes: Buffer, type: string): void {
+  res.writeHead(200, {
+    'Content-Type': TYPES[type],
+    'Content-Length': bytes.length,
+    'Cache-Control': 'max-age=60',
+    'Access-Control-Allow-Origin': '*',
+  });
+  res.end(req.method === 'HEAD' ? undefined : bytes);
+}
+
 function sendText(req: IncomingMessage, res: ServerResponse, text: string, type: string): void {
   res.writeHead(200, {
     'Content-Type': TYPES[type],
@@ -88,8 +96,9 @@ export async function serveLive(
   }
   let m = THUMB.exec(path);
   if (m) {
-    if (!live.mediaOf(m[1])) notFound(res, 'the channel is not live');
-    else await sendFile(req, res, join(live.channelDir(m[1]), 'thumbnail.jpg'), 'jpg');
+    const media = live.mediaOf(m[1]);
+    if (!media?.thumbnailReady) notFound(res, media ? 'no picture yet' : 'the channel is not live');
+    else await sendFile(req, res, media.thumbnailFile, 'jpg');
     return true;
   }
   m = HLS.exec(path);
@@ -100,11 +109,10 @@ export async function serveLive(
       notFound(res, 'the channel is not live');
       return true;
     }
-    const dir = live.channelDir(channelId);
     const group = media.hlsGroups.find((g) => g.id === name);
     if (ext === 'm3u8' && group) {
       // The master is listed only once the children exist, so a player never gets a dead child.
-      const text = await readFile(join(dir, hlsChildFile(group.id, 0)), 'utf8').catch(() => undefined);
+      const text = await media.childPlaylist(group.id, 0);
       if (text === undefined) notFound(res, 'no segment yet: is a source delivering?');
       else sendText(req, res, master(group), 'm3u8');
       return true;
@@ -113,16 +121,19 @@ export async function serveLive(
     if (ext === 'm3u8' && child) {
       const g = media.hlsGroups.find((x) => x.id === child[1]);
       const n = Number(child[2]);
-      if (!g || n < 1 || n > g.renditions.length) notFound(res, 'no such playlist');
-      else await sendFile(req, res, join(dir, hlsChildFile(g.id, n - 1)), 'm3u8');
+      const text = g && n >= 1 && n <= g.renditions.length ? await media.childPlaylist(g.id, n - 1) : undefined;
+      if (text === undefined) notFound(res, g ? 'not available (yet)' : 'no such playlist');
+      else sendText(req, res, text, 'm3u8');
       return true;
     }
     if (ext === 'key' && !media.hlsGroups.some((g) => g.id === name && g.encrypted)) {
       notFound(res, 'no such key');
       return true;
     }
-    if (ext === 'm3u8') notFound(res, 'no such playlist');
-    else await sendFile(req, res, join(dir, `${name}.${ext}`), ext);
+    const file = ext === 'm3u8' ? undefined : media.mediaFile(name, ext as 'ts' | 'key');
+    if (!file) notFound(res, ext === 'm3u8' ? 'no such playlist' : 'no such segment');
+    else if (typeof file === 'string') await sendFile(req, res, file, ext);
+    else sendBytes(req, res, file, ext);
     return true;
   }
   m = FLV.exec(path);

@@ -1,8 +1,10 @@
 /**
  * Real media for the demo data (real media mode only), made in the background so the first start
  * stays fast: a short generated clip per demo video that has a source (a test pattern with its title
- * burned in, a tone), the demo's logo images, then each video that has renditions or is being
- * transcoded is put through the real queue (replace), so it ends as status 2 with files that play.
+ * burned in, a tone), the demo's logo images, then each video that is being transcoded is put through
+ * the real queue (replace), so it ends as status 2 with files that play. The demo seeds the videos
+ * meant to be done as transcoding (status 1, no renditions) with real media, so no status goes back and
+ * no listed address answers 404: their profiles come from the demo (`demoProfilesOf`).
  * It runs on every start with demo data asked for and makes only what is missing: a start stopped
  * half-way, or demo data seeded in simulated mode before ffmpeg was installed, gets its media later.
  */
@@ -11,6 +13,7 @@ import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runTool, type MediaTools } from '../../media/tools';
 import { accountDir } from '../accounts';
+import { demoProfilesOf } from '../demo';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
 import type { Account } from '../context';
@@ -124,6 +127,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
       defaultVideo: s.defaultVideo,
     }));
     let logoGroupId = current.logoGroupId;
+    if (templates.length === 0) templates = demoProfilesOf(video.id) ?? [];
     if (templates.length === 0) {
       const group = defaultGroup === null ? undefined : findTemplateGroup(store, defaultGroup);
       if (!group) continue;
@@ -146,7 +150,8 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
       doneAt: now,
       createTime: now,
     };
-    await store.commit(new Tx().put('jobs', job).put('videos', { ...current, status: current.status === 1 ? 1 : 7 }));
+    // The status stays as listed (1, 6 or 7): the queue moves it forward to 6 and 2, never back.
+    await store.commit(new Tx().put('jobs', job));
     account.transcoder.reschedule();
   }
 }

@@ -1,37 +1,179 @@
-/** The demo's test-pattern channel plays from the first start when real media runs. */
+/**
+ * The demo's live channels with real media: the test pattern is a loop encoded once and served as a live
+ * window (its media sequence and program date-time follow the clock; no ffmpeg runs for it), what a list
+ * says answers from the first second, and there is room to start channels beside the demo's.
+ */
 import * as assert from 'node:assert/strict';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { PlatformClient } from '../../../src/api/client';
+import type { Channel } from '../../../src/api/types';
 import { DEMO_NAMES } from '../../../src/localPlatform/demo';
+import { SEGMENT_SECONDS } from '../../../src/localPlatform/live/ladder';
+import { LOOP_SEGMENTS } from '../../../src/localPlatform/live/patternLoop';
 import { TestPlatform } from '../harness';
-import { httpGet, loadTools, probeUrl, waitFor } from './media';
+import { runTool } from '../../../src/media/tools';
+import { commandsWith, httpGet, loadTools, probeUrl, pushTestPattern, TOOLS, waitFor, type Encoder } from './media';
 
-describe('local platform: demo live channel on the test pattern (real ffmpeg)', function () {
-  this.timeout(60_000);
+interface Window {
+  sequence: number;
+  /** Program date-time of each segment, and its address. */
+  segments: { at: number; uri: string }[];
+}
+
+function readWindow(text: string): Window {
+  const sequence = Number(/#EXT-X-MEDIA-SEQUENCE:(\d+)/.exec(text)?.[1]);
+  const segments: Window['segments'] = [];
+  let at = NaN;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#EXT-X-PROGRAM-DATE-TIME:')) at = Date.parse(line.slice(25));
+    else if (line && !line.startsWith('#')) segments.push({ at, uri: line });
+  }
+  return { sequence, segments };
+}
+
+/** The timestamps (s) of one stream's packets in a file, in file order. */
+async function packetTimes(file: string, stream: 'v' | 'a'): Promise<number[]> {
+  const { stdout } = await runTool(TOOLS.ffprobe, [
+    ...['-v', 'error', '-select_streams', stream, '-show_entries', 'packet=dts_time', '-of', 'csv=p=0', file],
+  ]);
+  return stdout
+    .toString()
+    .split('\n')
+    .map((line) => line.replace(/,$/, ''))
+    .filter((line) => line !== '')
+    .map(Number);
+}
+
+describe('local platform: the demo live channels (real ffmpeg)', function () {
+  this.timeout(90_000);
   let p: TestPlatform;
+  let client: PlatformClient;
+  let pattern: Channel;
+  const encoders: Encoder[] = [];
+
   before(async () => {
     await loadTools();
     p = await TestPlatform.start({ demo: true, live: { npmFallback: true, rtmpPort: 0 } });
+    client = p.client();
   });
   after(async () => {
+    for (const e of encoders) await e.kill();
     await p.close();
   });
 
-  it('is live with a source and plays as HLS; the pushed demo channel waits for an encoder', async () => {
-    const client = p.client();
-    const { channels: items } = await client.liveGetChannelsByPage({ number: 50 });
-    const pattern = items.find((c) => c.name === DEMO_NAMES.channels.pattern)!;
-    const newsroom = items.find((c) => c.name === DEMO_NAMES.channels.live)!;
-    const live = await waitFor('source present', async () => {
-      const ch = await client.liveGetChannelById(pattern.id);
-      return ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
-    });
-    assert.equal(live.status, 2);
-    assert.equal(live.streamWidth, 854);
+  const channels = async (): Promise<Channel[]> => (await client.liveGetChannelsByPage({ number: 50 })).channels;
+
+  it('lists a channel with a source only once its play address and thumbnail answer, from the first second', async () => {
+    const until = Date.now() + 20_000;
+    let seen = false;
+    while (Date.now() < until && !seen) {
+      for (const ch of await channels()) {
+        if (ch.thumbnailUrl) assert.equal((await httpGet(ch.thumbnailUrl)).status, 200, `${ch.name} thumbnail`);
+        if (ch.status !== 2 || ch.streamStatus !== 1) continue;
+        const [urls] = await client.liveGetChannelsPlayUrl(ch.id);
+        assert.equal((await httpGet(urls.playUrl)).status, 200, `${ch.name} listed with a source`);
+        seen = true;
+      }
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    pattern = (await channels()).find((c) => c.name === DEMO_NAMES.channels.pattern)!;
+    assert.equal(pattern.streamStatus, 1, 'the test pattern has its source within 20 s');
+    assert.equal(pattern.streamWidth, 854);
+    assert.notEqual(pattern.thumbnailUrl, '');
+    const thumbnail = await httpGet(pattern.thumbnailUrl);
+    assert.equal(thumbnail.type, 'image/jpeg');
+    const newsroom = (await channels()).find((c) => c.name === DEMO_NAMES.channels.live)!;
+    assert.equal(newsroom.status, 2);
+    assert.equal(newsroom.streamStatus, 2, 'no encoder pushes to the newsroom');
+  });
+
+  it('serves the test pattern as a live window that follows the clock, with segments that read as media', async () => {
     const [urls] = await client.liveGetChannelsPlayUrl(pattern.id);
-    await waitFor('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined));
     const probed = await probeUrl(urls.playUrl);
     assert.ok(probed.streams.some((s) => s.codec_type === 'video' && s.height === 480));
-    const waiting = await client.liveGetChannelById(newsroom.id);
-    assert.equal(waiting.status, 2);
-    assert.equal(waiting.streamStatus, 2, 'no encoder pushes to the newsroom');
+    assert.ok(probed.streams.some((s) => s.codec_type === 'audio'));
+    const child = urls.playUrlList[0].url;
+    const first = readWindow((await httpGet(child)).body.toString());
+    assert.equal(first.segments.length, 6);
+    // The live edge is the clock: the last listed segment has just ended.
+    const edge = first.segments[5].at + SEGMENT_SECONDS * 1000;
+    assert.ok(Math.abs(Date.now() - edge) < 3 * SEGMENT_SECONDS * 1000, `edge ${new Date(edge).toISOString()}`);
+    first.segments.forEach((s, i) => {
+      assert.equal(s.at, first.segments[0].at + i * SEGMENT_SECONDS * 1000, 'program date-time per segment');
+    });
+    // The loop is continuous: no discontinuity where it turns (6 segments hold a turn of 4).
+    const text = (await httpGet(child)).body.toString();
+    assert.doesNotMatch(text, /DISCONTINUITY/);
+    assert.ok(LOOP_SEGMENTS < first.segments.length);
+    await new Promise((r) => setTimeout(r, (SEGMENT_SECONDS + 0.5) * 1000));
+    const later = readWindow((await httpGet(child)).body.toString());
+    assert.ok(later.sequence > first.sequence, `media sequence ${first.sequence} -> ${later.sequence}`);
+    assert.equal(
+      later.segments[0].at - first.segments[0].at,
+      (later.sequence - first.sequence) * SEGMENT_SECONDS * 1000,
+    );
+    // A segment of the window reads as media of the template's size and lasts one segment.
+    const segment = new URL(later.segments[5].uri, child).href;
+    const media = await probeUrl(segment);
+    const video = media.streams.find((s) => s.codec_type === 'video')!;
+    assert.equal(`${video.codec_name} ${video.width}x${video.height}`, 'h264 854x480');
+    // Over HTTP ffprobe gives no duration: one segment is 2 s of 25 fps video, 50 frames.
+    const { stdout } = await runTool(TOOLS.ffprobe, [
+      ...['-v', 'error', '-select_streams', 'v', '-count_packets'],
+      ...['-show_entries', 'stream=nb_read_packets', '-of', 'csv=p=0', segment],
+    ]);
+    assert.equal(Number(stdout.toString().trim().split('\n')[0]), SEGMENT_SECONDS * 25);
+    // The window's segments one after the other, across the turn: every video and audio packet follows the one
+    // before by one frame (40 ms; 1024 samples at 48 kHz), and ffmpeg reads them without a warning.
+    const joined = join(p.dataDir, 'window.ts');
+    const bytes = await Promise.all(later.segments.map(async (s) => (await httpGet(new URL(s.uri, child).href)).body));
+    await writeFile(joined, Buffer.concat(bytes));
+    for (const [stream, step] of [
+      ['v', 0.04],
+      ['a', 1024 / 48_000],
+    ] as const) {
+      const times = await packetTimes(joined, stream);
+      assert.ok(times.length > 100, `${stream}: ${times.length} packets`);
+      times
+        .slice(1)
+        .forEach((t, i) => assert.ok(Math.abs(t - times[i] - step) < 0.002, `${stream} ${times[i]} -> ${t}`));
+    }
+    const decoded = await runTool(TOOLS.ffmpeg, ['-v', 'warning', '-i', joined, '-f', 'null', '-']);
+    assert.equal(decoded.stderr.toString().trim(), '', 'ffmpeg reads the window without a warning');
+    // No ffmpeg runs for it: the loop was encoded once.
+    assert.deepEqual(commandsWith('live-loops'), []);
+    assert.deepEqual(commandsWith(pattern.stream), []);
+    // A number far from the live edge is not served.
+    assert.equal((await httpGet(segment.replace(/_(\d+)\.ts$/, '_1.ts'))).status, 404);
+  });
+
+  it('starts a pushed and a pulled channel beside the demo channels at the default limits, plays, stops, deletes', async () => {
+    const templateId = (await client.liveGetTemplates()).find((t) => t.displayName === '480p')!.id;
+    const outputGroupList = [
+      { protocolType: 1 as const, outputTemplateList: [{ templateId, isDefault: '1' as const }] },
+    ];
+    const pushed = await client.liveCreateChannel({ name: 'Beside', signalType: '1', outputGroupList });
+    const pulled = await client.liveCreateChannel({
+      name: 'Pulled beside',
+      signalType: '2',
+      pullStream: 'rtmp://127.0.0.1:9/live/nothing-here',
+      outputGroupList,
+    });
+    await client.liveStartChannel(pushed.id);
+    await client.liveStartChannel(pulled.id);
+    await waitFor('ready', async () => ((await client.liveGetChannelById(pushed.id)).status === 2 ? true : undefined));
+    const encoder = pushTestPattern(pushed.pushUrl, 20);
+    encoders.push(encoder);
+    const [urls] = await client.liveGetChannelsPlayUrl(pushed.id);
+    await waitFor('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 30_000);
+    const probed = await probeUrl(urls.playUrl);
+    assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 480);
+    assert.equal((await client.liveStopChannel(pushed.id)).status, 1);
+    assert.equal((await client.liveStopChannel(pulled.id)).status, 1);
+    await client.liveDelete([pushed.id, pulled.id]);
+    await encoder.kill();
+    // The demo's channels are untouched.
+    assert.equal((await client.liveGetChannelById(pattern.id)).streamStatus, 1);
   });
 });

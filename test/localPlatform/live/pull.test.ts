@@ -58,11 +58,12 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     const c = await start();
     const t = await c.liveTemplateCreate({ displayName: 'Tiny', videoWidth: 160, videoHeight: 90, videoBitrate: 150 });
     const group = { protocolType: 1 as const, outputTemplateList: [{ templateId: t.id, isDefault: '1' as const }] };
+    // With an RTMP group beside its HLS one the pattern is not looped (patternLoop.ts): a relay and a ladder run.
     pattern = await c.liveCreateChannel({
       name: 'Pattern',
       signalType: '2',
       pullStream: 'testsrc://160x90',
-      outputGroupList: [group],
+      outputGroupList: [group, { ...group, protocolType: 2 }],
     });
     down = await c.liveCreateChannel({
       name: 'Down',

@@ -1,8 +1,9 @@
 /**
  * Demo data with real media: the start is not held up, and in the background every demo video that
- * was transcoded or being transcoded (statuses 1, 2, 6, 7) ends as status 2 with renditions that
- * ffprobe reads, the title burned in. The slowest media test (~40 s on 2 cores: the demo's 1080p and
- * 4K profiles), run once.
+ * is meant to be transcoded or is being transcoded ends as status 2 with renditions that ffprobe reads,
+ * the title burned in. From the first answer on, a video listed as done (2) has every rendition address
+ * answering, and no status goes back (queued 7 -> transcoding 6 or 1 -> done 2). The slowest media test
+ * (~40 s on 2 cores: the demo's 1080p and 4K profiles), run once.
  */
 import * as assert from 'node:assert/strict';
 import type { Video } from '../../../src/api/types';
@@ -10,6 +11,9 @@ import { DEMO_CLIP_SECONDS } from '../../../src/localPlatform/media/demoMedia';
 import type { MediaTools } from '../../../src/media/tools';
 import { TestPlatform } from '../harness';
 import { checkPictures, mediaTools, probeUrl, rawGet, removeCopies } from './helpers';
+
+/** The order of video statuses: uploaded 0, queued 7, transcoding 6 (or 1, the first), then done, failed. */
+const STEP: Record<number, number> = { 0: 0, 7: 1, 6: 2, 1: 2, 2: 3, 3: 3, 4: 3, 5: 3 };
 
 describe('local platform media: demo videos', function () {
   this.timeout(300_000);
@@ -40,7 +44,16 @@ describe('local platform media: demo videos', function () {
         .filter((v) => statuses.includes(v.status) && !v.parentId)
         .map((v) => v.title)
         .sort();
-    assert.deepEqual(titles([1, 6, 7]), ['Keynote', 'Product demo', 'Queued interview']);
+    // The videos meant to be done are transcoding until their renditions exist.
+    assert.deepEqual(titles([1, 6, 7]), [
+      'Keynote',
+      'Match highlights',
+      'Product demo',
+      'Queued interview',
+      'VR walkthrough',
+      'Welcome tour',
+    ]);
+    assert.deepEqual(titles([2]), []);
     // The saved-as item too (transcoded from its parent's source).
     const watched = first.filter((v) => [1, 2, 6, 7].includes(v.status)).map((v) => v.id);
     assert.ok(first.some((v) => v.parentId && watched.includes(v.id)));
@@ -51,8 +64,21 @@ describe('local platform media: demo videos', function () {
       !!address && (await rawGet(tp.platform.port, new URL(address).pathname)).status === 200;
     let all: Video[] = [];
     let videos: Video[] = [];
+    const lastStatus = new Map(first.map((v) => [v.id, v.status]));
     for (;;) {
       all = await list();
+      for (const v of all) {
+        const before = lastStatus.get(v.id) ?? v.status;
+        assert.ok(STEP[v.status] >= STEP[before], `${v.title}: status ${before} -> ${v.status} goes back`);
+        lastStatus.set(v.id, v.status);
+        if (v.status !== 2) continue;
+        // Listed as done: every rendition it names answers at that moment.
+        for (const s of v.transcodedVideoList) {
+          for (const address of [s.hlsUrl, s.mp4Url].filter(Boolean)) {
+            assert.ok(await served(address), `${v.title}: ${address} listed with status 2 answers`);
+          }
+        }
+      }
       // Every picture address of every answer is served ("" where there is none), also while media is made.
       for (const v of all) await checkPictures(tp.platform.port, v);
       const now = all.find((v) => v.id === item.id)!;
