@@ -44,8 +44,6 @@ export interface PatternLoopEnv {
   /** The cache folder of encoded loops (`<data>/live-loops`). */
   cacheDir: string;
   log: (line: string) => void;
-  /** The clock in ms (tests need none other than Date.now; kept for clarity of what the window follows). */
-  now?: () => number;
 }
 
 /** The channel can be looped: a test-pattern pull whose outputs are all plain HLS. */
@@ -192,7 +190,7 @@ export class PatternLoop implements LiveChannel {
 
   /** The window of segment numbers that a playlist lists now: the last one has fully elapsed. */
   private window(): { first: number; last: number } {
-    const last = Math.floor((this.env.now ?? Date.now)() / 1000 / SEGMENT_SECONDS) - 1;
+    const last = Math.floor(Date.now() / 1000 / SEGMENT_SECONDS) - 1;
     return { first: last - PLAYLIST_SEGMENTS + 1, last };
   }
 
