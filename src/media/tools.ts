@@ -231,7 +231,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
 /** How long the check of one ffmpeg may take (version, then a two-frame encode). */
 const CHECK_TIMEOUT_MS = 20_000;
 
-interface Checked {
+export interface Checked {
   readonly version?: string;
   readonly problem?: string;
 }
