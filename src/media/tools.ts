@@ -7,7 +7,7 @@
  * the usual install places of the user's system (`usualPlaces`), and (only where the caller allows
  * it: `npm start`, the tests, the CLI run from the repository) the npm packages that carry the
  * binaries as optional dependencies. `VIDEO_PLATFORM_NO_SYSTEM_FFMPEG=1` skips all but the npm
- * packages, as on a fresh machine. Each ffmpeg found is checked once (its version and a two-frame
+ * packages (also when a folder names theirs), as on a fresh machine. Each ffmpeg found is checked once (its version and a two-frame
  * H.264 encode); one that fails is reported with the reason and the next place is tried. Without a
  * working ffmpeg the caller runs in simulated mode.
  *
@@ -15,7 +15,7 @@
  * document is ever parsed by a shell.
  */
 import { spawn } from 'node:child_process';
-import { accessSync, constants, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { accessSync, constants, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 
@@ -137,6 +137,15 @@ function fromNpm(): Found[] {
   }
 }
 
+function isNpmFfmpeg(ffmpeg: string): boolean {
+  const npm = fromNpm()[0]?.ffmpeg;
+  try {
+    return npm !== undefined && realpathSync(npm) === realpathSync(ffmpeg);
+  } catch {
+    return false;
+  }
+}
+
 export interface RunOptions {
   signal?: AbortSignal;
   /** Kills the tool after this long (ms). */
@@ -231,7 +240,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
 /** How long the check of one ffmpeg may take (version, then a two-frame encode). */
 const CHECK_TIMEOUT_MS = 20_000;
 
-interface Checked {
+export interface Checked {
   readonly version?: string;
   readonly problem?: string;
 }
@@ -305,7 +314,8 @@ export async function findMediaTools(options: FindOptions = {}): Promise<MediaMo
     const found = inFolder(options.dir);
     // An explicit folder that holds no ffmpeg is a mistake to report, not a reason to look elsewhere.
     if (!found) return { kind: 'simulated', reason: `no ffmpeg in ${options.dir}; ${INSTALL_HINT}` };
-    if (!hidden) candidates.push(['folder', () => [found]]);
+    // With the switch on, a folder serves only when it is the npm packages' own (tests point the setting there).
+    if (!hidden || isNpmFfmpeg(found.ffmpeg)) candidates.push(['folder', () => [found]]);
   }
   if (!hidden) {
     if (env.FFMPEG_DIR) candidates.push(['environment', () => inFolders([env.FFMPEG_DIR!])]);

@@ -32,17 +32,18 @@ export class AccountStatusBar implements vscode.Disposable {
  * click runs Set Up ffmpeg.
  */
 export class MediaToolsStatusBar implements vscode.Disposable {
-  private readonly item = vscode.window.createStatusBarItem('videoPlatform.ffmpeg', vscode.StatusBarAlignment.Left, 9);
-
-  constructor() {
-    this.item.name = l10n.t('Video Platform ffmpeg');
-    this.item.command = 'videoPlatform.setUpFfmpeg';
-  }
+  // Made on the first "missing": an item that never shows is not created at all.
+  private item: vscode.StatusBarItem | undefined;
 
   show(status: MediaToolsStatus): void {
     if (status.found) {
-      this.item.hide();
+      this.item?.hide();
       return;
+    }
+    if (!this.item) {
+      this.item = vscode.window.createStatusBarItem('videoPlatform.ffmpeg', vscode.StatusBarAlignment.Left, 9);
+      this.item.name = l10n.t('Video Platform ffmpeg');
+      this.item.command = 'videoPlatform.setUpFfmpeg';
     }
     this.item.text = status.text;
     this.item.tooltip = status.tooltip;
@@ -50,6 +51,6 @@ export class MediaToolsStatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.item.dispose();
+    this.item?.dispose();
   }
 }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { readMedia } from '../../src/media/read';
 import {
   describeMediaMode,
@@ -107,6 +107,10 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
     assert.match(none.kind === 'simulated' ? none.reason : '', new RegExp(`${NO_SYSTEM_FFMPEG} hides all but the npm`));
     const npm = await findMediaTools({ dir, env, places: [dir], npmFallback: true });
     assert.equal(npm.kind === 'real' ? npm.tools.source : describeMediaMode(npm), 'npm');
+    // A folder that is the npm packages' own still serves: only their ffmpeg runs.
+    const npmFolder = dirname(npm.kind === 'real' ? npm.tools.ffmpeg : '');
+    const named = await findMediaTools({ dir: npmFolder, env, places: [], npmFallback: false });
+    assert.equal(named.kind === 'real' ? named.tools.source : describeMediaMode(named), 'folder');
     const shown = await findMediaTools({ dir, env: { ...env, [NO_SYSTEM_FFMPEG]: '0' }, places: [] });
     assert.equal(shown.kind === 'real' ? shown.tools.source : describeMediaMode(shown), 'folder');
   });
