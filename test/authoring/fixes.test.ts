@@ -392,6 +392,18 @@ describe('authoring quick fixes', () => {
     }
   });
 
+  it('selects the hours a time-shift fix added, so that the user types over them', () => {
+    const doc = EXAMPLES.channel() as Json;
+    (doc.outputGroupList as Json[])[0] = { ...(doc.outputGroupList as Json[])[0], isTimeShift: '1' };
+    delete (doc.outputGroupList as Json[])[0].timeShiftDuration;
+    const text = textOf(doc);
+    const problem = problemsOf('channel', text).find((p) => p.code === 'channel.timeShiftDurationMissing')!;
+    const fixed = applyFix(text, problem);
+    const select = problem.fix!.select!;
+    assert.equal(fixed.slice(select.offset, select.offset + select.length), '2');
+    assert.match(fixed.slice(0, select.offset), /"timeShiftDuration": "$/);
+  });
+
   it('applyTextEdits refuses overlapping edits', () => {
     assert.throws(
       () =>

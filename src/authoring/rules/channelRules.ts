@@ -98,7 +98,11 @@ function groupRules(sink: ProblemSink, at: Array<string | number>, group: JsonOb
         '{0}: time shift is on, so "timeShiftDuration" (how many hours viewers can go back) is required in this group.',
         sink.label([...at, 'isTimeShift']),
       ),
-      sink.doc.fix(l10n.t('Add "timeShiftDuration": "2" (hours)'), (d) => d.set([...at, 'timeShiftDuration'], '2')),
+      // The hours selected: the user types the number they want over the suggested 2.
+      sink.doc.fix(l10n.t('Add "timeShiftDuration": "2" (hours)'), (d) => d.set([...at, 'timeShiftDuration'], '2'), [
+        ...at,
+        'timeShiftDuration',
+      ]),
     );
   }
   if (!timeShift && has(group, 'timeShiftDuration')) {
