@@ -93,16 +93,13 @@ export class InspectSession {
         onProgress: report,
       });
       const mode = await this.ctx.inspection.tools.mode();
-      const pictures = !result.live && (this.target.single || result.kind === 'hls-master');
       if (mode.kind !== 'real') {
-        const notes = pictures
-          ? [
-              l10n.t(
-                'ffmpeg was not found, so the report has no pictures (everything else was measured): {0}.',
-                INSTALL_HINT,
-              ),
-            ]
-          : [];
+        const notes = [
+          l10n.t(
+            'ffmpeg was not found, so the report has no pictures (everything else was measured): {0}.',
+            INSTALL_HINT,
+          ),
+        ];
         this.show(result, undefined, notes);
         return result;
       }
