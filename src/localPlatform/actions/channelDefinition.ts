@@ -7,6 +7,7 @@ import { PlatformFault } from '../faults';
 import { Fields } from '../fields';
 import type { Flag } from '../../api/types';
 import type { AccountStore } from '../store';
+import { pullStreamProblem } from '../live/pullSource';
 
 export interface OutputTemplateDef {
   templateId: string;
@@ -43,8 +44,6 @@ export const ROTATIONS = ['0', '90', '270'] as const;
 export const LIVE_TYPES = [0, 2, 3, 4] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
-// `testsrc://` is the built-in test pattern and `file://` a local file (live/pullSource.ts).
-const PULL_SCHEMES = /^((rtmp|rtmps|rtsp|http|https|srt|udp|file):\/\/\S+|testsrc:\/\/\S*)$/i;
 const RTMP_SCHEMES = /^rtmps?:\/\/\S+$/i;
 
 export function readChannelDefinition(body: unknown, store: AccountStore, withId: boolean): ChannelDef {
@@ -61,9 +60,8 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   let pullStream: string | null = null;
   if (signalType === '2') {
     pullStream = f.str('pullStream', true, 2000).trim();
-    if (!PULL_SCHEMES.test(pullStream)) {
-      throw f.invalid('pullStream', 'must be a stream address such as rtmp://, rtsp://, srt:// or http(s)://');
-    }
+    const problem = pullStreamProblem(pullStream);
+    if (problem) throw f.invalid('pullStream', problem);
   }
   const liveTypeGiven = f.int('liveType', false, { oneOf: LIVE_TYPES });
   const description = f.str('description', false, 2000) ?? null;

@@ -12,6 +12,7 @@ import { PlatformFault } from '../faults';
 import type { ChannelRec } from '../records';
 import { Tx } from '../store';
 import { ChannelMedia } from './channelMedia';
+import { pullAddressProblem, pullStreamProblem } from './pullSource';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -29,6 +30,8 @@ export interface LiveOptions {
   npmFallback?: boolean;
   /** Seconds one hour of time shift lasts: 3600; tests shorten it. */
   timeShiftHourSeconds?: number;
+  /** Pull sources on loopback, private and link-local addresses are allowed (default false; live/pullSource.ts). */
+  allowPrivateSources?: boolean;
 }
 
 /** What channel operations call (actions/channels.ts). */
@@ -41,6 +44,8 @@ export interface LiveHooks {
   stop(channelId: string): Promise<void>;
   /** The channel's thumbnail is on disk (its ladder wrote one since the channel started): lists name it. */
   thumbnail(channelId: string): boolean;
+  /** Why the platform will not pull from this address (its host is not public), or undefined. */
+  pullProblem(pullStream: string): Promise<string | undefined>;
 }
 
 export class LiveMedia {
@@ -119,6 +124,7 @@ export class LiveMedia {
         }
       },
       start: (channelId) => this.startChannel(account, channelId),
+      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.options.allowPrivateSources === true),
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
@@ -160,10 +166,14 @@ export class LiveMedia {
     for (const ch of [...account.store.values('channels')]) {
       if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
       const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
-      if (this.channels.size >= this.max || taken) {
-        this.log(
-          `channel ${ch.id} was live but is not started again: ${taken ? 'its id or stream is live in another account' : `the limit of ${this.max} channels is reached`}`,
-        );
+      const refused = await this.storedSourceProblem(ch);
+      if (this.channels.size >= this.max || taken || refused) {
+        const why = refused
+          ? `its pullStream ${refused}`
+          : taken
+            ? 'its id or stream is live in another account'
+            : `the limit of ${this.max} channels is reached`;
+        this.log(`channel ${ch.id} was live but is not started again: ${why}`);
         await account.store.commit(
           new Tx().put('channels', { ...ch, status: 1, streamStatus: 2, endTime: Date.now(), updateTime: Date.now() }),
         );
@@ -172,6 +182,15 @@ export class LiveMedia {
       await account.store.commit(new Tx().put('channels', { ...ch, status: 5, streamStatus: 2 }));
       this.startChannel(account, ch.id);
     }
+  }
+
+  /** A pull source stored before the rules of live/pullSource.ts, or allowed by an earlier start's options. */
+  private async storedSourceProblem(ch: ChannelRec): Promise<string | undefined> {
+    if (ch.signalType !== '2' || !ch.pullStream) return undefined;
+    return (
+      pullStreamProblem(ch.pullStream) ??
+      (await pullAddressProblem(ch.pullStream, this.options.allowPrivateSources === true))
+    );
   }
 
   channelDir(channelId: string): string {
