@@ -12,13 +12,60 @@ import type { Advanced } from './advanced';
 
 export const KEYFRAME_SECONDS = 2;
 
+/**
+ * A stored source (an upload) and the container it was detected as. ffmpeg reads it only as that
+ * container and only as a local file (`-f`, `-protocol_whitelist file`): a playlist, a concat list
+ * or any other indirection in it is never followed.
+ */
+export interface SourceInput {
+  file: string;
+  /** ffmpeg's demuxer name (`sourceDemuxer`). */
+  demuxer: string;
+}
+
+/**
+ * Containers a source may be: audio/video files only, never a playlist (hls), a list (concat,
+ * ffconcat), an image sequence (image2) or a device; ffmpeg's demuxer names.
+ */
+const SOURCE_DEMUXERS = new Set([
+  'mov',
+  'matroska',
+  'mpegts',
+  'flv',
+  'avi',
+  'mpeg',
+  'asf',
+  'mxf',
+  'ogg',
+  'nut',
+  'dv',
+  'h264',
+  'hevc',
+  'm4v',
+  'mpegvideo',
+  'ivf',
+  'mp3',
+  'wav',
+]);
+
+/** The demuxer for a probed container name (`mov,mp4,m4a,...` -> `mov`), or undefined when it is not a media file. */
+export function sourceDemuxer(formatName: string | undefined): string | undefined {
+  const first = formatName?.split(',')[0]?.trim().toLowerCase();
+  return first && SOURCE_DEMUXERS.has(first) ? first : undefined;
+}
+
+/** ffmpeg's input arguments for a stored source. */
+export function sourceInputArgs(input: SourceInput): string[] {
+  return ['-protocol_whitelist', 'file', '-f', input.demuxer, '-i', input.file];
+}
+
 export interface LogoInput {
   file: string;
   item: LogoItemRec;
 }
 
 export interface EncodeOptions {
-  source: string;
+  source: SourceInput;
   output: string;
   template: JobTemplate;
   preset: string;
@@ -70,7 +117,7 @@ export function filterGraph(o: EncodeOptions): string {
 
 export function encodeArgs(o: EncodeOptions): string[] {
   const t = o.template;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-i', o.source];
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', ...sourceInputArgs(o.source)];
   for (const logo of o.logos) args.push('-loop', '1', '-i', logo.file);
   args.push('-filter_complex', filterGraph(o), '-map', '[vout]');
   if (o.hasAudio) args.push('-map', '0:a:0');
@@ -112,8 +159,8 @@ export function remuxArgs(mp4: string, output: string, format: 'flv' | 'mpegts')
 }
 
 /** One JPEG frame at `seconds` (a cover or a thumbnail), at most `width` wide. */
-export function frameArgs(input: string, seconds: number, output: string, width?: number): string[] {
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-ss', seconds.toFixed(3), '-i', input];
+export function frameArgs(input: SourceInput, seconds: number, output: string, width?: number): string[] {
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-ss', seconds.toFixed(3), ...sourceInputArgs(input)];
   args.push('-frames:v', '1', '-q:v', '3');
   if (width) args.push('-vf', `scale=${width}:-2`);
   args.push('-f', 'image2', '-c:v', 'mjpeg', output);

@@ -5,7 +5,7 @@
 import { chmod, rename } from 'node:fs/promises';
 import { join } from 'node:path';
 import { runTool } from '../../media/tools';
-import { frameArgs } from './commands';
+import { frameArgs, type SourceInput } from './commands';
 import { exists, FILE_MODE, makeDir, videoDir } from './files';
 
 /**
@@ -16,7 +16,7 @@ export async function ensureCovers(
   ffmpeg: string,
   accountDir: string,
   videoId: string,
-  source: string,
+  source: SourceInput,
   seconds: number,
   signal: AbortSignal,
 ): Promise<void> {

@@ -62,7 +62,8 @@ async function makeSource(
  */
 async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, signal: AbortSignal): Promise<void> {
   if (account.store.get('videos', videoId)?.covers) return;
-  await ensureCovers(tools.ffmpeg, dir, videoId, source, 1, signal);
+  // The demo's own clip (testClipArgs): an MP4.
+  await ensureCovers(tools.ffmpeg, dir, videoId, { file: source, demuxer: 'mov' }, 1, signal);
   const current = account.store.get('videos', videoId);
   if (current && !signal.aborted) await account.store.commit(new Tx().put('videos', { ...current, covers: true }));
 }

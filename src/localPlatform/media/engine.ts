@@ -18,7 +18,30 @@ export interface MediaOptions {
   maxUploadBytes?: number;
   /** x264 preset of renditions (default `veryfast`). */
   preset?: string;
+  /** Bounds on an uploaded video (defaults: DEFAULT_MEDIA_LIMITS). */
+  limits?: Partial<MediaLimits>;
 }
+
+/** What one uploaded video may ask of the machine; an upload beyond one is refused (media/upload.ts). */
+export interface MediaLimits {
+  /** Width x height of a frame. */
+  maxFramePixels: number;
+  /** Frames per second. */
+  maxFrameRate: number;
+  /** Duration in seconds. */
+  maxDurationSeconds: number;
+  /** Frames (duration x frame rate) x pixels per frame: the decoding work of one pass. */
+  maxTotalPixels: number;
+}
+
+export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
+  // 8K UHD (7680x4320), the largest template size.
+  maxFramePixels: 7680 * 4320,
+  maxFrameRate: 240,
+  maxDurationSeconds: 6 * 3600,
+  // Six hours of 1080p at 60 frames per second.
+  maxTotalPixels: 6 * 3600 * 60 * 1920 * 1080,
+};
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
@@ -35,6 +58,7 @@ export class MediaEngine {
     readonly maxJobs: number,
     readonly maxUploadBytes: number,
     readonly preset: string,
+    readonly limits: MediaLimits,
   ) {}
 
   /** Finds the tools (unless simulation is forced); never throws for missing tools. */
@@ -49,7 +73,12 @@ export class MediaEngine {
       options === undefined || options.mode === 'simulated'
         ? { kind: 'simulated', reason: 'simulation chosen by the caller' }
         : await findMediaTools({ dir: options.ffmpegDir, npmFallback: options.npmFallback });
-    return new MediaEngine(mode, maxJobs, maxUpload, options?.preset ?? 'veryfast');
+    const limits = { ...DEFAULT_MEDIA_LIMITS, ...options?.limits };
+    for (const [name, value] of Object.entries(limits)) {
+      if (!(typeof value === 'number' && value > 0 && Number.isFinite(value)))
+        throw new Error(`media.limits.${name} must be a positive number`);
+    }
+    return new MediaEngine(mode, maxJobs, maxUpload, options?.preset ?? 'veryfast', limits);
   }
 
   get tools(): MediaTools | undefined {

@@ -14,7 +14,7 @@ import type { JobRec, StreamRec, VideoRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import { renditionsFor, type TranscodeQueue } from '../transcoder';
 import { readAdvanced } from './advanced';
-import { encodeArgs, hlsArgs, remuxArgs, type LogoInput } from './commands';
+import { encodeArgs, hlsArgs, remuxArgs, sourceDemuxer, type LogoInput, type SourceInput } from './commands';
 import type { MediaEngine } from './engine';
 import { ensureCovers } from './covers';
 import { exists, FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
@@ -87,7 +87,9 @@ export class MediaTranscoder implements TranscodeQueue {
       const source = this.sourceOf(video);
       if (!source) throw new Error('the video has no source media (it was created without a file)');
       const info = await probe(this.tools, source, { signal });
-      const result = await this.transcode(job, video, source, info, work, signal);
+      const demuxer = sourceDemuxer(info.format.format_name);
+      if (!demuxer) throw new Error('the source is not an audio/video file the platform reads');
+      const result = await this.transcode(job, video, { file: source, demuxer }, info, work, signal);
       if (this.closed || signal.aborted) return;
       await this.finish(job, result, work);
     } catch (error) {
@@ -118,7 +120,7 @@ export class MediaTranscoder implements TranscodeQueue {
   private async transcode(
     job: JobRec,
     video: VideoRec,
-    source: string,
+    source: SourceInput,
     info: ProbeResult,
     work: string,
     signal: AbortSignal,

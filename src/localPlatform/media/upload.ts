@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
-import { probe, runTool, type ProbeResult } from '../../media/tools';
+import { frameRate, probe, runTool, type ProbeResult } from '../../media/tools';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
 import type { Account } from '../context';
@@ -20,8 +20,8 @@ import { newId } from '../ids';
 import { metaOf } from '../meta';
 import { newVideoRecord, type JobRec, type VideoRec } from '../records';
 import { Tx } from '../store';
-import { frameArgs } from './commands';
-import type { MediaEngine } from './engine';
+import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
+import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
 import { checkToken } from './tokens';
 
@@ -170,12 +170,31 @@ export async function handleUpload(
     account = check.account;
     dir = accounts.find((a) => a.account === account)?.dir;
   };
+  /** The token must be given and good, and the fields so far readable, before the first file part. */
+  const admitFiles = (): void => {
+    findAccount();
+    if (refused) return;
+    if (!account) {
+      return refuse(
+        new UploadFault(Codes.parameterMissing, 'token is missing before the first file part (send the token field first)'),
+      );
+    }
+    try {
+      readOptions(fields, account);
+    } catch (error) {
+      if (error instanceof UploadFault) refuse(error);
+      else throw error;
+    }
+  };
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
     fields.set(name, value);
     if (name === 'token') findAccount();
   });
   parser.on('file', (name, stream, info) => {
+    // Nothing of a file is kept before the token and the fields before it are known good: a file
+    // part sent first is drained and dropped, never written.
+    if (name === 'file' && !refused) admitFiles();
     if (name !== 'file' || refused) {
       stream.resume();
       return;
@@ -233,13 +252,20 @@ export async function handleUpload(
     const fault = refused ?? new UploadFault(Codes.exception, 'upload failed');
     return fail(res, fault.code, fault.message);
   }
+  const measured: Array<ProbeResult | undefined> = [];
+  for (const r of received) measured.push(await measure(tools, r.temp));
+  const beyond = measured.map((info) => info && limitProblem(info, engine.limits)).find((p) => p !== undefined);
+  if (beyond) {
+    await cleanup();
+    return fail(res, Codes.parameterInvalid, beyond);
+  }
   const results: unknown[] = [];
   const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
-  for (const r of received) {
+  for (const [i, r] of received.entries()) {
     const videoId = newId();
     await makeDir(videoDir(dir, videoId));
     await rename(r.temp, sourceFile(dir, videoId));
-    const video = await admit(account, dir, videoId, r, options, tools, now);
+    const video = await admit(account, dir, videoId, r, measured[i], options, tools, now);
     results.push({
       videoId,
       fileName: r.fileName,
@@ -283,24 +309,56 @@ async function recordCutOff(account: Account, received: Received[], fields: Map<
   await account.store.commit(tx);
 }
 
-/** Probes the arrived file, captures covers and stores the video (queued when asked). */
+/** What an arrived file holds; undefined when it is not media. */
+async function measure(tools: NonNullable<MediaEngine['tools']>, file: string): Promise<ProbeResult | undefined> {
+  try {
+    return await probe(tools, file, { timeoutMs: 60_000 });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which bound of `media.limits` (engine.ts) a measured video passes, said with its value and the limit. */
+export function limitProblem(info: ProbeResult, limits: MediaLimits): string | undefined {
+  const v = info.streams.find((s) => s.codec_type === 'video' && s.width);
+  if (!v) return undefined;
+  const pixels = (v.width ?? 0) * (v.height ?? 0);
+  if (pixels > limits.maxFramePixels) {
+    return `file is ${v.width}x${v.height} (${pixels} pixels per frame): the limit is ${limits.maxFramePixels} pixels per frame`;
+  }
+  const fps = frameRate(v.avg_frame_rate) || frameRate(v.r_frame_rate);
+  if (fps > limits.maxFrameRate) {
+    return `file has ${Math.round(fps * 100) / 100} frames per second: the limit is ${limits.maxFrameRate} frames per second`;
+  }
+  const seconds = Number(info.format.duration ?? v.duration ?? 0) || 0;
+  if (seconds > limits.maxDurationSeconds) {
+    return `file lasts ${Math.round(seconds)} s: the limit is ${limits.maxDurationSeconds} s of duration`;
+  }
+  const total = seconds * (fps || 25) * pixels;
+  if (total > limits.maxTotalPixels) {
+    return (
+      `file has about ${Math.round(seconds * (fps || 25))} frames of ${pixels} pixels (${total.toExponential(2)} ` +
+      `frames x pixels): the limit is ${limits.maxTotalPixels.toExponential(2)} frames x pixels`
+    );
+  }
+  return undefined;
+}
+
+/** Stores a measured file as a video (queued when asked) with its covers; not media: status 5. */
 async function admit(
   account: Account,
   dir: string,
   videoId: string,
   r: Received,
+  info: ProbeResult | undefined,
   options: Options,
   tools: NonNullable<MediaEngine['tools']>,
   now: number,
 ): Promise<VideoRec> {
   const source = sourceFile(dir, videoId);
-  let info: ProbeResult | undefined;
-  try {
-    info = await probe(tools, source, { timeoutMs: 60_000 });
-  } catch {
-    info = undefined;
-  }
-  const v = info?.streams.find((s) => s.codec_type === 'video' && s.width);
+  const demuxer = sourceDemuxer(info?.format.format_name);
+  // A playlist, a concat list or an image sequence is not a video, whatever it names.
+  const v = demuxer ? info?.streams.find((s) => s.codec_type === 'video' && s.width) : undefined;
   const a = info?.streams.find((s) => s.codec_type === 'audio');
   const base = newVideoRecord({
     id: videoId,
@@ -312,7 +370,7 @@ async function admit(
     tag: options.tag,
     size: Math.round(r.bytes / 1024),
   });
-  if (!info || !v) {
+  if (!info || !v || !demuxer) {
     // Not media (or no picture): kept as status 5, its bytes removed.
     await rm(source, { force: true });
     const video: VideoRec = { ...base, status: 5 };
@@ -328,7 +386,7 @@ async function admit(
     bitrate: Math.round(Number(info.format.bit_rate ?? 0) / 1000),
     audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : 0,
     status: 0,
-    covers: await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds),
+    covers: await captureCovers(tools.ffmpeg, { file: source, demuxer }, dir, videoId, options.capturePoints, seconds),
   };
   const tx = new Tx();
   let video = measured;
@@ -358,7 +416,7 @@ async function admit(
  * cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it,
  * cover-N.jpg for the others; true when cover.jpg and thumbnail.jpg were written (ffmpeg may find no frame).
  */
-async function captureCovers(ffmpeg: string, source: string, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
+async function captureCovers(ffmpeg: string, source: SourceInput, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
   const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
   const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
   const folder = videoDir(dir, videoId);
