@@ -15,14 +15,14 @@ import { Tx, type AccountStore } from '../store';
 import { renditionsFor, type TranscodeQueue } from '../transcoder';
 import { readAdvanced } from './advanced';
 import { encodeArgs, hlsArgs, remuxArgs, sourceDemuxer, type LogoInput, type SourceInput } from './commands';
-import type { MediaEngine } from './engine';
+import type { JobQueue, MediaEngine } from './engine';
 import { ensureCovers } from './covers';
 import { exists, FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
 
 /** Source type -> its "with secondary transcoding" type (rest-interface 2.8 `type`). */
 const SECONDARY_TYPE: Record<number, number> = { 3: 5, 4: 6, 7: 8 };
 
-export class MediaTranscoder implements TranscodeQueue {
+export class MediaTranscoder implements TranscodeQueue, JobQueue {
   private readonly running = new Map<string, AbortController>();
   private closed = false;
   private readonly unsubscribe: () => void;
@@ -34,7 +34,7 @@ export class MediaTranscoder implements TranscodeQueue {
     private readonly tools: MediaTools,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.unsubscribe = engine.onSlotFree(() => this.reschedule());
+    this.unsubscribe = engine.register(this);
   }
 
   plan(now: number): { startAt: number; doneAt: number } {
@@ -45,18 +45,27 @@ export class MediaTranscoder implements TranscodeQueue {
     if (this.closed) return;
     // A job whose record is gone (its video deleted) stops at once.
     for (const [jobId, control] of this.running) if (!this.store.get('jobs', jobId)) control.abort();
-    const waiting = [...this.store.values('jobs')]
-      .filter((j) => !this.running.has(j.id))
-      .sort((a, b) => a.createTime - b.createTime || a.id.localeCompare(b.id));
-    for (const job of waiting) {
-      if (!this.engine.tryAcquire()) return;
-      const control = new AbortController();
-      this.running.set(job.id, control);
-      void this.run(job, control.signal).finally(() => {
-        this.running.delete(job.id);
-        this.engine.release();
-      });
+    this.engine.schedule();
+  }
+
+  /** Starts the oldest waiting job in a slot the engine took for this queue (engine.ts: round-robin). */
+  startNext(): boolean {
+    if (this.closed) return false;
+    let oldest: JobRec | undefined;
+    for (const j of this.store.values('jobs')) {
+      if (this.running.has(j.id)) continue;
+      if (!oldest || j.createTime < oldest.createTime || (j.createTime === oldest.createTime && j.id < oldest.id))
+        oldest = j;
     }
+    if (!oldest) return false;
+    const job = oldest;
+    const control = new AbortController();
+    this.running.set(job.id, control);
+    void this.run(job, control.signal).finally(() => {
+      this.running.delete(job.id);
+      this.engine.release();
+    });
+    return true;
   }
 
   /** Removes the files of deleted videos (their jobs were dropped with them: see reschedule). */
@@ -86,7 +95,7 @@ export class MediaTranscoder implements TranscodeQueue {
       await makeDir(work);
       const source = this.sourceOf(video);
       if (!source) throw new Error('the video has no source media (it was created without a file)');
-      const info = await probe(this.tools, source, { signal });
+      const info = await probe(this.tools, source, this.engine.runOptions({ signal }));
       const demuxer = sourceDemuxer(info.format.format_name);
       if (!demuxer) throw new Error('the source is not an audio/video file the platform reads');
       const result = await this.transcode(job, video, { file: source, demuxer }, info, work, signal);
@@ -132,7 +141,8 @@ export class MediaTranscoder implements TranscodeQueue {
     const logos = this.logosOf(job.logoGroupId);
     const trailor = job.trailor && job.trailorDuration > 0 ? Math.min(job.trailorDuration, durationSeconds) : 0;
     const streams = renditionsFor(job.id, job.templates, trailor, targetId, Math.round(durationSeconds * 1000));
-    const run = (args: string[]): Promise<unknown> => runTool(this.tools.ffmpeg, args, { signal, timeoutMs: 6 * 3600_000 });
+    const run = (args: string[]): Promise<unknown> =>
+      runTool(this.tools.ffmpeg, args, this.engine.runOptions({ signal, timeoutMs: 6 * 3600_000 }));
     const measured: StreamRec[] = [];
     // renditionsFor lists the templates in order, then their trial clips in the same order.
     for (const [i, s] of streams.entries()) {
@@ -168,7 +178,7 @@ export class MediaTranscoder implements TranscodeQueue {
       }
       if (s.flvPath) await run(remuxArgs(mp4, join(work, `${base}.flv`), 'flv'));
       if (s.tsPath) await run(remuxArgs(mp4, join(work, `${base}.ts`), 'mpegts'));
-      const probed = await probe(this.tools, mp4, { signal });
+      const probed = await probe(this.tools, mp4, this.engine.runOptions({ signal }));
       const v = probed.streams.find((x) => x.codec_type === 'video');
       const a = probed.streams.find((x) => x.codec_type === 'audio');
       const files = await readdir(work);
@@ -191,7 +201,11 @@ export class MediaTranscoder implements TranscodeQueue {
       if (!s.mp4Path) await rm(mp4);
     }
     // Cover and thumbnail of the result, unless the video has them already (from its upload).
-    await ensureCovers(this.tools.ffmpeg, this.accountDir, targetId, source, Math.min(1, durationSeconds / 2), signal);
+    await ensureCovers(
+      ...[this.tools.ffmpeg, this.accountDir, targetId, source],
+      Math.min(1, durationSeconds / 2),
+      this.engine.runOptions({ signal }),
+    );
     return { targetId, streams: measured, source: info };
   }
 

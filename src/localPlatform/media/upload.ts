@@ -12,7 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
-import { frameRate, probe, runTool, type ProbeResult } from '../../media/tools';
+import { frameRate, probe, runTool, type ProbeResult, type RunOptions } from '../../media/tools';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
 import type { Account } from '../context';
@@ -253,7 +253,7 @@ export async function handleUpload(
     return fail(res, fault.code, fault.message);
   }
   const measured: Array<ProbeResult | undefined> = [];
-  for (const r of received) measured.push(await measure(tools, r.temp));
+  for (const r of received) measured.push(await measure(tools, r.temp, engine.runOptions()));
   const beyond = measured.map((info) => info && limitProblem(info, engine.limits)).find((p) => p !== undefined);
   if (beyond) {
     await cleanup();
@@ -265,7 +265,7 @@ export async function handleUpload(
     const videoId = newId();
     await makeDir(videoDir(dir, videoId));
     await rename(r.temp, sourceFile(dir, videoId));
-    const video = await admit(account, dir, videoId, r, measured[i], options, tools, now);
+    const video = await admit(account, dir, videoId, r, measured[i], options, engine, now);
     results.push({
       videoId,
       fileName: r.fileName,
@@ -310,9 +310,13 @@ async function recordCutOff(account: Account, received: Received[], fields: Map<
 }
 
 /** What an arrived file holds; undefined when it is not media. */
-async function measure(tools: NonNullable<MediaEngine['tools']>, file: string): Promise<ProbeResult | undefined> {
+async function measure(
+  tools: NonNullable<MediaEngine['tools']>,
+  file: string,
+  run: RunOptions,
+): Promise<ProbeResult | undefined> {
   try {
-    return await probe(tools, file, { timeoutMs: 60_000 });
+    return await probe(tools, file, { timeoutMs: 60_000, ...run });
   } catch {
     return undefined;
   }
@@ -352,9 +356,10 @@ async function admit(
   r: Received,
   info: ProbeResult | undefined,
   options: Options,
-  tools: NonNullable<MediaEngine['tools']>,
+  engine: MediaEngine,
   now: number,
 ): Promise<VideoRec> {
+  const tools = engine.tools!;
   const source = sourceFile(dir, videoId);
   const demuxer = sourceDemuxer(info?.format.format_name);
   // A playlist, a concat list or an image sequence is not a video, whatever it names.
@@ -386,7 +391,7 @@ async function admit(
     bitrate: Math.round(Number(info.format.bit_rate ?? 0) / 1000),
     audioBitrate: a ? Math.round(Number(a.bit_rate ?? 0) / 1000) : 0,
     status: 0,
-    covers: await captureCovers(tools.ffmpeg, { file: source, demuxer }, dir, videoId, options.capturePoints, seconds),
+    covers: await captureCovers(engine, { file: source, demuxer }, dir, videoId, options.capturePoints, seconds),
   };
   const tx = new Tx();
   let video = measured;
@@ -416,7 +421,7 @@ async function admit(
  * cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it,
  * cover-N.jpg for the others; true when cover.jpg and thumbnail.jpg were written (ffmpeg may find no frame).
  */
-async function captureCovers(ffmpeg: string, source: SourceInput, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
+async function captureCovers(engine: MediaEngine, source: SourceInput, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
   const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
   const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
   const folder = videoDir(dir, videoId);
@@ -427,7 +432,9 @@ async function captureCovers(ffmpeg: string, source: SourceInput, dir: string, v
   ];
   for (const [name, time, width] of shots) {
     const file = join(folder, name);
-    await runTool(ffmpeg, frameArgs(source, time, file, width), { timeoutMs: 60_000 }).catch(() => undefined);
+    await runTool(engine.tools!.ffmpeg, frameArgs(source, time, file, width), engine.runOptions({ timeoutMs: 60_000 })).catch(
+      () => undefined,
+    );
     await chmod(file, FILE_MODE).catch(() => undefined);
   }
   return coversOnDisk(dir, videoId);
