@@ -359,7 +359,6 @@ async function admit(
   engine: MediaEngine,
   now: number,
 ): Promise<VideoRec> {
-  const tools = engine.tools!;
   const source = sourceFile(dir, videoId);
   const demuxer = sourceDemuxer(info?.format.format_name);
   // A playlist, a concat list or an image sequence is not a video, whatever it names.
