@@ -8,6 +8,7 @@ import { Fields } from '../fields';
 import type { Flag } from '../../api/types';
 import type { AccountStore } from '../store';
 import { pullStreamProblem } from '../live/pullSource';
+import { checkRenditionWork } from './workLimits';
 
 export interface OutputTemplateDef {
   templateId: string;
@@ -90,6 +91,8 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   if (list.length === 0) throw f.invalid('outputGroupList', 'must hold at least one output group');
   if (list.length > MAX_GROUPS) throw f.invalid('outputGroupList', `must hold at most ${MAX_GROUPS} output groups`);
   const groups = list.map((item, i) => readGroup(f.item('outputGroupList', i, item), store, withId));
+  const profiles = groups.flatMap((g) => g.templates.map((t) => store.get('liveTemplates', t.templateId)!));
+  checkRenditionWork('outputGroupList', profiles);
 
   const firstTemplate = store.get('liveTemplates', groups[0].templates[0].templateId);
   const followed =
