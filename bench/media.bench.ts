@@ -91,7 +91,7 @@ export async function run(): Promise<void> {
       await runTool(
         tools.ffmpeg,
         encodeArgs({
-          source: clip,
+          source: { file: clip, demuxer: 'mov' },
           output: mp4,
           template: TEMPLATE,
           preset: 'veryfast',

@@ -14,6 +14,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
                      [--replay-guard] [--verbose]
                      [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
+                     [--allow-private-sources]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -36,6 +37,8 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --max-jobs N            transcoding jobs run at once (1 to 64; default one per 2 cores)
   --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
   --simulated-live        no real live media even when ffmpeg is found
+  --allow-private-sources let pull channels pull from loopback, private and link-local addresses
+                          (refused by default: a pull source must be on the public internet)
 
 Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
 without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
@@ -100,6 +103,7 @@ const OPTIONS = {
   'max-jobs': { type: 'string' },
   ffmpeg: { type: 'string' },
   'simulated-live': { type: 'boolean' },
+  'allow-private-sources': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -192,6 +196,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (v['max-jobs'] !== undefined)
     options.media = { ...options.media, maxJobs: integer('--max-jobs', v['max-jobs'], 1, 64) };
   if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
+  if (v['allow-private-sources']) live.allowPrivateSources = true;
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;
   return options;

@@ -198,7 +198,7 @@ async function openAccounts(
       const account: Account = live ? { ...opened.account, live: live.hooksFor(opened.account) } : opened.account;
       accounts.set(config.accessKey, account);
       if (fresh && options.demo) await seedDemo(account.store, Date.now(), { realMedia: tools !== undefined });
-      if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop);
+      if (options.demo && tools) seedDemoMedia(account, options.dataDir, tools, logError, demoStop, engine.watchdog);
       account.transcoder.reschedule();
       await live?.resume(account);
     }
@@ -273,6 +273,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     async (error: unknown) => {
       demoStop.abort();
       await live?.close();
+      engine.close();
       throw error;
     },
   );
@@ -465,6 +466,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     await live?.close();
     demoStop.abort();
     await closeAccounts(accounts);
+    engine.close();
     throw error;
   }
   port = (server.address() as AddressInfo).port;
@@ -495,6 +497,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         server.closeAllConnections();
         await closed;
         await closeAccounts(accounts);
+        engine.close();
       })();
       return closing;
     },

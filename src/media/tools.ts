@@ -159,6 +159,8 @@ export interface RunOptions {
   onStderrLine?: (line: string) => void;
   /** Variables set for the tool on top of this process's environment (ffmpeg's `http_proxy`, say). */
   env?: Readonly<Record<string, string>>;
+  /** Told the tool's process id when it starts and when it ends (the platform's watchdog: no orphan after a crash). */
+  track?: { watch(pid: number | undefined): void; forget(pid: number | undefined): void };
 }
 
 export interface RunResult {
@@ -193,6 +195,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
       windowsHide: true,
       ...(options.env ? { env: { ...process.env, ...options.env } } : {}),
     });
+    options.track?.watch(child.pid);
     const out: Buffer[] = [];
     let err = '';
     let partial = '';
@@ -229,6 +232,7 @@ export function runTool(file: string, args: readonly string[], options: RunOptio
     });
     child.on('error', (error) => finish(error));
     child.on('close', (code, signal) => {
+      options.track?.forget(child.pid);
       if (code === 0) finish(undefined);
       else finish(new ToolError(name, code ?? signal, err));
     });

@@ -397,7 +397,7 @@ describe('local platform: live channels', () => {
       id: ch.id,
       name: 'Renamed',
       signalType: '2',
-      pullStream: 'rtsp://192.0.2.7/cam',
+      pullStream: 'srt://192.0.2.7:9000',
       outputGroupList: [
         { id: hls.id, protocolType: 1, outputTemplateList: [{ templateId: hd.id, isDefault: '1' }] },
         { protocolType: 2, outputTemplateList: [{ templateId: sd.id, isDefault: '1' }] },
@@ -406,7 +406,7 @@ describe('local platform: live channels', () => {
     assert.equal(updated.name, 'Renamed');
     assert.deepEqual(await listed(), updated, 'the list answers the channel as updated, not as first listed');
     assert.equal(updated.signalType, '2');
-    assert.equal(updated.pullStream, 'rtsp://192.0.2.7/cam');
+    assert.equal(updated.pullStream, 'srt://192.0.2.7:9000');
     assert.equal(updated.outputGroupList[0].id, hls.id);
     assert.equal(updated.outputGroupList[0].liveOutputs[0].publicOutputUrl, hls.liveOutputs[0].publicOutputUrl);
     assert.equal(updated.outputGroupList[0].liveOutputs.length, 1);

@@ -7,6 +7,8 @@ import { PlatformFault } from '../faults';
 import { Fields } from '../fields';
 import type { Flag } from '../../api/types';
 import type { AccountStore } from '../store';
+import { pullStreamProblem } from '../live/pullSource';
+import { checkRenditionWork } from './workLimits';
 
 export interface OutputTemplateDef {
   templateId: string;
@@ -43,8 +45,6 @@ export const ROTATIONS = ['0', '90', '270'] as const;
 export const LIVE_TYPES = [0, 2, 3, 4] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
-// `testsrc://` is the built-in test pattern and `file://` a local file (live/pullSource.ts).
-const PULL_SCHEMES = /^((rtmp|rtmps|rtsp|http|https|srt|udp|file):\/\/\S+|testsrc:\/\/\S*)$/i;
 const RTMP_SCHEMES = /^rtmps?:\/\/\S+$/i;
 
 export function readChannelDefinition(body: unknown, store: AccountStore, withId: boolean): ChannelDef {
@@ -61,9 +61,8 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   let pullStream: string | null = null;
   if (signalType === '2') {
     pullStream = f.str('pullStream', true, 2000).trim();
-    if (!PULL_SCHEMES.test(pullStream)) {
-      throw f.invalid('pullStream', 'must be a stream address such as rtmp://, rtsp://, srt:// or http(s)://');
-    }
+    const problem = pullStreamProblem(pullStream);
+    if (problem) throw f.invalid('pullStream', problem);
   }
   const liveTypeGiven = f.int('liveType', false, { oneOf: LIVE_TYPES });
   const description = f.str('description', false, 2000) ?? null;
@@ -92,6 +91,8 @@ export function readChannelDefinition(body: unknown, store: AccountStore, withId
   if (list.length === 0) throw f.invalid('outputGroupList', 'must hold at least one output group');
   if (list.length > MAX_GROUPS) throw f.invalid('outputGroupList', `must hold at most ${MAX_GROUPS} output groups`);
   const groups = list.map((item, i) => readGroup(f.item('outputGroupList', i, item), store, withId));
+  const profiles = groups.flatMap((g) => g.templates.map((t) => store.get('liveTemplates', t.templateId)!));
+  checkRenditionWork('outputGroupList', profiles);
 
   const firstTemplate = store.get('liveTemplates', groups[0].templates[0].templateId);
   const followed =

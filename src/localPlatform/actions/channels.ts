@@ -11,6 +11,7 @@ import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../records';
 import { newChannelRecord } from '../records';
 import * as out from '../serialize';
 import { Tx, type AccountStore } from '../store';
+import { pullStreamProblem } from '../live/pullSource';
 import { readChannelDefinition, type OutputGroupDef } from './channelDefinition';
 
 /** `listField` names the comma-separated parameter the id came from, if any. */
@@ -79,9 +80,20 @@ function definitionOf(ctx: ActionContext, withId: boolean): unknown {
   return body;
 }
 
+/**
+ * With real live media a pull source's host is resolved and must be public (live/pullSource.ts):
+ * checked when a definition is stored and again when a channel starts (records stored earlier).
+ */
+async function checkPullAddress(ctx: ActionContext, pullStream: string | null): Promise<void> {
+  if (!pullStream || !ctx.account.live) return;
+  const problem = pullStreamProblem(pullStream) ?? (await ctx.account.live.pullProblem(pullStream));
+  if (problem) throw new PlatformFault(Codes.parameterInvalid, `pullStream ${problem}`);
+}
+
 export const liveCreateChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, false), store, false);
+  await checkPullAddress(ctx, def.pullStream);
   const id = newId();
   const ch = newChannelRecord({
     id,
@@ -104,6 +116,7 @@ export const liveCreateChannel: ActionHandler = async (ctx) => {
 export const liveUpdate: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, true), store, true);
+  await checkPullAddress(ctx, def.pullStream);
   const current = findChannel(store, def.id ?? '');
   if (isRunning(current)) {
     throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is live; stop it before updating it`);
@@ -188,7 +201,11 @@ function isRunning(ch: ChannelRec): boolean {
 
 export const liveStartChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const current = findChannel(store, ctx.params.str('id', true, 64));
+  const id = ctx.params.str('id', true, 64);
+  const stored = findChannel(store, id);
+  if (stored.signalType === '2') await checkPullAddress(ctx, stored.pullStream);
+  // Read again after the look-up: the record may have changed meanwhile.
+  const current = findChannel(store, id);
   if (isRunning(current)) {
     throw new PlatformFault(
       Codes.channelStateConflict,

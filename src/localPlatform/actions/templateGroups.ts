@@ -10,6 +10,7 @@ import { Codes } from '../../api/errorCodes';
 import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
 import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
+import { checkRenditionWork } from './workLimits';
 import { Fields } from '../fields';
 import { metaOf } from '../meta';
 import type { TemplateGroupItemRec, TemplateGroupRec } from '../records';
@@ -66,6 +67,7 @@ function readItems(p: Fields): TemplateGroupItemRec[] {
   if (list.length === 0) throw f.invalid('transcodeTemplates', 'must hold at least one template');
   if (list.length > MAX_ITEMS) throw f.invalid('transcodeTemplates', `must hold at most ${MAX_ITEMS} templates`);
   const items = list.map((value, i) => readItem(f.item('transcodeTemplates', i, value)));
+  checkRenditionWork('transcodeTemplates', items);
   const defaults = items.filter((item) => item.defaultVideo === 1).length;
   if (defaults !== 1) {
     throw f.invalid('transcodeTemplates', `must have exactly one template with defaultVideo 1 (found ${defaults})`);

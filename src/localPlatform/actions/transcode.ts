@@ -18,6 +18,7 @@ import type { JobRec, JobTemplate, TemplateGroupRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import { checkLogoGroup, readGroupId } from './logoGroups';
 import { findTemplateGroup } from './templateGroups';
+import { checkRenditionWork } from './workLimits';
 
 const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
 const MAX_TEMPLATES = 20;
@@ -81,6 +82,7 @@ function readAdHoc(p: Fields, store: AccountStore): Plan {
   if (list.length > MAX_TEMPLATES) throw listField.invalid(name, `must hold at most ${MAX_TEMPLATES} templates`);
   const read = list.map((item, i) => readAdHocTemplate(listField.item(name, i, item), store));
   const templates = read.map((r) => r.template);
+  checkRenditionWork('transcodeTemplates', templates);
   const defaults = templates.filter((t) => t.defaultVideo === 1).length;
   if (defaults > 1)
     throw listField.invalid(name, `must have at most one template with defaultVideo 1 (found ${defaults})`);

@@ -14,6 +14,7 @@ import { Tx } from '../store';
 import { ChannelMedia, renditionsOf } from './channelMedia';
 import type { LiveChannel } from './liveChannel';
 import { isLoopable, PatternLoop } from './patternLoop';
+import { pullAddressProblem, pullStreamProblem } from './pullSource';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -31,6 +32,8 @@ export interface LiveOptions {
   npmFallback?: boolean;
   /** Seconds one hour of time shift lasts: 3600; tests shorten it. */
   timeShiftHourSeconds?: number;
+  /** Pull sources on loopback, private and link-local addresses are allowed (default false; live/pullSource.ts). */
+  allowPrivateSources?: boolean;
 }
 
 /** What channel operations call (actions/channels.ts). */
@@ -43,6 +46,8 @@ export interface LiveHooks {
   stop(channelId: string): Promise<void>;
   /** The channel's thumbnail is on disk (its ladder wrote one since the channel started): lists name it. */
   thumbnail(channelId: string): boolean;
+  /** Why the platform will not pull from this address (its host is not public), or undefined. */
+  pullProblem(pullStream: string): Promise<string | undefined>;
 }
 
 export class LiveMedia {
@@ -128,6 +133,7 @@ export class LiveMedia {
         }
       },
       start: (channelId) => this.startChannel(account, channelId),
+      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.options.allowPrivateSources === true),
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
@@ -188,10 +194,14 @@ export class LiveMedia {
     for (const ch of [...account.store.values('channels')]) {
       if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
       const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
-      if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken) {
-        this.log(
-          `channel ${ch.id} was live but is not started again: ${taken ? 'its id or stream is live in another account' : `the limit of ${this.max} channels is reached`}`,
-        );
+      const refused = await this.storedSourceProblem(ch);
+      if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken || refused) {
+        const why = refused
+          ? `its pullStream ${refused}`
+          : taken
+            ? 'its id or stream is live in another account'
+            : `the limit of ${this.max} channels is reached`;
+        this.log(`channel ${ch.id} was live but is not started again: ${why}`);
         await account.store.commit(
           new Tx().put('channels', { ...ch, status: 1, streamStatus: 2, endTime: Date.now(), updateTime: Date.now() }),
         );
@@ -200,6 +210,15 @@ export class LiveMedia {
       await account.store.commit(new Tx().put('channels', { ...ch, status: 5, streamStatus: 2 }));
       this.startChannel(account, ch.id);
     }
+  }
+
+  /** A pull source stored before the rules of live/pullSource.ts, or allowed by an earlier start's options. */
+  private async storedSourceProblem(ch: ChannelRec): Promise<string | undefined> {
+    if (ch.signalType !== '2' || !ch.pullStream) return undefined;
+    return (
+      pullStreamProblem(ch.pullStream) ??
+      (await pullAddressProblem(ch.pullStream, this.options.allowPrivateSources === true))
+    );
   }
 
   channelDir(channelId: string): string {

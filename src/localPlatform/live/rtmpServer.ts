@@ -12,6 +12,15 @@ import { nmsCore, type NmsSession } from './nms';
 export const RTMP_APP = 'live';
 export const DEFAULT_RTMP_PORT = 1935;
 
+/**
+ * Bounds of the RTMP port: a connection must publish or play within `handshakeMs` (handshake,
+ * connect, createStream, publish/play) and is closed after `idleMs` without a byte either way;
+ * at most `perAddress` connections from one address and `total` in all (one more is closed at once).
+ * The platform's own processes (relays, ladders, RTMP group outputs) connect from the loopback
+ * address and count too: a few per started channel.
+ */
+export const RTMP_LIMITS = { handshakeMs: 10_000, idleMs: 30_000, perAddress: 64, total: 512 };
+
 export interface PublishInfo {
   stream: string;
   query: Record<string, string>;
@@ -39,19 +48,30 @@ function firstValues(query: NmsSession['streamQuery']): Record<string, string> {
 
 export class RtmpServer {
   private readonly sockets = new Set<Socket>();
+  private readonly perAddress = new Map<string, number>();
   private readonly server: Server;
   port = 0;
 
   private constructor(private readonly events: RtmpServerEvents) {
     const core = nmsCore((line) => events.log(`rtmp: ${line}`));
     this.server = createServer((socket) => {
-      this.sockets.add(socket);
-      socket.on('close', () => this.sockets.delete(socket));
+      if (!this.admit(socket)) return;
       socket.setNoDelay(true);
       const session = core.newRtmpSession(socket);
       session.run();
+      // Until it publishes or plays, a connection has `handshakeMs`; then `idleMs` of silence closes it.
+      const handshake = setTimeout(() => socket.destroy(), RTMP_LIMITS.handshakeMs);
+      handshake.unref();
+      socket.once('close', () => clearTimeout(handshake));
+      socket.setTimeout(RTMP_LIMITS.idleMs, () => socket.destroy());
+      const play = session.rtmp.onPlayCallback;
+      session.rtmp.onPlayCallback = () => {
+        clearTimeout(handshake);
+        play();
+      };
       const push = session.rtmp.onPushCallback;
       session.rtmp.onPushCallback = () => {
+        clearTimeout(handshake);
         const info = { stream: session.streamName, query: firstValues(session.streamQuery), ip: session.ip };
         const verdict = session.streamApp === RTMP_APP ? events.authorize(info) : `application must be ${RTMP_APP}`;
         if (verdict !== true) {
@@ -68,6 +88,26 @@ export class RtmpServer {
         events.published(info.stream, session);
       };
     });
+  }
+
+  /** Counts a new connection, or closes it when its address or the server has as many as allowed. */
+  private admit(socket: Socket): boolean {
+    const address = socket.remoteAddress ?? '';
+    const fromAddress = this.perAddress.get(address) ?? 0;
+    if (this.sockets.size >= RTMP_LIMITS.total || fromAddress >= RTMP_LIMITS.perAddress) {
+      socket.destroy();
+      return false;
+    }
+    this.sockets.add(socket);
+    this.perAddress.set(address, fromAddress + 1);
+    socket.on('error', () => undefined);
+    socket.once('close', () => {
+      this.sockets.delete(socket);
+      const left = (this.perAddress.get(address) ?? 1) - 1;
+      if (left > 0) this.perAddress.set(address, left);
+      else this.perAddress.delete(address);
+    });
+    return true;
   }
 
   /** Listens on `preferred` (a busy port is an error) or, when `preferred` is undefined, 1935 or a free port. */

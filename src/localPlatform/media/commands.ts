@@ -9,8 +9,49 @@
  */
 import type { JobTemplate, LogoItemRec } from '../records';
 import type { Advanced } from './advanced';
+import type { Container } from '../../media/read';
 
 export const KEYFRAME_SECONDS = 2;
+
+/**
+ * A stored source (an upload) and the container it was detected as. ffmpeg reads it only as that
+ * container and only as a local file (`-f`, `-protocol_whitelist file`): a playlist, a concat list
+ * or any other indirection in it is never followed.
+ */
+export interface SourceInput {
+  file: string;
+  /** ffmpeg's demuxer name (`sourceDemuxer` of the container the reader found). */
+  demuxer: string;
+}
+
+/**
+ * ffmpeg's demuxer for each container the in-process reader (src/media/read.ts) recognises. A source is read by
+ * ffmpeg only as the container its bytes were found to be: never a playlist (hls), a list (concat, ffconcat), an
+ * image sequence or a device, which the reader does not recognise in the first place.
+ */
+const DEMUXERS: Readonly<Record<Container, string>> = {
+  mp4: 'mov',
+  mov: 'mov',
+  mpegts: 'mpegts',
+  flv: 'flv',
+  matroska: 'matroska',
+  webm: 'matroska',
+  adts: 'aac',
+  mp3: 'mp3',
+  ogg: 'ogg',
+  wav: 'wav',
+  flac: 'flac',
+};
+
+/** The demuxer for a container the reader found. */
+export function sourceDemuxer(container: Container): string {
+  return DEMUXERS[container];
+}
+
+/** ffmpeg's input arguments for a stored source. */
+export function sourceInputArgs(input: SourceInput): string[] {
+  return ['-protocol_whitelist', 'file', '-f', input.demuxer, '-i', input.file];
+}
 
 export interface LogoInput {
   file: string;
@@ -18,7 +59,7 @@ export interface LogoInput {
 }
 
 export interface EncodeOptions {
-  source: string;
+  source: SourceInput;
   output: string;
   template: JobTemplate;
   preset: string;
@@ -70,7 +111,7 @@ export function filterGraph(o: EncodeOptions): string {
 
 export function encodeArgs(o: EncodeOptions): string[] {
   const t = o.template;
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-i', o.source];
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', ...sourceInputArgs(o.source)];
   for (const logo of o.logos) args.push('-loop', '1', '-i', logo.file);
   args.push('-filter_complex', filterGraph(o), '-map', '[vout]');
   if (o.hasAudio) args.push('-map', '0:a:0');
@@ -112,8 +153,8 @@ export function remuxArgs(mp4: string, output: string, format: 'flv' | 'mpegts')
 }
 
 /** One JPEG frame at `seconds` (a cover or a thumbnail), at most `width` wide. */
-export function frameArgs(input: string, seconds: number, output: string, width?: number): string[] {
-  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-ss', seconds.toFixed(3), '-i', input];
+export function frameArgs(input: SourceInput, seconds: number, output: string, width?: number): string[] {
+  const args = ['-hide_banner', '-nostdin', '-y', '-v', 'error', '-ss', seconds.toFixed(3), ...sourceInputArgs(input)];
   args.push('-frames:v', '1', '-q:v', '3');
   if (width) args.push('-vf', `scale=${width}:-2`);
   args.push('-f', 'image2', '-c:v', 'mjpeg', output);

@@ -4,8 +4,8 @@
  */
 import { chmod, rename } from 'node:fs/promises';
 import { join } from 'node:path';
-import { runTool } from '../../media/tools';
-import { frameArgs } from './commands';
+import { runTool, type RunOptions } from '../../media/tools';
+import { frameArgs, type SourceInput } from './commands';
 import { exists, FILE_MODE, makeDir, videoDir } from './files';
 
 /**
@@ -16,9 +16,9 @@ export async function ensureCovers(
   ffmpeg: string,
   accountDir: string,
   videoId: string,
-  source: string,
+  source: SourceInput,
   seconds: number,
-  signal: AbortSignal,
+  run: RunOptions,
 ): Promise<void> {
   const dir = videoDir(accountDir, videoId);
   await makeDir(dir);
@@ -28,7 +28,7 @@ export async function ensureCovers(
   ] as const) {
     const file = join(dir, name);
     if (exists(file)) continue;
-    await runTool(ffmpeg, frameArgs(source, seconds, `${file}.part`, width), { signal, timeoutMs: 60_000 });
+    await runTool(ffmpeg, frameArgs(source, seconds, `${file}.part`, width), { timeoutMs: 60_000, ...run });
     await chmod(`${file}.part`, FILE_MODE);
     await rename(`${file}.part`, file);
   }

@@ -11,7 +11,7 @@
 import { existsSync } from 'node:fs';
 import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { runTool, type MediaTools } from '../../media/tools';
+import { runTool, type MediaTools, type RunOptions } from '../../media/tools';
 import { accountDir } from '../accounts';
 import { demoProfilesOf } from '../demo';
 import { fromGroup } from '../actions/transcode';
@@ -37,8 +37,11 @@ export function seedDemoMedia(
   tools: MediaTools,
   onError: (e: unknown) => void,
   signal: AbortSignal,
+  track?: RunOptions['track'],
 ): void {
-  void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, signal).catch((error: unknown) => {
+  // Every ffmpeg is stopped by `signal` and listed with the watchdog (`track`) while it runs.
+  const run: RunOptions = { signal, track };
+  void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, run).catch((error: unknown) => {
     if (!signal.aborted) onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`));
   });
 }
@@ -47,13 +50,13 @@ async function makeSource(
   tools: MediaTools,
   source: string,
   video: { title: string; videoType: number },
-  signal: AbortSignal,
+  run: RunOptions,
 ): Promise<void> {
   await makeDir(dirname(source));
   const [w, h] = video.videoType === 1 ? [640, 320] : [640, 360];
   await runTool(tools.ffmpeg, testClipArgs(`${source}.part.mp4`, DEMO_CLIP_SECONDS, w, h, video.title), {
     timeoutMs: 120_000,
-    signal,
+    ...run,
   });
   await rename(`${source}.part.mp4`, source);
   await chmod(source, FILE_MODE);
@@ -63,15 +66,18 @@ async function makeSource(
  * Cover and thumbnail of a demo video with a source, as an upload captures them before any transcoding (so a
  * raw upload or a failed encode has them too), and the record's `covers` set so that they are listed.
  */
-async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, signal: AbortSignal): Promise<void> {
+async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, run: RunOptions): Promise<void> {
+  const signal = run.signal!;
   if (account.store.get('videos', videoId)?.covers) return;
-  await ensureCovers(tools.ffmpeg, dir, videoId, source, 1, signal);
+  // The demo's own clip (testClipArgs): an MP4.
+  await ensureCovers(tools.ffmpeg, dir, videoId, { file: source, demuxer: 'mov' }, 1, run);
   const current = account.store.get('videos', videoId);
   if (current && !signal.aborted) await account.store.commit(new Tx().put('videos', { ...current, covers: true }));
 }
 
-async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, signal: AbortSignal): Promise<void> {
+async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, run: RunOptions): Promise<void> {
   const { store } = account;
+  const signal = run.signal!;
   // Logo images the demo's logo groups and live logos name.
   const uris = new Set<string>();
   for (const g of store.values('logoGroups')) for (const l of g.logos) uris.add(l.uri);
@@ -85,7 +91,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
       ...['-hide_banner', '-nostdin', '-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:size=160x60'],
       ...['-vf', `drawtext=text='${label.replace(/[^A-Z0-9 -]/g, '')}':fontsize=20:fontcolor=black:x=(w-text_w)/2:y=(h-text_h)/2`],
       ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', file],
-    ], { signal });
+    ], run);
     await chmod(file, FILE_MODE);
   }
   const defaultGroup = metaOf(store).defaultTemplateGroupId;
@@ -99,9 +105,9 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, s
     } else {
       const source = sourceFile(dir, video.id);
       const earlier = existsSync(source);
-      if (!earlier) await makeSource(tools, source, video, signal);
+      if (!earlier) await makeSource(tools, source, video, run);
       if (signal.aborted) return;
-      await captureCovers(account, dir, tools, video.id, source, signal);
+      await captureCovers(account, dir, tools, video.id, source, run);
       // Made on an earlier start: nothing more to do (a video with its source was already queued then).
       if (earlier) continue;
     }

@@ -1,7 +1,7 @@
 /**
  * The real transcoding queue of one account: the same job records as the simulated clock
  * (transcoder.ts), run by ffmpeg. A queued video (7) starts when the engine has a free slot and
- * turns 6 (1 for the first transcoding after an upload), then 2 with renditions measured by ffprobe,
+ * turns 6 (1 for the first transcoding after an upload), then 2 with renditions measured in-process,
  * or 3 with ffmpeg's error in the platform's log. Jobs stay stored until they end, so a restart runs
  * again what was in flight; a deleted video's job is killed and its files removed.
  */
@@ -15,15 +15,15 @@ import type { JobRec, StreamRec, VideoRec } from '../records';
 import { Tx, type AccountStore } from '../store';
 import { renditionsFor, type TranscodeQueue } from '../transcoder';
 import { readAdvanced } from './advanced';
-import { encodeArgs, hlsArgs, remuxArgs, type LogoInput } from './commands';
-import type { MediaEngine } from './engine';
+import { encodeArgs, hlsArgs, remuxArgs, sourceDemuxer, type LogoInput, type SourceInput } from './commands';
+import type { JobQueue, MediaEngine } from './engine';
 import { ensureCovers } from './covers';
 import { exists, FILE_MODE, logoFile, makeDir, sourceFile, videoDir, workDir } from './files';
 
 /** Source type -> its "with secondary transcoding" type (rest-interface 2.8 `type`). */
 const SECONDARY_TYPE: Record<number, number> = { 3: 5, 4: 6, 7: 8 };
 
-export class MediaTranscoder implements TranscodeQueue {
+export class MediaTranscoder implements TranscodeQueue, JobQueue {
   private readonly running = new Map<string, AbortController>();
   private closed = false;
   private readonly unsubscribe: () => void;
@@ -35,7 +35,7 @@ export class MediaTranscoder implements TranscodeQueue {
     private readonly tools: MediaTools,
     private readonly onError: (error: unknown) => void,
   ) {
-    this.unsubscribe = engine.onSlotFree(() => this.reschedule());
+    this.unsubscribe = engine.register(this);
   }
 
   plan(now: number): { startAt: number; doneAt: number } {
@@ -46,18 +46,27 @@ export class MediaTranscoder implements TranscodeQueue {
     if (this.closed) return;
     // A job whose record is gone (its video deleted) stops at once.
     for (const [jobId, control] of this.running) if (!this.store.get('jobs', jobId)) control.abort();
-    const waiting = [...this.store.values('jobs')]
-      .filter((j) => !this.running.has(j.id))
-      .sort((a, b) => a.createTime - b.createTime || a.id.localeCompare(b.id));
-    for (const job of waiting) {
-      if (!this.engine.tryAcquire()) return;
-      const control = new AbortController();
-      this.running.set(job.id, control);
-      void this.run(job, control.signal).finally(() => {
-        this.running.delete(job.id);
-        this.engine.release();
-      });
+    this.engine.schedule();
+  }
+
+  /** Starts the oldest waiting job in a slot the engine took for this queue (engine.ts: round-robin). */
+  startNext(): boolean {
+    if (this.closed) return false;
+    let oldest: JobRec | undefined;
+    for (const j of this.store.values('jobs')) {
+      if (this.running.has(j.id)) continue;
+      if (!oldest || j.createTime < oldest.createTime || (j.createTime === oldest.createTime && j.id < oldest.id))
+        oldest = j;
     }
+    if (!oldest) return false;
+    const job = oldest;
+    const control = new AbortController();
+    this.running.set(job.id, control);
+    void this.run(job, control.signal).finally(() => {
+      this.running.delete(job.id);
+      this.engine.release();
+    });
+    return true;
   }
 
   /** Removes the files of deleted videos (their jobs were dropped with them: see reschedule). */
@@ -88,7 +97,7 @@ export class MediaTranscoder implements TranscodeQueue {
       const source = this.sourceOf(video);
       if (!source) throw new Error('the video has no source media (it was created without a file)');
       const info = await readMedia(source, { signal });
-      const result = await this.transcode(job, video, source, info, work, signal);
+      const result = await this.transcode(job, video, { file: source, demuxer: sourceDemuxer(info.container) }, info, work, signal);
       if (this.closed || signal.aborted) return;
       await this.finish(job, result, work);
     } catch (error) {
@@ -119,7 +128,7 @@ export class MediaTranscoder implements TranscodeQueue {
   private async transcode(
     job: JobRec,
     video: VideoRec,
-    source: string,
+    source: SourceInput,
     info: MediaReading,
     work: string,
     signal: AbortSignal,
@@ -130,7 +139,8 @@ export class MediaTranscoder implements TranscodeQueue {
     const logos = this.logosOf(job.logoGroupId);
     const trailor = job.trailor && job.trailorDuration > 0 ? Math.min(job.trailorDuration, durationSeconds) : 0;
     const streams = renditionsFor(job.id, job.templates, trailor, targetId, Math.round(durationSeconds * 1000));
-    const run = (args: string[]): Promise<unknown> => runTool(this.tools.ffmpeg, args, { signal, timeoutMs: 6 * 3600_000 });
+    const run = (args: string[]): Promise<unknown> =>
+      runTool(this.tools.ffmpeg, args, this.engine.runOptions({ signal, timeoutMs: 6 * 3600_000 }));
     const measured: StreamRec[] = [];
     // renditionsFor lists the templates in order, then their trial clips in the same order.
     for (const [i, s] of streams.entries()) {
@@ -188,7 +198,11 @@ export class MediaTranscoder implements TranscodeQueue {
       if (!s.mp4Path) await rm(mp4);
     }
     // Cover and thumbnail of the result, unless the video has them already (from its upload).
-    await ensureCovers(this.tools.ffmpeg, this.accountDir, targetId, source, Math.min(1, durationSeconds / 2), signal);
+    await ensureCovers(
+      ...[this.tools.ffmpeg, this.accountDir, targetId, source],
+      Math.min(1, durationSeconds / 2),
+      this.engine.runOptions({ signal }),
+    );
     return { targetId, streams: measured, source: info };
   }
 

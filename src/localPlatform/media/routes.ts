@@ -5,12 +5,13 @@
  * names a file by itself (media/files.ts).
  */
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
 import type { Account } from '../context';
 import { isHexId } from '../ids';
 import { mediaRoot, servedFile } from './files';
+import { keyToken, keyTokenValid } from './tokens';
 
 const TYPES: Record<string, string> = {
   '.m3u8': 'application/vnd.apple.mpegurl',
@@ -111,6 +112,29 @@ function previewPage(ctx: MediaRouteContext, rawPath: string): string | undefine
   return undefined;
 }
 
+function tokenOf(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://host').searchParams.get('token');
+}
+
+/**
+ * A playlist, with each key address it names relatively given a token (tokens.ts): the one way to
+ * read the key. Served whole (playlists are small; a Range is ignored, as RFC 9110 allows).
+ */
+async function servePlaylist(req: IncomingMessage, res: ServerResponse, file: string, rawPath: string): Promise<void> {
+  const now = Date.now();
+  const text = (await readFile(file, 'utf8')).replace(/URI="([A-Za-z0-9_][A-Za-z0-9._-]*\.key)"/g, (_, name: string) => {
+    const keyPath = `${rawPath.slice(0, rawPath.lastIndexOf('/') + 1)}${name}`;
+    return `URI="${name}?token=${keyToken(keyPath, now)}"`;
+  });
+  res.writeHead(200, {
+    ...CORS,
+    'Content-Type': TYPES['.m3u8'],
+    'Content-Length': Buffer.byteLength(text),
+    'Cache-Control': 'no-cache',
+  });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
 /** Answers a media request (GET, HEAD, OPTIONS). */
 export async function serveMedia(
   ctx: MediaRouteContext,
@@ -142,6 +166,13 @@ export async function serveMedia(
   }
   const file = await locate(ctx, rawPath);
   if (!file) return notFound(res, rawPath.slice(0, 200));
+  if (file.endsWith('.key') && !keyTokenValid(rawPath, tokenOf(req), Date.now())) {
+    const body = 'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
+    res.writeHead(403, { ...CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  if (file.endsWith('.m3u8')) return servePlaylist(req, res, file, rawPath);
   const info = await stat(file);
   const size = info.size;
   const headers: Record<string, string | number> = {

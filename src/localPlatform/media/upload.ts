@@ -21,8 +21,8 @@ import { newId } from '../ids';
 import { metaOf } from '../meta';
 import { newVideoRecord, type JobRec, type VideoRec } from '../records';
 import { Tx } from '../store';
-import { frameArgs } from './commands';
-import type { MediaEngine } from './engine';
+import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
+import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
 import { checkToken } from './tokens';
 
@@ -171,12 +171,31 @@ export async function handleUpload(
     account = check.account;
     dir = accounts.find((a) => a.account === account)?.dir;
   };
+  /** The token must be given and good, and the fields so far readable, before the first file part. */
+  const admitFiles = (): void => {
+    findAccount();
+    if (refused) return;
+    if (!account) {
+      return refuse(
+        new UploadFault(Codes.parameterMissing, 'token is missing before the first file part (send the token field first)'),
+      );
+    }
+    try {
+      readOptions(fields, account);
+    } catch (error) {
+      if (error instanceof UploadFault) refuse(error);
+      else throw error;
+    }
+  };
   parser.on('field', (name, value, info) => {
     if (info.valueTruncated) refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
     fields.set(name, value);
     if (name === 'token') findAccount();
   });
   parser.on('file', (name, stream, info) => {
+    // Nothing of a file is kept before the token and the fields before it are known good: a file
+    // part sent first is drained and dropped, never written.
+    if (name === 'file' && !refused) admitFiles();
     if (name !== 'file' || refused) {
       stream.resume();
       return;
@@ -234,13 +253,20 @@ export async function handleUpload(
     const fault = refused ?? new UploadFault(Codes.exception, 'upload failed');
     return fail(res, fault.code, fault.message);
   }
+  const measured: Array<MediaReading | undefined> = [];
+  for (const r of received) measured.push(await measure(r.temp, AbortSignal.timeout(60_000)));
+  const beyond = measured.map((info) => info && limitProblem(info, engine.limits)).find((p) => p !== undefined);
+  if (beyond) {
+    await cleanup();
+    return fail(res, Codes.parameterInvalid, beyond);
+  }
   const results: unknown[] = [];
   const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
-  for (const r of received) {
+  for (const [i, r] of received.entries()) {
     const videoId = newId();
     await makeDir(videoDir(dir, videoId));
     await rename(r.temp, sourceFile(dir, videoId));
-    const video = await admit(account, dir, videoId, r, options, tools, now);
+    const video = await admit(account, dir, videoId, r, measured[i], options, engine, now);
     results.push({
       videoId,
       fileName: r.fileName,
@@ -284,24 +310,59 @@ async function recordCutOff(account: Account, received: Received[], fields: Map<
   await account.store.commit(tx);
 }
 
-/** Probes the arrived file, captures covers and stores the video (queued when asked). */
+/**
+ * What an arrived file holds, read in-process as the container its bytes are (never as a playlist or a list of other
+ * files); undefined when it is not media.
+ */
+async function measure(file: string, signal: AbortSignal): Promise<MediaReading | undefined> {
+  try {
+    return await readMedia(file, { signal });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Which bound of `media.limits` (engine.ts) a measured video passes, said with its value and the limit. */
+export function limitProblem(info: MediaReading, limits: MediaLimits): string | undefined {
+  const v = info.video;
+  if (!v || v.width <= 0) return undefined;
+  const pixels = v.width * v.height;
+  if (pixels > limits.maxFramePixels) {
+    return `file is ${v.width}x${v.height} (${pixels} pixels per frame): the limit is ${limits.maxFramePixels} pixels per frame`;
+  }
+  const fps = v.frameRate;
+  if (fps > limits.maxFrameRate) {
+    return `file has ${Math.round(fps * 100) / 100} frames per second: the limit is ${limits.maxFrameRate} frames per second`;
+  }
+  // The packets' span, and the container's own claim where the reading stopped early: whichever is longer.
+  const seconds = Math.max(info.duration, info.wholeDuration ?? 0);
+  if (seconds > limits.maxDurationSeconds) {
+    return `file lasts ${Math.round(seconds)} s: the limit is ${limits.maxDurationSeconds} s of duration`;
+  }
+  const frames = Math.max(info.frameCount, Math.round(seconds * (fps || 25)));
+  const total = frames * pixels;
+  if (total > limits.maxTotalPixels) {
+    return (
+      `file has about ${frames} frames of ${pixels} pixels (${total.toExponential(2)} ` +
+      `frames x pixels): the limit is ${limits.maxTotalPixels.toExponential(2)} frames x pixels`
+    );
+  }
+  return undefined;
+}
+
+/** Stores a measured file as a video (queued when asked) with its covers; not media: status 5. */
 async function admit(
   account: Account,
   dir: string,
   videoId: string,
   r: Received,
+  info: MediaReading | undefined,
   options: Options,
-  tools: NonNullable<MediaEngine['tools']>,
+  engine: MediaEngine,
   now: number,
 ): Promise<VideoRec> {
   const source = sourceFile(dir, videoId);
   // Read in-process as the container its bytes are (never as a playlist or a list of other files).
-  let info: MediaReading | undefined;
-  try {
-    info = await readMedia(source, { signal: AbortSignal.timeout(60_000) });
-  } catch {
-    info = undefined;
-  }
   const v = info?.video && info.video.width > 0 ? info.video : undefined;
   const a = info?.audio;
   const base = newVideoRecord({
@@ -330,7 +391,7 @@ async function admit(
     bitrate: Math.round((info.bitRate ?? 0) / 1000),
     audioBitrate: a ? Math.round((a.bitRate ?? 0) / 1000) : 0,
     status: 0,
-    covers: await captureCovers(tools.ffmpeg, source, dir, videoId, options.capturePoints, seconds),
+    covers: await captureCovers(engine, { file: source, demuxer: sourceDemuxer(info.container) }, dir, videoId, options.capturePoints, seconds),
   };
   const tx = new Tx();
   let video = measured;
@@ -360,7 +421,7 @@ async function admit(
  * cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it,
  * cover-N.jpg for the others; true when cover.jpg and thumbnail.jpg were written (ffmpeg may find no frame).
  */
-async function captureCovers(ffmpeg: string, source: string, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
+async function captureCovers(engine: MediaEngine, source: SourceInput, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
   const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
   const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
   const folder = videoDir(dir, videoId);
@@ -371,7 +432,9 @@ async function captureCovers(ffmpeg: string, source: string, dir: string, videoI
   ];
   for (const [name, time, width] of shots) {
     const file = join(folder, name);
-    await runTool(ffmpeg, frameArgs(source, time, file, width), { timeoutMs: 60_000 }).catch(() => undefined);
+    await runTool(engine.tools!.ffmpeg, frameArgs(source, time, file, width), engine.runOptions({ timeoutMs: 60_000 })).catch(
+      () => undefined,
+    );
     await chmod(file, FILE_MODE).catch(() => undefined);
   }
   return coversOnDisk(dir, videoId);

@@ -31,7 +31,11 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
   let client: PlatformClient | undefined;
 
   async function start(): Promise<PlatformClient> {
-    cli = runCli(['--data', dir, '--port', '0', '--rtmp-port', '0', '--access-key', KEY, '--secret-key', SECRET]);
+    cli = runCli([
+      ...['--data', dir, '--port', '0', '--rtmp-port', '0', '--access-key', KEY, '--secret-key', SECRET],
+      // The source that is down, then up, is on loopback.
+      '--allow-private-sources',
+    ]);
     const url = await cli.ready;
     client = new PlatformClient({ baseUrl: url, accessKey: KEY, secretKey: SECRET, retry: { attempts: 1 } });
     return client;

@@ -151,9 +151,12 @@ export async function localCopy(url: string): Promise<string> {
       ...[...text.matchAll(/URI="([^"]+)"/g)].map((m) => m[1]),
     ];
     for (const n of names) {
-      assert.match(n, /^[A-Za-z0-9._-]+$/, 'the playlist names files beside it');
-      await writeFile(join(dir, n), await get(new URL(n, url).toString()));
+      // A key's address carries its token (media/tokens.ts): the local copy is named without it.
+      const local = n.replace(/\?token=[\w.-]+$/, '');
+      assert.match(local, /^[A-Za-z0-9._-]+$/, 'the playlist names files beside it');
+      await writeFile(join(dir, local), await get(new URL(n, url).toString()));
     }
+    await writeFile(join(dir, name), text.replace(/\?token=[\w.-]+"/g, '"'));
   }
   copies.set(url, join(dir, name));
   return join(dir, name);

@@ -1,0 +1,95 @@
+/**
+ * No orphan ffmpeg (issue 22, item 6): the platform's command line runs in a child process, a
+ * transcoding runs, the platform is killed with SIGKILL, and every ffmpeg it started (found by
+ * process id, /proc) is gone within a few seconds: the watchdog (live/watchdog.ts) lists transcodes
+ * as it lists live processes.
+ */
+import * as assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { PlatformClient } from '../../src/api/client';
+import { runCli, stopCli, type CliProcess } from './child';
+import { eventually, removeDir, tempDir } from './harness';
+import { processesWith } from './live/media';
+import { makeClip, mediaTools, uploadFile } from './media/helpers';
+
+const KEY = 'sec-orphan-key';
+const SECRET = 'sec-Orphan-Secret-5';
+
+describe('local platform security: no ffmpeg outlives a killed platform', function () {
+  this.timeout(120_000);
+  let dir: string;
+  let clips: string;
+  let cli: CliProcess | undefined;
+  /** The encodes seen: killed in `after` if the platform left them. */
+  const leftovers: number[] = [];
+
+  before(async function () {
+    if (!(await mediaTools())) this.skip();
+    dir = await tempDir();
+    clips = await tempDir();
+  });
+  after(async () => {
+    for (const pid of leftovers) if (alive(pid) && commandOf(pid).includes(dir)) process.kill(pid, 'SIGKILL');
+    await stopCli(cli);
+    await removeDir(dir);
+    await removeDir(clips);
+  });
+
+  it('kills the transcoding ffmpeg when the platform is killed with SIGKILL', async () => {
+    const tools = (await mediaTools())!;
+    const clip = await makeClip(tools, clips, 'long.mp4', 60, 640, 360);
+    cli = runCli([
+      '--data',
+      dir,
+      '--port',
+      '0',
+      '--simulated-live',
+      '--max-jobs',
+      '1',
+      '--access-key',
+      KEY,
+      '--secret-key',
+      SECRET,
+    ]);
+    const url = await cli.ready;
+    const client = new PlatformClient({ baseUrl: url, accessKey: KEY, secretKey: SECRET, retry: { attempts: 1 } });
+    const token = (await client.getToken()).accessToken;
+    // The built-in 1080p/720p/480p group: a run of many seconds.
+    const answer = await uploadFile(url.replace(/\/rest$/, ''), token, clip, { transcodeTemplateGroupId: '1' });
+    assert.equal(answer.code, 0, answer.message);
+    await client.close();
+    // ffmpeg of this platform: its command line names a file in the data folder.
+    const running = await eventually(
+      async () => {
+        const pids = processesWith(dir).filter((pid) => pid !== cli!.child.pid);
+        return pids.length > 0 ? pids : undefined;
+      },
+      30_000,
+      'a transcoding ffmpeg',
+    );
+    cli.child.kill('SIGKILL');
+    await cli.exited;
+    await eventually(async () => (running.every((pid) => !alive(pid)) ? true : undefined), 5_000, 'every ffmpeg gone');
+    assert.deepEqual(
+      processesWith(dir).filter((pid) => alive(pid)),
+      [],
+    );
+  });
+});
+
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
