@@ -37,6 +37,11 @@ export class Watchdog {
     return child;
   }
 
+  /** Starts the watchdog process now rather than on the first `watch` (which then costs nothing). */
+  start(): void {
+    this.ensure();
+  }
+
   watch(pid: number | undefined): void {
     if (pid) this.ensure().stdin!.write(`+${pid}\n`);
   }

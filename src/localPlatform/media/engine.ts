@@ -92,7 +92,10 @@ export class MediaEngine {
       options === undefined || options.mode === 'simulated'
         ? { kind: 'simulated', reason: 'simulation chosen by the caller' }
         : await findMediaTools({ dir: options.ffmpegDir, npmFallback: options.npmFallback });
-    return new MediaEngine(mode, maxJobs, maxUpload, options?.preset ?? 'veryfast', limits);
+    const engine = new MediaEngine(mode, maxJobs, maxUpload, options?.preset ?? 'veryfast', limits);
+    // Started with real media, so that no request waits for it (an upload's answer would).
+    if (mode.kind === 'real') engine.watchdog.start();
+    return engine;
   }
 
   get tools(): MediaTools | undefined {
