@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { TranscodedStream } from '../../src/api/types';
 // The command table's handlers (loaded on first use: src/app/commands/inspectCommands.ts), as the user runs them.
@@ -76,8 +76,9 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     harness = await createHarness({
       account: { baseUrl: test.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
       storageDir: mkdtempSync(join(tmp, 'storage-')),
-      // ffmpeg from the PATH, as a user's machine has it (the harness defaults to none).
-      ffmpegPath: '',
+      // The ffmpeg the tests found, as a user's setting names it (the harness defaults to none); with
+      // VIDEO_PLATFORM_NO_SYSTEM_FFMPEG=1 the npm packages' folder.
+      ffmpegPath: dirname(tools.ffmpeg),
     });
   });
   afterEach(async () => {
@@ -266,7 +267,10 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
 
   it('through the proxy settings: every read of the stream goes through the configured proxy', async () => {
     const proxy = await ForwardProxy.start();
-    const proxied = await createHarness({ clientOptions: { proxy: proxy.url, noProxy: '' }, ffmpegPath: '' });
+    const proxied = await createHarness({
+      clientOptions: { proxy: proxy.url, noProxy: '' },
+      ffmpegPath: dirname(tools.ffmpeg),
+    });
     try {
       proxied.ui.script(choose('Enter an address'), type(`${golden.url}/clean/master.m3u8`));
       const session = await proxied.run(inspectStream);
@@ -294,7 +298,7 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       account,
       clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host] },
       storageDir: mkdtempSync(join(tmp, 'storage-')),
-      ffmpegPath: '',
+      ffmpegPath: dirname(tools.ffmpeg),
     });
     try {
       const video = (await proxied.videos.getChildren()).find(
@@ -322,7 +326,7 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       account,
       clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host, 'localhost'] },
       storageDir: mkdtempSync(join(tmp, 'storage-')),
-      ffmpegPath: '',
+      ffmpegPath: dirname(tools.ffmpeg),
     });
     try {
       const video = (await direct.videos.getChildren()).find(
