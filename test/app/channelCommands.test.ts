@@ -366,11 +366,14 @@ describe('Starting a channel beyond the live-channel limit (real live media)', f
       videoHeight: 180,
       videoBitrate: 300,
     });
+    // The limit counts channels whose ffmpeg runs: pulled test patterns with an RTMP group run a relay from their
+    // start (a plain HLS test pattern is a loop that runs nothing, a pushed channel counts only with an encoder).
     const make = (name: string): Promise<Channel> =>
       client.liveCreateChannel({
         name,
-        signalType: '1',
-        outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
+        signalType: '2',
+        pullStream: 'testsrc://160x90',
+        outputGroupList: [{ protocolType: 2, outputTemplateList: [{ templateId: template.id, isDefault: '1' }] }],
       });
     const first = await make('First live');
     const second = await make('Second live');

@@ -24,7 +24,10 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // 270 KB at the lazy split; 300 KB once the Resources view, account binding, the wizard, hovers and l10n joined.
 // Lowered again for issue 15: Inspect Stream, Preview and Open Player in Browser with the stream inspector are a
 // part of their own (dist/lazy/inspect.js); activation loads 266 KB (was 304 KB). The .m3u8 problems stay.
-const BUNDLE_BUDGET_BYTES = 280_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
+// Raised to 290 KB with issue 21/25's additions that activation holds (ffmpeg discovery in the usual places with its
+// check for the status bar, Set Up ffmpeg, tooltip stills, simulated-live wording): 285 KB measured. Issue 29 cuts
+// activation to what the first view needs.
+const BUNDLE_BUDGET_BYTES = 290_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
