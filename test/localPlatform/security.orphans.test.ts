@@ -85,10 +85,13 @@ function commandOf(pid: number): string {
   }
 }
 
+/** Running: the process exists and is not a zombie (a killed child of the dead platform waits there until the
+ * machine's init reaps it, which can take a while in a container). */
 function alive(pid: number): boolean {
   try {
-    process.kill(pid, 0);
-    return true;
+    // /proc/PID/stat: "PID (name) STATE ..."; the name may hold spaces and parentheses, so read after the last ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
   } catch {
     return false;
   }

@@ -29,7 +29,8 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // activation to what the first view needs.
 const BUNDLE_BUDGET_BYTES = 290_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
-  'dist/lazy/localPlatform.js': 280_000, // the local platform, busboy, node-media-server
+  // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured).
+  'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
   'dist/lazy/inspect.js': 76_000, // the inspection commands, the stream inspector and the media reader
