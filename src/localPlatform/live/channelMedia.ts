@@ -115,12 +115,15 @@ export class ChannelMedia implements LiveChannel {
     await rm(this.env.dir, { recursive: true, force: true });
     // The folder holds the AES keys: the owner's only, as the rest of the data folder.
     await mkdir(this.env.dir, { recursive: true, mode: DIR_MODE });
+    // Stopped meanwhile (a stop right after the start): start nothing that stop() would not see.
+    if (this.stopped) return;
     this.hlsGroups = ch.groups
       .filter((g) => g.protocolType === 1)
       .map((g) => ({ id: g.id, renditions: this.renditions(g.outputs), encrypted: g.isLiveEncrypt === '1' }));
     if (ch.signalType === '2' && ch.pullStream) {
       const source = ch.pullStream;
       await this.update({ status: 3, streamStatus: 2 });
+      if (this.stopped) return;
       this.relay = new Supervised({
         name: `channel ${this.channelId} pull`,
         file: this.env.tools.ffmpeg,

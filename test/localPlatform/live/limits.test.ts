@@ -84,4 +84,16 @@ describe('local platform: the live limit counts channels with a source (real ffm
     await client.liveStopChannel(pushed.id);
     await client.liveStopChannel(looped.id);
   });
+
+  it('leaves no relay running for a pulled channel stopped right after its start', async () => {
+    // The start prepares the channel's folder and record before its relay: a stop meanwhile must still stop it.
+    const quick = await create('Quick', { signalType: '2', pullStream: 'testsrc://160x90' }, 2);
+    for (let round = 0; round < 3; round++) {
+      await client.liveStartChannel(quick.id);
+      await client.liveStopChannel(quick.id);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    assert.deepEqual(commandsWith(`/live/${quick.stream}?`), [], 'no relay after the stop');
+    assert.equal((await get(quick.id)).status, 1);
+  });
 });
