@@ -321,10 +321,11 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     } finally {
       await proxied.dispose();
     }
-    // An exception (http.noProxy) is reached directly by ffmpeg too.
+    // An exception (http.noProxy) is reached directly by ffmpeg too. By address, not by name: the npm packages'
+    // static ffmpeg (a fresh machine's) cannot resolve host names, and the exception is what this checks.
     const direct = await createHarness({
       account,
-      clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host, 'localhost'] },
+      clientOptions: { proxy: proxy.url, noProxy: [new URL(test.platform.baseUrl).host, '127.0.0.1'] },
       storageDir: mkdtempSync(join(tmp, 'storage-')),
       ffmpegPath: dirname(tools.ffmpeg),
     });
@@ -332,7 +333,7 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       const video = (await direct.videos.getChildren()).find(
         (node): node is VideoNode => node instanceof VideoNode && node.video.transcodedVideoList.length > 0,
       )!;
-      const address = `http://localhost:${new URL(golden.url).port}/clean/v0.m3u8`;
+      const address = `http://127.0.0.1:${new URL(golden.url).port}/clean/v0.m3u8`;
       const stream = { ...video.video.transcodedVideoList[0]!, name: '180p', hlsUrl: address };
       const seen = proxy.seen.length;
       const session = await direct.run(inspectStream, { node: new RenditionNode(video, stream as TranscodedStream) });

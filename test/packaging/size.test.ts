@@ -45,7 +45,8 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 // translations (package.nls.zh-cn.json, l10n/) came to 637 KB.
 // Raised for issue 21: the media reader's part of mediabunny (dist/lazy/mediabunny.js, ~70 KiB compressed) made
 // the VSIX 735 KiB.
-const VSIX_BUDGET_BYTES = 770_000;
+// Raised for issues 21 and 25: the walkthrough's pages, the looped pattern, security and tour code made it 755 KiB.
+const VSIX_BUDGET_BYTES = 790_000;
 
 const INPUTS = [
   'src',
