@@ -921,7 +921,8 @@ export const flows: Flow[] = [
       await wb.openActivity('Video Platform');
       // Live media is real in the built-in platform: its test pattern plays from a loop encoded once.
       const pattern = await channelRow(ctx, DEMO_NAMES.channels.pattern);
-      await expectRowText(pattern, /Live.*source present/, 'the test pattern of the built-in platform', 60_000);
+      // The short state word in the row: "Live" with a source ("Live, no source" without one).
+      await expectRowText(pattern, /Live · HLS/, 'the test pattern of the built-in platform', 60_000);
       assert.ok(!(await wb.statusBarText()).includes('simulated live'), 'the status bar says live is simulated');
       const row = await channelRow(ctx, DEMO_NAMES.channels.live);
       await expectRowText(row, /Live.*no source/, 'the push channel of the built-in platform, waiting', 60_000);
@@ -945,7 +946,7 @@ export const flows: Flow[] = [
         { stdio: 'ignore' },
       );
       try {
-        await expectRowText(row, /Live.*source present/, 'while the encoder pushes', 60_000);
+        await expectRowText(row, /Live · HLS/, 'while the encoder pushes', 60_000);
         await ctx.shot('built-in platform, source present');
         const report = await inspectUntil(
           ctx,
