@@ -50,6 +50,16 @@ export async function reportFailure(
   if (choice === showLog) ui.showLog();
 }
 
+/**
+ * Work nobody waits for (a refresh after a change, a clean-up, a context key): its failure is logged as `what`
+ * failed instead of becoming an unhandled rejection.
+ */
+export function inBackground(log: LogSink, what: string, work: PromiseLike<unknown>): void {
+  Promise.resolve(work).catch((error: unknown) => {
+    if (!isCancellation(error)) log.warn(`${what} failed: ${describeFailure(error)}`);
+  });
+}
+
 /** A failure with what was being done ("Delete "News""), for the wrapper's message instead of the command's title. */
 export class StepFailure extends Error {
   constructor(
