@@ -2,7 +2,7 @@ import { ApiError, PlatformError, TransportError } from '../api/errors';
 import { translatedExplanation } from '../authoring/explanation';
 import { l10n } from '../l10n/l10n';
 import type { LogSink } from './log';
-import { Dismissed } from './commands/inputs';
+import { Dismissed } from './ask/inputs';
 import type { Ui } from './ui';
 
 /** The user cancelled (our AbortSignal fired): nothing alarming to show. */

@@ -14,7 +14,7 @@ import { describeVideoOutcome, sendRequest } from '../../authoring/send';
 import { DocumentInvalidError, toRequest } from '../../authoring/toRequest';
 import { idWriteBackEdits } from '../../authoring/writeBack';
 import { accountOfDocument } from '../accounts/documentAccountCommands';
-import { resolveChannels } from '../commands/targets';
+import { resolveChannels } from '../ask/targets';
 import type { AppContext, CommandArgs, EditorDocument } from '../context';
 import { step } from '../failures';
 import { l10n } from '../../l10n/l10n';

@@ -1,7 +1,7 @@
 import type { LiveLogo, LiveLogoInput } from '../../api/types';
 import type { AppContext } from '../context';
 import { l10n } from '../../l10n/l10n';
-import { answered, askInteger, askText } from './inputs';
+import { answered, askInteger, askText } from '../ask/inputs';
 
 /** videoPlatform.createLiveLogo: a wizard over the liveLogoCreate fields (interface 4.2). */
 export async function createLiveLogo(ctx: AppContext): Promise<LiveLogo | undefined> {

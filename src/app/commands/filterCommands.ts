@@ -5,7 +5,7 @@ import { videoStatusText } from '../tree/videoPresentation';
 import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
-import { askInteger, askText, answered } from './inputs';
+import { askInteger, askText, answered } from '../ask/inputs';
 import { formatCategory } from '../util/format';
 
 type ChannelChoice = 'name' | 'all' | 'category' | 'live' | 'sort' | 'group';

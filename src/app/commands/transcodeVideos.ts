@@ -12,7 +12,7 @@ import { l10n } from '../../l10n/l10n';
 import type { EditorDocument } from '../context';
 import type { PickItem } from '../ui';
 import type { AppContext, CommandArgs } from '../context';
-import { nameList, resolveVideos } from './targets';
+import { nameList, resolveVideos } from '../ask/targets';
 import { transcodeJobWords } from '../tree/videoPresentation';
 
 /** The ad-hoc part of an open `*.transcode.json` job file. */

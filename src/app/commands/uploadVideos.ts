@@ -6,9 +6,9 @@ import { step } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import { runBatch, reportBatch } from './batch';
-import { answered, askInteger } from './inputs';
+import { answered, askInteger } from '../ask/inputs';
 import { formatCategory } from '../util/format';
-import { nameList } from './targets';
+import { nameList } from '../ask/targets';
 import { seenVideoCategories } from './videoCategories';
 
 /**
