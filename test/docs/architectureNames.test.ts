@@ -76,7 +76,7 @@ const sources = files
 /** A function, class, type or constant of the project: declared somewhere in its sources. */
 function declared(name: string): boolean {
   return new RegExp(
-    `(function|class|interface|type|const|let|enum)\\s+${name}\\b|\\b${name}\\s*[(:=]|\\b${name}\\(`,
+    `(function|class|interface|type|const|let|enum)\\s+${name}\\b|\\b${name}\\??\\s*[(:=]|\\b${name}\\(`,
   ).test(sources);
 }
 
@@ -107,6 +107,19 @@ describe('docs/ARCHITECTURE.md names what exists', () => {
     assert.ok(paths.length > 20, `only ${paths.length} paths found: the extraction broke`);
     assert.deepEqual(
       paths.filter((path) => !BUILT.test(path) && !MANIFEST_KEYS.has(path) && !fileExists(path)),
+      [],
+    );
+  });
+
+  it('paths written in the prose (src/app/ask/wizard.ts) and in the examples', () => {
+    const paths = [
+      ...doc.matchAll(/(?<![\w./<*-])(?:src|test|scripts|bench|docs|schemas|snippets|l10n)\/[\w./-]*\w\/?/g),
+    ]
+      .map((match) => match[0])
+      .filter((path) => !BUILT.test(path));
+    assert.ok(paths.length > 20, `only ${paths.length} paths found: the extraction broke`);
+    assert.deepEqual(
+      [...new Set(paths)].filter((path) => !fileExists(path)),
       [],
     );
   });
