@@ -177,7 +177,8 @@ export class LiveMedia {
       dir: this.channelDir(channelId),
       timeShiftHourSeconds: this.options.timeShiftHourSeconds ?? 3600,
       log: (line) => this.log(line),
-      onRecording: (file, channel) => recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log),
+      onRecording: (file, channel) =>
+        recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log, this.watchdog),
     });
   }
 

@@ -40,7 +40,11 @@ export class Supervised {
   start(): void {
     if (this.stopped || this.child) return;
     const o = this.options;
-    const child = spawn(o.file, o.args(), { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true });
+    const child = spawn(o.file, o.args(), {
+      stdio: ['pipe', 'ignore', 'pipe'],
+      windowsHide: true,
+      env: { ...process.env, ...o.watchdog.env },
+    });
     this.child = child;
     this.startedAt = Date.now();
     o.watchdog.watch(child.pid);
