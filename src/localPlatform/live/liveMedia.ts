@@ -14,7 +14,7 @@ import { Tx } from '../store';
 import { ChannelMedia, renditionsOf } from './channelMedia';
 import type { LiveChannel } from './liveChannel';
 import { isLoopable, PatternLoop } from './patternLoop';
-import { pullAddressProblem, pullStreamProblem } from './pullSource';
+import { pullAddressProblem, pullStreamProblem, type AddressPolicy } from './pullSource';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -32,8 +32,16 @@ export interface LiveOptions {
   npmFallback?: boolean;
   /** Seconds one hour of time shift lasts: 3600; tests shorten it. */
   timeShiftHourSeconds?: number;
-  /** Pull sources on loopback, private and link-local addresses are allowed (default false; live/pullSource.ts). */
+  /**
+   * Pull sources and third-party RTMP outputs on loopback, private and link-local addresses are allowed
+   * (default false; live/pullSource.ts).
+   */
   allowPrivateSources?: boolean;
+  /**
+   * For tests only: exact `address:port` pairs (`127.0.0.1:8080`) that count as public addresses, so that a test
+   * server on loopback can stand in for a public source; every other private address stays refused.
+   */
+  publicAddressesForTests?: string[];
 }
 
 /** What channel operations call (actions/channels.ts). */
@@ -56,6 +64,8 @@ export class LiveMedia {
   private readonly watchdog = new Watchdog();
   private readonly internalAuth = randomBytes(16).toString('hex');
   private readonly max: number;
+  /** Which addresses pulls and outputs may reach. */
+  readonly policy: AddressPolicy;
 
   private constructor(
     readonly tools: MediaTools,
@@ -66,6 +76,10 @@ export class LiveMedia {
     private readonly log: (line: string) => void,
   ) {
     this.max = options.maxLiveChannels ?? DEFAULT_MAX_LIVE_CHANNELS;
+    this.policy = {
+      allowPrivate: options.allowPrivateSources === true,
+      publicForTests: new Set(options.publicAddressesForTests ?? []),
+    };
   }
 
   static async start(
@@ -133,7 +147,7 @@ export class LiveMedia {
         }
       },
       start: (channelId) => this.startChannel(account, channelId),
-      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.options.allowPrivateSources === true),
+      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.policy),
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
@@ -172,6 +186,7 @@ export class LiveMedia {
       tools: this.tools,
       store: account.store,
       watchdog: this.watchdog,
+      policy: this.policy,
       rtmpLocal: this.rtmpLocal,
       internalAuth: this.internalAuth,
       dir: this.channelDir(channelId),
@@ -216,10 +231,7 @@ export class LiveMedia {
   /** A pull source stored before the rules of live/pullSource.ts, or allowed by an earlier start's options. */
   private async storedSourceProblem(ch: ChannelRec): Promise<string | undefined> {
     if (ch.signalType !== '2' || !ch.pullStream) return undefined;
-    return (
-      pullStreamProblem(ch.pullStream) ??
-      (await pullAddressProblem(ch.pullStream, this.options.allowPrivateSources === true))
-    );
+    return pullStreamProblem(ch.pullStream) ?? (await pullAddressProblem(ch.pullStream, this.policy));
   }
 
   channelDir(channelId: string): string {
