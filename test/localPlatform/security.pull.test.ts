@@ -262,4 +262,67 @@ describe('local platform security: pull sources', function () {
     await c.liveStopChannel(ch.id);
     await c.close();
   });
+
+  it('refuses a third-party RTMP output to a private address or another scheme at create, update and start', async () => {
+    const dir = await tempDir();
+    dirs.push(dir);
+    const strictOne = await platform(dir);
+    const t = await strictOne.liveTemplateCreate({
+      displayName: 'Tiny',
+      videoWidth: 160,
+      videoHeight: 90,
+      videoBitrate: 150,
+    });
+    const pushed = (url: string): ChannelDefinition => ({
+      name: 'Pushed',
+      signalType: '1',
+      outputGroupList: [
+        { protocolType: 2, rtmpThirdPartyOutputUrl: url, outputTemplateList: [{ templateId: t.id, isDefault: '1' }] },
+      ],
+    });
+    const kept = await strictOne.liveCreateChannel(pushed('rtmp://203.0.113.10/live/copy'));
+    for (const [url, rule] of [
+      ['file:///tmp/out.flv', 'must be an rtmp:// or rtmps:// address'],
+      ['http://203.0.113.10/out', 'must be an rtmp:// or rtmps:// address'],
+      ['tee:rtmp://203.0.113.10/a|file:/tmp/x', 'must be an rtmp:// or rtmps:// address'],
+      ['rtmp://127.0.0.1:1935/live/x', 'must name a public address'],
+      ['rtmp://localhost/live/x', 'must name a public address'],
+      ['rtmps://10.0.0.8/live/x', 'must name a public address'],
+      ['rtmp://[::ffff:192.168.1.1]/live/x', 'must name a public address'],
+    ]) {
+      await apiError(
+        strictOne.liveCreateChannel(pushed(url)),
+        Codes.parameterInvalid,
+        `outputGroupList[0].rtmpThirdPartyOutputUrl ${rule}`,
+      );
+      await apiError(
+        strictOne.liveUpdate({ ...pushed(url), id: kept.id }),
+        Codes.parameterInvalid,
+        `outputGroupList[0].rtmpThirdPartyOutputUrl ${rule}`,
+      );
+    }
+    assert.equal((await strictOne.liveGetChannelsByPage({ start: 1, number: 100 })).count, 1, 'nothing stored');
+    const unchanged = await strictOne.liveGetChannelById(kept.id);
+    assert.equal(unchanged.outputGroupList[0].rtmpThirdPartyOutputUrl, 'rtmp://203.0.113.10/live/copy');
+    await strictOne.close();
+    const first = started.pop()!;
+    first.child.kill('SIGTERM');
+    await first.exited;
+    // Stored by a platform that allowed it, refused at start by one that does not.
+    const allowed = await platform(dir, '--allow-private-sources');
+    const inside = await allowed.liveCreateChannel(pushed('rtmp://127.0.0.1:9/live/copy'));
+    await allowed.close();
+    const second = started.pop()!;
+    second.child.kill('SIGTERM');
+    await second.exited;
+    const strictTwo = await platform(dir);
+    await apiError(
+      strictTwo.liveStartChannel(inside.id),
+      Codes.parameterInvalid,
+      'outputGroupList[0].rtmpThirdPartyOutputUrl must name a public address',
+      '--allow-private-sources',
+    );
+    assert.equal((await strictTwo.liveGetChannelById(inside.id)).status, 0, 'not started');
+    await strictTwo.close();
+  });
 });

@@ -24,7 +24,15 @@ import {
 } from './ladder';
 import type { HlsGroupInfo, LiveChannel } from './liveChannel';
 import type { NmsSession } from './nms';
-import { pinnedRoute, pullInputArgs, readsThroughProxy, relayEnvironment, type AddressPolicy } from './pullSource';
+import {
+  outputAddressProblem,
+  outputUrlProblem,
+  pinnedRoute,
+  pullInputArgs,
+  readsThroughProxy,
+  relayEnvironment,
+  type AddressPolicy,
+} from './pullSource';
 import { SourceProxy } from './sourceProxy';
 import { Supervised } from './supervisor';
 import type { Watchdog } from './watchdog';
@@ -239,6 +247,20 @@ export class ChannelMedia implements LiveChannel {
     await this.startLadder(hasAudio, fps);
   }
 
+  /**
+   * The third-party RTMP output, checked again as the ladder starts (its name's answer may have changed since the
+   * channel started): left out, and logged, when it now names a private address.
+   */
+  private async allowedOutput(url: string | null): Promise<string[]> {
+    if (!url) return [];
+    const problem = outputUrlProblem(url) ?? (await outputAddressProblem(url, this.env.policy));
+    if (!problem) return [url];
+    this.env.log(
+      `channel ${this.channelId}: no copy to the third-party RTMP server: rtmpThirdPartyOutputUrl ${problem}`,
+    );
+    return [];
+  }
+
   private async startLadder(hasAudio: boolean, fps: number): Promise<void> {
     const ch = this.channel();
     if (!ch || this.stopped) return;
@@ -258,7 +280,7 @@ export class ChannelMedia implements LiveChannel {
       } else {
         const base = `${this.env.rtmpLocal}/${this.stream}_${g.id}`;
         const auth = `?auth=${this.env.internalAuth}`;
-        const third = g.rtmpThirdPartyOutputUrl ? [g.rtmpThirdPartyOutputUrl] : [];
+        const third = await this.allowedOutput(g.rtmpThirdPartyOutputUrl);
         groups.push({
           id: g.id,
           kind: 'rtmp',

@@ -14,7 +14,13 @@ import { Tx } from '../store';
 import { ChannelMedia, renditionsOf } from './channelMedia';
 import type { LiveChannel } from './liveChannel';
 import { isLoopable, PatternLoop } from './patternLoop';
-import { pullAddressProblem, pullStreamProblem, type AddressPolicy } from './pullSource';
+import {
+  outputAddressProblem,
+  outputUrlProblem,
+  pullAddressProblem,
+  pullStreamProblem,
+  type AddressPolicy,
+} from './pullSource';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -56,6 +62,8 @@ export interface LiveHooks {
   thumbnail(channelId: string): boolean;
   /** Why the platform will not pull from this address (its host is not public), or undefined. */
   pullProblem(pullStream: string): Promise<string | undefined>;
+  /** Why the platform will not send an RTMP group to this address (`rtmpThirdPartyOutputUrl`), or undefined. */
+  outputProblem(url: string): Promise<string | undefined>;
 }
 
 export class LiveMedia {
@@ -148,6 +156,7 @@ export class LiveMedia {
       },
       start: (channelId) => this.startChannel(account, channelId),
       pullProblem: (pullStream) => pullAddressProblem(pullStream, this.policy),
+      outputProblem: (url) => outputAddressProblem(url, this.policy),
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
@@ -213,7 +222,7 @@ export class LiveMedia {
       const refused = await this.storedSourceProblem(ch);
       if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken || refused) {
         const why = refused
-          ? `its pullStream ${refused}`
+          ? `its ${refused}`
           : taken
             ? 'its id or stream is live in another account'
             : `the limit of ${this.max} channels is reached`;
@@ -228,10 +237,19 @@ export class LiveMedia {
     }
   }
 
-  /** A pull source stored before the rules of live/pullSource.ts, or allowed by an earlier start's options. */
+  /**
+   * A pull source or a third-party RTMP output stored before the rules of live/pullSource.ts, or allowed by an
+   * earlier start's options: the field and why.
+   */
   private async storedSourceProblem(ch: ChannelRec): Promise<string | undefined> {
+    for (const [i, g] of ch.groups.entries()) {
+      const url = g.rtmpThirdPartyOutputUrl;
+      const problem = url ? (outputUrlProblem(url) ?? (await outputAddressProblem(url, this.policy))) : undefined;
+      if (problem) return `outputGroupList[${i}].rtmpThirdPartyOutputUrl ${problem}`;
+    }
     if (ch.signalType !== '2' || !ch.pullStream) return undefined;
-    return pullStreamProblem(ch.pullStream) ?? (await pullAddressProblem(ch.pullStream, this.policy));
+    const problem = pullStreamProblem(ch.pullStream) ?? (await pullAddressProblem(ch.pullStream, this.policy));
+    return problem ? `pullStream ${problem}` : undefined;
   }
 
   channelDir(channelId: string): string {

@@ -133,6 +133,7 @@ export function addressProblem(
   addresses: string[],
   port: number,
   policy: AddressPolicy,
+  purpose = 'to pull from such addresses',
 ): string | undefined {
   if (policy.allowPrivate) return undefined;
   const inside = addresses.find((a) => !isPublic(a) && !policy.publicForTests?.has(addressAndPort(a, port)));
@@ -141,7 +142,7 @@ export function addressProblem(
   const named = inside === bare ? bare : `${bare} (${inside})`;
   return (
     `must name a public address: ${named} is a loopback, private or link-local address ` +
-    '(start the platform with --allow-private-sources to pull from such addresses)'
+    `(start the platform with --allow-private-sources ${purpose})`
   );
 }
 
@@ -218,6 +219,32 @@ export function testPatternSize(pullStream: string): string | undefined {
   if (!pullStream.toLowerCase().startsWith(TEST_PATTERN_SCHEME)) return undefined;
   const m = /^(\d{2,4})x(\d{2,4})/.exec(pullStream.slice(TEST_PATTERN_SCHEME.length));
   return m ? `${m[1]}x${m[2]}` : '640x360';
+}
+
+/** The rule of a channel's `rtmpThirdPartyOutputUrl` (an RTMP group's copy to a third-party server). */
+export const OUTPUT_RULE = 'must be an rtmp:// or rtmps:// address with one plain host';
+
+/** Why `url` is not an address an RTMP group may send to (its form only), or undefined. */
+export function outputUrlProblem(url: string): string | undefined {
+  const scheme = addressParts(url)?.scheme;
+  return scheme === 'rtmp' || scheme === 'rtmps' ? undefined : OUTPUT_RULE;
+}
+
+/**
+ * Why the platform will not send an RTMP group to `url`'s host, or undefined: as for pull sources, every
+ * address must be public unless the policy allows private ones.
+ */
+export async function outputAddressProblem(url: string, policy: AddressPolicy): Promise<string | undefined> {
+  const parts = addressParts(url);
+  if (!parts) return OUTPUT_RULE;
+  if (policy.allowPrivate) return undefined;
+  let addresses: string[];
+  try {
+    addresses = await resolveHost(parts.host);
+  } catch {
+    return undefined;
+  }
+  return addressProblem(parts.host, addresses, parts.port, policy, 'to send to such addresses');
 }
 
 /**
