@@ -271,7 +271,8 @@ export function readsThroughProxy(pullStream: string): boolean {
  */
 export async function pinnedRoute(pullStream: string, policy: AddressPolicy): Promise<SourceRoute> {
   const parts = addressParts(pullStream);
-  if (!parts || readsThroughProxy(pullStream)) return {};
+  // The test pattern is made locally; http(s) and rtmps go through the proxy.
+  if (!parts || (parts.scheme !== 'rtmp' && parts.scheme !== 'srt')) return {};
   const checked = await checkedAddresses(parts.host, parts.port, policy);
   if ('problem' in checked) throw new Error(`pullStream ${checked.problem}`);
   // ffmpeg gets one address: an IPv4 one where the name has one (the usual way into a server).
