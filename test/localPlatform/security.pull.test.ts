@@ -7,12 +7,15 @@
 import * as assert from 'node:assert/strict';
 import { createReadStream, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import type { ChannelDefinition } from '../../src/api/types';
 import { runCli, stopCli, type CliProcess } from './child';
 import { apiError, removeDir, tempDir } from './harness';
 import { loadTools, pushTestPattern, TOOLS, waitFor, type Encoder } from './live/media';
+import { pullInputArgs } from '../../src/localPlatform/live/pullSource';
+import { runTool } from '../../src/media/tools';
 import { makeClip } from './media/helpers';
 
 const KEY = 'sec-pull-key';
@@ -163,12 +166,14 @@ describe('local platform security: pull sources', function () {
     await strict.close();
   });
 
-  it('reads http through its proxy: a redirect or a playlist naming a private address reaches nothing, and the log says why', async () => {
+  it('reads http through its proxy: a redirect or a playlist naming a private address or a local file reaches nothing, and the log says why', async () => {
     const dir = await tempDir();
     dirs.push(dir);
     const secret = await server((_req, res) => res.end('secret'));
     const clip = await makeClip({ ffmpeg: TOOLS.ffmpeg } as never, dir, 'clip.mp4', 4);
     const size = statSync(clip).size;
+    const segment = join(dir, 'local.ts');
+    await runTool(TOOLS.ffmpeg, ['-v', 'error', '-i', clip, '-c', 'copy', '-f', 'mpegts', segment]);
     // The stand-in for a public server: its address is made public for this platform only.
     const outside = await server((req, res) => {
       if (req.url === '/moved.m3u8') {
@@ -179,6 +184,12 @@ describe('local platform security: pull sources', function () {
         res.end(
           '#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXT-X-MEDIA-SEQUENCE:0\n' +
             `#EXTINF:2.0,\nhttp://127.0.0.1:${secret.port}/secret-0.ts\n#EXTINF:2.0,\nhttp://localhost:${secret.port}/secret-1.ts\n`,
+        );
+      } else if (req.url === '/local.m3u8') {
+        // A real segment on this machine, named as a local file.
+        res.writeHead(200, { 'content-type': 'application/vnd.apple.mpegurl' });
+        res.end(
+          `#EXTM3U\n#EXT-X-VERSION:3\n#EXT-X-TARGETDURATION:2\n#EXTINF:2.0,\nfile://${segment}\n#EXT-X-ENDLIST\n`,
         );
       } else if (req.url === '/clip.mp4') {
         // Ranges, as ffmpeg asks to loop the file.
@@ -196,19 +207,20 @@ describe('local platform security: pull sources', function () {
         res.writeHead(404).end();
       }
     });
-    const c = await platform(dir, '--max-live-channels', '3', '--test-public-address', `127.0.0.1:${outside.port}`);
+    const c = await platform(dir, '--max-live-channels', '4', '--test-public-address', `127.0.0.1:${outside.port}`);
     const base = await definition(c, 'testsrc://160x90');
     const at = (path: string) => `http://127.0.0.1:${outside.port}${path}`;
     const moved = await c.liveCreateChannel({ ...base, name: 'Moved', pullStream: at('/moved.m3u8') });
     const listed = await c.liveCreateChannel({ ...base, name: 'Listed', pullStream: at('/list.m3u8') });
     const clipped = await c.liveCreateChannel({ ...base, name: 'Clip', pullStream: at('/clip.mp4') });
+    const local = await c.liveCreateChannel({ ...base, name: 'Local', pullStream: at('/local.m3u8') });
     // Only the listed address:port is public: the secret server's port is not.
     await apiError(
       c.liveCreateChannel({ ...base, pullStream: `http://127.0.0.1:${secret.port}/secret.m3u8` }),
       Codes.parameterInvalid,
       'pullStream must name a public address',
     );
-    for (const ch of [moved, listed, clipped]) await c.liveStartChannel(ch.id);
+    for (const ch of [moved, listed, clipped, local]) await c.liveStartChannel(ch.id);
     const cli = started[started.length - 1];
     // The file read through the proxy goes live: the proxy passes what is allowed.
     await waitFor('the clip live', async () => {
@@ -227,6 +239,10 @@ describe('local platform security: pull sources', function () {
       assert.equal(now.status, 3, 'no source');
       assert.equal(now.streamStatus, 2);
     }
+    // A playlist naming a local file opens no file: the relay's protocol whitelist has no `file`.
+    const noFile = new RegExp(`channel ${local.id} pull ended \\(\\d+\\): .*first segment 'file:`);
+    await waitFor('the local segment refused', async () => (noFile.test(cli.stderr()) ? true : undefined));
+    assert.equal((await c.liveGetChannelById(local.id)).streamStatus, 2, 'the local file is no source');
     assert.deepEqual(secret.asked, [], 'the private server got no request');
     assert.ok(outside.asked.includes('/moved.m3u8') && outside.asked.includes('/list.m3u8'));
     await c.close();
@@ -324,5 +340,26 @@ describe('local platform security: pull sources', function () {
     );
     assert.equal((await strictTwo.liveGetChannelById(inside.id)).status, 0, 'not started');
     await strictTwo.close();
+  });
+
+  it('hands ffmpeg the checked address of an rtmp or srt source, and http through the proxy', () => {
+    const after = (args: string[], flag: string): string | undefined => args[args.indexOf(flag) + 1];
+    const rtmp = pullInputArgs('rtmp://cdn.example:1936/live/feed?k=1', { address: '203.0.113.9' });
+    assert.equal(after(rtmp, '-i'), 'rtmp://203.0.113.9:1936/live/feed?k=1');
+    assert.equal(after(rtmp, '-rtmp_tcurl'), 'rtmp://cdn.example:1936/live');
+    assert.equal(after(rtmp, '-rtmp_app'), 'live');
+    assert.equal(after(rtmp, '-rtmp_playpath'), 'feed?k=1');
+    // Three parts: the application has an instance, as ffmpeg reads it.
+    const instance = pullInputArgs('rtmp://cdn.example/app/inst/name', { address: '2001:db8::5' });
+    assert.equal(after(instance, '-i'), 'rtmp://[2001:db8::5]/app/inst/name');
+    assert.equal(after(instance, '-rtmp_tcurl'), 'rtmp://cdn.example/app/inst');
+    assert.equal(after(instance, '-rtmp_playpath'), 'name');
+    const srt = pullInputArgs('srt://src.example:9000?streamid=feed', { address: '203.0.113.9' });
+    assert.equal(after(srt, '-i'), 'srt://203.0.113.9:9000?streamid=feed');
+    assert.ok(!srt.includes('-rtmp_tcurl'));
+    const http = pullInputArgs('https://cdn.example/live.m3u8', { proxy: 'http://127.0.0.1:9999' });
+    assert.equal(after(http, '-http_proxy'), 'http://127.0.0.1:9999');
+    assert.equal(after(http, '-protocol_whitelist'), 'http,https,tcp,tls,crypto,httpproxy');
+    assert.equal(after(http, '-i'), 'https://cdn.example/live.m3u8');
   });
 });
