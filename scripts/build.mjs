@@ -1,5 +1,5 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -214,6 +214,7 @@ const entries = {
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
+  qa: { entryPoints: ['src/media/qa/cli.ts'], outfile: 'dist/qa.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
 const EXTENSION_PARTS = [
