@@ -215,6 +215,7 @@ const entries = {
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
   qa: { entryPoints: ['src/media/qa/cli.ts'], outfile: 'dist/qa.js', external: FFMPEG_PACKAGES },
+  ladder: { entryPoints: ['src/app/ladder/cli.ts'], outfile: 'dist/ladder.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
 const EXTENSION_PARTS = [
@@ -244,7 +245,8 @@ async function generateValidators() {
   generateValidators(root);
 }
 
-if (!only || only === 'extension') await generateValidators();
+// The ladder's command line reads template group documents with the authoring validators too.
+if (!only || only === 'extension' || only === 'ladder') await generateValidators();
 
 const selected = only
   ? Object.fromEntries(
