@@ -29,6 +29,8 @@ const STYLES = [
 const W = 640;
 const H = 360;
 const PAD = { left: 56, right: 16, top: 16, bottom: 44 };
+/** Each group's legend line sits above the plot. */
+const LEGEND_LINE = 16;
 
 function value(r: RungResult, metric: QualityMetric): number {
   const v = metric === 'vmaf' ? r.vmaf : metric === 'ssim' ? r.ssim : r.psnr;
@@ -49,6 +51,7 @@ export function rateQualitySvg(evaluations: readonly LadderEvaluation[], metric 
   const points = evaluations.flatMap((e) =>
     e.results.map((r) => ({ kbps: r.averageBitrate / 1000, q: value(r, metric) })),
   );
+  const top = PAD.top + LEGEND_LINE * evaluations.length;
   const valid = points.filter((p) => p.kbps > 0 && Number.isFinite(p.q));
   if (valid.length === 0)
     return `<svg xmlns="http://www.w3.org/2000/svg" width="${W}" height="60" role="img"><text x="8" y="30">No measurements</text></svg>`;
@@ -59,11 +62,11 @@ export function rateQualitySvg(evaluations: readonly LadderEvaluation[], metric 
   const [yMin, yMax] = [Math.min(...qs) - Math.max(spread * 0.1, 0.5), Math.max(...qs) + Math.max(spread * 0.1, 0.5)];
   const x = (kbps: number): number =>
     PAD.left + ((Math.log10(kbps) - xMin) / (xMax - xMin)) * (W - PAD.left - PAD.right);
-  const y = (q: number): number => H - PAD.bottom - ((q - yMin) / (yMax - yMin)) * (H - PAD.top - PAD.bottom);
+  const y = (q: number): number => H - PAD.bottom - ((q - yMin) / (yMax - yMin)) * (H - top - PAD.bottom);
   const parts: string[] = [];
   // Axes and grid.
   parts.push(
-    `<rect x="${PAD.left}" y="${PAD.top}" width="${W - PAD.left - PAD.right}" height="${H - PAD.top - PAD.bottom}" fill="none" stroke="currentColor" stroke-opacity="0.4"/>`,
+    `<rect x="${PAD.left}" y="${top}" width="${W - PAD.left - PAD.right}" height="${H - top - PAD.bottom}" fill="none" stroke="currentColor" stroke-opacity="0.4"/>`,
   );
   for (const t of niceTicks(yMin, yMax, 6)) {
     parts.push(
@@ -77,7 +80,7 @@ export function rateQualitySvg(evaluations: readonly LadderEvaluation[], metric 
     const lk = Math.log10(kbps);
     if (lk < xMin || lk > xMax) continue;
     parts.push(
-      `<line y1="${PAD.top}" y2="${H - PAD.bottom}" x1="${x(kbps).toFixed(1)}" x2="${x(kbps).toFixed(1)}" stroke="currentColor" stroke-opacity="0.12"/>`,
+      `<line y1="${top}" y2="${H - PAD.bottom}" x1="${x(kbps).toFixed(1)}" x2="${x(kbps).toFixed(1)}" stroke="currentColor" stroke-opacity="0.12"/>`,
     );
     parts.push(
       `<text x="${x(kbps).toFixed(1)}" y="${H - PAD.bottom + 16}" text-anchor="middle" font-size="11">${kbps}</text>`,
@@ -87,7 +90,7 @@ export function rateQualitySvg(evaluations: readonly LadderEvaluation[], metric 
     `<text x="${(PAD.left + W - PAD.right) / 2}" y="${H - 6}" text-anchor="middle" font-size="12">Average video bitrate (kbps, log scale)</text>`,
   );
   parts.push(
-    `<text transform="translate(14 ${(PAD.top + H - PAD.bottom) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(METRIC_LABEL[metric])}</text>`,
+    `<text transform="translate(14 ${(top + H - PAD.bottom) / 2}) rotate(-90)" text-anchor="middle" font-size="12">${escapeXml(METRIC_LABEL[metric])}</text>`,
   );
   // One line per group, rungs in bitrate order.
   evaluations.forEach((e, i) => {
@@ -112,11 +115,11 @@ export function rateQualitySvg(evaluations: readonly LadderEvaluation[], metric 
       );
     }
     // Legend.
-    const ly = PAD.top + 14 + i * 16;
+    const ly = PAD.top + i * LEGEND_LINE;
     parts.push(
-      `<line x1="${W - PAD.right - 150}" x2="${W - PAD.right - 126}" y1="${ly - 4}" y2="${ly - 4}" stroke="${style.colour}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
+      `<line x1="${PAD.left}" x2="${PAD.left + 24}" y1="${ly - 4}" y2="${ly - 4}" stroke="${style.colour}" stroke-width="2"${style.dash ? ` stroke-dasharray="${style.dash}"` : ''}/>`,
     );
-    parts.push(`<text x="${W - PAD.right - 120}" y="${ly}" font-size="11">${escapeXml(e.ladder.name)}</text>`);
+    parts.push(`<text x="${PAD.left + 30}" y="${ly}" font-size="11">${escapeXml(e.ladder.name)}</text>`);
     parts.push('</g>');
   });
   return `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${W} ${H}" width="${W}" height="${H}" role="img" aria-label="Rate-quality curve" fill="currentColor">${parts.join('')}</svg>`;

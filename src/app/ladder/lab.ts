@@ -99,6 +99,13 @@ function reading(stderr: string, pattern: RegExp): number {
   return match[1] === 'inf' ? Infinity : Number(match[1]);
 }
 
+/** libvmaf's own words for its failure (a model file it cannot read, typically), else the tool's error. */
+function vmafProblem(error: unknown): string {
+  if (!(error instanceof ToolError)) return String(error);
+  const line = error.stderr.split('\n').find((l) => /model/i.test(l));
+  return line?.trim() ?? error.message;
+}
+
 /** The rendition and the reference, both from 0, the reference scaled (bicubic) to the rendition's size. */
 function compareGraph(width: number, height: number, metrics: string[]): string {
   const n = metrics.length;
@@ -225,7 +232,7 @@ export async function evaluateLadder(
         } catch (error) {
           if (options.signal?.aborted) throw error;
           // libvmaf present but unusable (no model file in this build): say so once, keep PSNR and SSIM.
-          vmafUnavailable = l10n.t('libvmaf failed: {0}', error instanceof ToolError ? error.message : String(error));
+          vmafUnavailable = l10n.t('libvmaf failed: {0}', vmafProblem(error));
           vmafScore = undefined;
         }
       }
