@@ -124,6 +124,22 @@ describe('Evaluate Template Group (ladder lab panel, through compose())', functi
     );
   });
 
+  it('a video of the account as the reference: its largest MP4 is downloaded; a platform without its media says so', async () => {
+    // This platform simulates media: its videos list MP4 addresses it answers with 404.
+    const doc = harness.editor.open(join(tmp, 'plain.templategroup.json'), PLAIN);
+    harness.ui.script(choose('A video of the account'), choose('Welcome tour'));
+    const shown = await harness.run(evaluateTemplateGroup, { uri: doc.uri });
+    assert.equal(shown, undefined);
+    assert.equal(harness.ui.errors.length, 1, harness.ui.errors.join(' | '));
+    assert.match(
+      harness.ui.errors[0]!,
+      /^Evaluate template group failed: reference: "Welcome tour" \(\d+x\d+ MP4\) answered HTTP 404/
+    );
+    assert.ok(harness.ui.reports.some((r) => r.message.startsWith('Downloading "Welcome tour"')));
+    assert.equal(harness.panels.opened.length, 0);
+    assert.deepEqual(readdirSync(join(storage, 'ladder')), [], 'the run folder is removed');
+  });
+
   it('without ffmpeg: says what is unavailable and offers Set Up ffmpeg; nothing is encoded', async () => {
     await harness.dispose();
     harness = await createHarness({

@@ -5,13 +5,18 @@
  * shows the panel: the rate-quality chart, the table, the findings, Compare with another group, Export JSON/CSV.
  */
 import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { Readable, Transform } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import { basename, join } from 'node:path';
 import { documentKind } from '../../authoring/documentKind';
 import { l10n } from '../../l10n/l10n';
 import { Watchdog } from '../../localPlatform/live/watchdog';
 import type { MediaTools } from '../../media/tools';
+import type { TranscodedStream, Video } from '../../api/types';
 import { freshResource, resolveResource } from '../commands/resourceTargets';
+import { resolveVideos } from '../commands/targets';
 import { setUpFfmpeg } from '../commands/setUpFfmpeg';
 import type { AppContext, CommandArgs } from '../context';
 import { reportFailure } from '../failures';
@@ -84,9 +89,66 @@ export async function resolveLadder(ctx: AppContext, args: CommandArgs): Promise
   return files?.[0] ? ladderOfFile(ctx, files[0]) : undefined;
 }
 
-/** The reference: the built-in clip (made once, kept in the extension's storage) or a local media file. */
-async function resolveReference(ctx: AppContext): Promise<ReferenceChoice | 'builtin' | undefined> {
-  const choice = await ctx.ui.pick<'builtin' | 'file'>(
+/** A video of the account as the reference: its largest MP4 rendition (the platform keeps no source to read). */
+type VideoReference = { readonly kind: 'video'; readonly label: string; readonly url: string };
+type Reference = ReferenceChoice | VideoReference | 'builtin';
+
+/** The largest http(s) MP4 rendition of a video, or why there is none. */
+function largestMp4(video: Video): TranscodedStream | undefined {
+  return video.transcodedVideoList
+    .filter((stream) => stream.mp4Url && /^https?:\/\//i.test(stream.mp4Url))
+    .sort((a, b) => b.videoWidth * b.videoHeight - a.videoWidth * a.videoHeight || b.videoBitrate - a.videoBitrate)[0];
+}
+
+async function videoReference(ctx: AppContext): Promise<VideoReference | undefined> {
+  const videos = await resolveVideos(
+    ctx,
+    {},
+    {
+      title: l10n.t('Reference video'),
+      many: false,
+      eligible: (video) => largestMp4(video) !== undefined,
+      why: l10n.t('it has no MP4 rendition'),
+    },
+  );
+  const video = videos?.[0];
+  const stream = video ? largestMp4(video) : undefined;
+  if (!video || !stream) return undefined;
+  const label = l10n.t('"{0}" ({1}x{2} MP4)', video.title || video.fileName, stream.videoWidth, stream.videoHeight);
+  return { kind: 'video', label, url: stream.mp4Url! };
+}
+
+/** At most this much of a video is downloaded to be the reference. */
+const MAX_REFERENCE_BYTES = 2 * 1024 ** 3;
+
+/** Downloads the video's MP4 (through VS Code's proxy settings, bounded) into the run's folder. */
+async function download(
+  ctx: AppContext,
+  reference: VideoReference,
+  folder: string,
+  signal: AbortSignal,
+): Promise<ReferenceChoice> {
+  const file = join(folder, 'reference.mp4');
+  const response = await ctx.inspection.fetch.get(reference.url, signal);
+  if (!response.ok || !response.body)
+    throw new Error(l10n.t('reference: {0} answered HTTP {1}', reference.label, response.status));
+  let bytes = 0;
+  const limit = new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      bytes += chunk.length;
+      done(
+        bytes > MAX_REFERENCE_BYTES ? new Error(l10n.t('reference: {0} is larger than 2 GiB', reference.label)) : null,
+        chunk,
+      );
+    },
+  });
+  await pipeline(Readable.fromWeb(response.body as never), limit, createWriteStream(file), { signal });
+  return { label: reference.label, file };
+}
+
+/** The reference: the built-in clip (made once, kept in the extension's storage), a local media file, or a video. */
+async function resolveReference(ctx: AppContext): Promise<Reference | undefined> {
+  const choice = await ctx.ui.pick<'builtin' | 'file' | 'video'>(
     [
       {
         label: l10n.t('Built-in test clip'),
@@ -99,9 +161,19 @@ async function resolveReference(ctx: AppContext): Promise<ReferenceChoice | 'bui
         value: 'builtin',
       },
       { label: l10n.t('A local media file…'), value: 'file' },
+      ...(ctx.connection.hasAccount
+        ? [
+            {
+              label: l10n.t('A video of the account…'),
+              description: l10n.t('its largest MP4 rendition'),
+              value: 'video' as const,
+            },
+          ]
+        : []),
     ],
     { title: l10n.t('Evaluate Template Group'), placeHolder: l10n.t('Which reference video?') },
   );
+  if (choice === 'video') return videoReference(ctx);
   if (choice !== 'file') return choice;
   const files = await ctx.ui.openFiles({
     title: l10n.t('Reference video'),
@@ -132,7 +204,7 @@ async function runLab(
   ctx: AppContext,
   tools: MediaTools,
   ladder: Ladder,
-  reference: ReferenceChoice | 'builtin',
+  reference: Reference,
 ): Promise<LadderEvaluation> {
   const watchdog = new Watchdog();
   await mkdir(ctx.inspection.ladderDir, { recursive: true });
@@ -149,6 +221,10 @@ async function runLab(
             track: watchdog,
           });
           choice = { label: l10n.t('Built-in test clip'), file };
+        } else if ('kind' in reference) {
+          // A video is downloaded for each run (into the run's folder, removed after it).
+          report(l10n.t('Downloading {0}', reference.label));
+          choice = await download(ctx, reference, workDir, signal);
         } else choice = reference;
         let done = 0;
         return evaluateLadder(tools, ladder, choice, {
@@ -205,7 +281,7 @@ export async function evaluateTemplateGroup(
 async function compareWithAnother(
   ctx: AppContext,
   tools: MediaTools,
-  reference: ReferenceChoice | 'builtin',
+  reference: Reference,
   evaluations: LadderEvaluation[],
 ): Promise<boolean> {
   const other = await resolveLadder(ctx, {});
