@@ -133,7 +133,7 @@ describe('Evaluate Template Group (ladder lab panel, through compose())', functi
     assert.equal(harness.ui.errors.length, 1, harness.ui.errors.join(' | '));
     assert.match(
       harness.ui.errors[0]!,
-      /^Evaluate template group failed: reference: "Welcome tour" \(\d+x\d+ MP4\) answered HTTP 404/
+      /^Evaluate template group failed: reference: "Welcome tour" \(\d+x\d+ MP4\) answered HTTP 404/,
     );
     assert.ok(harness.ui.reports.some((r) => r.message.startsWith('Downloading "Welcome tour"')));
     assert.equal(harness.panels.opened.length, 0);

@@ -70,6 +70,12 @@ describe('ladder lab: rate-quality of a template group on a reference', function
     const [low, mid, max] = useless.results;
     assert.ok(mid!.averageBitrate > low!.averageBitrate && max!.averageBitrate > mid!.averageBitrate);
     assert.ok(max!.psnr > mid!.psnr, 'more bits, higher PSNR at the same size');
+    for (const r of useless.results) assert.ok(r.psnrAtReference > 20 && r.ssimAtReference > 0.5, r.rung.name);
+    // Scaled up to the reference's size, the 180p rung loses the detail its own-size figure does not see.
+    assert.ok(
+      low!.psnrAtReference < low!.psnr,
+      `180p: ${low!.psnrAtReference} at the reference size, ${low!.psnr} at its own`,
+    );
     assert.equal(useless.reference.width, 640);
     assert.equal(useless.reference.seconds, 4);
   });
@@ -108,7 +114,7 @@ describe('ladder lab: rate-quality of a template group on a reference', function
     const csv = ladderCsv([useless, plain]).trim().split('\r\n');
     assert.equal(
       csv[0],
-      'group,rung,width,height,target_video_kbps,average_video_kbps,peak_video_kbps,total_kbps,psnr_y_db,ssim,vmaf,encode_seconds,speed',
+      'group,rung,width,height,target_video_kbps,average_video_kbps,peak_video_kbps,total_kbps,psnr_y_db,ssim,psnr_y_at_reference_db,ssim_at_reference,vmaf,encode_seconds,speed',
     );
     assert.deepEqual(
       csv.slice(1).map((row) => row.split(',').slice(0, 2).join(',')),

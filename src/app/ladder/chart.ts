@@ -9,15 +9,23 @@ export function escapeXml(text: unknown): string {
   return String(text).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-export type QualityMetric = 'psnr' | 'ssim' | 'vmaf';
+export type QualityMetric = 'psnr' | 'ssim' | 'vmaf' | 'psnrAtReference';
 
-/** VMAF when every rung of every group has it, else PSNR. */
+/**
+ * VMAF when every rung of every group has it, else luma PSNR at the reference's size: both compare rungs of
+ * different sizes as a viewer sees them (each rendition scaled up to the reference's picture).
+ */
 export function chartMetric(evaluations: readonly LadderEvaluation[]): QualityMetric {
   const all = evaluations.flatMap((e) => e.results);
-  return all.length > 0 && all.every((r) => r.vmaf !== undefined) ? 'vmaf' : 'psnr';
+  return all.length > 0 && all.every((r) => r.vmaf !== undefined) ? 'vmaf' : 'psnrAtReference';
 }
 
-const METRIC_LABEL: Record<QualityMetric, string> = { psnr: 'PSNR (Y, dB)', ssim: 'SSIM', vmaf: 'VMAF' };
+const METRIC_LABEL: Record<QualityMetric, string> = {
+  psnr: 'PSNR (Y, dB)',
+  ssim: 'SSIM',
+  vmaf: 'VMAF (at the reference size)',
+  psnrAtReference: 'PSNR at the reference size (Y, dB)',
+};
 /** Two groups, or more: lines told apart by colour and by dash (for those who cannot tell the colours). */
 const STYLES = [
   { colour: '#3794ff', dash: '' },
@@ -33,9 +41,9 @@ const PAD = { left: 56, right: 16, top: 16, bottom: 44 };
 const LEGEND_LINE = 16;
 
 function value(r: RungResult, metric: QualityMetric): number {
-  const v = metric === 'vmaf' ? r.vmaf : metric === 'ssim' ? r.ssim : r.psnr;
+  const v = metric === 'psnrAtReference' ? r.psnrAtReference : r[metric];
   // An identical picture has an infinite PSNR: drawn at the top of the scale.
-  return v === undefined || Number.isNaN(v) ? NaN : Math.min(v, metric === 'psnr' ? 100 : v);
+  return v === undefined || Number.isNaN(v) ? NaN : Math.min(v, 100);
 }
 
 function niceTicks(min: number, max: number, count: number): number[] {

@@ -78,7 +78,8 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
       const vmaf = r.vmaf !== undefined ? `, VMAF ${r.vmaf.toFixed(1)}` : '';
       lines.push(
         `  ${r.rung.name} ${r.width}x${r.height} target ${r.rung.videoKbps} kbps: average ${Math.round(r.averageBitrate / 1000)} kbps, ` +
-          `peak ${Math.round(r.peakBitrate / 1000)} kbps, PSNR ${r.psnr.toFixed(2)} dB, SSIM ${r.ssim.toFixed(4)}${vmaf}, ` +
+          `peak ${Math.round(r.peakBitrate / 1000)} kbps, PSNR ${r.psnr.toFixed(2)} dB, SSIM ${r.ssim.toFixed(4)} ` +
+          `(at the reference size ${r.psnrAtReference.toFixed(2)} dB, ${r.ssimAtReference.toFixed(4)})${vmaf}, ` +
           `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`,
       );
     }

@@ -106,16 +106,25 @@ function vmafProblem(error: unknown): string {
   return line?.trim() ?? error.message;
 }
 
-/** The rendition and the reference, both from 0, the reference scaled (bicubic) to the rendition's size. */
-function compareGraph(width: number, height: number, metrics: string[]): string {
+/**
+ * The rendition and the reference, both from 0, at one size (bicubic): the rendition's (the reference scaled down to
+ * it) or the reference's (the rendition scaled up, as a player shows it on a screen of the reference's size).
+ */
+function compareGraph(size: Size, at: 'rendition' | 'reference', metrics: string[]): string {
   const n = metrics.length;
   const split = (label: string): string =>
     n > 1 ? `,split=${n}${metrics.map((_, i) => `[${label}${i}]`).join('')}` : `[${label}0]`;
+  const scale = `,scale=${size.width}:${size.height}:flags=bicubic`;
   return [
-    `[0:v]setpts=PTS-STARTPTS,setsar=1,format=yuv420p${split('d')}`,
-    `[1:v]setpts=PTS-STARTPTS,scale=${width}:${height}:flags=bicubic,setsar=1,format=yuv420p${split('r')}`,
+    `[0:v]setpts=PTS-STARTPTS${at === 'reference' ? scale : ''},setsar=1,format=yuv420p${split('d')}`,
+    `[1:v]setpts=PTS-STARTPTS${at === 'rendition' ? scale : ''},setsar=1,format=yuv420p${split('r')}`,
     ...metrics.map((metric, i) => `[d${i}][r${i}]${metric}[m${i}]`),
   ].join(';');
+}
+
+interface Size {
+  readonly width: number;
+  readonly height: number;
 }
 
 async function compare(
@@ -123,7 +132,8 @@ async function compare(
   rendition: string,
   reference: SourceInput,
   seconds: number,
-  size: { width: number; height: number },
+  size: Size,
+  at: 'rendition' | 'reference',
   metrics: string[],
   options: RunOptions,
 ): Promise<string> {
@@ -132,7 +142,7 @@ async function compare(
     [
       ...['-hide_banner', '-nostdin', '-nostats', '-i', rendition],
       ...['-protocol_whitelist', 'file', '-f', reference.demuxer, '-t', String(seconds), '-i', reference.file],
-      ...['-filter_complex', compareGraph(size.width, size.height, metrics)],
+      ...['-filter_complex', compareGraph(size, at, metrics)],
       ...metrics.flatMap((_, i) => ['-map', `[m${i}]`]),
       ...['-f', 'null', '-'],
     ],
@@ -222,11 +232,30 @@ export async function evaluateLadder(
       );
       const media = await readMedia(output, { packets: true, ...(options.signal ? { signal: options.signal } : {}) });
       const size = { width: media.video?.width ?? rung.width, height: media.video?.height ?? rung.height };
-      const stderr = await compare(tools.ffmpeg, output, source, info.seconds, size, ['psnr', 'ssim'], run);
+      const stderr = await compare(
+        tools.ffmpeg,
+        output,
+        source,
+        info.seconds,
+        size,
+        'rendition',
+        ['psnr', 'ssim'],
+        run,
+      );
+      const atReference = await compare(
+        tools.ffmpeg,
+        output,
+        source,
+        info.seconds,
+        info,
+        'reference',
+        ['psnr', 'ssim'],
+        run,
+      );
       let vmafScore: number | undefined;
       if (!vmafUnavailable) {
         try {
-          const text = await compare(tools.ffmpeg, output, source, info.seconds, size, ['libvmaf'], run);
+          const text = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', ['libvmaf'], run);
           vmafScore = reading(text, /VMAF score[:=]\s*([\d.]+)/);
           if (!Number.isFinite(vmafScore)) throw new Error('no VMAF score in its output');
         } catch (error) {
@@ -245,6 +274,8 @@ export async function evaluateLadder(
         totalBitrate: rates.total,
         psnr: reading(stderr, /PSNR y:([\d.]+|inf)/),
         ssim: reading(stderr, /SSIM .*All:([\d.]+)/),
+        psnrAtReference: reading(atReference, /PSNR y:([\d.]+|inf)/),
+        ssimAtReference: reading(atReference, /SSIM .*All:([\d.]+)/),
         ...(vmafScore !== undefined ? { vmaf: vmafScore } : {}),
         encodeSeconds,
         speed: info.seconds / Math.max(encodeSeconds, 0.001),

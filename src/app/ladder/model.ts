@@ -46,7 +46,13 @@ export interface RungResult {
   /** Luma PSNR (dB) and SSIM (all planes) against the reference scaled to the rendition's size. */
   readonly psnr: number;
   readonly ssim: number;
-  /** VMAF (0–100) when the ffmpeg in use has libvmaf. */
+  /**
+   * The same against the reference at its own size, the rendition scaled up (bicubic) as a player shows it: the
+   * figures that compare rungs of different sizes, drawn on the chart.
+   */
+  readonly psnrAtReference: number;
+  readonly ssimAtReference: number;
+  /** VMAF (0–100) at the reference's size, when the ffmpeg in use has a working libvmaf. */
   readonly vmaf?: number;
   /** Wall time of the encode (s) and media seconds encoded per second. */
   readonly encodeSeconds: number;
