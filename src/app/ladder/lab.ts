@@ -208,24 +208,25 @@ export async function evaluateLadder(
   for (const [i, rung] of ladder.rungs.entries()) {
     const output = join(options.workDir, `rung-${i}.mp4`);
     options.onProgress?.(l10n.t('Encoding "{0}" ({1} of {2})', rung.name, i + 1, ladder.rungs.length), (2 * i) / steps);
-    const started = performance.now();
-    await runTool(
-      tools.ffmpeg,
-      encodeArgs({
-        source,
-        output,
-        template: jobTemplate(rung),
-        preset: LAB_PRESET,
-        durationSeconds: info.seconds,
-        limitSeconds: info.seconds,
-        hasAudio,
-        logos: [],
-        advanced: readAdvanced(rung.advancedArguments, info.frameRate),
-      }),
-      { timeoutMs: STEP_TIMEOUT_MS, ...run },
-    );
-    const encodeSeconds = (performance.now() - started) / 1000;
+    // The rendition goes once measured, and also when its encode fails or is cancelled half-written.
     try {
+      const started = performance.now();
+      await runTool(
+        tools.ffmpeg,
+        encodeArgs({
+          source,
+          output,
+          template: jobTemplate(rung),
+          preset: LAB_PRESET,
+          durationSeconds: info.seconds,
+          limitSeconds: info.seconds,
+          hasAudio,
+          logos: [],
+          advanced: readAdvanced(rung.advancedArguments, info.frameRate),
+        }),
+        { timeoutMs: STEP_TIMEOUT_MS, ...run },
+      );
+      const encodeSeconds = (performance.now() - started) / 1000;
       options.onProgress?.(
         l10n.t('Measuring "{0}" ({1} of {2})', rung.name, i + 1, ladder.rungs.length),
         (2 * i + 1) / steps,
