@@ -1,5 +1,5 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -50,10 +50,19 @@ const LAZY = {
 // The folders whose code goes into the inspection part. What it imports from the rest of src/ is the extension
 // bundle's own module, handed over when the part is loaded, never a copy: one translator (src/app/l10n.ts), one
 // class per tree node (`instanceof` in src/app/inspect/streamTargets.ts) and per error (src/app/failures.ts).
-const INSPECT_DIRS = [join(root, 'src', 'app', 'inspect'), join(root, 'src', 'inspector')];
+const INSPECT_DIRS = [
+  join(root, 'src', 'app', 'inspect'),
+  join(root, 'src', 'inspector'),
+  // The ladder lab (Evaluate Template Group) and the content checks it may show: loaded with the inspection part.
+  join(root, 'src', 'app', 'ladder'),
+  join(root, 'src', 'media', 'qa'),
+];
 // The in-process media reader (src/media/read*.ts, with mediabunny) goes into the inspection part too: activation
 // never reads media.
-const INSPECT_FILES = /[\\/]src[\\/]media[\\/]read\w*\.ts$/;
+// The ladder lab's stateless pieces of the local platform (its encode command, advancedArguments, the watchdog of
+// ffmpeg processes) are copied in too rather than added to the activation bundle.
+const INSPECT_FILES =
+  /[\\/]src[\\/](media[\\/]read\w*|localPlatform[\\/]media[\\/](commands|advanced)|localPlatform[\\/]live[\\/]watchdog)\.ts$/;
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
 const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];
@@ -214,6 +223,8 @@ const entries = {
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
+  qa: { entryPoints: ['src/media/qa/cli.ts'], outfile: 'dist/qa.js', external: FFMPEG_PACKAGES },
+  ladder: { entryPoints: ['src/app/ladder/cli.ts'], outfile: 'dist/ladder.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
 const EXTENSION_PARTS = [
@@ -243,7 +254,8 @@ async function generateValidators() {
   generateValidators(root);
 }
 
-if (!only || only === 'extension') await generateValidators();
+// The ladder's command line reads template group documents with the authoring validators too.
+if (!only || only === 'extension' || only === 'ladder') await generateValidators();
 
 const selected = only
   ? Object.fromEntries(

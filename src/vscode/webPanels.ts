@@ -1,7 +1,11 @@
 import * as vscode from 'vscode';
 import type { PanelOptions, PanelPort, WebPanel } from '../app/inspect/panels';
 
-const VIEW_TYPES = { report: 'videoPlatform.inspectReport', preview: 'videoPlatform.preview' } as const;
+const VIEW_TYPES = {
+  report: 'videoPlatform.inspectReport',
+  preview: 'videoPlatform.preview',
+  ladder: 'videoPlatform.ladder',
+} as const;
 
 /**
  * The report and preview panels as VS Code webview panels: scripts on (the pages carry a nonce-only CSP),
@@ -16,7 +20,7 @@ export function createWebPanels(subscriptions: vscode.Disposable[]): PanelPort {
         { viewColumn: vscode.ViewColumn.Active, preserveFocus: false },
         {
           enableScripts: true,
-          retainContextWhenHidden: options.kind === 'report',
+          retainContextWhenHidden: options.kind !== 'preview',
           localResourceRoots: (options.folders ?? []).map((folder) => vscode.Uri.file(folder)),
         },
       );

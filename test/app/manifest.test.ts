@@ -226,6 +226,8 @@ describe('package.json contributions match the code', () => {
             'videoPlatform.openPlayerInBrowser',
             // Looks for ffmpeg on this machine.
             'videoPlatform.setUpFfmpeg',
+            // A template group file or document and a local reference: no account needed.
+            'videoPlatform.evaluateTemplateGroup',
           ].includes(id),
       )
       .filter((id) => palette.get(id) !== 'false');

@@ -41,7 +41,10 @@ describe('ffmpeg in the extension: the status bar, the log and Set Up ffmpeg', (
     assert.equal(status.text, '$(warning) No ffmpeg');
     assert.match(status.tooltip, /ffmpeg is not available: no ffmpeg in .*empty; install ffmpeg/);
     assert.match(status.tooltip, /Works without ffmpeg: stream and file inspection, authoring .* over REST\./);
-    assert.match(status.tooltip, /Needs ffmpeg: stills, the contact sheet, Preview, and real transcoding and live/);
+    assert.match(
+      status.tooltip,
+      /Needs ffmpeg: stills, the contact sheet, Preview, Evaluate Template Group, and real transcoding and live/,
+    );
     const logged = h.log.lines.filter((line) => line.startsWith('warn '));
     assert.equal(logged.length, 3, h.log.text());
     assert.match(logged[1]!, /^warn Works without ffmpeg/);

@@ -17,6 +17,29 @@ export const HAND_WRITTEN_FILE = 'studio.channel.json';
 const HAND_WRITTEN_CHANNEL = 'Hand-written studio';
 const WIZARD_CHANNEL = 'Wizard studio';
 export const TEMPLATE_GROUP_FILE = 'ladder.templategroup.json';
+const LADDER_LAB_FILE = 'lab.templategroup.json';
+/** A ladder for Evaluate Template Group: its top rung is above the built-in clip's 720p. */
+const LADDER_LAB_GROUP = {
+  name: 'E2E ladder',
+  type: 0,
+  trailor: false,
+  trailorDuration: 0,
+  logoGroupId: 0,
+  transcodeTemplates: [
+    ['180p', 320, 180, 300, 0],
+    ['360p', 640, 360, 900, 1],
+    ['1080p', 1920, 1080, 3000, 0],
+  ].map(([name, videoWidth, videoHeight, videoBitrate, defaultVideo]) => ({
+    name,
+    videoWidth,
+    videoHeight,
+    videoBitrate,
+    audioBitrate: 96000,
+    format: 0,
+    encryptType: 0,
+    defaultVideo,
+  })),
+};
 
 /**
  * The folder the workbench opens: a template group with two mistakes, one its schema states (type 3 does not
@@ -1071,6 +1094,26 @@ export const flows: Flow[] = [
       await wb.openFile('broken.m3u8');
       await wb.problems(/A media playlist needs #EXT-X-TARGETDURATION/, 30_000);
       await ctx.shot('playlist problems');
+    },
+  },
+  {
+    name: 'evaluate a template group on the built-in clip: the ladder panel with its chart, table and findings',
+    // The built-in clip is rendered once (a fractal, 8 s of 720p) before three rungs are encoded and compared.
+    timeoutMs: 420_000,
+    async run(ctx) {
+      const { wb } = ctx;
+      writeFileSync(join(ctx.workspace, LADDER_LAB_FILE), JSON.stringify(LADDER_LAB_GROUP, null, 2) + '\n');
+      await wb.openFile(LADDER_LAB_FILE);
+      await wb.runCommand('Video Platform: Evaluate Template Group...');
+      await wb.pick(LADDER_LAB_FILE);
+      await wb.pick('Built-in test clip');
+      await ctx.shot('evaluating');
+      const panel = await webviewText(ctx, /LADDER-RUNG-ABOVE-SOURCE/, 'the ladder panel', 400_000);
+      ctx.log(`ladder panel: ${panel.replace(/\s+/g, ' ').slice(0, 400)}`);
+      assert.match(panel, /Rate-quality of E2E ladder/);
+      assert.match(panel, /"1080p" \(1920x1080\) is larger than the reference \(1280x720\)/);
+      await ctx.shot('ladder panel');
+      await wb.runCommand('View: Close All Editors');
     },
   },
   // The Resources view (test/e2e/resourceFlows.ts).

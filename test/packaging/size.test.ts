@@ -33,7 +33,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
-  'dist/lazy/inspect.js': 76_000, // the inspection commands, the stream inspector and the media reader
+  // Raised from 76 KB for issue 28: the ladder lab (Evaluate Template Group, its panel and chart, the local
+  // platform's encode command) rides in this part: 96 KB measured (72 KB before).
+  'dist/lazy/inspect.js': 100_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,

@@ -27,7 +27,7 @@ import { createLiveLogo } from './createLiveLogo';
 import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
-import { inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
+import { evaluateTemplateGroup, inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
 import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
@@ -88,6 +88,8 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
   { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
+  // The ladder lab (src/app/ladder/)
+  { id: 'videoPlatform.evaluateTemplateGroup', title: 'Evaluate template group', run: evaluateTemplateGroup },
 
   // Resources view (template groups, logo groups, live templates and logos, channel categories); item addresses
   { id: 'videoPlatform.refreshResources', title: 'Refresh resources', run: refreshResources },

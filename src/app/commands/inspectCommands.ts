@@ -20,3 +20,5 @@ export const openPlayerInBrowser: typeof InspectCommands.openPlayerInBrowser = (
   inspectCommands().openPlayerInBrowser(ctx, args);
 export const openPlayerFor: typeof InspectCommands.openPlayerFor = (ctx, target) =>
   inspectCommands().openPlayerFor(ctx, target);
+export const evaluateTemplateGroup: typeof InspectCommands.evaluateTemplateGroup = (ctx, args) =>
+  inspectCommands().evaluateTemplateGroup(ctx, args);

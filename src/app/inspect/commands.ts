@@ -6,3 +6,4 @@
 export { inspectStream } from './inspectStream';
 export { openPlayerFor, openPlayerInBrowser } from './player';
 export { previewStream } from './preview';
+export { evaluateTemplateGroup } from '../ladder/command';

@@ -70,7 +70,7 @@ export function worksWithoutFfmpeg(): string {
 
 export function needsFfmpeg(): string {
   return l10n.t(
-    'Needs ffmpeg: stills, the contact sheet, Preview, and real transcoding and live channels in the local platform.',
+    'Needs ffmpeg: stills, the contact sheet, Preview, Evaluate Template Group, and real transcoding and live channels in the local platform.',
   );
 }
 

@@ -37,6 +37,11 @@ export class InspectionServices {
     return join(this.storageDir, 'previews');
   }
 
+  /** Where the ladder lab keeps its built-in reference clip and writes renditions while it measures them. */
+  get ladderDir(): string {
+    return join(this.storageDir, 'ladder');
+  }
+
   /** Addresses typed into Inspect Stream, newest first. */
   recentAddresses(): string[] {
     const stored = this.state.get<unknown>(RECENT_KEY);

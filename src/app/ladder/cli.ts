@@ -1,0 +1,180 @@
+/**
+ * `npm run ladder -- --group FILE.templategroup.json --reference FILE|builtin [--compare OTHER.templategroup.json]
+ *   [--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]`
+ * The ladder lab from the command line. Exit code: 0 no findings, 1 findings, 2 could not evaluate, 130 stopped.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { Watchdog } from '../../localPlatform/live/watchdog';
+import { findMediaTools } from '../../media/tools';
+import { rateQualitySvg } from './chart';
+import { ladderCsv, ladderJson } from './exports';
+import { LadderInputError, ladderFromDocument } from './group';
+import { DEFAULT_SECONDS, evaluateLadder, MAX_SECONDS } from './lab';
+import type { LadderEvaluation } from './model';
+import { builtinReference } from './reference';
+
+const USAGE =
+  'usage: npm run ladder -- --group FILE.templategroup.json --reference FILE|builtin [--compare OTHER.templategroup.json] ' +
+  '[--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]';
+
+export interface LadderArgs {
+  groups: string[];
+  reference: string;
+  seconds: number;
+  format: 'text' | 'json' | 'csv';
+  svg?: string;
+  ffmpegDir?: string;
+}
+
+function needValue(option: string, value: string | undefined): string {
+  if (value === undefined || value.startsWith('--')) throw new LadderInputError(`${option} needs a value; ${USAGE}`);
+  return value;
+}
+
+export function parseLadderArgs(argv: readonly string[]): LadderArgs {
+  const groups: string[] = [];
+  let reference: string | undefined;
+  let seconds = DEFAULT_SECONDS;
+  let format: LadderArgs['format'] = 'text';
+  let svg: string | undefined;
+  let ffmpegDir: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--group' || arg === '--compare') groups.push(needValue(arg, argv[++i]));
+    else if (arg === '--reference') reference = needValue(arg, argv[++i]);
+    else if (arg === '--seconds') {
+      const text = needValue(arg, argv[++i]);
+      seconds = Number(text);
+      if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
+        throw new LadderInputError(`--seconds needs a number above 0, at most ${MAX_SECONDS} (not "${text}")`);
+      }
+    } else if (arg === '--format') {
+      const text = needValue(arg, argv[++i]);
+      if (text !== 'text' && text !== 'json' && text !== 'csv') {
+        throw new LadderInputError(`--format: use text, json or csv (not "${text}")`);
+      }
+      format = text;
+    } else if (arg === '--svg') svg = needValue(arg, argv[++i]);
+    else if (arg === '--ffmpeg') ffmpegDir = needValue(arg, argv[++i]);
+    else if (arg === '--help' || arg === '-h') throw new LadderInputError(USAGE);
+    else throw new LadderInputError(`unknown argument ${arg}; ${USAGE}`);
+  }
+  if (groups.length === 0) throw new LadderInputError(`--group: name a *.templategroup.json file; ${USAGE}`);
+  if (groups.length > 4) throw new LadderInputError('--compare: at most 4 groups on one chart');
+  if (!reference) throw new LadderInputError(`--reference: a media file, or "builtin" for the test clip; ${USAGE}`);
+  return { groups, reference, seconds, format, ...(svg ? { svg } : {}), ...(ffmpegDir ? { ffmpegDir } : {}) };
+}
+
+export function ladderText(evaluations: readonly LadderEvaluation[]): string {
+  const lines: string[] = [];
+  for (const e of evaluations) {
+    lines.push(
+      `${e.ladder.name} on ${e.reference.label} (${e.reference.width}x${e.reference.height}, ${e.reference.seconds.toFixed(1)} s)`,
+    );
+    if (e.vmafUnavailable) lines.push(`  VMAF not measured: ${e.vmafUnavailable}`);
+    for (const r of [...e.results].sort((a, b) => a.rung.videoKbps - b.rung.videoKbps)) {
+      const vmaf = r.vmaf !== undefined ? `, VMAF ${r.vmaf.toFixed(1)}` : '';
+      lines.push(
+        `  ${r.rung.name} ${r.width}x${r.height} target ${r.rung.videoKbps} kbps: average ${Math.round(r.averageBitrate / 1000)} kbps, ` +
+          `peak ${Math.round(r.peakBitrate / 1000)} kbps, PSNR ${r.psnr.toFixed(2)} dB, SSIM ${r.ssim.toFixed(4)} ` +
+          `(at the reference size ${r.psnrAtReference.toFixed(2)} dB, ${r.ssimAtReference.toFixed(4)})${vmaf}, ` +
+          `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`,
+      );
+    }
+    for (const f of e.findings) lines.push(`  ${f.severity.toUpperCase()} ${f.code} ${f.message} (${f.clause})`);
+    if (e.findings.length === 0) lines.push('  No findings.');
+  }
+  return lines.join('\n');
+}
+
+async function main(): Promise<number> {
+  let args: LadderArgs;
+  try {
+    args = parseLadderArgs(process.argv.slice(2));
+  } catch (error) {
+    process.stderr.write(`ladder: ${(error as Error).message}\n`);
+    return 2;
+  }
+  const mode = await findMediaTools({ ...(args.ffmpegDir ? { dir: args.ffmpegDir } : {}), npmFallback: true });
+  if (mode.kind !== 'real') {
+    process.stderr.write(`ladder: the ladder lab encodes and compares pictures with ffmpeg: ${mode.reason}\n`);
+    return 2;
+  }
+  const controller = new AbortController();
+  const stop = (): void => controller.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  // No ffmpeg outlives this process, even killed with -9.
+  const watchdog = new Watchdog();
+  const workDir = await mkdtemp(join(tmpdir(), 'vpt-ladder-'));
+  try {
+    const ladders = await Promise.all(
+      args.groups.map(async (file) => ladderFromDocument(await readFile(file, 'utf8'), basename(file))),
+    );
+    const progress = (message: string): void => void (args.format === 'text' && process.stderr.write(`… ${message}\n`));
+    const reference =
+      args.reference === 'builtin'
+        ? {
+            label: 'built-in test clip',
+            file: await builtinReference(
+              mode.tools.ffmpeg,
+              join(homedir(), '.cache', 'video-platform-tools'),
+              undefined,
+              {
+                signal: controller.signal,
+                track: watchdog,
+              },
+            ),
+          }
+        : { label: args.reference, file: args.reference };
+    const evaluations: LadderEvaluation[] = [];
+    for (const ladder of ladders) {
+      progress(`${ladder.name}: ${ladder.rungs.length} renditions`);
+      evaluations.push(
+        await evaluateLadder(mode.tools, ladder, reference, {
+          workDir,
+          seconds: args.seconds,
+          signal: controller.signal,
+          track: watchdog,
+          onProgress: progress,
+        }),
+      );
+    }
+    if (args.svg) await writeFile(args.svg, rateQualitySvg(evaluations));
+    const out =
+      args.format === 'json'
+        ? ladderJson(evaluations)
+        : args.format === 'csv'
+          ? ladderCsv(evaluations)
+          : `${ladderText(evaluations)}\n`;
+    process.stdout.write(out);
+    return evaluations.some((e) => e.findings.length > 0) ? 1 : 0;
+  } catch (error) {
+    if (controller.signal.aborted) {
+      process.stderr.write('ladder: stopped\n');
+      return 130;
+    }
+    const message = (error as Error).message ?? String(error);
+    process.stderr.write(`ladder: ${error instanceof LadderInputError ? message : `could not evaluate: ${message}`}\n`);
+    return 2;
+  } finally {
+    await rm(workDir, { recursive: true, force: true });
+    watchdog.close();
+    process.off('SIGINT', stop);
+    process.off('SIGTERM', stop);
+  }
+}
+
+if (require.main === module) {
+  main().then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`ladder: ${String(error)}\n`);
+      process.exitCode = 2;
+    },
+  );
+}
