@@ -16,7 +16,7 @@ import { Watchdog } from '../../localPlatform/live/watchdog';
 import type { MediaTools } from '../../media/tools';
 import type { TranscodedStream, Video } from '../../api/types';
 import { freshResource, resolveResource } from '../commands/resourceTargets';
-import { resolveVideos } from '../commands/targets';
+import { resolveVideos } from '../ask/targets';
 import { setUpFfmpeg } from '../commands/setUpFfmpeg';
 import type { AppContext, CommandArgs } from '../context';
 import { reportFailure } from '../failures';

@@ -182,6 +182,86 @@ export async function readReference(
   };
 }
 
+/** What every rung's evaluation shares: the tools, the reference and whether VMAF still works. */
+interface RungContext {
+  tools: Pick<MediaTools, 'ffmpeg' | 'version'>;
+  info: ReferenceInfo;
+  source: SourceInput;
+  hasAudio: boolean;
+  run: RunOptions;
+  options: LabOptions;
+  /** Set once VMAF is known not to work (no filter, or no model file): said once, PSNR and SSIM kept. */
+  vmafUnavailable: string | undefined;
+}
+
+/** VMAF at the reference's size, or undefined when this ffmpeg cannot measure it (then said once in `ctx`). */
+async function vmafOf(ctx: RungContext, output: string): Promise<number | undefined> {
+  if (ctx.vmafUnavailable) return undefined;
+  try {
+    const { tools, source, info, run } = ctx;
+    const text = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', ['libvmaf'], run);
+    const score = reading(text, /VMAF score[:=]\s*([\d.]+)/);
+    if (!Number.isFinite(score)) throw new Error('no VMAF score in its output');
+    return score;
+  } catch (error) {
+    if (ctx.options.signal?.aborted) throw error;
+    // libvmaf present but unusable (no model file in this build): say so once, keep PSNR and SSIM.
+    ctx.vmafUnavailable = l10n.t('libvmaf failed: {0}', vmafProblem(error));
+    return undefined;
+  }
+}
+
+/** Encodes one rung from the reference and measures it; the rendition goes once measured. */
+async function evaluateRung(ctx: RungContext, rung: Rung, i: number, count: number): Promise<RungResult> {
+  const { tools, info, source, run, options } = ctx;
+  const output = join(options.workDir, `rung-${i}.mp4`);
+  options.onProgress?.(l10n.t('Encoding "{0}" ({1} of {2})', rung.name, i + 1, count), i / count);
+  // The rendition goes once measured, and also when its encode fails or is cancelled half-written.
+  try {
+    const started = performance.now();
+    await runTool(
+      tools.ffmpeg,
+      encodeArgs({
+        source,
+        output,
+        template: jobTemplate(rung),
+        preset: LAB_PRESET,
+        durationSeconds: info.seconds,
+        limitSeconds: info.seconds,
+        hasAudio: ctx.hasAudio,
+        logos: [],
+        advanced: readAdvanced(rung.advancedArguments, info.frameRate),
+      }),
+      { timeoutMs: STEP_TIMEOUT_MS, ...run },
+    );
+    const encodeSeconds = (performance.now() - started) / 1000;
+    options.onProgress?.(l10n.t('Measuring "{0}" ({1} of {2})', rung.name, i + 1, count), (i + 0.5) / count);
+    const media = await readMedia(output, { packets: true, ...(options.signal ? { signal: options.signal } : {}) });
+    const size = { width: media.video?.width ?? rung.width, height: media.video?.height ?? rung.height };
+    const metrics = ['psnr', 'ssim'];
+    const own = await compare(tools.ffmpeg, output, source, info.seconds, size, 'rendition', metrics, run);
+    const atReference = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', metrics, run);
+    const vmaf = await vmafOf(ctx, output);
+    const rates = bitrates(media);
+    return {
+      rung,
+      ...size,
+      averageBitrate: rates.average,
+      peakBitrate: rates.peak,
+      totalBitrate: rates.total,
+      psnr: reading(own, /PSNR y:([\d.]+|inf)/),
+      ssim: reading(own, /SSIM .*All:([\d.]+)/),
+      psnrAtReference: reading(atReference, /PSNR y:([\d.]+|inf)/),
+      ssimAtReference: reading(atReference, /SSIM .*All:([\d.]+)/),
+      ...(vmaf !== undefined ? { vmaf } : {}),
+      encodeSeconds,
+      speed: info.seconds / Math.max(encodeSeconds, 0.001),
+    };
+  } finally {
+    await rm(output, { force: true });
+  }
+}
+
 /** Evaluates the ladder on the reference: one encode and one comparison per rung. */
 export async function evaluateLadder(
   tools: Pick<MediaTools, 'ffmpeg' | 'version'>,
@@ -202,89 +282,17 @@ export async function evaluateLadder(
   };
   const { info, source, hasAudio } = await readReference(choice, seconds, options.signal);
   const vmaf = await hasFilter(tools.ffmpeg, 'libvmaf', run);
-  let vmafUnavailable = vmaf ? undefined : l10n.t('this ffmpeg ({0}) has no libvmaf filter', tools.version);
+  const ctx: RungContext = {
+    tools,
+    info,
+    source,
+    hasAudio,
+    run,
+    options,
+    vmafUnavailable: vmaf ? undefined : l10n.t('this ffmpeg ({0}) has no libvmaf filter', tools.version),
+  };
   const results: RungResult[] = [];
-  const steps = ladder.rungs.length * 2;
-  for (const [i, rung] of ladder.rungs.entries()) {
-    const output = join(options.workDir, `rung-${i}.mp4`);
-    options.onProgress?.(l10n.t('Encoding "{0}" ({1} of {2})', rung.name, i + 1, ladder.rungs.length), (2 * i) / steps);
-    // The rendition goes once measured, and also when its encode fails or is cancelled half-written.
-    try {
-      const started = performance.now();
-      await runTool(
-        tools.ffmpeg,
-        encodeArgs({
-          source,
-          output,
-          template: jobTemplate(rung),
-          preset: LAB_PRESET,
-          durationSeconds: info.seconds,
-          limitSeconds: info.seconds,
-          hasAudio,
-          logos: [],
-          advanced: readAdvanced(rung.advancedArguments, info.frameRate),
-        }),
-        { timeoutMs: STEP_TIMEOUT_MS, ...run },
-      );
-      const encodeSeconds = (performance.now() - started) / 1000;
-      options.onProgress?.(
-        l10n.t('Measuring "{0}" ({1} of {2})', rung.name, i + 1, ladder.rungs.length),
-        (2 * i + 1) / steps,
-      );
-      const media = await readMedia(output, { packets: true, ...(options.signal ? { signal: options.signal } : {}) });
-      const size = { width: media.video?.width ?? rung.width, height: media.video?.height ?? rung.height };
-      const stderr = await compare(
-        tools.ffmpeg,
-        output,
-        source,
-        info.seconds,
-        size,
-        'rendition',
-        ['psnr', 'ssim'],
-        run,
-      );
-      const atReference = await compare(
-        tools.ffmpeg,
-        output,
-        source,
-        info.seconds,
-        info,
-        'reference',
-        ['psnr', 'ssim'],
-        run,
-      );
-      let vmafScore: number | undefined;
-      if (!vmafUnavailable) {
-        try {
-          const text = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', ['libvmaf'], run);
-          vmafScore = reading(text, /VMAF score[:=]\s*([\d.]+)/);
-          if (!Number.isFinite(vmafScore)) throw new Error('no VMAF score in its output');
-        } catch (error) {
-          if (options.signal?.aborted) throw error;
-          // libvmaf present but unusable (no model file in this build): say so once, keep PSNR and SSIM.
-          vmafUnavailable = l10n.t('libvmaf failed: {0}', vmafProblem(error));
-          vmafScore = undefined;
-        }
-      }
-      const rates = bitrates(media);
-      results.push({
-        rung,
-        ...size,
-        averageBitrate: rates.average,
-        peakBitrate: rates.peak,
-        totalBitrate: rates.total,
-        psnr: reading(stderr, /PSNR y:([\d.]+|inf)/),
-        ssim: reading(stderr, /SSIM .*All:([\d.]+)/),
-        psnrAtReference: reading(atReference, /PSNR y:([\d.]+|inf)/),
-        ssimAtReference: reading(atReference, /SSIM .*All:([\d.]+)/),
-        ...(vmafScore !== undefined ? { vmaf: vmafScore } : {}),
-        encodeSeconds,
-        speed: info.seconds / Math.max(encodeSeconds, 0.001),
-      });
-    } finally {
-      await rm(output, { force: true });
-    }
-  }
+  for (const [i, rung] of ladder.rungs.entries()) results.push(await evaluateRung(ctx, rung, i, ladder.rungs.length));
   options.onProgress?.(l10n.t('Done'), 1);
   return {
     ladder,
@@ -292,7 +300,7 @@ export async function evaluateLadder(
     results,
     findings: ladderFindings(results, info),
     ffmpegVersion: tools.version,
-    ...(vmafUnavailable ? { vmafUnavailable } : {}),
+    ...(ctx.vmafUnavailable ? { vmafUnavailable: ctx.vmafUnavailable } : {}),
     preset: LAB_PRESET,
   };
 }

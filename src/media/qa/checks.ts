@@ -170,9 +170,16 @@ export function pictureFindings(m: ContentMeasurement): QaFinding[] {
     make('QA-BLACK', `Black video for ${secs(range.end - range.start)} (${span(range)}).`, CLAUSES['QA-BLACK']!, range),
   );
   const frozen = m.frozen
-    .filter((range) => !m.black.some((b) => overlaps(b, range) && b.start <= range.start + 0.1 && b.end >= range.end - 0.1))
+    .filter(
+      (range) => !m.black.some((b) => overlaps(b, range) && b.start <= range.start + 0.1 && b.end >= range.end - 0.1),
+    )
     .map((range) =>
-      make('QA-FROZEN', `Frozen video for ${secs(range.end - range.start)} (${span(range)}).`, CLAUSES['QA-FROZEN']!, range),
+      make(
+        'QA-FROZEN',
+        `Frozen video for ${secs(range.end - range.start)} (${span(range)}).`,
+        CLAUSES['QA-FROZEN']!,
+        range,
+      ),
     );
   return [...black, ...frozen];
 }

@@ -43,7 +43,8 @@ export function parseQaArgs(argv: readonly string[]): Args {
       }
     } else if (arg === '--format') {
       const format = needValue(arg, argv[++i]);
-      if (format !== 'json' && format !== 'text') throw new QaInputError(`--format: use text or json (not "${format}")`);
+      if (format !== 'json' && format !== 'text')
+        throw new QaInputError(`--format: use text or json (not "${format}")`);
       args.json = format === 'json';
     } else if (arg === '--json') args.json = true;
     else if (arg === '--stills') args.stills = needValue(arg, argv[++i]);
@@ -63,8 +64,7 @@ export function parseQaArgs(argv: readonly string[]): Args {
   return args;
 }
 
-const range = (f: QaFinding): string =>
-  f.range ? ` [${f.range.start.toFixed(2)}–${f.range.end.toFixed(2)} s]` : '';
+const range = (f: QaFinding): string => (f.range ? ` [${f.range.start.toFixed(2)}–${f.range.end.toFixed(2)} s]` : '');
 
 /** The report as text: the figures, then one line per finding. */
 export function qaText(m: ContentMeasurement, target: LoudnessTarget, findings: readonly QaFinding[]): string {
@@ -106,7 +106,9 @@ async function main(): Promise<number> {
     const m = await measureContent(mode.tools.ffmpeg, args.files, {
       signal: controller.signal,
       ...(args.maxSeconds ? { maxSeconds: args.maxSeconds } : {}),
-      ...(args.json ? {} : { onProgress: (s, total) => process.stderr.write(`… ${s.toFixed(0)} / ${total.toFixed(0)} s\r`) }),
+      ...(args.json
+        ? {}
+        : { onProgress: (s, total) => process.stderr.write(`… ${s.toFixed(0)} / ${total.toFixed(0)} s\r`) }),
     });
     if (!args.json) process.stderr.write('\n');
     const findings = checkContent(m, args.target);
@@ -116,14 +118,19 @@ async function main(): Promise<number> {
       const made = await stillsFor(mode.tools.ffmpeg, m, args.files, findings, { signal: controller.signal });
       stills = await Promise.all(
         made.map(async (s, i) => {
-          const file = join(args.stills!, `${String(i + 1).padStart(2, '0')}-${s.finding.code}-${s.at.toFixed(2)}s.jpg`);
+          const file = join(
+            args.stills!,
+            `${String(i + 1).padStart(2, '0')}-${s.finding.code}-${s.at.toFixed(2)}s.jpg`,
+          );
           await writeFile(file, s.jpeg);
           return { code: s.finding.code, at: s.at, file };
         }),
       );
     }
     if (args.json) {
-      process.stdout.write(`${JSON.stringify({ target: args.target.name, measurement: m, findings, stills }, null, 2)}\n`);
+      process.stdout.write(
+        `${JSON.stringify({ target: args.target.name, measurement: m, findings, stills }, null, 2)}\n`,
+      );
     } else {
       process.stdout.write(`${qaText(m, args.target, findings)}\n`);
       for (const s of stills) process.stdout.write(`Still for ${s.code} at ${s.at.toFixed(2)} s: ${s.file}\n`);

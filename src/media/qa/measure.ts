@@ -56,7 +56,8 @@ export async function checkInputs(
   const paths: string[] = [];
   for (const file of files) {
     // Addresses are for Inspect Stream; here only local files (ffmpeg would otherwise open any protocol).
-    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file)) throw new QaInputError(`inputs: "${file}" is an address, not a local file`);
+    if (/^[a-z][a-z0-9+.-]+:\/\//i.test(file))
+      throw new QaInputError(`inputs: "${file}" is an address, not a local file`);
     const path = resolve(file);
     const info = await stat(path).catch(() => undefined);
     if (!info?.isFile()) throw new QaInputError(`inputs: "${file}" is not a file`);
@@ -64,7 +65,9 @@ export async function checkInputs(
     paths.push(path);
   }
   if (bytes > maxBytes) {
-    throw new QaInputError(`inputs: ${(bytes / GiB).toFixed(2)} GiB in all, more than the ${(maxBytes / GiB).toFixed(2)} GiB measured`);
+    throw new QaInputError(
+      `inputs: ${(bytes / GiB).toFixed(2)} GiB in all, more than the ${(maxBytes / GiB).toFixed(2)} GiB measured`,
+    );
   }
   return paths;
 }

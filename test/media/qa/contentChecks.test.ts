@@ -41,7 +41,10 @@ async function makeClip(tools: MediaTools, out: string, extra: string[] = []): P
 }
 
 function near(actual: number, expected: number, what: string): void {
-  assert.ok(Math.abs(actual - expected) <= TOLERANCE, `${what}: ${actual.toFixed(3)} s, expected ${expected} s ± ${TOLERANCE}`);
+  assert.ok(
+    Math.abs(actual - expected) <= TOLERANCE,
+    `${what}: ${actual.toFixed(3)} s, expected ${expected} s ± ${TOLERANCE}`,
+  );
 }
 
 function only(findings: readonly QaFinding[], code: string): QaFinding {
@@ -111,7 +114,25 @@ describe('content checks: loudness, black, frozen, silence on real media', funct
   it('measures segment files in playing order as one timeline', async () => {
     const segments = join(tmp, 'segments');
     rmSync(segments, { recursive: true, force: true });
-    await runTool(tools.ffmpeg, ['-hide_banner', '-v', 'error', '-y', '-i', clip, '-c', 'copy', '-f', 'hls', '-hls_time', '4', '-hls_playlist_type', 'vod', '-hls_segment_filename', join(tmp, 'seg%02d.ts'), join(tmp, 'index.m3u8')]);
+    await runTool(tools.ffmpeg, [
+      '-hide_banner',
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      clip,
+      '-c',
+      'copy',
+      '-f',
+      'hls',
+      '-hls_time',
+      '4',
+      '-hls_playlist_type',
+      'vod',
+      '-hls_segment_filename',
+      join(tmp, 'seg%02d.ts'),
+      join(tmp, 'index.m3u8'),
+    ]);
     const files = readdirSync(tmp)
       .filter((name) => /^seg\d+\.ts$/.test(name))
       .sort()
@@ -135,7 +156,17 @@ describe('content checks: loudness, black, frozen, silence on real media', funct
     const luma = async (jpeg: Buffer): Promise<number> => {
       const file = join(tmp, 'still.jpg');
       writeFileSync(file, jpeg);
-      const { stderr } = await runTool(tools.ffmpeg, ['-hide_banner', '-nostdin', '-i', file, '-vf', 'signalstats,metadata=print:key=lavfi.signalstats.YAVG', '-f', 'null', '-']);
+      const { stderr } = await runTool(tools.ffmpeg, [
+        '-hide_banner',
+        '-nostdin',
+        '-i',
+        file,
+        '-vf',
+        'signalstats,metadata=print:key=lavfi.signalstats.YAVG',
+        '-f',
+        'null',
+        '-',
+      ]);
       return Number(/YAVG=([\d.]+)/.exec(stderr)?.[1]);
     };
     assert.ok((await luma(stills[0]!.jpeg)) < 25, 'the black still is black');
@@ -179,18 +210,36 @@ describe('content checks: loudness, black, frozen, silence on real media', funct
     const track = { watch: () => void (ran = true), forget: () => undefined };
     const playlist = join(tmp, 'list.m3u8');
     writeFileSync(playlist, '#EXTM3U\n#EXTINF:4,\nfile:///etc/passwd\n');
-    await assert.rejects(measureContent(tools.ffmpeg, playlist, { track }), (e: Error) => e instanceof QaInputError && /inputs: .*list\.m3u8.* not media/.test(e.message));
-    await assert.rejects(measureContent(tools.ffmpeg, 'http://127.0.0.1:9/a.mp4', { track }), /inputs: "http:\/\/127\.0\.0\.1:9\/a\.mp4" is an address/);
-    await assert.rejects(measureContent(tools.ffmpeg, join(tmp, 'missing.mp4'), { track }), /inputs: .*missing\.mp4" is not a file/);
-    await assert.rejects(measureContent(tools.ffmpeg, clip, { track, maxBytes: 1000 }), /inputs: .* GiB in all, more than/);
+    await assert.rejects(
+      measureContent(tools.ffmpeg, playlist, { track }),
+      (e: Error) => e instanceof QaInputError && /inputs: .*list\.m3u8.* not media/.test(e.message),
+    );
+    await assert.rejects(
+      measureContent(tools.ffmpeg, 'http://127.0.0.1:9/a.mp4', { track }),
+      /inputs: "http:\/\/127\.0\.0\.1:9\/a\.mp4" is an address/,
+    );
+    await assert.rejects(
+      measureContent(tools.ffmpeg, join(tmp, 'missing.mp4'), { track }),
+      /inputs: .*missing\.mp4" is not a file/,
+    );
+    await assert.rejects(
+      measureContent(tools.ffmpeg, clip, { track, maxBytes: 1000 }),
+      /inputs: .* GiB in all, more than/,
+    );
     await assert.rejects(measureContent(tools.ffmpeg, [clip, clip], { track, maxFiles: 1 }), /inputs: at most 1 files/);
     assert.equal(ran, false, 'ffmpeg was started for a refused input');
   });
 
   it('the command line names a bad option and its rule', () => {
-    assert.throws(() => parseQaArgs(['a.mp4', '--target', 'loud']), /target: use one of ebu, atsc, stream-14, stream-16 \(not "loud"\)/);
+    assert.throws(
+      () => parseQaArgs(['a.mp4', '--target', 'loud']),
+      /target: use one of ebu, atsc, stream-14, stream-16 \(not "loud"\)/,
+    );
     assert.throws(() => parseQaArgs(['a.mp4', '--format', 'xml']), /--format: use text or json/);
-    assert.throws(() => parseQaArgs(['a.mp4', '--max-seconds', '-3']), /--max-seconds needs a number of seconds above 0/);
+    assert.throws(
+      () => parseQaArgs(['a.mp4', '--max-seconds', '-3']),
+      /--max-seconds needs a number of seconds above 0/,
+    );
     assert.throws(() => parseQaArgs([]), /no file given/);
     assert.equal(parseQaArgs(['a.mp4', '--target', 'atsc', '--format', 'json']).target.name, 'atsc');
   });
