@@ -1,5 +1,5 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect]
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|configs]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -214,6 +214,8 @@ const entries = {
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
+  // `npm run configs` (issue 27); its --dry-run starts a local platform in-process.
+  configs: { entryPoints: ['src/app/configs/cli.ts'], outfile: 'dist/configs.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
 const EXTENSION_PARTS = [
@@ -243,7 +245,7 @@ async function generateValidators() {
   generateValidators(root);
 }
 
-if (!only || only === 'extension') await generateValidators();
+if (!only || only === 'extension' || only === 'configs') await generateValidators();
 
 const selected = only
   ? Object.fromEntries(

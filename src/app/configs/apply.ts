@@ -116,7 +116,7 @@ async function runOne(
     (k, ref) => book.resolve(k, ref),
   );
   if (resolved.problems.length > 0) throw new Error(resolved.problems.join(' '));
-  const id = await send(client, kind, resolved.doc, entry?.id, signal);
+  const id = await sendDocument(client, kind, resolved.doc, entry?.id, signal);
   const record = await readBack(client, kind, id, signal);
   if (kind !== 'templategroup' && kind !== 'channel') book.add(kind, id, recordName(kind, record));
   const folder = toFolderRecord(kind, record, book);
@@ -133,7 +133,7 @@ async function runOne(
 }
 
 /** Sends the document; the record's id (the new one after a create). */
-async function send(
+export async function sendDocument(
   client: ApplyClient,
   kind: ConfigKind,
   doc: JsonObject,
