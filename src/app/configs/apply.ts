@@ -126,6 +126,7 @@ async function runOne(
     id,
     hash: hashOf(kind, folder.doc),
     fileHash: hashOf(kind, operation.doc),
+    base: folder.doc,
     ...(folder.groups ? { groups: folder.groups } : {}),
     ...(normalised.length > 0 ? { normalised } : {}),
   };

@@ -232,7 +232,7 @@ function compareRecord(
     ...withPlatform,
     action: 'conflict',
     changes: toPlatform,
-    platformChanges: changesBetween(file.kind, file.doc!, platformDoc),
+    platformChanges: changesBetween(file.kind, entry.base ?? file.doc!, platformDoc),
   };
 }
 

@@ -70,6 +70,7 @@ export async function pullFolder(
         id: folder.id,
         hash,
         fileHash: hash,
+        base: folder.doc,
         ...(folder.groups ? { groups: folder.groups } : {}),
       };
     }

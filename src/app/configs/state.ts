@@ -7,6 +7,7 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { l10n } from '../../l10n/l10n';
+import type { JsonObject } from '../../authoring/rules/ruleKit';
 import type { FieldChange } from './diff';
 import { CONFIG_KINDS, type ConfigKind, type GroupIdentity } from './folderForm';
 
@@ -23,6 +24,8 @@ export interface StateEntry {
   /** Hash of the file at the last pull or apply (the same as `hash` unless the platform normalised it). */
   fileHash: string;
   groups?: GroupIdentity[];
+  /** The platform's record in folder form at the last pull or apply: the base of a conflict's two sides. */
+  base?: JsonObject;
   /** Fields the platform answered differently from what was sent, at the last apply. */
   normalised?: FieldChange[];
   /** "Plan to put mine back": the file wins over a drifted record at the next plan. */

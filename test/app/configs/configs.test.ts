@@ -166,4 +166,144 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
     );
     assert.equal(await records(), before);
   });
+
+  describe('bad input: a clear line in the plan, and nothing sent', () => {
+    beforeEach(async () => {
+      await pullFolder(client, dir, { account });
+      // A real change beside each bad input: it must not be sent either.
+      const group = await readJson('Mobile HLS.templategroup.json');
+      await writeJson('Mobile HLS.templategroup.json', { ...group, trailorDuration: 45 });
+    });
+
+    const refusedWith = async (expected: RegExp, options: { allowDelete?: boolean } = {}): Promise<void> => {
+      const before = await records();
+      const refused = await plan(options.allowDelete);
+      assert.ok(
+        refused.problems.some((p) => expected.test(`${p.file}: ${p.message}`)),
+        JSON.stringify(refused.problems),
+      );
+      await assert.rejects(applyPlan(client, refused), /nothing was sent/);
+      assert.equal(await records(), before);
+    };
+
+    it('a file that is not valid JSON', async () => {
+      await writeFile(join(dir, 'Town hall.channel.json'), '{ "name": "Town hall", ');
+      await refusedWith(/^Town hall\.channel\.json: The file is not valid JSON/);
+    });
+
+    it('a document that breaks the schema, named by field', async () => {
+      const group = await readJson('Corner logo.logogroup.json');
+      await writeJson('Corner logo.logogroup.json', { ...group, logos: 'none' });
+      await refusedWith(/^Corner logo\.logogroup\.json: logos/);
+    });
+
+    it('two files for one record', async () => {
+      await writeFile(join(dir, 'Town hall copy.channel.json'), await readFile(join(dir, 'Town hall.channel.json')));
+      await refusedWith(
+        /Town hall copy\.channel\.json and Town hall\.channel\.json are two files for one channel "Town hall": keep one/,
+      );
+    });
+
+    it("a reference to a name that does not exist (a template group's logo group)", async () => {
+      const group = await readJson('Standard HLS + MP4.templategroup.json');
+      await writeJson('Standard HLS + MP4.templategroup.json', { ...group, logoGroupId: 'Lost logos' });
+      await refusedWith(/logoGroupId names logo group "Lost logos", which is neither in the folder nor on the account/);
+    });
+
+    it('a record deleted on the platform since the pull', async () => {
+      const concert = (await client.liveGetChannelsByPage({ number: 100 })).channels.find(
+        (c) => c.name === 'Concert VR',
+      )!;
+      await client.liveDelete([concert.id]);
+      await refusedWith(/^Concert VR\.channel\.json: channel [0-9a-f]{32} was deleted on the platform since the pull/);
+    });
+
+    it('a folder pulled from another platform', async () => {
+      const before = await records();
+      const other = await planFolder(client, dir, { account: 'http://127.0.0.1:1' });
+      assert.match(
+        other.problems[0]!.message,
+        /This folder was pulled from http:\/\/127\.0\.0\.1:\d+, not from http:\/\/127\.0\.0\.1:1/,
+      );
+      await assert.rejects(applyPlan(client, other), /nothing was sent/);
+      assert.equal(await records(), before);
+    });
+
+    it('a removed file without --allow-delete', async () => {
+      await rm(join(dir, 'Concert VR.channel.json'));
+      await refusedWith(
+        /Concert VR\.channel\.json was removed from the folder: deleting channel "Concert VR" needs --allow-delete/,
+      );
+    });
+
+    it('a changed live logo (the platform cannot modify one)', async () => {
+      const logo = await readJson('Watermark.livelogo.json');
+      await writeJson('Watermark.livelogo.json', { ...logo, opacity: 10 });
+      await refusedWith(/^Watermark\.livelogo\.json: A live logo cannot be modified on the platform/);
+    });
+
+    it('an update of a live channel (the platform updates only stopped ones)', async () => {
+      const channel = await readJson('Newsroom 24-7.channel.json');
+      await writeJson('Newsroom 24-7.channel.json', { ...channel, description: 'changed' });
+      await refusedWith(/Channel "Newsroom 24\/7" is running: the platform updates only a stopped channel/);
+    });
+
+    it('a record changed in the file and on the platform: a conflict, not applied', async () => {
+      const channel = await readJson('Town hall.channel.json');
+      await writeJson('Town hall.channel.json', { ...channel, description: 'mine' });
+      // Someone else applies their own folder's change to the same channel.
+      const theirs = await mkdtemp(join(tmpdir(), 'vp-configs-theirs-'));
+      try {
+        await pullFolder(client, theirs, { account });
+        await writeFile(join(theirs, 'Town hall.channel.json'), JSON.stringify({ ...channel, description: 'theirs' }));
+        assert.equal((await applyPlan(client, await planFolder(client, theirs, { account }))).failed, undefined);
+      } finally {
+        await rm(theirs, { recursive: true, force: true });
+      }
+      const before = await records();
+      const conflicted = await plan();
+      const op = conflicted.operations.find((o) => o.file === 'Town hall.channel.json')!;
+      assert.equal(op.action, 'conflict');
+      assert.deepEqual(op.changes, [{ path: 'description', old: 'theirs', new: 'mine' }]);
+      assert.deepEqual(op.platformChanges, [{ path: 'description', old: channel.description, new: 'theirs' }]);
+      await assert.rejects(
+        applyPlan(client, conflicted),
+        /Town hall\.channel\.json: changed in the file and on the platform/,
+      );
+      assert.equal(await records(), before);
+    });
+  });
+
+  it("deletes a removed file's record with --allow-delete, creates new files in order with references by name", async () => {
+    await pullFolder(client, dir, { account });
+    await rm(join(dir, 'Concert VR.channel.json'));
+    await writeJson('Weather.category.json', { name: 'Weather' });
+    const town = await readJson('Town hall.channel.json');
+    await writeJson('Weather desk.channel.json', { ...town, name: 'Weather desk', typeName: 'Weather' });
+    const planned = await plan(true);
+    assert.deepEqual(planned.problems, []);
+    assert.deepEqual(changed(planned), [
+      { action: 'create', kind: 'category', name: 'Weather', file: 'Weather.category.json' },
+      { action: 'create', kind: 'channel', name: 'Weather desk', file: 'Weather desk.channel.json' },
+      { action: 'delete', kind: 'channel', name: 'Concert VR', file: 'Concert VR.channel.json' },
+    ]);
+    const result = await applyPlan(client, planned);
+    assert.equal(result.failed, undefined);
+    const channels = (await client.liveGetChannelsByPage({ number: 100 })).channels;
+    assert.ok(!channels.some((c) => c.name === 'Concert VR'));
+    const weather = channels.find((c) => c.name === 'Weather desk')!;
+    const category = (await client.liveChannelTypeList({})).find((c) => c.name === 'Weather')!;
+    assert.equal(weather.type, category.id);
+    assert.deepEqual(changed(await plan(true)), []);
+  });
+
+  it('reports a field the platform normalised, and does not plan it again (no perpetual diff)', async () => {
+    await pullFolder(client, dir, { account });
+    const channel = await readJson('Stadium feed.channel.json');
+    await writeJson('Stadium feed.channel.json', { ...channel, name: 'Stadium feed  ' });
+    const result = await applyPlan(client, await plan());
+    assert.equal(result.failed, undefined);
+    assert.deepEqual(result.ran[0]!.normalised, [{ path: 'name', old: 'Stadium feed  ', new: 'Stadium feed' }]);
+    assert.deepEqual(changed(await plan()), []);
+  });
 });
