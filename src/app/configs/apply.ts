@@ -13,7 +13,7 @@ import { l10n } from '../../l10n/l10n';
 import { describeFailure } from '../failures';
 import type { FieldChange } from './diff';
 import { hashOf, NameBook, recordName, toFolderRecord, type AnyRecord, type ConfigKind } from './folderForm';
-import { runnable, changesBetween, type Plan, type PlannedOperation } from './plan';
+import { runnable, changesBetween, planBlockersList, type Plan, type PlannedOperation } from './plan';
 import { configKindLabel, toPlatformDocument } from './references';
 import { emptyState, writeState, type FolderState } from './state';
 
@@ -67,7 +67,7 @@ export async function applyPlan(
   options: { signal?: AbortSignal; onStep?: (operation: PlannedOperation) => void } = {},
 ): Promise<ApplyResult> {
   if (!runnable(plan))
-    throw new Error(l10n.t('The plan has problems or conflicts, so nothing was sent: {0}', planBlockers(plan)));
+    throw new Error(l10n.t('The plan has problems or conflicts, so nothing was sent: {0}', planBlockersList(plan)));
   const state: FolderState = plan.state ? { ...plan.state, files: { ...plan.state.files } } : emptyState(plan.account);
   const book = NameBook.of(plan.snapshot);
   const queue = operationsToRun(plan);
@@ -84,15 +84,6 @@ export async function applyPlan(
     }
   }
   return { ran, notRun: [] };
-}
-
-/** The lines that block apply, for its refusal. */
-export function planBlockers(plan: Plan): string {
-  const lines = plan.problems.map((p) => (p.file ? `${p.file}: ${p.message}` : p.message));
-  for (const op of plan.operations)
-    if (op.action === 'conflict')
-      lines.push(l10n.t('{0}: changed in the file and on the platform since the pull.', op.file));
-  return lines.join(' ');
 }
 
 async function runOne(

@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { PlatformClient } from '../../api/client';
 import { describeFailure } from '../failures';
+import { accountAddress } from './address';
 import { applyPlan, applySummary, operationsToRun } from './apply';
 import { dryRun } from './dryRun';
 import { planFolder, planJson, runnable, type Plan } from './plan';
@@ -61,14 +62,6 @@ export function clientFromEnvironment(env: NodeJS.ProcessEnv): PlatformClient {
     accessKey: env.VIDEO_PLATFORM_ACCESS_KEY!.trim(),
     secretKey: env.VIDEO_PLATFORM_SECRET_KEY!.trim(),
   });
-}
-
-/** The account as the folder and the messages name it: its address without "/rest" or a trailing slash. */
-export function accountAddress(baseUrl: string): string {
-  return baseUrl
-    .trim()
-    .replace(/\/+$/, '')
-    .replace(/\/rest$/, '');
 }
 
 type Out = (line: string) => void;

@@ -49,6 +49,8 @@ export interface PlannedOperation {
 export interface PlanProblem {
   readonly file: string;
   readonly message: string;
+  /** Set on a removed file's line: planning again with deletes allowed clears it. */
+  readonly needsAllowDelete?: true;
 }
 
 export interface Plan {
@@ -58,6 +60,7 @@ export interface Plan {
   readonly problems: PlanProblem[];
   readonly snapshot: Snapshot;
   readonly state: FolderState | undefined;
+  readonly allowDelete: boolean;
 }
 
 export interface PlanOptions {
@@ -100,7 +103,15 @@ export function comparePlan(input: PlanInput): Plan {
   const { state, files, snapshot } = input;
   const problems: PlanProblem[] = [];
   const operations: PlannedOperation[] = [];
-  const plan = { dir: input.dir, account: input.account, operations, problems, snapshot, state };
+  const plan = {
+    dir: input.dir,
+    account: input.account,
+    operations,
+    problems,
+    snapshot,
+    state,
+    allowDelete: input.allowDelete === true,
+  };
   if (state && state.baseUrl !== input.account) {
     problems.push({
       file: '',
@@ -306,6 +317,7 @@ function planDelete(
         configKindLabel(entry.kind),
         name,
       ),
+      needsAllowDelete: true,
     });
   return { action: 'delete', kind: entry.kind, name, file, id: entry.id, entry, changes: [] };
 }
@@ -357,6 +369,15 @@ export function ownedOf(snapshot: Snapshot, kind: ConfigKind): Snapshot[ConfigKi
 /** Nothing blocks apply: no problem, no conflict. */
 export function runnable(plan: Plan): boolean {
   return plan.problems.length === 0 && !plan.operations.some((op) => op.action === 'conflict');
+}
+
+/** The lines that block apply, for its refusal. */
+export function planBlockersList(plan: Plan): string {
+  const lines = plan.problems.map((p) => (p.file ? `${p.file}: ${p.message}` : p.message));
+  for (const op of plan.operations)
+    if (op.action === 'conflict')
+      lines.push(l10n.t('{0}: changed in the file and on the platform since the pull.', op.file));
+  return lines.join(' ');
 }
 
 /** The plan as `--json` prints it for scripts. */
