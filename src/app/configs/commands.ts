@@ -49,7 +49,7 @@ export async function pullAccountIntoFolder(ctx: AppContext, args: CommandArgs =
 async function planAndShow(ctx: AppContext, dir: string, allowDelete = false): Promise<Plan> {
   const account = activeAccount(ctx);
   const client = await ctx.connection.activeClient();
-  let plan = await ctx.ui.withProgress(
+  const plan = await ctx.ui.withProgress(
     { title: l10n.t('Planning {0} against {1}', basename(dir), account.name), cancellable: true },
     ({ signal }) => planFolder(client, dir, { account: account.address, allowDelete, signal }),
   );

@@ -5,7 +5,8 @@
  * Never credentials: the account is named by its address only.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { l10n } from '../../l10n/l10n';
 import type { JsonObject } from '../../authoring/rules/ruleKit';
 import type { FieldChange } from './diff';
@@ -94,4 +95,9 @@ export async function writeState(dir: string, state: FolderState): Promise<void>
   const path = join(dir, STATE_FILE);
   await writeFile(`${path}.tmp`, `${JSON.stringify({ ...state, files: sorted }, null, 2)}\n`);
   await rename(`${path}.tmp`, path);
+}
+
+/** Whether a file lies in a pulled folder (its documents refer by name: the plan checks them, not the editor's rules). */
+export function inPulledFolder(fileName: string): boolean {
+  return existsSync(join(dirname(fileName), STATE_FILE));
 }
