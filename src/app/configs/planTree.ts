@@ -30,10 +30,11 @@ const ICONS: Readonly<Record<PlannedOperation['action'], string>> = {
   none: 'check',
 };
 
-function changeRow(change: FieldChange, prefix = ''): PlanRow {
+function changeRow(change: FieldChange, onPlatform = false): PlanRow {
   const text = describeChange(change);
+  const path = change.path || '(document)';
   return {
-    label: `${prefix}${change.path || '(document)'}`,
+    label: onPlatform ? l10n.t('platform: {0}', path) : path,
     description: text.slice(text.indexOf(': ') + 2),
     tooltip: text,
     children: [],
@@ -42,7 +43,7 @@ function changeRow(change: FieldChange, prefix = ''): PlanRow {
 
 function operationRow(plan: Plan, op: PlannedOperation, index?: number): PlanRow {
   const changes = op.changes.map((change) => changeRow(change));
-  const platform = (op.platformChanges ?? []).map((change) => changeRow(change, l10n.t('platform: ')));
+  const platform = (op.platformChanges ?? []).map((change) => changeRow(change, true));
   return {
     label: index === undefined ? op.name : `${index}. ${op.name}`,
     description: l10n.t('{0} {1}', op.action, configKindLabel(op.kind)),
