@@ -6,11 +6,11 @@
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { l10n } from '../../l10n/l10n';
 import type { JsonObject } from '../../authoring/rules/ruleKit';
 import type { FieldChange } from './diff';
-import { CONFIG_KINDS, type ConfigKind, type GroupIdentity } from './folderForm';
+import { CONFIG_KINDS, configKindOf, type ConfigKind, type GroupIdentity } from './folderForm';
 
 export const STATE_FILE = '.video-platform-state.json';
 const VERSION = 1;
@@ -60,7 +60,7 @@ export async function readState(dir: string): Promise<FolderState | undefined> {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(l10n.t('{0} is not valid JSON: pull the folder again.', STATE_FILE));
+    throw new Error(l10n.t('{0} is not valid JSON: delete it and pull the folder again.', STATE_FILE));
   }
   const state = value as FolderState;
   if (
@@ -72,7 +72,19 @@ export async function readState(dir: string): Promise<FolderState | undefined> {
     state.files === null ||
     !Object.values(state.files).every(isEntry)
   )
-    throw new Error(l10n.t('{0} is not a state file of this version: pull the folder again.', STATE_FILE));
+    throw new Error(
+      l10n.t('{0} is not a state file of this version: delete it and pull the folder again.', STATE_FILE),
+    );
+  // Its file names are joined to the folder's path: only plain names of the folder's own documents.
+  const outside = Object.keys(state.files).find((file) => basename(file) !== file || configKindOf(file) === undefined);
+  if (outside !== undefined)
+    throw new Error(
+      l10n.t(
+        '{0} names "{1}", which is not a document of this folder: delete it and pull the folder again.',
+        STATE_FILE,
+        outside,
+      ),
+    );
   return state;
 }
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { PlatformClient } from '../../../src/api/client';
 import { applyPlan } from '../../../src/app/configs/apply';
 import { planFolder, planJson, type Plan } from '../../../src/app/configs/plan';
@@ -227,6 +227,21 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
       );
       await assert.rejects(applyPlan(client, other), /nothing was sent/);
       assert.equal(await records(), before);
+    });
+
+    it('a state file naming a path outside the folder: refused, and no file outside is touched', async () => {
+      const outside = join(dir, '..', `${basename(dir)}-outside.channel.json`);
+      await writeFile(outside, '{}');
+      try {
+        const state = JSON.parse(await readFile(join(dir, STATE_FILE), 'utf8')) as { files: Record<string, unknown> };
+        state.files[`../${basename(outside)}`] = state.files['Town hall.channel.json'];
+        await writeFile(join(dir, STATE_FILE), JSON.stringify(state));
+        await assert.rejects(plan(), /names "\.\.\/.*-outside\.channel\.json", which is not a document of this folder/);
+        await assert.rejects(pullFolder(client, dir, { account }), /which is not a document of this folder/);
+        assert.equal(await readFile(outside, 'utf8'), '{}');
+      } finally {
+        await rm(outside, { force: true });
+      }
     });
 
     it('a removed file without --allow-delete', async () => {
