@@ -3,7 +3,7 @@
  * drift, compared with the active account every few minutes (one list request per kind, as a plan reads). One per
  * context, made on first use, so that the context and compose() need no change for it.
  */
-import { access } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AppContext } from '../context';
 import { Emitter } from '../util/emitter';
@@ -26,6 +26,7 @@ export class ConfigsService {
   private readonly drifts = new Map<string, FolderDrift>();
   private readonly watched = new Set<string>();
   private timer: NodeJS.Timeout | undefined;
+  private comparing: Promise<void> = Promise.resolve();
   private readonly planChanged = new Emitter<Plan | undefined>();
   private readonly driftChanged = new Emitter<void>();
   readonly onDidChangePlan = this.planChanged.event;
@@ -63,14 +64,26 @@ export class ConfigsService {
     void this.compareAll();
   }
 
-  /** Compares each watched folder pulled from the active account; a failure leaves that folder's last result. */
-  async compareAll(): Promise<void> {
+  /**
+   * Compares each watched folder pulled from the active account; a failure leaves that folder's last result, a
+   * folder without its state file any more is no longer watched. One comparison at a time, in the order asked.
+   */
+  compareAll(): Promise<void> {
+    this.comparing = this.comparing.then(() => this.compareOnce());
+    return this.comparing;
+  }
+
+  private async compareOnce(): Promise<void> {
     const profile = this.ctx.connection.activeAccount;
     if (!profile) return;
     const account = accountAddress(profile.baseUrl);
-    for (const dir of this.watched) {
+    for (const dir of [...this.watched]) {
       try {
-        await access(join(dir, STATE_FILE));
+        if (!existsSync(join(dir, STATE_FILE))) {
+          this.watched.delete(dir);
+          if (this.drifts.delete(dir)) this.driftChanged.fire();
+          continue;
+        }
         const state = await readState(dir);
         if (!state || state.baseUrl !== account) continue;
         this.record(await planFolder(await this.ctx.connection.activeClient(), dir, { account }));
