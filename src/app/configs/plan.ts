@@ -303,8 +303,7 @@ function planDelete(
     problems.push({
       file,
       message: l10n.t(
-        "{0} was removed from the folder, but a {1} cannot be deleted through the platform's interface: pull again to restore the file.",
-        file,
+        "The file was removed from the folder, but a {0} cannot be deleted through the platform's interface: pull again to restore it.",
         configKindLabel(entry.kind),
       ),
     });
@@ -312,8 +311,7 @@ function planDelete(
     problems.push({
       file,
       message: l10n.t(
-        '{0} was removed from the folder: deleting {1} "{2}" needs --allow-delete (or pull again to restore the file).',
-        file,
+        'The file was removed from the folder: deleting {0} "{1}" needs --allow-delete (or pull again to restore it).',
         configKindLabel(entry.kind),
         name,
       ),

@@ -247,7 +247,7 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
     it('a removed file without --allow-delete', async () => {
       await rm(join(dir, 'Concert VR.channel.json'));
       await refusedWith(
-        /Concert VR\.channel\.json was removed from the folder: deleting channel "Concert VR" needs --allow-delete/,
+        /^Concert VR\.channel\.json: The file was removed from the folder: deleting channel "Concert VR" needs --allow-delete/,
       );
     });
 
