@@ -1,5 +1,5 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
-// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder]
+// Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder|configs]
 import { copyFile, mkdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -225,6 +225,8 @@ const entries = {
   inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
   qa: { entryPoints: ['src/media/qa/cli.ts'], outfile: 'dist/qa.js', external: FFMPEG_PACKAGES },
   ladder: { entryPoints: ['src/app/ladder/cli.ts'], outfile: 'dist/ladder.js', external: FFMPEG_PACKAGES },
+  // `npm run configs` (issue 27); its --dry-run starts a local platform in-process.
+  configs: { entryPoints: ['src/app/configs/cli.ts'], outfile: 'dist/configs.js', external: FFMPEG_PACKAGES },
 };
 /** The bundles that ship with the extension's: built together with it. */
 const EXTENSION_PARTS = [
@@ -254,8 +256,8 @@ async function generateValidators() {
   generateValidators(root);
 }
 
-// The ladder's command line reads template group documents with the authoring validators too.
-if (!only || only === 'extension' || only === 'ladder') await generateValidators();
+// The ladder's and the configs' command lines read documents with the authoring validators too.
+if (!only || only === 'extension' || only === 'ladder' || only === 'configs') await generateValidators();
 
 const selected = only
   ? Object.fromEntries(

@@ -9,6 +9,7 @@ import * as vscode from 'vscode';
 import { accountContextKeys, accountStatus } from '../app/accounts/accountContext';
 import { inBackground } from '../app/failures';
 import { COMMANDS } from '../app/commands/commandTable';
+import { registerConfigs } from './configs';
 import { runCommand } from '../app/commands/runCommand';
 import { compose } from '../app/compose';
 import type { CommandArgs, ViewId } from '../app/context';
@@ -101,6 +102,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   createResourceView(ctx.models.resources, subscriptions);
 
   registerDocumentAccountLens(ctx, subscriptions);
+  registerConfigs(ctx, subscriptions);
 
   const statusBar = new AccountStatusBar();
   subscriptions.push(statusBar);

@@ -78,7 +78,11 @@ describe('package.json contributions match the code', () => {
     // The extension's own problems and quick fixes need it running while such a file is edited.
     const suffixes = pkg.contributes.jsonValidation.map((entry) => entry.fileMatch[0]!).sort();
     const documents = events.filter((event) => event.startsWith('workspaceContains:'));
-    assert.deepEqual(documents.map((event) => event.replace('workspaceContains:**/', '')).sort(), suffixes);
+    // And a pulled folder (issue 27): its drift is watched while it is open.
+    assert.deepEqual(
+      documents.map((event) => event.replace('workspaceContains:**/', '')).sort(),
+      [...suffixes, '.video-platform-state.json'].sort(),
+    );
     // An opened HLS playlist (the language this extension contributes for .m3u8) gets its Problems.
     assert.deepEqual(
       events.filter((event) => !event.startsWith('workspaceContains:')),
@@ -117,8 +121,10 @@ describe('package.json contributions match the code', () => {
     assert.ok(existsSync(join(root, container!.icon)));
     assert.deepEqual(
       pkg.contributes.views.videoPlatform!.map((view) => view.id),
-      ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources'],
+      ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources', 'videoPlatform.configPlan'],
     );
+    const plan = pkg.contributes.viewsWelcome.filter((entry) => entry.view === 'videoPlatform.configPlan');
+    assert.match(english(plan[0]?.contents), /command:videoPlatform\.pullAccountIntoFolder/);
     // The welcome (both ways in) shows once, in Live Channels; Videos only says where to begin.
     const welcomes = pkg.contributes.viewsWelcome.filter((entry) => entry.view === 'videoPlatform.channels');
     // No account at all: both ways in. Accounts but none active: switch first.

@@ -86,9 +86,11 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
     const registered = new Set(result.commands);
     const missing = pkg.contributes.commands.map((entry) => entry.command).filter((id) => !registered.has(id));
     assert.deepEqual(missing, [], `contributed but not registered: ${missing.join(', ')}`);
-    // Authoring problems and those of .m3u8 playlists are live from activation on, not only after a first command.
+    // Authoring problems, those of .m3u8 playlists and a pulled folder's drift are live from activation on, not
+    // only after a first command.
     assert.deepEqual([...(result.diagnosticCollections ?? [])].sort(), [
       'videoPlatform.authoring',
+      'videoPlatform.configs',
       'videoPlatform.hls',
     ]);
   });

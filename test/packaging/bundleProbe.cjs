@@ -130,6 +130,7 @@ const vscode = {
       return undefined;
     },
     visibleTextEditors: [],
+    registerFileDecorationProvider: () => disposable(),
   },
   commands: {
     registerCommand: (id, handler) => {
@@ -146,6 +147,8 @@ const vscode = {
     onDidOpenTextDocument: () => disposable(),
     onDidChangeTextDocument: () => disposable(),
     onDidCloseTextDocument: () => disposable(),
+    findFiles: async () => [],
+    createFileSystemWatcher: () => ({ onDidCreate: () => disposable(), dispose() {} }),
   },
   languages: {
     createDiagnosticCollection: (name) => {

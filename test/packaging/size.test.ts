@@ -27,7 +27,10 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Raised to 290 KB with issue 21/25's additions that activation holds (ffmpeg discovery in the usual places with its
 // check for the status bar, Set Up ffmpeg, tooltip stills, simulated-live wording): 285 KB measured. Issue 29 cuts
 // activation to what the first view needs.
-const BUNDLE_BUDGET_BYTES = 290_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
+// Raised to 320 KB for issue 27: configuration as code (src/app/configs/: pull, plan, apply, drift, its commands and
+// plan view) is in the extension's bundle, 314 KB measured; a lazy part of its own, like the inspection's, would
+// take it out of activation again.
+const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured).
   'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server

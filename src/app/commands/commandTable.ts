@@ -12,6 +12,13 @@ import {
   refreshReferencesCommand,
   validateDocumentCommand,
 } from '../authoring/commands';
+import {
+  applyPlanCommand,
+  planFolderCommand,
+  planToPutMineBackCommand,
+  pullAccountIntoFolder,
+  takePlatformVersionCommand,
+} from '../configs/commands';
 import { compareWithPlatform } from './compareWithPlatform';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
 import { copyResourceId } from './copyResourceId';
@@ -116,4 +123,11 @@ export const COMMANDS: readonly CommandRow[] = [
     title: 'Refresh the ids',
     run: refreshReferencesCommand,
   },
+
+  // Configuration as code (src/app/configs/, issue 27)
+  { id: 'videoPlatform.pullAccountIntoFolder', title: 'Pull account into folder', run: pullAccountIntoFolder },
+  { id: 'videoPlatform.planFolder', title: 'Plan folder', run: planFolderCommand },
+  { id: 'videoPlatform.applyPlan', title: 'Apply plan', run: applyPlanCommand },
+  { id: 'videoPlatform.takePlatformVersion', title: "Take the platform's version", run: takePlatformVersionCommand },
+  { id: 'videoPlatform.planToPutMineBack', title: 'Plan to put mine back', run: planToPutMineBackCommand },
 ];

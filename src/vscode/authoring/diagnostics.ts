@@ -8,6 +8,7 @@
  * keys) is left to them while their validation is on (`reportedByJsonService`). Quick fixes are
  * offered for every problem either way.
  */
+import { inPulledFolder } from '../../app/configs/state';
 import * as vscode from 'vscode';
 import { documentKind, type DocumentKind } from '../../authoring/documentKind';
 import { reportedByJsonService, type Problem } from '../../authoring/problems';
@@ -50,7 +51,8 @@ export class DocumentDiagnostics implements vscode.Disposable {
   /** Validates now (syntax, schema, rules), then once more with reference checks when an account is set. */
   validate(document: vscode.TextDocument): ValidationResult | undefined {
     const kind = documentKind(document.fileName);
-    if (!kind) return undefined;
+    // A pulled folder's documents refer by name: Plan Folder checks them (src/vscode/configs.ts shows its lines).
+    if (!kind || inPulledFolder(document.fileName)) return undefined;
     const key = document.uri.toString();
     const result = validateDocument(kind, document.getText());
     this.entries.set(key, { version: document.version, result, platform: [] });

@@ -1,0 +1,168 @@
+/**
+ * The VS Code side of configuration as code (issue 27), thin: the Configuration Plan view over the last plan's rows
+ * (src/app/configs/planTree.ts), drift in the Explorer (file decorations) and in the Problems panel (one line per
+ * drifted or refused file) with the quick fixes "take the platform's version" and "plan to put mine back", and the
+ * watch of the workspace's pulled folders (the ones holding a state file).
+ */
+import { dirname, join } from 'node:path';
+import * as vscode from 'vscode';
+import type { AppContext } from '../app/context';
+import { planRows, type PlanRow } from '../app/configs/planTree';
+import { configsOf, type FolderDrift } from '../app/configs/service';
+import { STATE_FILE } from '../app/configs/state';
+import { l10n } from '../l10n/l10n';
+
+export const CONFIG_PLAN_VIEW = 'videoPlatform.configPlan';
+const DRIFT_CODE = 'videoPlatform.drift';
+
+class PlanTreeProvider implements vscode.TreeDataProvider<PlanRow> {
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeTreeData = this.changed.event;
+  rows: PlanRow[] = [];
+
+  show(rows: PlanRow[]): void {
+    this.rows = rows;
+    this.changed.fire();
+  }
+
+  getChildren(row?: PlanRow): PlanRow[] {
+    return row ? row.children : this.rows;
+  }
+
+  getTreeItem(row: PlanRow): vscode.TreeItem {
+    const item = new vscode.TreeItem(
+      row.label,
+      row.children.length > 0 ? vscode.TreeItemCollapsibleState.Expanded : vscode.TreeItemCollapsibleState.None,
+    );
+    item.description = row.description;
+    item.tooltip = row.tooltip;
+    if (row.icon) item.iconPath = new vscode.ThemeIcon(row.icon);
+    if (row.path) {
+      item.resourceUri = vscode.Uri.file(row.path);
+      item.command = { command: 'vscode.open', title: l10n.t('Open'), arguments: [vscode.Uri.file(row.path)] };
+    }
+    return item;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+/** Drift and refusals of the watched folders as file decorations and problems. */
+class DriftPresentation implements vscode.FileDecorationProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();
+  readonly onDidChangeFileDecorations = this.changed.event;
+  private readonly collection = vscode.languages.createDiagnosticCollection('videoPlatform.configs');
+  private decorations = new Map<string, vscode.FileDecoration>();
+
+  show(drifts: readonly FolderDrift[]): void {
+    const decorations = new Map<string, vscode.FileDecoration>();
+    this.collection.clear();
+    const byFile = new Map<string, vscode.Diagnostic[]>();
+    const add = (path: string, diagnostic: vscode.Diagnostic): void =>
+      void byFile.set(path, [...(byFile.get(path) ?? []), diagnostic]);
+    for (const drift of drifts) {
+      for (const op of drift.operations) {
+        const path = join(drift.dir, op.file);
+        const conflict = op.action === 'conflict';
+        decorations.set(
+          vscode.Uri.file(path).toString(),
+          new vscode.FileDecoration(
+            conflict ? 'C' : 'D',
+            conflict
+              ? l10n.t('Changed in the file and on the platform since the pull')
+              : l10n.t('Changed on the platform since the pull'),
+            new vscode.ThemeColor(conflict ? 'list.errorForeground' : 'list.warningForeground'),
+          ),
+        );
+        const fields = (op.platformChanges ?? op.changes).map((c) => c.path || '(document)').join(', ');
+        const diagnostic = new vscode.Diagnostic(
+          new vscode.Range(0, 0, 0, 1),
+          conflict
+            ? l10n.t('Changed in this file and on the platform since the pull (platform: {0}).', fields)
+            : l10n.t('Changed on the platform since the pull: {0}.', fields),
+          conflict ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
+        );
+        diagnostic.code = DRIFT_CODE;
+        diagnostic.source = l10n.t('Video Platform');
+        add(path, diagnostic);
+      }
+      for (const problem of drift.problems) {
+        const diagnostic = new vscode.Diagnostic(
+          new vscode.Range(0, 0, 0, 1),
+          problem.message,
+          vscode.DiagnosticSeverity.Error,
+        );
+        diagnostic.source = l10n.t('Video Platform');
+        add(join(drift.dir, problem.file), diagnostic);
+      }
+    }
+    for (const [path, diagnostics] of byFile) this.collection.set(vscode.Uri.file(path), diagnostics);
+    const touched = [...new Set([...this.decorations.keys(), ...decorations.keys()])].map((uri) =>
+      vscode.Uri.parse(uri),
+    );
+    this.decorations = decorations;
+    this.changed.fire(touched);
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    return this.decorations.get(uri.toString());
+  }
+
+  dispose(): void {
+    this.collection.dispose();
+    this.changed.dispose();
+  }
+}
+
+/** The quick fixes of a drifted file's problem. */
+class DriftFixes implements vscode.CodeActionProvider {
+  provideCodeActions(
+    document: vscode.TextDocument,
+    _range: vscode.Range,
+    context: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
+    const drift = context.diagnostics.find((d) => d.code === DRIFT_CODE);
+    if (!drift) return [];
+    const args = { files: [document.uri.fsPath] };
+    const take = new vscode.CodeAction(l10n.t("Take the platform's version"), vscode.CodeActionKind.QuickFix);
+    take.command = { command: 'videoPlatform.takePlatformVersion', title: take.title, arguments: [args] };
+    take.diagnostics = [drift];
+    const putBack = new vscode.CodeAction(l10n.t('Plan to put mine back'), vscode.CodeActionKind.QuickFix);
+    putBack.command = { command: 'videoPlatform.planToPutMineBack', title: putBack.title, arguments: [args] };
+    putBack.diagnostics = [drift];
+    return [take, putBack];
+  }
+}
+
+export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposable[]): void {
+  const service = configsOf(ctx);
+  const tree = new PlanTreeProvider();
+  const view = vscode.window.createTreeView(CONFIG_PLAN_VIEW, { treeDataProvider: tree, showCollapseAll: true });
+  const drift = new DriftPresentation();
+  subscriptions.push(
+    tree,
+    view,
+    drift,
+    vscode.window.registerFileDecorationProvider(drift),
+    vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/*.json' }, new DriftFixes(), {
+      providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
+    }),
+    service.onDidChangePlan((plan) => {
+      tree.show(planRows(plan));
+      view.description = plan ? plan.dir.split(/[\\/]/).pop() : undefined;
+    }),
+    service.onDidChangeDrift(() => drift.show(service.folderDrifts)),
+    ctx.connection.onDidChange(() => void service.compareAll()),
+    { dispose: () => service.dispose() },
+  );
+  // The workspace's pulled folders, and those pulled later.
+  const watchStateFiles = (uris: readonly vscode.Uri[]): void => service.watch(uris.map((uri) => dirname(uri.fsPath)));
+  void vscode.workspace.findFiles(`**/${STATE_FILE}`, '**/node_modules/**', 50).then(watchStateFiles);
+  const watcher = vscode.workspace.createFileSystemWatcher(`**/${STATE_FILE}`);
+  subscriptions.push(
+    watcher,
+    watcher.onDidCreate((uri) => watchStateFiles([uri])),
+  );
+}
