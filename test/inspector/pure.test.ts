@@ -54,6 +54,10 @@ describe('inspector: playlist text checks (problems of an open .m3u8)', () => {
       [
         ['HLS-ATTRIBUTE-INVALID', 1],
         ['HLS-ATTRIBUTE-INVALID', 1],
+        ['HLS-CODECS-MISSING', 1],
+        ['HLS-FRAME-RATE-MISSING', 1],
+        ['HLS-AVERAGE-BANDWIDTH-MISSING', 1],
+        ['HLS-IFRAME-PLAYLIST-MISSING', 1],
       ],
     );
   });
@@ -76,6 +80,7 @@ const report: Report = {
     {
       code: 'HLS-BANDWIDTH-MISMATCH',
       severity: 'error',
+      family: 'master',
       message: hostile,
       variant: hostile,
       clause: 'RFC 8216 4.3.4.2',
