@@ -77,6 +77,7 @@ export async function inspectHls(
   live: boolean;
   variants: VariantRow[];
   findings: Finding[];
+  notChecked: string[];
 }> {
   const { model, findings } = await readStream(address, text, ctx);
   findings.push(...runChecks({ ...model, checkedAt: ctx.now() }));
@@ -93,7 +94,40 @@ export async function inspectHls(
     live: shown.some((p) => isLive(p)),
     variants: shown.map(variantRow),
     findings,
+    notChecked: notChecked(model),
   };
+}
+
+/** What this run did not read or judge, in words: a clean report says no more than was checked. */
+export function notChecked(model: StreamModel): string[] {
+  const out: string[] = [];
+  for (const p of model.playlists) {
+    const read = p.segments.filter((s) => s.media).length;
+    if (p.segments.length > READ_SEGMENTS && (p.role === 'variant' || p.role === 'audio')) {
+      out.push(
+        l10n.t(
+          '{0}: {1} of {2} segments read as media (the others only sized or listed)',
+          p.name,
+          read,
+          p.segments.length,
+        ),
+      );
+    }
+  }
+  const roles = new Set(model.playlists.map((p) => p.role));
+  if (roles.has('subtitles')) out.push(l10n.t('subtitle renditions: playlists read, cues not read'));
+  if (roles.has('iframe')) out.push(l10n.t('I-frame playlists: read as text, their BANDWIDTH not measured'));
+  if (model.playlists.some((p) => p.text?.includes('#EXT-X-PART'))) {
+    out.push(
+      l10n.t(
+        'low-latency HLS: partial segments not downloaded (INDEPENDENT parts not checked for a sync frame), blocking reloads (_HLS_msn, _HLS_part) and delta updates (_HLS_skip) not requested',
+      ),
+    );
+  }
+  if (model.playlists.some((p) => p.delivery) || model.master?.delivery) {
+    out.push(l10n.t('CORS: read without an Origin header (a server may answer browsers differently)'));
+  }
+  return out;
 }
 
 /** Reads the whole stream into its model; the findings are what could not be read. */
