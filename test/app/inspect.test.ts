@@ -357,7 +357,8 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       const html = bare.panels.opened[0]!.html;
       assert.match(html, /ffmpeg was not found, so the report has no pictures \(everything else was measured\)/);
       assert.match(html, /apt-get install ffmpeg/);
-      assert.equal(session.report?.sampled.segmentsProbed, 3);
+      // Every segment of the 4-segment VOD is read (up to 30 per playlist).
+      assert.equal(session.report?.sampled.segmentsProbed, 4);
       assert.equal(session.report?.variants[0]?.measured.resolution, '320x180');
       bare.ui.script(choose('Enter an address'), type(`${golden.url}/clean/v0_000.ts`));
       assert.equal(await bare.run(previewStream), undefined);
