@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -800,6 +800,18 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
 
   // Mocha runs a suite's own tests before its child suites: this one is a child suite, the last.
   describe('coverage', () => {
+    it("README's table lists every registered code with its family, severity and clause", () => {
+      const readme = readFileSync(join(__dirname, '..', '..', 'README.md'), 'utf8');
+      const missing = registeredCodes()
+        .filter((code) => !code.startsWith('TEST-'))
+        .filter((code) => {
+          const info = codeInfo(code)!;
+          const row = readme.split('\n').find((line) => line.startsWith(`| \`${code}\` |`));
+          return !row || !row.includes(`| ${info.family} | ${info.severity} |`) || !row.includes(info.clause);
+        });
+      assert.deepEqual(missing, []);
+    });
+
     it('every registered code of the built-in families was produced by a test above', () => {
       const builtIn = registeredCodes().filter((code) => !code.startsWith('TEST-'));
       assert.deepEqual(
