@@ -116,7 +116,9 @@ export function notChecked(model: StreamModel): string[] {
   }
   const roles = new Set(model.playlists.map((p) => p.role));
   if (roles.has('subtitles')) out.push(l10n.t('subtitle renditions: playlists read, cues not read'));
-  if (roles.has('iframe')) out.push(l10n.t('I-frame playlists: read as text, their BANDWIDTH not measured'));
+  if (model.playlists.some((p) => p.role === 'iframe' && !p.allSized)) {
+    out.push(l10n.t('I-frame playlists without byte ranges: their BANDWIDTH not measured'));
+  }
   if (model.playlists.some((p) => p.text?.includes('#EXT-X-PART'))) {
     out.push(
       l10n.t(
@@ -243,7 +245,15 @@ async function readPlaylist(p: MediaPlaylistModel, ctx: HlsContext, alreadyRead?
     duration: seg.duration,
     discontinuity: seg.discontinuity === true,
   }));
-  if (p.role === 'subtitles' || p.role === 'iframe') return findings;
+  if (p.role === 'iframe') {
+    // An I-frame playlist names byte ranges of the video segments: their sizes are in its text.
+    segments.forEach((seg, i) => {
+      if (seg.byterange) p.segments[i]!.size = seg.byterange.length;
+    });
+    p.allSized = p.segments.every((s) => s.size !== undefined);
+    return findings;
+  }
+  if (p.role === 'subtitles') return findings;
 
   if (p.role === 'variant') {
     // Sizes of at most SIZED_SEGMENTS segments, spread over the playlist, for the bandwidth figures.

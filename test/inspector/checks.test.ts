@@ -444,6 +444,65 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
       assert.match(found!.message, /audio starts 1 s after the video/);
     });
 
+    it('an audio rendition starting 1 s after the video of the first variant', () => {
+      const v0 = playlist('v0.m3u8', mediaText([2, 2]), { medias: steady(2) });
+      const audioOnly = (start: number): MediaFacts => {
+        const {
+          video: _video,
+          videoStart: _start,
+          videoEnd: _end,
+          ...rest
+        } = media({ start, end: start + 2, audioStart: start, keyframes: [] });
+        return rest;
+      };
+      const late = playlist('a/en.m3u8', mediaText([2, 2]), { role: 'audio', medias: [audioOnly(1), audioOnly(3)] });
+      const [found] = expectCode(runChecks(stream([v0, late])), 'HLS-AUDIO-VIDEO-START-OFFSET');
+      assert.match(
+        found!.message,
+        /The audio rendition a\/en\.m3u8 starts at 1 s, the video of v0\.m3u8 at 0 s: 1 s apart/,
+      );
+      const onTime = playlist('a/en.m3u8', mediaText([2, 2]), { role: 'audio', medias: [audioOnly(0), audioOnly(2)] });
+      assert.deepEqual(
+        runChecks(stream([v0, onTime])).map((f) => f.code),
+        [],
+      );
+    });
+
+    it("an I-frame playlist's BANDWIDTH under its I-frames' peak (byte ranges)", () => {
+      const text = [
+        '#EXTM3U',
+        '#EXT-X-VERSION:4',
+        '#EXT-X-TARGETDURATION:2',
+        '#EXT-X-I-FRAMES-ONLY',
+        '#EXT-X-BYTERANGE:20000@376',
+        '#EXTINF:2,',
+        's0.ts',
+        '#EXT-X-BYTERANGE:30000@376',
+        '#EXTINF:2,',
+        's1.ts',
+        '#EXT-X-ENDLIST',
+        '',
+      ].join('\n');
+      const iframes = playlist('v0_i.m3u8', text, {
+        role: 'iframe',
+        declared: { bandwidth: 80_000 },
+        sizes: [20_000, 30_000],
+      });
+      iframes.allSized = true;
+      const [found] = expectCode(runChecks(stream([iframes])), 'HLS-IFRAME-BANDWIDTH-MISMATCH');
+      assert.match(found!.message, /declares BANDWIDTH 80 kb\/s, but its I-frame s1\.ts peaks at 120 kb\/s/);
+      const right = playlist('v0_i.m3u8', text, {
+        role: 'iframe',
+        declared: { bandwidth: 120_000 },
+        sizes: [20_000, 30_000],
+      });
+      right.allSized = true;
+      assert.deepEqual(
+        runChecks(stream([right])).map((f) => f.code),
+        [],
+      );
+    });
+
     it('one rendition shorter than the others', () => {
       const v0 = playlist('v0.m3u8', mediaText([2, 2, 2, 2]));
       const audio = playlist('a/en.m3u8', mediaText([2, 2]), { role: 'audio' });

@@ -110,6 +110,12 @@ export const masterFamily = {
       meaning: 'the video of the variant does not have the declared FRAME-RATE (more than 1 % off)',
       clause: `${RFC} 4.3.4.2`,
     },
+    'HLS-IFRAME-BANDWIDTH-MISMATCH': {
+      severity: 'warning',
+      meaning:
+        "an I-frame playlist's BANDWIDTH is more than 10 % under the peak rate of its I-frames (byte range × 8 / EXTINF)",
+      clause: `${RFC} 4.3.4.3, 4.3.4.2`,
+    },
     'HLS-CODECS-MISMATCH': {
       severity: 'error',
       meaning:
@@ -315,6 +321,24 @@ function checkMaster(model: StreamModel): Finding[] {
     );
   }
   for (const v of vs) out.push(...declaredAgainstMeasured(v));
+  for (const p of model.playlists.filter((x) => x.role === 'iframe' && x.allSized)) {
+    const peak = measure(p).peak;
+    const declared = p.declared.bandwidth;
+    if (peak && declared !== undefined && peak.bps > declared * 1.1) {
+      out.push(
+        finding(
+          'HLS-IFRAME-BANDWIDTH-MISMATCH',
+          l10n.t(
+            'The I-frame playlist declares BANDWIDTH {0}, but its I-frame {1} peaks at {2}.',
+            kbps(declared),
+            peak.uri,
+            kbps(peak.bps),
+          ),
+          { variant: p.name, segment: peak.uri },
+        ),
+      );
+    }
+  }
   if (
     model.master &&
     !model.master.playlist.independentSegments &&

@@ -45,7 +45,7 @@ export const timingFamily = {
       severity: 'error',
       meaning:
         'a segment starts more than half a second away from where the previous one ended, without EXT-X-DISCONTINUITY',
-      clause: `${RFC} 4.3.2.3, 6.2.2`,
+      clause: `${RFC} 4.3.2.3`,
     },
     'HLS-MEDIA-CHANGED-WITHOUT-DISCONTINUITY': {
       severity: 'error',
@@ -54,8 +54,9 @@ export const timingFamily = {
     },
     'HLS-AUDIO-VIDEO-START-OFFSET': {
       severity: 'warning',
-      meaning: 'audio starts more than 0.25 s before or after the video in the first segment',
-      clause: `${RFC} 3.5 (timestamps of one presentation); ${APPLE}, media segmentation (audio and video aligned)`,
+      meaning:
+        'audio starts more than 0.25 s before or after the video: in the first segment, or an audio rendition against the first variant',
+      clause: `${RFC} 6.2.4 (matching content has matching timestamps)`,
     },
     'HLS-RENDITION-DURATION-DIFFERS': {
       severity: 'warning',
@@ -67,6 +68,7 @@ export const timingFamily = {
   check: (model: StreamModel): Finding[] => [
     ...model.playlists.flatMap((p) => [...durations(p), ...continuity(p), ...keyframes(p), ...audioVideoStart(p)]),
     ...alignment(variants(model)),
+    ...renditionStart(model),
     ...unequalRenditions(model),
   ],
 } as const;
@@ -226,6 +228,36 @@ function audioVideoStart(p: MediaPlaylistModel): Finding[] {
       { variant: p.name, segment: p.segments[0]!.uri },
     ),
   ];
+}
+
+/** Audio renditions of their own: their first segment starts with the first variant's video (one clock). */
+function renditionStart(model: StreamModel): Finding[] {
+  const video = variants(model).find((p) => p.segments[0]?.media?.videoStart !== undefined);
+  const videoStart = video?.segments[0]?.media?.videoStart;
+  if (!video || videoStart === undefined) return [];
+  const out: Finding[] = [];
+  for (const audio of model.playlists.filter((p) => p.role === 'audio')) {
+    const first = audio.segments[0];
+    const start = first?.media?.audioStart ?? first?.media?.start;
+    if (first === undefined || start === undefined) continue;
+    const offset = start - videoStart;
+    if (Math.abs(offset) <= AV_START_TOLERANCE) continue;
+    out.push(
+      finding(
+        'HLS-AUDIO-VIDEO-START-OFFSET',
+        l10n.t(
+          'The audio rendition {0} starts at {1}, the video of {2} at {3}: {4} apart.',
+          audio.name,
+          seconds(start),
+          video.name,
+          seconds(videoStart),
+          seconds(Math.abs(offset)),
+        ),
+        { variant: audio.name, segment: first.uri },
+      ),
+    );
+  }
+  return out;
 }
 
 /** Keyframes (and so segment starts) at the same times in every video variant, for each read segment. */
