@@ -20,7 +20,14 @@ import { liveEdgeSeconds } from './checks/live';
 import { finding, type Finding } from './findings';
 import { measure } from './measures';
 import { mediaFacts, UnreadableMedia, type MediaFacts } from './mediaFacts';
-import { isLive, type Declared, type MediaPlaylistModel, type PlaylistRole, type StreamModel } from './model';
+import {
+  isLive,
+  mediaSpan,
+  type Declared,
+  type MediaPlaylistModel,
+  type PlaylistRole,
+  type StreamModel,
+} from './model';
 import { runChecks } from './registry';
 import type { VariantRow } from './report';
 import { ReadError, displayAddress, mapLimit, resolveUri, type Reader } from './source';
@@ -449,7 +456,7 @@ export function variantRow(p: MediaPlaylistModel): VariantRow {
     uri: s.uri,
     duration: s.duration,
     ...(s.size !== undefined ? { bytes: s.size } : {}),
-    ...(s.media ? { measured: round3(mediaSpanLength(s.media)), keyframes: keyframesIn(s.media) } : {}),
+    ...(s.media ? { measured: round3(spanLength(s.media)), keyframes: keyframesIn(s.media) } : {}),
   }));
   if (m.peak) row.measured.peakBandwidth = m.peak.bps;
   if (m.averageBandwidth !== undefined) row.measured.averageBandwidth = m.averageBandwidth;
@@ -461,13 +468,14 @@ export function variantRow(p: MediaPlaylistModel): VariantRow {
   return row;
 }
 
-function mediaSpanLength(media: MediaFacts): number {
-  return media.videoStart !== undefined ? media.videoEnd! - media.videoStart : media.end - media.start;
+function spanLength(media: MediaFacts): number {
+  const span = mediaSpan(media);
+  return span.end - span.start;
 }
 
 /** Keyframe times from the segment's start (s). */
 function keyframesIn(media: MediaFacts): number[] {
-  const start = media.videoStart ?? media.start;
+  const start = mediaSpan(media).start;
   return media.keyframes.map((k) => round3(k - start));
 }
 

@@ -65,7 +65,7 @@ export const playlistFamily = {
     },
   },
   check: (model: StreamModel): Finding[] => [
-    ...(model.master ? textFindings(model.master.text, undefined) : []),
+    ...(model.master ? textFindings(model.master.text, undefined, variantLines(model.master.text)) : []),
     ...model.playlists.flatMap((p) =>
       p.text !== undefined ? textFindings(p.text, p.viaMaster ? p.name : undefined) : [],
     ),
@@ -74,14 +74,30 @@ export const playlistFamily = {
 
 registerFamily(playlistFamily);
 
-/** The text problems of a playlist as findings (the line in the message). */
-function textFindings(text: string, variant: string | undefined): Finding[] {
-  return playlistProblems(text).map((p) =>
-    finding(p.code, l10n.t('{0} (line {1})', p.message, p.line + 1), {
-      ...(variant !== undefined ? { variant } : {}),
+/**
+ * The text problems of a playlist as findings (the line in the message); a problem on a master playlist's
+ * EXT-X-STREAM-INF line is about the variant whose URI follows it, so the report can mark that variant's row.
+ */
+function textFindings(text: string, variant: string | undefined, variants = new Map<number, string>()): Finding[] {
+  return playlistProblems(text).map((p) => {
+    const about = variant ?? variants.get(p.line);
+    return finding(p.code, l10n.t('{0} (line {1})', p.message, p.line + 1), {
+      ...(about !== undefined ? { variant: about } : {}),
       severity: p.severity,
-    }),
-  );
+    });
+  });
+}
+
+/** Each EXT-X-STREAM-INF line of a master playlist (0-based) with the URI that follows it. */
+function variantLines(text: string): Map<number, string> {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const out = new Map<number, string>();
+  lines.forEach((line, i) => {
+    if (!line.trim().startsWith('#EXT-X-STREAM-INF')) return;
+    const uri = lines.slice(i + 1).find((next) => next.trim() !== '' && !next.trim().startsWith('#'));
+    if (uri !== undefined) out.set(i, uri.trim());
+  });
+  return out;
 }
 
 export interface PlaylistProblem {

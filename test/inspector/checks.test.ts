@@ -239,6 +239,18 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
       expectCode(found, 'HLS-FRAME-RATE-MISSING');
       expectCode(found, 'HLS-AVERAGE-BANDWIDTH-MISSING');
       expectCode(found, 'HLS-IFRAME-PLAYLIST-MISSING');
+      // In the inspector, a problem on an EXT-X-STREAM-INF line is about the variant that follows it.
+      const v0 = playlist('v0.m3u8', mediaText([2]));
+      const missing = runChecks(stream([v0], bare)).filter((f) => f.code === 'HLS-CODECS-MISSING');
+      assert.deepEqual(
+        missing.map((f) => [f.variant, f.message]),
+        [
+          [
+            'v0.m3u8',
+            'This variant declares no CODECS, so players must download it to know if they can play it. (line 3)',
+          ],
+        ],
+      );
     });
 
     it('session data and session keys', () => {
