@@ -26,6 +26,8 @@ export interface CheckFamily {
 }
 
 const families = new Map<string, CheckFamily>();
+/** Checks attached after their family's codes (built-in families whose checks are heavy: see registerCheck). */
+const laterChecks = new Map<string, (model: StreamModel) => Finding[]>();
 const codeFamily = new Map<string, CheckFamily>();
 
 /** Adds a family; a code may belong to one family only (tools match on codes). */
@@ -40,6 +42,20 @@ export function registerFamily(family: CheckFamily): void {
   }
   families.set(family.name, family);
   for (const code of Object.keys(family.codes)) codeFamily.set(code, family);
+}
+
+/**
+ * Attaches the check of a family registered without one. The built-in families whose checks read measured media
+ * register their codes from a light module (what an open `.m3u8` needs at activation) and their check from another
+ * (loaded with the inspector): the extension's bundle stays small. A family from outside gives both at once.
+ */
+export function registerCheck(name: string, check: (model: StreamModel) => Finding[]): void {
+  const family = families.get(name);
+  if (!family) throw new Error(`check family "${name}" is not registered`);
+  if (family.check || (laterChecks.has(name) && laterChecks.get(name) !== check)) {
+    throw new Error(`check family "${name}" has a check already`);
+  }
+  laterChecks.set(name, check);
 }
 
 export function registeredFamilies(): CheckFamily[] {
@@ -58,7 +74,7 @@ export function registeredCodes(): string[] {
 
 /** Every registered family's check over the model, in registration order. */
 export function runChecks(model: StreamModel): Finding[] {
-  return registeredFamilies().flatMap((family) => family.check?.(model) ?? []);
+  return registeredFamilies().flatMap((family) => (family.check ?? laterChecks.get(family.name))?.(model) ?? []);
 }
 
 /**

@@ -27,13 +27,15 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Raised to 290 KB with issue 21/25's additions that activation holds (ffmpeg discovery in the usual places with its
 // check for the status bar, Set Up ffmpeg, tooltip stills, simulated-live wording): 285 KB measured. Issue 29 cuts
 // activation to what the first view needs.
-const BUNDLE_BUDGET_BYTES = 290_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
+const BUNDLE_BUDGET_BYTES = 290_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured).
   'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
-  'dist/lazy/inspect.js': 76_000, // the inspection commands, the stream inspector and the media reader
+  // Raised from 76 KB for issue 24: nine check families with about 70 finding codes, the model, the timeline; the
+  // playlist text checks moved here out of dist/extension.js (loaded with the first open .m3u8); 110 KB measured.
+  'dist/lazy/inspect.js': 115_000, // the inspection commands, the stream inspector and the media reader
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,

@@ -20,3 +20,7 @@ export const openPlayerInBrowser: typeof InspectCommands.openPlayerInBrowser = (
   inspectCommands().openPlayerInBrowser(ctx, args);
 export const openPlayerFor: typeof InspectCommands.openPlayerFor = (ctx, target) =>
   inspectCommands().openPlayerFor(ctx, target);
+
+/** The problems of a playlist's text (src/inspector/playlistProblems.ts), loaded with the part on first use. */
+export const playlistProblems: typeof InspectCommands.playlistProblems = (text, uri) =>
+  inspectCommands().playlistProblems(text, uri);

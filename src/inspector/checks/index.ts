@@ -2,6 +2,7 @@
 import '../findings';
 import '../playlistProblems';
 import './master';
+import './masterMeasured';
 import './timing';
 import './media';
 import './live';
