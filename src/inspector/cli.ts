@@ -1,18 +1,25 @@
 /**
- * `npm run inspect -- <address or file> [--json] [--live-seconds N] [--deadline-seconds N]`
- * Exit code: 0 no errors found, 1 errors found, 2 could not inspect (bad address, unreadable, not media),
- * 130 stopped by SIGINT or SIGTERM. Media is read in-process: no ffmpeg or ffprobe is needed.
+ * `npm run inspect -- <address or file> [--format text|json|sarif|junit] [--fail-on error|warning|none]
+ * [--live-seconds N] [--deadline-seconds N]`
+ * Exit code: 0 nothing found that fails the run (`--fail-on`, errors by default), 1 something was, 2 could not
+ * inspect (bad address, unreadable, not media, a bad option), 130 stopped by SIGINT or SIGTERM. Media is read
+ * in-process: no ffmpeg or ffprobe is needed.
  */
-import { hasErrors } from './findings';
+import { failing, toJunit, toSarif, type FailOn, type OutputFormat } from './ciOutput';
 import { InspectError, inspect } from './inspect';
 import { nodeFetch } from './source';
 import { reportText } from './text';
 
-const USAGE = 'usage: npm run inspect -- <address or file> [--json] [--live-seconds N] [--deadline-seconds N]';
+const USAGE =
+  'usage: npm run inspect -- <address or file> [--format text|json|sarif|junit] [--fail-on error|warning|none] [--live-seconds N] [--deadline-seconds N]';
+
+const FORMATS: readonly OutputFormat[] = ['text', 'json', 'sarif', 'junit'];
+const FAIL_ON: readonly FailOn[] = ['error', 'warning', 'none'];
 
 interface Args {
   input: string;
-  json: boolean;
+  format: OutputFormat;
+  failOn: FailOn;
   liveSeconds?: number;
   deadlineSeconds?: number;
 }
@@ -25,14 +32,22 @@ function seconds(option: string, text: string | undefined, min: number, max: num
   return value;
 }
 
+function oneOf<T extends string>(option: string, text: string | undefined, allowed: readonly T[]): T {
+  if (text !== undefined && (allowed as readonly string[]).includes(text)) return text as T;
+  throw new InspectError(`${option} must be one of ${allowed.join(', ')}, not "${text ?? ''}"`);
+}
+
 function parseArgs(argv: readonly string[]): Args {
   let input: string | undefined;
-  let json = false;
+  let format: OutputFormat = 'text';
+  let failOn: FailOn = 'error';
   let liveSeconds: number | undefined;
   let deadlineSeconds: number | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === '--json') json = true;
+    if (arg === '--json') format = 'json';
+    else if (arg === '--format') format = oneOf(arg, argv[++i], FORMATS);
+    else if (arg === '--fail-on') failOn = oneOf(arg, argv[++i], FAIL_ON);
     else if (arg === '--live-seconds') liveSeconds = seconds(arg, argv[++i], 0, 3600);
     else if (arg === '--deadline-seconds') deadlineSeconds = seconds(arg, argv[++i], 1, 7200);
     else if (arg === '--ffmpeg') {
@@ -46,7 +61,8 @@ function parseArgs(argv: readonly string[]): Args {
   if (input === undefined) throw new InspectError(`no address or file given; ${USAGE}`);
   return {
     input,
-    json,
+    format,
+    failOn,
     ...(liveSeconds !== undefined ? { liveSeconds } : {}),
     ...(deadlineSeconds !== undefined ? { deadlineSeconds } : {}),
   };
@@ -72,10 +88,18 @@ async function main(): Promise<number> {
       ...(args.liveSeconds !== undefined ? { liveSeconds: args.liveSeconds } : {}),
       ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
       signal: controller.signal,
-      ...(args.json ? {} : { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) }),
+      ...(args.format === 'text' ? { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) } : {}),
     });
-    process.stdout.write(args.json ? `${JSON.stringify(report, null, 2)}\n` : `${reportText(report)}\n`);
-    return hasErrors(report.findings) ? 1 : 0;
+    const out =
+      args.format === 'json'
+        ? JSON.stringify(report, null, 2)
+        : args.format === 'sarif'
+          ? JSON.stringify(toSarif(report), null, 2)
+          : args.format === 'junit'
+            ? toJunit(report, args.failOn)
+            : reportText(report);
+    process.stdout.write(`${out}\n`);
+    return failing(report.findings, args.failOn).length > 0 ? 1 : 0;
   } catch (error) {
     if (controller.signal.aborted) {
       process.stderr.write('inspect: stopped\n');

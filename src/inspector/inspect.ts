@@ -60,7 +60,7 @@ const READER = 'in-process (mediabunny 1.61.0; FLV: its own tag reader)';
 /** What the inspector reads and measures, in words (translated when the report is made, not at module load). */
 function samplingRule(segmentBytes: number, deadlineSeconds: number): string {
   return l10n.t(
-    'every playlist (at most 4 MiB, 100,000 lines); the size of at most 200 segments per variant by HEAD (Content-Length) or file size, spread evenly; the first, middle and last segment of each variant downloaded (at most {0} bytes each) and read in-process; live playlists reloaded every half target duration for --live-seconds (at most 60 s unless asked); the whole run within {1} s',
+    'every playlist (at most 4 MiB, 100,000 lines): the master, each variant, each rendition and I-frame playlist; the size of at most 200 segments per variant by HEAD (Content-Length) or file size, spread evenly; every segment of each variant and audio rendition downloaded (at most {0} bytes each) and read in-process, up to 30 per playlist (spread evenly beyond); live playlists reloaded every half target duration for --live-seconds (at most 60 s unless asked); the whole run within {1} s',
     segmentBytes,
     deadlineSeconds,
   );
@@ -75,7 +75,7 @@ const MEDIA_EXTENSIONS: Record<string, InputKind> = {
   ts: 'ts',
 };
 
-type Result = { kind: InputKind; live: boolean; variants: VariantRow[]; findings: Finding[] };
+type Result = { kind: InputKind; live: boolean; variants: VariantRow[]; findings: Finding[]; notChecked?: string[] };
 
 export async function inspect(input: string, options: InspectOptions): Promise<Report> {
   const started = Date.now();
@@ -162,6 +162,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
     findings: sortFindings(result.findings),
     sampled: {
       rule: samplingRule(segmentBytes, deadlineSeconds),
+      ...(result.notChecked && result.notChecked.length > 0 ? { notChecked: result.notChecked } : {}),
       segmentsProbed: counters.segmentsProbed,
       requests: { get: reader.counts.get, head: reader.counts.head },
       bytesRead: reader.counts.bytes,

@@ -3,8 +3,102 @@
  * document shows as problems, and the first checks the inspector runs on every playlist it reads.
  * Lines and columns are 0-based, as editors count them.
  */
-import { FINDING_CODES, type FindingCode, type Severity } from './findings';
 import { l10n } from '../l10n/l10n';
+import { dateRangeProblems } from './checks/dateranges';
+import { masterTextProblems } from './checks/master';
+import { llhlsTextProblems } from './checks/llhls';
+import './checks/live';
+import { finding, RFC, type Finding, type FindingCode, type Severity } from './findings';
+import type { StreamModel } from './model';
+import { codeInfo, registerFamily } from './registry';
+
+import { parseAttributes } from './checks/tags';
+
+export { parseAttributes };
+
+export const playlistFamily = {
+  name: 'playlist',
+  title: 'Playlist syntax and tag rules',
+  codes: {
+    'HLS-PLAYLIST-HEADER': {
+      severity: 'error',
+      meaning: 'the first line is not #EXTM3U',
+      clause: `${RFC} 4.3.1.1`,
+    },
+    'HLS-TARGETDURATION-MISSING': {
+      severity: 'error',
+      meaning: 'a media playlist has no EXT-X-TARGETDURATION',
+      clause: `${RFC} 4.3.3.1`,
+    },
+    'HLS-SEGMENT-LONGER-THAN-TARGET': {
+      severity: 'error',
+      meaning:
+        'a segment (EXTINF, or its measured duration), rounded to the nearest second, exceeds EXT-X-TARGETDURATION',
+      clause: `${RFC} 4.3.3.1`,
+    },
+    'HLS-VERSION-TOO-LOW': {
+      severity: 'error',
+      meaning: 'the playlist uses a feature that needs a higher EXT-X-VERSION than it declares (or declares none)',
+      clause: `${RFC} 7`,
+    },
+    'HLS-TAG-MISPLACED': {
+      severity: 'error',
+      meaning:
+        'a tag is where it may not be: a media-playlist tag after the first segment, master and media tags mixed, a tag given twice',
+      clause: `${RFC} 4.3.3, 4.3.5`,
+    },
+    'HLS-URI-MISSING': {
+      severity: 'error',
+      meaning: 'an EXTINF or EXT-X-STREAM-INF is not followed by a URI line',
+      clause: `${RFC} 4.3.2.1`,
+    },
+    'HLS-ATTRIBUTE-INVALID': {
+      severity: 'error',
+      meaning:
+        'a required attribute is missing or has a value of the wrong form (BANDWIDTH, EXTINF duration, METHOD...)',
+      clause: `${RFC} 4.2`,
+    },
+    'HLS-UNKNOWN-TAG': {
+      severity: 'info',
+      meaning: 'a tag the inspector does not know (clients ignore it)',
+      clause: `${RFC} 4.1`,
+    },
+  },
+  check: (model: StreamModel): Finding[] => [
+    ...(model.master ? textFindings(model.master.text, undefined, variantLines(model.master.text)) : []),
+    ...model.playlists.flatMap((p) =>
+      p.text !== undefined ? textFindings(p.text, p.viaMaster ? p.name : undefined) : [],
+    ),
+  ],
+} as const;
+
+registerFamily(playlistFamily);
+
+/**
+ * The text problems of a playlist as findings (the line in the message); a problem on a master playlist's
+ * EXT-X-STREAM-INF line is about the variant whose URI follows it, so the report can mark that variant's row.
+ */
+function textFindings(text: string, variant: string | undefined, variants = new Map<number, string>()): Finding[] {
+  return playlistProblems(text).map((p) => {
+    const about = variant ?? variants.get(p.line);
+    return finding(p.code, l10n.t('{0} (line {1})', p.message, p.line + 1), {
+      ...(about !== undefined ? { variant: about } : {}),
+      severity: p.severity,
+    });
+  });
+}
+
+/** Each EXT-X-STREAM-INF line of a master playlist (0-based) with the URI that follows it. */
+function variantLines(text: string): Map<number, string> {
+  const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
+  const out = new Map<number, string>();
+  lines.forEach((line, i) => {
+    if (!line.trim().startsWith('#EXT-X-STREAM-INF')) return;
+    const uri = lines.slice(i + 1).find((next) => next.trim() !== '' && !next.trim().startsWith('#'));
+    if (uri !== undefined) out.set(i, uri.trim());
+  });
+  return out;
+}
 
 export interface PlaylistProblem {
   readonly code: FindingCode;
@@ -59,30 +153,30 @@ const OTHER_TAGS = new Set([
   'EXT-X-SKIP',
   'EXT-X-ALLOW-CACHE',
 ]);
-/** Tags that may appear once only. */
+/** Tags that may appear once only (RFC 8216 4.3.3, 4.3.5; rfc8216bis 4.4.3.7-8). */
 const ONCE = new Set([
   'EXT-X-VERSION',
   'EXT-X-TARGETDURATION',
   'EXT-X-MEDIA-SEQUENCE',
+  'EXT-X-DISCONTINUITY-SEQUENCE',
   'EXT-X-PLAYLIST-TYPE',
+  'EXT-X-I-FRAMES-ONLY',
   'EXT-X-ENDLIST',
+  'EXT-X-INDEPENDENT-SEGMENTS',
+  'EXT-X-START',
+  'EXT-X-PART-INF',
+  'EXT-X-SERVER-CONTROL',
+  'EXT-X-SKIP',
+  'EXT-X-CONTENT-STEERING',
 ]);
-
-/** `A=1,B="x,y"` as a map (RFC 8216 4.2). */
-export function parseAttributes(text: string): Map<string, string> {
-  const out = new Map<string, string>();
-  const re = /([A-Z0-9-]+)=("[^"]*"|[^,]*)/g;
-  for (let m = re.exec(text); m; m = re.exec(text)) {
-    out.set(m[1]!, m[2]!.startsWith('"') ? m[2]!.slice(1, -1) : m[2]!);
-  }
-  return out;
-}
 
 export function playlistProblems(text: string, _uri?: string): PlaylistProblem[] {
   const lines = text.replace(/^\uFEFF/, '').split(/\r?\n/);
   const problems: PlaylistProblem[] = [];
   const add = (code: FindingCode, message: string, line: number, start = 0, end = lines[line]?.length ?? 0): void => {
-    problems.push({ code, severity: FINDING_CODES[code].severity, message, line, startColumn: start, endColumn: end });
+    const severity = codeInfo(code)?.severity;
+    if (!severity) throw new Error(`finding code ${code} is not registered (registry.ts)`);
+    problems.push({ code, severity, message, line, startColumn: start, endColumn: end });
   };
   if ((lines[0] ?? '').trim() !== '#EXTM3U') {
     add('HLS-PLAYLIST-HEADER', l10n.t('The first line of a playlist must be #EXTM3U.'), 0);
@@ -267,6 +361,19 @@ export function playlistProblems(text: string, _uri?: string): PlaylistProblem[]
     );
   }
   const isMedia = mediaLine !== undefined && masterLine === undefined;
+  if (masterLine !== undefined && mediaLine === undefined) masterTextProblems(lines, add);
+  if (isMedia) {
+    llhlsTextProblems(lines, add);
+    dateRangeProblems(lines, add);
+    const type = lines.find((l) => l.trim().startsWith('#EXT-X-PLAYLIST-TYPE:'));
+    if (type?.trim().endsWith(':VOD') && !seen.has('EXT-X-ENDLIST')) {
+      add(
+        'HLS-ENDLIST-MISSING',
+        l10n.t('A VOD playlist (EXT-X-PLAYLIST-TYPE:VOD) needs #EXT-X-ENDLIST; without it players treat it as live.'),
+        lines.indexOf(type),
+      );
+    }
+  }
   if (isMedia && target === undefined && targetLine === undefined) {
     add('HLS-TARGETDURATION-MISSING', l10n.t('A media playlist needs #EXT-X-TARGETDURATION.'), 0);
   }

@@ -26,7 +26,8 @@ export interface VariantRow {
     /** e.g. `h264 High L3.0, aac LC`. */
     codecs?: string;
     frameRate?: number;
-    keyframeInterval?: { mean: number; spread: number };
+    /** Mean and spread of the gaps between keyframes (s), and what they were measured from (`3 of 20 segment(s)`). */
+    keyframeInterval?: { mean: number; spread: number; from?: string };
   };
   segments?: number;
   targetDuration?: number;
@@ -37,6 +38,21 @@ export interface VariantRow {
   live?: boolean;
   /** Media sequence numbers of the segments that were downloaded and probed. */
   sampledSegments?: string[];
+  /** Every segment of the playlist: EXTINF, bytes when sized, and when read the media's length and keyframes. */
+  timeline?: TimelineSegment[];
+}
+
+export interface TimelineSegment {
+  readonly sequence: number;
+  /** As written in the playlist (findings name segments by it). */
+  readonly uri: string;
+  /** EXTINF (s). */
+  readonly duration: number;
+  readonly bytes?: number;
+  /** The media's own length (s), when the segment was read. */
+  readonly measured?: number;
+  /** Keyframe times from the segment's start (s), when read. */
+  readonly keyframes?: readonly number[];
 }
 
 export interface Report {
@@ -48,6 +64,8 @@ export interface Report {
   readonly sampled: {
     /** The rule in words. */
     rule: string;
+    /** What was not read or not checked, in words (so that a clean report is not read as more than it is). */
+    notChecked?: string[];
     segmentsProbed: number;
     requests: { get: number; head: number };
     bytesRead: number;

@@ -6,6 +6,7 @@ import { open, stat } from 'node:fs/promises';
 import { isAbsolute, resolve as resolvePath } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { l10n } from '../l10n/l10n';
+import type { Delivery } from './model';
 
 /** The part of `fetch` the inspector uses. */
 export type FetchPort = (
@@ -62,6 +63,8 @@ export interface Reader {
   text(address: string): Promise<string>;
   /** The size without reading the body (HEAD's Content-Length, a file's size); undefined when not cheap. */
   size(address: string): Promise<number | undefined>;
+  /** The delivery headers of the last answer for an address (http only; undefined for files or not read). */
+  delivery(address: string): Delivery | undefined;
   /** How many requests (or file reads) were made, for the report's `sampled` block. */
   readonly counts: { get: number; head: number; bytes: number };
   readonly limits: ReadLimits;
@@ -174,6 +177,8 @@ const cancelled = (): Error => Object.assign(new Error('cancelled'), { name: 'Ab
 
 export function makeReader(fetchPort: FetchPort, options: ReaderOptions = {}): Reader {
   const counts = { get: 0, head: 0, bytes: 0 };
+  // Bounded by the number of reads, which the run's limits bound.
+  const answers = new Map<string, Delivery>();
   const limits: ReadLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const remote = options.input !== undefined && /^https?:/i.test(options.input);
 
@@ -240,6 +245,7 @@ export function makeReader(fetchPort: FetchPort, options: ReaderOptions = {}): R
           .catch(() => undefined);
         throw new ReadError(display, `HTTP ${response.status}`, response.status);
       }
+      answers.set(address, deliveryHeaders(response.headers));
       if (method === 'HEAD') {
         await response.body
           ?.getReader()
@@ -315,6 +321,7 @@ export function makeReader(fetchPort: FetchPort, options: ReaderOptions = {}): R
     counts,
     limits,
     read,
+    delivery: (address) => answers.get(address),
     bytes: (address, maxBytes = limits.maxFileBytes) => whole(address, maxBytes),
     async text(address) {
       return playlistText(
@@ -349,6 +356,21 @@ export function makeReader(fetchPort: FetchPort, options: ReaderOptions = {}): R
 }
 
 /** Node's own fetch as a port (the CLI). */
+/** The headers the delivery checks read (checks/delivery.ts). */
+function deliveryHeaders(headers: { get(name: string): string | null }): Delivery {
+  const pick = (name: string): string | undefined => headers.get(name) ?? undefined;
+  const out: { -readonly [K in keyof Delivery]: Delivery[K] } = {};
+  const contentType = pick('content-type');
+  const contentEncoding = pick('content-encoding');
+  const cacheControl = pick('cache-control');
+  const allowOrigin = pick('access-control-allow-origin');
+  if (contentType !== undefined) out.contentType = contentType;
+  if (contentEncoding !== undefined) out.contentEncoding = contentEncoding;
+  if (cacheControl !== undefined) out.cacheControl = cacheControl;
+  if (allowOrigin !== undefined) out.accessControlAllowOrigin = allowOrigin;
+  return out;
+}
+
 export const nodeFetch: FetchPort = (url, init) => fetch(url, init);
 
 /** Runs `work` over `items` with at most `limit` at a time, keeping the order of the results. */

@@ -14,7 +14,9 @@ function cells(v: VariantRow): string[] {
     pair(d.resolution, m.resolution),
     pair(d.codecs, m.codecs),
     v.segments === undefined ? '-' : `${v.segments} × ≤${v.longestSegment ?? '-'}s (target ${v.targetDuration ?? '-'})`,
-    m.keyframeInterval ? `${m.keyframeInterval.mean.toFixed(2)}s ±${m.keyframeInterval.spread.toFixed(2)}` : '-',
+    m.keyframeInterval
+      ? `${m.keyframeInterval.mean.toFixed(2)}s ±${m.keyframeInterval.spread.toFixed(2)}${m.keyframeInterval.from ? ` (${m.keyframeInterval.from})` : ''}`
+      : '-',
     v.encryption ?? '-',
   ];
 }
@@ -56,6 +58,8 @@ export function reportText(report: Report): string {
       (s.playlistReloads !== undefined ? `, ${s.playlistReloads} live reload(s) over ${s.liveSeconds} s` : '') +
       (s.liveEdgeSeconds !== undefined ? `, live edge ${s.liveEdgeSeconds.toFixed(1)} s behind the clock` : '') +
       `, in ${(s.elapsedMs / 1000).toFixed(2)} s.`,
+    `Sampling: ${s.rule}.`,
   );
+  if (s.notChecked && s.notChecked.length > 0) out.push(`Not checked: ${s.notChecked.join('; ')}.`);
   return out.join('\n');
 }

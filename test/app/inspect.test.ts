@@ -357,7 +357,8 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
       const html = bare.panels.opened[0]!.html;
       assert.match(html, /ffmpeg was not found, so the report has no pictures \(everything else was measured\)/);
       assert.match(html, /apt-get install ffmpeg/);
-      assert.equal(session.report?.sampled.segmentsProbed, 3);
+      // Every segment of the 4-segment VOD is read (up to 30 per playlist).
+      assert.equal(session.report?.sampled.segmentsProbed, 4);
       assert.equal(session.report?.variants[0]?.measured.resolution, '320x180');
       bare.ui.script(choose('Enter an address'), type(`${golden.url}/clean/v0_000.ts`));
       assert.equal(await bare.run(previewStream), undefined);
@@ -380,6 +381,25 @@ describe('Inspect Stream, Preview and the browser player (through compose(), gol
     await eventually('the problems cleared', () => !harness.playlistProblems.has(document.uri));
     // Other documents are not playlists.
     assert.equal(harness.ctx.playlists.check(harness.editor.open('/work/a.channel.json', '{}')), undefined);
+  });
+
+  it('an open master .m3u8 without CODECS has a warning on the variant line (issue 25), as the inspector reports it', () => {
+    const text = [
+      '#EXTM3U',
+      '#EXT-X-INDEPENDENT-SEGMENTS',
+      '#EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=700000,RESOLUTION=640x360,FRAME-RATE=25',
+      'v0.m3u8',
+      '#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,URI="v0_i.m3u8"',
+      '',
+    ].join('\n');
+    const document = harness.editor.open('/work/master.m3u8', text);
+    harness.ctx.playlists.check(document);
+    const shown = harness.playlistProblems.get(document.uri) ?? [];
+    assert.deepEqual(
+      shown.map((problem) => [problem.code, problem.severity, problem.line]),
+      [['HLS-CODECS-MISSING', 'warning', 2]],
+    );
+    assert.match(shown[0]!.message, /declares no CODECS/);
   });
 
   it('channel and video rows show the still the platform lists, and none where it lists no picture', async () => {

@@ -1094,6 +1094,15 @@ export const flows: Flow[] = [
       await wb.openFile('broken.m3u8');
       await wb.problems(/A media playlist needs #EXT-X-TARGETDURATION/, 30_000);
       await ctx.shot('playlist problems');
+      // A master playlist without CODECS (issue 25): a warning on its variant line, from the inspector's own checks.
+      writeFileSync(
+        join(ctx.workspace, 'ladder.m3u8'),
+        '#EXTM3U\n#EXT-X-INDEPENDENT-SEGMENTS\n#EXT-X-STREAM-INF:BANDWIDTH=800000,AVERAGE-BANDWIDTH=700000,RESOLUTION=640x360,FRAME-RATE=25\nv0.m3u8\n#EXT-X-I-FRAME-STREAM-INF:BANDWIDTH=90000,URI="v0_i.m3u8"\n',
+      );
+      await wb.openFile('ladder.m3u8');
+      const problems = await wb.problems(/This variant declares no CODECS/, 30_000);
+      ctx.log(`master without CODECS: ${problems.replace(/\s+/g, ' ').slice(0, 300)}`);
+      await ctx.shot('master playlist without CODECS');
     },
   },
   {

@@ -54,6 +54,10 @@ describe('inspector: playlist text checks (problems of an open .m3u8)', () => {
       [
         ['HLS-ATTRIBUTE-INVALID', 1],
         ['HLS-ATTRIBUTE-INVALID', 1],
+        ['HLS-CODECS-MISSING', 1],
+        ['HLS-FRAME-RATE-MISSING', 1],
+        ['HLS-AVERAGE-BANDWIDTH-MISSING', 1],
+        ['HLS-IFRAME-PLAYLIST-MISSING', 1],
       ],
     );
   });
@@ -76,6 +80,7 @@ const report: Report = {
     {
       code: 'HLS-BANDWIDTH-MISMATCH',
       severity: 'error',
+      family: 'master',
       message: hostile,
       variant: hostile,
       clause: 'RFC 8216 4.3.4.2',
@@ -210,5 +215,86 @@ describe('inspector: CODECS against the media', () => {
     assert.deepEqual(codecDifferences('avc1.64001f,mp4a.40.2', videoOnly), [
       'CODECS declares mp4a.40.2, which the media does not carry',
     ]);
+  });
+});
+
+describe('inspector: the report page marks only what a finding names (issue 25)', () => {
+  const ladder: Report = {
+    input: 'http://127.0.0.1:9/master.m3u8',
+    kind: 'hls-master',
+    live: false,
+    variants: [
+      {
+        name: '9f86d081884c7d65.m3u8',
+        address: 'http://127.0.0.1:9/9f86d081884c7d65.m3u8',
+        declared: { bandwidth: 440_000, resolution: '320x180', codecs: 'avc1.64001e' },
+        // Within 10 % of BANDWIDTH: measured, and no finding about it.
+        measured: {
+          peakBandwidth: 430_000,
+          resolution: '320x180',
+          codecs: 'h264 High',
+          keyframeInterval: { mean: 1, spread: 0, from: '3 of 3 segment(s)' },
+        },
+        segments: 3,
+        targetDuration: 6,
+        longestSegment: 6,
+        timeline: [
+          { sequence: 0, uri: 's0.ts', duration: 6, bytes: 300_000, measured: 6, keyframes: [0, 2, 4] },
+          { sequence: 1, uri: 's1.ts', duration: 6, bytes: 320_000, measured: 10, keyframes: [0, 2, 4, 6, 8] },
+          { sequence: 2, uri: 's2.ts', duration: 6, bytes: 310_000, measured: 6, keyframes: [0, 2, 4] },
+        ],
+      },
+    ],
+    findings: [
+      {
+        code: 'HLS-SEGMENT-LONGER-THAN-TARGET',
+        severity: 'error',
+        family: 'playlist',
+        message: 'Segment s1.ts holds 10 s of media, longer than the target duration of 6 s.',
+        variant: '9f86d081884c7d65.m3u8',
+        segment: 's1.ts',
+        clause: 'RFC 8216 4.3.3.1',
+      },
+    ],
+    sampled: {
+      rule: 'r',
+      segmentsProbed: 3,
+      requests: { get: 4, head: 0 },
+      bytesRead: 1,
+      elapsedMs: 1,
+      notChecked: ['nothing else'],
+    },
+  };
+
+  it('colours the Segments cell (linked to the finding), not the bandwidth within tolerance; names the variant by resolution and bandwidth; draws the timeline', () => {
+    const html = renderReportHtml(ladder, { cspSource: 'https://webview.example', nonce: 'n' });
+    const cells = html.match(/<td[^>]*>/g) ?? [];
+    assert.deepEqual(
+      cells.filter((c) => c.includes('flagged')),
+      ['<td class="flagged error">'],
+    );
+    const flagged =
+      /<td class="flagged error"><a class="cell-link" href="#f0" title="HLS-SEGMENT-LONGER-THAN-TARGET">3 × ≤ 6 s/.exec(
+        html,
+      );
+    assert.ok(flagged, 'the Segments cell links to the finding');
+    assert.match(html, /<li id="f0" class="error">/);
+    assert.match(html, /320x180 · 440 kb\/s<\/a><br><span class="name">9f86d081884c7d65\.m3u8/);
+    assert.match(html, /every 1\.00 s ± 0\.00<br><span class="measured">measured in 3 of 3 segment\(s\)/);
+    // The finding links to its segment's bar; the bar is coloured and links back.
+    assert.match(html, /<a class="where" href="#seg-0-1">segment s1\.ts<\/a>/);
+    assert.match(html, /<a href="#f0"><rect id="seg-0-1" class="bar flagged-bar error"/);
+    assert.equal(html.match(/<rect /g)?.length, 3);
+    assert.equal(html.match(/class="keyframe"/g)?.length, 11);
+    assert.equal(html.match(/class="measured-end"/g)?.length, 1);
+    assert.match(
+      html,
+      /<a href="https:\/\/www\.rfc-editor\.org\/rfc\/rfc8216#section-4\.3\.3\.1">RFC 8216 4\.3\.3\.1<\/a>/,
+    );
+    assert.match(html, /Not checked: nothing else\./);
+    // The table scrolls inside its own box instead of pushing Keyframes and Encryption out of the panel.
+    assert.match(html, /<div class="table-wrap">\s*<table>/);
+    assert.match(html, /\.table-wrap \{ overflow-x: auto; max-width: 100%; \}/);
+    assert.doesNotMatch(html, /style="/, 'no inline style attributes (the CSP allows only the nonce style block)');
   });
 });

@@ -28,17 +28,18 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // check for the status bar, Set Up ffmpeg, tooltip stills, simulated-live wording): 285 KB measured. Issue 29 cuts
 // activation to what the first view needs.
 // Raised to 320 KB for issue 27: configuration as code (src/app/configs/: pull, plan, apply, drift, its commands and
-// plan view) is in the extension's bundle, 314 KB measured; a lazy part of its own, like the inspection's, would
-// take it out of activation again.
-const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser, the playlist check
+// plan view) is in the extension's bundle; a lazy part of its own, like the inspection's, would take it out of
+// activation again (issue 29's goal is 150 KiB loaded before activate() returns).
+const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured).
   'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
-  // Raised from 76 KB for issue 28: the ladder lab (Evaluate Template Group, its panel and chart, the local
-  // platform's encode command) rides in this part: 96 KB measured (72 KB before).
-  'dist/lazy/inspect.js': 100_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // Raised from 76 KB for issue 24 (nine check families with about 70 finding codes, the model, the timeline; the
+  // playlist text checks moved here out of dist/extension.js) and issue 28 (the ladder lab: Evaluate Template Group,
+  // its panel and chart, the local platform's encode command).
+  'dist/lazy/inspect.js': 140_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,

@@ -22,3 +22,7 @@ export const openPlayerFor: typeof InspectCommands.openPlayerFor = (ctx, target)
   inspectCommands().openPlayerFor(ctx, target);
 export const evaluateTemplateGroup: typeof InspectCommands.evaluateTemplateGroup = (ctx, args) =>
   inspectCommands().evaluateTemplateGroup(ctx, args);
+
+/** The problems of a playlist's text (src/inspector/playlistProblems.ts), loaded with the part on first use. */
+export const playlistProblems: typeof InspectCommands.playlistProblems = (text, uri) =>
+  inspectCommands().playlistProblems(text, uri);

@@ -1,4 +1,7 @@
-import { playlistProblems, type PlaylistProblem } from '../../inspector/playlistProblems';
+import type { PlaylistProblem } from '../../inspector/playlistProblems';
+// Through the inspection part (dist/lazy/inspect.js): loaded when the first playlist document is checked, so that
+// activation does not carry the check families.
+import { playlistProblems } from '../commands/inspectCommands';
 import type { EditorDocument } from '../context';
 
 /** Where the problems of `.m3u8` documents are shown (VS Code: a DiagnosticCollection in the Problems panel). */
