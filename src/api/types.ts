@@ -24,6 +24,11 @@ export const PROTOCOL_RTMP = 2;
 /** Channel status (facts section 3): 0 initialised, 1 ready (stopped), 2 live, 3 pulling, 5 starting. */
 export type ChannelStatus = 0 | 1 | 2 | 3 | 5;
 export const ChannelStatuses = { initialised: 0, ready: 1, live: 2, pulling: 3, starting: 5 } as const;
+
+/** "Running": live, pulling or starting (the statuses a stop applies to and a delete refuses). */
+export function isChannelRunning(status: ChannelStatus | number): boolean {
+  return status === ChannelStatuses.live || status === ChannelStatuses.pulling || status === ChannelStatuses.starting;
+}
 /** 1 normal (source present), 2 no source. */
 export type StreamStatus = 1 | 2;
 
@@ -614,37 +619,6 @@ export interface UploadProgress {
   totalBytes: number;
 }
 
-/** How each action travels (facts section 2). */
-export type HttpMethod = 'GET' | 'POST';
-
-export const ACTIONS = {
-  liveCreateChannel: { method: 'POST', jsonBody: true },
-  liveUpdate: { method: 'POST', jsonBody: true },
-  liveGetChannelsByPage: { method: 'GET' },
-  liveGetChannelById: { method: 'GET' },
-  liveStartChannel: { method: 'POST' },
-  liveStopChannel: { method: 'POST' },
-  liveDelete: { method: 'POST' },
-  liveGetChannelsPlayUrl: { method: 'GET' },
-  liveChannelTypeList: { method: 'GET' },
-  liveChannelTypeCreate: { method: 'POST' },
-  liveTemplateUpdate: { method: 'POST' },
-  liveTemplateCreate: { method: 'POST' },
-  liveGetTemplates: { method: 'GET' },
-  liveLogoCreate: { method: 'POST' },
-  liveLogoList: { method: 'GET' },
-  logoGroup: { method: 'POST' },
-  getLogoGroupList: { method: 'GET' },
-  templateGroup: { method: 'POST' },
-  templateGroupList: { method: 'GET' },
-  deleteTemplateGroup: { method: 'POST' },
-  deleteLogoGroup: { method: 'POST' },
-  secondTranscodeV2: { method: 'POST' },
-  queryVideo: { method: 'GET' },
-  getTranscodedVideos: { method: 'GET' },
-  getVideoInfo: { method: 'GET' },
-  deleteVideo: { method: 'POST' },
-  getToken: { method: 'GET' },
-} as const satisfies Record<string, { method: HttpMethod; jsonBody?: boolean }>;
-
-export type ActionName = keyof typeof ACTIONS;
+/** How each action travels (facts section 2): read from the operations' contracts (./operations/). */
+export type { HttpMethod } from './contract';
+export { ACTIONS, type ActionName } from './operations';

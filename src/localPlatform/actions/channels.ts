@@ -4,6 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
+import { isChannelRunning } from '../../api/types';
 import type { ActionContext, ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
 import { newId } from '../ids';
@@ -194,9 +195,8 @@ function sourceProfile(
   };
 }
 
-/** Live (2), or with real media connecting (3) or starting (5). */
 function isRunning(ch: ChannelRec): boolean {
-  return ch.status === 2 || ch.status === 3 || ch.status === 5;
+  return isChannelRunning(ch.status);
 }
 
 export const liveStartChannel: ActionHandler = async (ctx) => {
