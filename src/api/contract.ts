@@ -4,6 +4,7 @@
  * (client.ts) sends through it and the local platform's handlers read their parameters through the
  * same specs, so each rule is written once. The operations themselves are in ./operations/.
  */
+import { idList, InputRule, jsonText, positiveInteger, requireId, scalarText, type WireParams } from './params';
 import type { Envelope } from './types';
 
 /** How each action travels (facts section 2). */
@@ -114,4 +115,73 @@ export function defineOperations<
  */
 export function operation<In, Out = void>() {
   return <const P extends ParamSpecs>(spec: OperationSpec<In, Out, P>): OperationSpec<In, Out, P> => spec;
+}
+
+/** An operation's input as it travels: the signed query parameters, and the JSON body where it has one. */
+export interface Prepared {
+  params: WireParams;
+  /** JSON text body (liveCreateChannel / liveUpdate only). */
+  json?: string;
+}
+
+/**
+ * The client's side of the contract: checks what the client refuses itself (an InputRule naming the
+ * field) and turns the input into text parameters, in the order of the specs; undefined and null are
+ * left out.
+ */
+export function prepareRequest<In>(op: OperationSpec<In, unknown>, input: In): Prepared {
+  if (op.body) {
+    if (op.body.requireId) requireId('id', (input as { id?: unknown } | undefined)?.id);
+    const body = requireObject(op.body.field, input);
+    return { params: {}, json: jsonText(op.body.field, body) };
+  }
+  const given = inputObject(op, input);
+  const values = op.shape ? op.shape(given as In) : given;
+  const params: WireParams = {};
+  for (const name in op.params) {
+    const text = wireValue(name, op.params[name]!, values[name]);
+    if (text !== undefined) params[name] = text;
+  }
+  return { params };
+}
+
+function inputObject(
+  op: { readonly input?: OperationSpec<unknown, unknown>['input'] },
+  input: unknown,
+): Readonly<Record<string, unknown>> {
+  if (op.input?.optional && (input === undefined || input === null)) return {};
+  return requireObject(op.input?.field ?? 'input', input) as Record<string, unknown>;
+}
+
+function wireValue(name: string, spec: ParamSpec, value: unknown): string | undefined {
+  switch (spec.client) {
+    case 'present':
+      if (spec.kind === 'id') requireId(name, value);
+      else requireText(name, value);
+      break;
+    case 'page':
+      if (spec.required || value !== undefined) positiveInteger(name, value);
+      break;
+    case 'boolean':
+      if (typeof value !== 'boolean') throw new InputRule(name, spec.rule ?? 'must be true or false');
+      break;
+    case 'array':
+      if (!Array.isArray(value)) throw new InputRule(name, `must be an array of ${spec.items ?? 'items'}`);
+      break;
+  }
+  if (spec.kind === 'ids') return idList(name, value);
+  if (value === undefined || value === null) return undefined;
+  if (spec.kind === 'json') return jsonText(name, value);
+  return scalarText(name, value as string | number | boolean);
+}
+
+function requireObject(field: string, value: unknown): object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw new InputRule(field, 'must be an object');
+  return value;
+}
+
+function requireText(field: string, value: unknown): string {
+  if (typeof value !== 'string' || value.trim() === '') throw new InputRule(field, 'must be a non-empty string');
+  return value;
 }
