@@ -1,3 +1,4 @@
+import type { ParamSpecs, ParamValue } from '../api/contract';
 import { Codes } from '../api/errorCodes';
 import { invalid, missing, PlatformFault } from './faults';
 
@@ -198,6 +199,31 @@ export class Fields {
     const ids = [...new Set(parts)];
     if (ids.length > max) throw this.invalid(name, `must list at most ${max} ids`);
     return ids;
+  }
+
+  /** A parameter read by its spec in the operation's contract (src/api/operations): kind, required, limits. */
+  param<P extends ParamSpecs, K extends keyof P & string>(specs: P, name: K): ParamValue<P[K]> {
+    const spec = specs[name]!;
+    const required = spec.required === true;
+    switch (spec.kind) {
+      case 'id':
+      case 'text':
+        return this.str(name, required, spec.maxLength) as ParamValue<P[K]>;
+      case 'int':
+        return this.int(name, required, {
+          min: spec.min,
+          max: spec.max,
+          oneOf: spec.oneOf as readonly number[] | undefined,
+        }) as ParamValue<P[K]>;
+      case 'enum':
+        return this.oneOf(name, spec.oneOf as readonly string[], required, spec.code) as ParamValue<P[K]>;
+      case 'bool':
+        return this.bool(name, required) as ParamValue<P[K]>;
+      case 'ids':
+        return this.idList(name, required, spec.maxItems) as ParamValue<P[K]>;
+      case 'json':
+        return this.jsonValue(name, required) as ParamValue<P[K]>;
+    }
   }
 
   nested(name: string): Fields {

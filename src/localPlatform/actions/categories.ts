@@ -1,4 +1,5 @@
 /** Channel categories: liveChannelTypeList, liveChannelTypeCreate (rest-interface 4.1, facts section 4). */
+import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
 import type { ActionHandler } from '../context';
 import { PlatformFault } from '../faults';
@@ -8,8 +9,9 @@ import * as out from '../serialize';
 import { Tx } from '../store';
 
 export const liveChannelTypeList: ActionHandler = (ctx) => {
-  const id = ctx.params.str('id', false, 64);
-  const name = ctx.params.str('name', false, 200)?.toLowerCase();
+  const specs = OPERATIONS.liveChannelTypeList.params;
+  const id = ctx.params.param(specs, 'id');
+  const name = ctx.params.param(specs, 'name')?.toLowerCase();
   const rows = [...ctx.account.store.values('categories')]
     .filter((c) => id === undefined || c.id === id)
     .filter((c) => name === undefined || c.name.toLowerCase().includes(name))
@@ -18,7 +20,7 @@ export const liveChannelTypeList: ActionHandler = (ctx) => {
 };
 
 export const liveChannelTypeCreate: ActionHandler = async (ctx) => {
-  const name = ctx.params.str('name', true, 64).trim();
+  const name = ctx.params.param(OPERATIONS.liveChannelTypeCreate.params, 'name').trim();
   const lower = name.toLowerCase();
   for (const c of ctx.account.store.values('categories')) {
     if (c.name.toLowerCase() === lower) {

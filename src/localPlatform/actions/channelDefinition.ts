@@ -2,6 +2,7 @@
  * Reads and checks a liveCreateChannel / liveUpdate JSON body (rest-interface 4.1), naming the
  * offending field in every refusal. Unknown fields (`fillInfo`, `isFastEdit`, ...) are ignored.
  */
+import { LIVE_TYPES } from '../../api/operations/liveResources';
 import { Codes } from '../../api/errorCodes';
 import { PlatformFault } from '../faults';
 import { Fields } from '../fields';
@@ -42,7 +43,6 @@ export interface ChannelDef {
 }
 
 export const ROTATIONS = ['0', '90', '270'] as const;
-export const LIVE_TYPES = [0, 2, 3, 4] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
 const RTMP_SCHEMES = /^rtmps?:\/\/\S+$/i;

@@ -2,6 +2,7 @@
  * Live channel operations: create, update, get, start, stop, delete, play addresses
  * (rest-interface 4.1, facts sections 3 and 4).
  */
+import { OPERATIONS } from '../../api/operations';
 import { randomBytes } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
 import { isChannelRunning } from '../../api/types';
@@ -70,7 +71,7 @@ function definitionOf(ctx: ActionContext, withId: boolean): unknown {
   if (body === undefined) return ctx.params.has('outputGroupList') ? ctx.params.entries() : undefined;
   if (!withId || body === null || typeof body !== 'object' || Array.isArray(body) || !ctx.params.has('id')) return body;
   const given = (body as Record<string, unknown>).id;
-  const paramId = ctx.params.str('id', true, 64);
+  const paramId = ctx.params.param(OPERATIONS.liveUpdate.params, 'id');
   if (given === undefined || given === null || given === '') return { ...body, id: paramId };
   if (String(given) !== paramId) {
     throw new PlatformFault(
@@ -160,7 +161,7 @@ export const liveUpdate: ActionHandler = async (ctx) => {
 };
 
 export const liveGetChannelById: ActionHandler = (ctx) => {
-  const id = ctx.params.str('id', true, 64);
+  const id = ctx.params.param(OPERATIONS.liveGetChannelById.params, 'id');
   return { result: out.channel(ctx.view, findChannel(ctx.account.store, id)) };
 };
 
@@ -201,7 +202,7 @@ function isRunning(ch: ChannelRec): boolean {
 
 export const liveStartChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const id = ctx.params.str('id', true, 64);
+  const id = ctx.params.param(OPERATIONS.liveStartChannel.params, 'id');
   const stored = findChannel(store, id);
   if (stored.signalType === '2') await checkPullAddress(ctx, stored.pullStream);
   // Read again after the look-up: the record may have changed meanwhile.
@@ -244,7 +245,7 @@ export const liveStartChannel: ActionHandler = async (ctx) => {
 
 export const liveStopChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const current = findChannel(store, ctx.params.str('id', true, 64));
+  const current = findChannel(store, ctx.params.param(OPERATIONS.liveStopChannel.params, 'id'));
   if (!isRunning(current)) {
     throw new PlatformFault(
       Codes.channelStateConflict,
@@ -271,7 +272,7 @@ export const liveStopChannel: ActionHandler = async (ctx) => {
 /** liveDelete: all or nothing; a live channel must be stopped first. */
 export const liveDelete: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const ids = ctx.params.idList('ids');
+  const ids = ctx.params.param(OPERATIONS.liveDelete.params, 'ids');
   const tx = new Tx();
   for (const id of ids) {
     const ch = findChannel(store, id, 'ids');
@@ -284,7 +285,7 @@ export const liveDelete: ActionHandler = async (ctx) => {
 };
 
 export const liveGetChannelsPlayUrl: ActionHandler = (ctx) => {
-  const ids = ctx.params.idList('channelId');
+  const ids = ctx.params.param(OPERATIONS.liveGetChannelsPlayUrl.params, 'channelId');
   const result = ids.flatMap((id) => out.playUrls(ctx.view, findChannel(ctx.account.store, id, 'channelId')));
   return { result };
 };

@@ -6,6 +6,7 @@
  * the default group is deleted, the account's lowest-numbered remaining regular group becomes the
  * default (none if there is none: the next regular group created becomes it).
  */
+import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
 import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
 import type { ActionHandler } from '../context';
@@ -91,11 +92,12 @@ export const templateGroup: ActionHandler = async (ctx) => {
     if (!current)
       throw new PlatformFault(Codes.templateGroupNotExist, `id ${id} is not a template group of this account`);
   }
-  const name = p.str('name', true, 100).trim();
-  const type = p.int('type', true, { oneOf: [0, 1] }) as 0 | 1;
-  const trailor = p.bool('trailor', true);
-  const trailorDuration = p.int('trailorDuration', true, { min: 0, max: 86_400 });
-  const logoGroupId = checkLogoGroup(store, p.int('logoGroupId', true, { min: 0 }), 'logoGroupId');
+  const specs = OPERATIONS.templateGroup.params;
+  const name = p.param(specs, 'name').trim();
+  const type = p.param(specs, 'type') as 0 | 1;
+  const trailor = p.param(specs, 'trailor');
+  const trailorDuration = p.param(specs, 'trailorDuration');
+  const logoGroupId = checkLogoGroup(store, p.param(specs, 'logoGroupId'), 'logoGroupId');
   const templates = readItems(p);
   const meta = metaOf(store);
   const tx = new Tx();
@@ -132,7 +134,7 @@ export const templateGroup: ActionHandler = async (ctx) => {
 };
 
 export const templateGroupList: ActionHandler = (ctx) => {
-  const type = ctx.params.int('type', false, { oneOf: [0, 1] });
+  const type = ctx.params.param(OPERATIONS.templateGroupList.params, 'type');
   const { defaultTemplateGroupId } = metaOf(ctx.account.store);
   const rows = [
     ...BUILTIN_TEMPLATE_GROUPS,
