@@ -355,8 +355,11 @@ export interface TemplateGroupInput {
 /** templateGroupList item (facts section 4), field types as the real platform answers them. */
 export interface TemplateGroupSummary {
   id: number;
-  /** The account the group belongs to (0 for the platform's built-in groups). */
-  userId: number;
+  /**
+   * The account the group belongs to, as text in the platform's published example ("0" for the
+   * platform's built-in groups; see isBuiltInTemplateGroup).
+   */
+  userId: string;
   name: string;
   type: 0 | 1;
   /** True for the account's default group. */
@@ -369,6 +372,11 @@ export interface TemplateGroupSummary {
    * other fields only, so a platform may leave this out: Open as File and Compare with Platform then say so.
    */
   transcodeTemplates?: TemplateGroupListedItem[];
+}
+
+/** A group of the platform's own, in every account ("0", or 0 from a platform that sends a number). */
+export function isBuiltInTemplateGroup(group: { userId: string | number }): boolean {
+  return String(group.userId) === '0';
 }
 
 /** A template item as templateGroupList lists it: `advancedArguments` JSON text, or null when unset. */

@@ -267,7 +267,7 @@ export function logoGroup(view: View, g: LogoGroupRec): LogoGroup {
   };
 }
 
-/** A templateGroupList item; `userId` is 0 for a built-in group (it belongs to no account). */
+/** A templateGroupList item; `userId` is "0" for a built-in group (it belongs to no account). */
 export function templateGroupSummary(
   g: TemplateGroupRec,
   defaultGroupId: number | null,
@@ -275,7 +275,8 @@ export function templateGroupSummary(
 ): TemplateGroupSummary {
   return {
     id: g.id,
-    userId,
+    // Text, as in the platform's published example of templateGroupList (the other records carry a number).
+    userId: String(userId),
     name: g.name,
     type: g.type,
     defaultGroup: g.id === defaultGroupId,
