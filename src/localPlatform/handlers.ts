@@ -1,57 +1,33 @@
-/** Action name -> handler: every operation of rest-interface section 4 and facts section 4. */
+/** Action name -> handler: every operation of the contract (src/api/operations), each module's own list. */
 import { Codes } from '../api/errorCodes';
 import type { ActionName } from '../api/types';
-import { liveChannelTypeCreate, liveChannelTypeList } from './actions/categories';
-import { liveGetChannelsByPage } from './actions/channelList';
-import {
-  liveCreateChannel,
-  liveDelete,
-  liveGetChannelById,
-  liveGetChannelsPlayUrl,
-  liveStartChannel,
-  liveStopChannel,
-  liveUpdate,
-} from './actions/channels';
-import { liveLogoCreate, liveLogoList } from './actions/liveLogos';
-import { liveGetTemplates, liveTemplateCreate, liveTemplateUpdate } from './actions/liveTemplates';
-import { deleteLogoGroup, getLogoGroupList, logoGroup } from './actions/logoGroups';
-import { deleteTemplateGroup, templateGroup, templateGroupList } from './actions/templateGroups';
-import { secondTranscodeV2 } from './actions/transcode';
-import { deleteVideo, getTranscodedVideos, getVideoInfo, queryVideo } from './actions/videos';
+import { handlers as categories } from './actions/categories';
+import { handlers as channelList } from './actions/channelList';
+import { handlers as channels } from './actions/channels';
+import { handlers as liveLogos } from './actions/liveLogos';
+import { handlers as liveTemplates } from './actions/liveTemplates';
+import { handlers as logoGroups } from './actions/logoGroups';
+import { handlers as templateGroups } from './actions/templateGroups';
+import { handlers as transcode } from './actions/transcode';
+import { handlers as videos } from './actions/videos';
 import type { ActionHandler } from './context';
 import { PlatformFault } from './faults';
 import { issueToken } from './media/tokens';
 
+/** A missing or misspelt action fails the compiler: the keys must be exactly the contract's actions. */
 export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
-  liveCreateChannel,
-  liveUpdate,
-  liveGetChannelsByPage,
-  liveGetChannelById,
-  liveStartChannel,
-  liveStopChannel,
-  liveDelete,
-  liveGetChannelsPlayUrl,
-  liveChannelTypeList,
-  liveChannelTypeCreate,
-  liveTemplateUpdate,
-  liveTemplateCreate,
-  liveGetTemplates,
-  liveLogoCreate,
-  liveLogoList,
-  logoGroup,
-  getLogoGroupList,
-  templateGroup,
-  templateGroupList,
-  deleteTemplateGroup,
-  deleteLogoGroup,
-  secondTranscodeV2,
-  queryVideo,
-  getTranscodedVideos,
-  getVideoInfo,
-  deleteVideo,
+  ...channels,
+  ...channelList,
+  ...categories,
+  ...liveTemplates,
+  ...liveLogos,
+  ...logoGroups,
+  ...templateGroups,
+  ...transcode,
+  ...videos,
   // Facts section 6: the token for uploads.
   getToken: (ctx) => ({ result: issueToken(ctx.account, ctx.now) }),
-};
+} satisfies Record<ActionName, ActionHandler>;
 
 export function handlerFor(action: string): ActionHandler | undefined {
   return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;

@@ -34,3 +34,6 @@ export const liveChannelTypeCreate: ActionHandler = async (ctx) => {
   await ctx.account.store.commit(new Tx().put('categories', cat));
   return { result: out.category(ctx.view, cat) };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveChannelTypeList, liveChannelTypeCreate };

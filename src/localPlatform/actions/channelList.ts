@@ -55,3 +55,6 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const page = pageAt(view.rows, positions, order === 'desc', start, number);
   return { result: out.channelList(ctx.view, page), count: positions.length };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveGetChannelsByPage };

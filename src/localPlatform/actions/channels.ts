@@ -289,3 +289,14 @@ export const liveGetChannelsPlayUrl: ActionHandler = (ctx) => {
   const result = ids.flatMap((id) => out.playUrls(ctx.view, findChannel(ctx.account.store, id, 'channelId')));
   return { result };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = {
+  liveCreateChannel,
+  liveUpdate,
+  liveGetChannelById,
+  liveStartChannel,
+  liveStopChannel,
+  liveDelete,
+  liveGetChannelsPlayUrl,
+};

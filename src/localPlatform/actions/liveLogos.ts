@@ -50,3 +50,6 @@ export const liveLogoList: ActionHandler = (ctx) => {
     .sort((a, b) => a.createTime - b.createTime || (a.id < b.id ? -1 : 1));
   return { result: rows.map((l) => out.liveLogo(ctx.view, l)) };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveLogoCreate, liveLogoList };

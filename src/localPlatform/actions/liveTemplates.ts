@@ -141,3 +141,6 @@ export const liveGetTemplates: ActionHandler = (ctx) => {
     .sort((a, b) => a.createTime - b.createTime || (a.id < b.id ? -1 : 1));
   return { result: rows.map((t) => out.liveTemplate(ctx.view, t)) };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveTemplateCreate, liveTemplateUpdate, liveGetTemplates };

@@ -111,3 +111,6 @@ export const deleteLogoGroup: ActionHandler = async (ctx) => {
   await store.commit(tx);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { logoGroup, getLogoGroupList, deleteLogoGroup };

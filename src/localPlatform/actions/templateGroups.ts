@@ -173,3 +173,6 @@ export const deleteTemplateGroup: ActionHandler = async (ctx) => {
   await store.commit(tx);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { templateGroup, templateGroupList, deleteTemplateGroup };

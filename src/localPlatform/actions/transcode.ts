@@ -207,3 +207,6 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
   transcoder.reschedule();
   return { result: results };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { secondTranscodeV2 };

@@ -127,3 +127,6 @@ export const deleteVideo: ActionHandler = async (ctx) => {
   transcoder.videosDeleted(ids);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { queryVideo, getTranscodedVideos, getVideoInfo, deleteVideo };
