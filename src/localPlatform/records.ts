@@ -2,9 +2,25 @@
  * What the local platform stores per account. Records are immutable once stored: a change puts a new
  * object, so a snapshot can hold references while writes go on. Addresses are not stored (the port can
  * change between runs); they are composed against the serving address when a response is built.
+ *
+ * A record is the wire type of src/api/types.ts less what is composed when answering (addresses, the
+ * owner's `userId`), plus what only the platform keeps (as Azurite's stored models extend its wire
+ * models): a field added to the interface is added once, there.
  */
 import { randomBytes } from 'node:crypto';
-import type { EncryptType, Flag } from '../api/types';
+import type {
+  Channel,
+  ChannelCategory,
+  EncryptType,
+  Flag,
+  LiveLogo,
+  LogoGroup,
+  LogoItem,
+  TemplateGroupListedItem,
+  TemplateGroupSummary,
+  TranscodedStream,
+  Video,
+} from '../api/types';
 
 export interface MetaRec {
   id: 'meta';
@@ -17,12 +33,8 @@ export interface MetaRec {
   createdAt: number;
 }
 
-export interface CategoryRec {
-  id: string;
-  name: string;
-  createTime: number;
-  updateTime: number | null;
-}
+/** The owner is the account holding it. */
+export type CategoryRec = Omit<ChannelCategory, 'userId'>;
 
 export interface LiveTemplateRec {
   id: string;
@@ -52,16 +64,8 @@ export interface AdvancedArgumentsRec {
   smartBorder: number | null;
 }
 
-export interface LiveLogoRec {
-  id: string;
-  name: string;
-  uri: string;
-  width: number;
-  height: number;
-  offsetWidth: number;
-  offsetHeight: number;
-  opacity: number;
-  resize: number;
+/** `httpUrl` is composed from `uri` when answering. */
+export interface LiveLogoRec extends Omit<LiveLogo, 'httpUrl' | 'userId'> {
   createTime: number;
 }
 
@@ -95,72 +99,43 @@ export interface OutputGroupRec {
   outputs: LiveOutputRec[];
 }
 
-export interface ChannelRec {
-  id: string;
-  name: string;
-  description: string | null;
+/** Addresses and the owner are composed when answering; the output groups are stored as `groups`. */
+export interface ChannelRec extends Omit<
+  Channel,
+  | 'authCode'
+  | 'userId'
+  | 'createTime'
+  | 'autoEndTime'
+  | 'liveType'
+  | 'thumbnailUrl'
+  | 'pushUrl'
+  | 'publicPlayUrl'
+  | 'publicFlvPlayUrl'
+  | 'deviceId'
+  | 'fillInfo'
+  | 'outputGroupList'
+> {
+  /** The code that lets an encoder publish (never shown in lists). */
   authCode: string;
-  type: string | null;
-  typeName: string | null;
-  signalType: '1' | '2';
-  stream: string;
-  pullStream: string | null;
-  pullTaskId: string | null;
-  status: 0 | 1 | 2 | 3 | 5;
-  streamStatus: 1 | 2;
-  streamWidth: number | null;
-  streamHeight: number | null;
-  streamBitrate: number | null;
-  streamAudioBitrate: number | null;
-  streamFrameRate: number | null;
   createTime: number;
-  updateTime: number | null;
-  startTime: number | null;
-  endTime: number | null;
   autoEndTime: number;
   liveType: number;
   groups: OutputGroupRec[];
 }
 
-export interface LogoItemRec {
-  uri: string;
-  width: number;
-  height: number;
-  leftPos: number;
-  topPos: number;
-  opacity: number;
-  resize: number;
-  start: number;
-  end: number;
-}
+export type LogoItemRec = LogoItem;
 
-export interface LogoGroupRec {
-  id: number;
-  name: string;
-  logos: LogoItemRec[];
+export interface LogoGroupRec extends Omit<LogoGroup, 'userId' | 'createTime'> {
   createTime: number;
-  updateTime: number | null;
 }
 
-export interface TemplateGroupItemRec {
-  name: string;
-  videoWidth: number;
-  videoHeight: number;
-  videoBitrate: number;
-  audioBitrate: number;
-  format: 0 | 1 | 2 | 3;
-  encryptType: EncryptType;
-  defaultVideo: 0 | 1;
-  advancedArguments: string | null;
-}
+export type TemplateGroupItemRec = TemplateGroupListedItem;
 
-export interface TemplateGroupRec {
-  id: number;
-  name: string;
-  type: 0 | 1;
-  trailor: boolean;
-  trailorDuration: number;
-  logoGroupId: number | null;
+/** `defaultGroup` is the account's meta (`defaultTemplateGroupId`); the items are stored as `templates`. */
+export interface TemplateGroupRec extends Pick<
+  TemplateGroupSummary,
+  'id' | 'name' | 'type' | 'trailor' | 'trailorDuration' | 'logoGroupId'
+> {
   templates: TemplateGroupItemRec[];
   createTime: number;
   updateTime: number | null;
@@ -172,62 +147,37 @@ export interface VideoCategoryRec {
 }
 
 /** A rendition (one `transcodedVideoList` entry); addresses are paths below the serving origin. */
-export interface StreamRec {
-  name: string;
+export interface StreamRec extends Omit<TranscodedStream, 'hlsUrl' | 'mp4Url' | 'flvUrl' | 'tsUrl'> {
   hlsPath: string | null;
   mp4Path: string | null;
   flvPath: string | null;
   tsPath: string | null;
-  hlsSize: number;
-  mp4Size: number;
-  flvSize: number;
-  tsSize: number;
-  videoWidth: number;
-  videoHeight: number;
-  videoBitrate: number;
-  audioBitrate: number;
-  defaultVideo: 0 | 1;
-  taskId: string;
-  status: number;
-  idx: number;
-  type: 0 | 1;
-  hlsEncryptType: EncryptType;
-  mp4EncryptType: 0 | 7;
-  flvEncryptType: 0 | 7;
-  tsEncryptType: 0 | 7;
-  contentId: string | null;
-  customId: string | null;
-  aesKey: string | null;
 }
 
-export interface VideoRec {
-  id: string;
-  parentId: string | null;
-  playrate: string;
-  fileName: string;
-  title: string;
-  width: number;
-  height: number;
-  bitrate: number;
-  audioBitrate: number;
-  duration: number;
-  playNum: number;
-  size: number;
-  categoryId: number;
-  status: 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
-  uploadTime: number;
-  tag: string | null;
-  description: string | null;
-  contentId: string | null;
-  customId: string | null;
-  sourceContentId: string | null;
-  sourceCustomId: string | null;
+/**
+ * Addresses, the owner, the category's name and the fields this platform leaves null are composed
+ * when answering; the renditions are stored as `streams`.
+ */
+export interface VideoRec extends Omit<
+  Video,
+  | 'thumbnail'
+  | 'cover'
+  | 'userId'
+  | 'category'
+  | 'date'
+  | 'transcodedVideoList'
+  | 'subPlayrateList'
+  | 'playCode'
+  | 'audio'
+  | 'audioStatus'
+  | 'audioTaskId'
+  | 'subtitle'
+  | 'subVideoType'
+  | 'shareStatus'
+  | 'shareToUserId'
+  | 'shareCategoryId'
+> {
   streams: StreamRec[];
-  type: number;
-  uri: string | null;
-  fastEditor: number;
-  videoType: 0 | 1;
-  logoGroupId: number | null;
   /**
    * `cover.jpg` and `thumbnail.jpg` are in the video's media folder: set when an upload or a transcoding run
    * writes them, so listing a video never asks the disk. Records of older versions lack it until loaded
