@@ -431,22 +431,18 @@ interface AnswerCaches {
   videos: AnswerCache<VideoRec>;
 }
 
-const answerCaches = new WeakMap<AccountStore, AnswerCaches>();
+/** The store's answer caches (a member of the store: AccountStore.derived). */
+const ANSWERS = Symbol('answer caches');
 
 /** The answer caches of a store (the tests read their bounds); made with these bounds on first use. */
 export function cachesOf(
   store: AccountStore,
   bounds = { channels: CHANNEL_CACHE_BYTES, videos: VIDEO_CACHE_BYTES },
 ): AnswerCaches {
-  let caches = answerCaches.get(store);
-  if (!caches) {
-    caches = {
-      channels: new AnswerCache(bounds.channels),
-      videos: new AnswerCache(bounds.videos),
-    };
-    answerCaches.set(store, caches);
-  }
-  return caches;
+  return store.derived(ANSWERS, () => ({
+    channels: new AnswerCache<ChannelRec>(bounds.channels),
+    videos: new AnswerCache<VideoRec>(bounds.videos),
+  }));
 }
 
 /**

@@ -96,7 +96,8 @@ interface Entry {
   view: SortedView<unknown>;
 }
 
-const caches = new WeakMap<AccountStore, Map<string, Entry>>();
+/** The store's sorted orders, by collection and key (a member of the store: AccountStore.derived). */
+const SORTED = Symbol('sorted orders');
 
 /** The collection in the order of `compare` (which must be total: ids break ties). */
 export function sortedView<C extends CollectionName>(
@@ -106,11 +107,7 @@ export function sortedView<C extends CollectionName>(
   compare: (a: RecordOf<C>, b: RecordOf<C>) => number,
   extra = 0,
 ): SortedView<RecordOf<C>> {
-  let perStore = caches.get(store);
-  if (!perStore) {
-    perStore = new Map();
-    caches.set(store, perStore);
-  }
+  const perStore = store.derived(SORTED, () => new Map<string, Entry>());
   const cacheKey = `${c}:${key}`;
   const version = store.version(c);
   const hit = perStore.get(cacheKey) as { version: number; extra: number; view: SortedView<RecordOf<C>> } | undefined;

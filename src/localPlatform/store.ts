@@ -67,6 +67,21 @@ export class AccountStore {
   private journal!: Journal;
   /** True when the account had no stored data when opened. */
   fresh = false;
+  /**
+   * What is derived from this store's records (sorted orders, the tag index, answer caches), each under
+   * its maker's key: it lives and goes with the store, and no module keeps state of its own.
+   */
+  private readonly derivedData = new Map<symbol, unknown>();
+
+  /** The data derived under `key`, made on first use. */
+  derived<T>(key: symbol, make: () => T): T {
+    let value = this.derivedData.get(key) as T | undefined;
+    if (value === undefined) {
+      value = make();
+      this.derivedData.set(key, value);
+    }
+    return value;
+  }
 
   private constructor(options: StoreOptions) {
     this.compactBytes = options.compactBytes ?? DEFAULT_COMPACT_BYTES;

@@ -43,11 +43,13 @@ class TagIndex {
   }
 }
 
-const indexes = new WeakMap<AccountStore, TagIndex>();
+/** The store's tag index (a member of the store: AccountStore.derived), replaced when rebuilt. */
+const TAGS = Symbol('tag index');
 
 function indexOf(store: AccountStore): TagIndex {
   const version = store.version('videos');
-  let index = indexes.get(store);
+  const slot = store.derived(TAGS, () => ({ index: undefined as TagIndex | undefined }));
+  let index = slot.index;
   if (index && index.version !== version) {
     const changes = store.changesSince('videos', index.version);
     if (changes) {
@@ -59,7 +61,7 @@ function indexOf(store: AccountStore): TagIndex {
   }
   if (!index) {
     index = new TagIndex(version, store.values('videos'));
-    indexes.set(store, index);
+    slot.index = index;
   }
   return index;
 }
