@@ -8,7 +8,7 @@ import { PlatformClient, type RequestLogEntry } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import { ApiError, InvalidInputError } from '../../src/api/errors';
 import { OPERATIONS } from '../../src/api/operations';
-import { HANDLERS } from '../../src/localPlatform/handlers';
+import { HANDLERS } from '../../src/localPlatform/http/dispatch';
 import { ACCOUNT, TestPlatform } from '../localPlatform/harness';
 
 describe('the operation contract', function () {

@@ -2,8 +2,8 @@
 // large customer's account does. Seeded straight into the account's store before the platform starts (the
 // interface has no operation that creates a video, and 3000 signed calls would only slow the run): one
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
-import { openAccount } from '../../src/localPlatform/accounts';
-import { stableId } from '../../src/localPlatform/ids';
+import { openAccount } from '../../src/localPlatform/store/accounts';
+import { stableId } from '../../src/localPlatform/store/ids';
 import {
   newChannelRecord,
   newOutputGroupRecord,
@@ -11,8 +11,8 @@ import {
   type ChannelRec,
   type LiveTemplateRec,
   type VideoRec,
-} from '../../src/localPlatform/records';
-import { Tx } from '../../src/localPlatform/store';
+} from '../../src/localPlatform/store/records';
+import { Tx } from '../../src/localPlatform/store/store';
 import { renditionsFor } from '../../src/localPlatform/transcoder';
 
 export interface LargeAccountCounts {

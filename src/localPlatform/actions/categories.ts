@@ -1,12 +1,12 @@
 /** Channel categories: liveChannelTypeList, liveChannelTypeCreate (rest-interface 4.1, facts section 4). */
 import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { newId } from '../ids';
-import type { CategoryRec } from '../records';
-import * as out from '../serialize';
-import { Tx } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { newId } from '../store/ids';
+import type { CategoryRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx } from '../store/store';
 
 export const liveChannelTypeList: ActionHandler = (ctx) => {
   const specs = OPERATIONS.liveChannelTypeList.params;

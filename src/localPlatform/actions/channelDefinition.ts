@@ -4,10 +4,10 @@
  */
 import { LIVE_TYPES } from '../../api/operations/liveResources';
 import { Codes } from '../../api/errorCodes';
-import { PlatformFault } from '../faults';
-import { Fields } from '../fields';
+import { PlatformFault } from '../http/faults';
+import { Fields } from './fields';
 import type { Flag } from '../../api/types';
-import type { AccountStore } from '../store';
+import type { AccountStore } from '../store/store';
 import { pullStreamProblem } from '../live/pullSource';
 import { checkRenditionWork } from './workLimits';
 

@@ -5,11 +5,11 @@
 import { OPERATIONS } from '../../api/operations';
 import { CHANNEL_SORTS } from '../../api/operations/channels';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { ChannelRec } from '../records';
-import * as out from '../serialize';
-import { compareId, compareText, pageAt, pageOfAll, sortedView } from '../sortCache';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { ChannelRec } from '../store/records';
+import * as out from '../http/serialize';
+import { compareId, compareText, pageAt, pageOfAll, sortedView } from '../store/sortCache';
 
 type ChannelSort = (typeof CHANNEL_SORTS)[number];
 

@@ -1,12 +1,12 @@
 /** Live station logos: liveLogoCreate, liveLogoList (rest-interface 4.2, facts section 4). */
 import { OPERATIONS } from '../../api/operations';
 import { URI_LENGTH } from '../../api/operations/liveResources';
-import type { ActionHandler } from '../context';
-import type { Fields } from '../fields';
-import { newId } from '../ids';
-import type { LiveLogoRec } from '../records';
-import * as out from '../serialize';
-import { Tx } from '../store';
+import type { ActionHandler } from './context';
+import type { Fields } from './fields';
+import { newId } from '../store/ids';
+import type { LiveLogoRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx } from '../store/store';
 
 /**
  * A relative image path: no scheme, no `..` segment, no backslashes. It is only ever composed into

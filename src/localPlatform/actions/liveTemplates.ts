@@ -4,13 +4,13 @@
  */
 import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { Fields } from '../fields';
-import { newId } from '../ids';
-import type { AdvancedArgumentsRec, LiveTemplateRec } from '../records';
-import * as out from '../serialize';
-import { Tx } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { Fields } from './fields';
+import { newId } from '../store/ids';
+import type { AdvancedArgumentsRec, LiveTemplateRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx } from '../store/store';
 
 const EMPTY_ADVANCED: AdvancedArgumentsRec = {
   rc: null,

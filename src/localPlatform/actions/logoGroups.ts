@@ -5,13 +5,13 @@
 import { OPERATIONS } from '../../api/operations';
 import { GROUP_ID } from '../../api/operations/liveResources';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { Fields } from '../fields';
-import { metaOf } from '../meta';
-import type { LogoGroupRec, LogoItemRec } from '../records';
-import * as out from '../serialize';
-import { Tx, type AccountStore } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { Fields } from './fields';
+import { metaOf } from '../store/meta';
+import type { LogoGroupRec, LogoItemRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx, type AccountStore } from '../store/store';
 import { readRelativeUri } from './liveLogos';
 
 const MAX_LOGOS = 10;

@@ -8,15 +8,15 @@
  */
 import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
+import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from './builtinGroups';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
 import { checkRenditionWork } from './workLimits';
-import { Fields } from '../fields';
-import { metaOf } from '../meta';
-import type { TemplateGroupItemRec, TemplateGroupRec } from '../records';
-import * as out from '../serialize';
-import { Tx, type AccountStore } from '../store';
+import { Fields } from './fields';
+import { metaOf } from '../store/meta';
+import type { TemplateGroupItemRec, TemplateGroupRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx, type AccountStore } from '../store/store';
 import { checkLogoGroup, readGroupId, readGroupIds } from './logoGroups';
 
 const MAX_ITEMS = 20;

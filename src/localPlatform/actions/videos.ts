@@ -6,13 +6,13 @@
 import { OPERATIONS } from '../../api/operations';
 import { VIDEO_SORTS } from '../../api/operations/videos';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { VideoRec } from '../records';
-import * as out from '../serialize';
-import { compareId, compareText, pageAt, pageOf, sortedView } from '../sortCache';
-import { Tx, type AccountStore } from '../store';
-import { videosTagged } from '../videoIndex';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { VideoRec } from '../store/records';
+import * as out from '../http/serialize';
+import { compareId, compareText, pageAt, pageOf, sortedView } from '../store/sortCache';
+import { Tx, type AccountStore } from '../store/store';
+import { videosTagged } from '../store/videoIndex';
 
 type VideoSort = (typeof VIDEO_SORTS)[number];
 

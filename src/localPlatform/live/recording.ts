@@ -7,16 +7,16 @@
  */
 import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { accountDir } from '../accounts';
+import { accountDir } from '../store/accounts';
 import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';
 import { runTool } from '../../media/tools';
-import type { Account } from '../context';
-import { newId } from '../ids';
-import { DIR_MODE } from '../permissions';
-import { newVideoRecord, type ChannelRec, type StreamRec } from '../records';
-import { Tx } from '../store';
+import type { Account } from '../actions/context';
+import { newId } from '../store/ids';
+import { DIR_MODE } from '../store/permissions';
+import { newVideoRecord, type ChannelRec, type StreamRec } from '../store/records';
+import { Tx } from '../store/store';
 
 export async function recordingToVideo(
   tools: MediaTools,

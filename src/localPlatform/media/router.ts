@@ -4,8 +4,8 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Codes } from '../../api/errorCodes';
-import { accountDir } from '../accounts';
-import type { Account } from '../context';
+import { accountDir } from '../store/accounts';
+import type { Account } from '../actions/context';
 import type { MediaEngine } from './engine';
 import { isMediaPath, serveMedia } from './routes';
 import { handleUpload, UPLOAD_PATH } from './upload';

@@ -1,4 +1,4 @@
-import { Codes, knownCode } from '../api/errorCodes';
+import { Codes, knownCode } from '../../api/errorCodes';
 
 /**
  * A refusal the platform answers with an error envelope (HTTP 200, `success: false`).

@@ -1,18 +1,18 @@
 /** Action name -> handler: every operation of the contract (src/api/operations), each module's own list. */
-import { Codes } from '../api/errorCodes';
-import type { ActionName } from '../api/types';
-import { handlers as categories } from './actions/categories';
-import { handlers as channelList } from './actions/channelList';
-import { handlers as channels } from './actions/channels';
-import { handlers as liveLogos } from './actions/liveLogos';
-import { handlers as liveTemplates } from './actions/liveTemplates';
-import { handlers as logoGroups } from './actions/logoGroups';
-import { handlers as templateGroups } from './actions/templateGroups';
-import { handlers as transcode } from './actions/transcode';
-import { handlers as videos } from './actions/videos';
-import type { ActionHandler } from './context';
+import { Codes } from '../../api/errorCodes';
+import type { ActionName } from '../../api/types';
+import { handlers as categories } from '../actions/categories';
+import { handlers as channelList } from '../actions/channelList';
+import { handlers as channels } from '../actions/channels';
+import { handlers as liveLogos } from '../actions/liveLogos';
+import { handlers as liveTemplates } from '../actions/liveTemplates';
+import { handlers as logoGroups } from '../actions/logoGroups';
+import { handlers as templateGroups } from '../actions/templateGroups';
+import { handlers as transcode } from '../actions/transcode';
+import { handlers as videos } from '../actions/videos';
+import type { ActionHandler } from '../actions/context';
 import { PlatformFault } from './faults';
-import { issueToken } from './media/tokens';
+import { issueToken } from '../media/tokens';
 
 /** A missing or misspelt action fails the compiler: the keys must be exactly the contract's actions. */
 export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {

@@ -6,8 +6,8 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Codes } from '../api/errorCodes';
-import { hlsJsFile, playerPageHtml } from '../inspector/html';
+import { Codes } from '../../api/errorCodes';
+import { hlsJsFile, playerPageHtml } from '../../inspector/html';
 import { HttpFault } from './answer';
 import type { Incoming } from './normalise';
 

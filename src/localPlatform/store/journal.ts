@@ -24,7 +24,7 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { crc32 } from 'node:zlib';
 import { lockDir } from './dirLock';
-import { injectedFaults } from './faults';
+import { injectedFaults } from '../http/faults';
 import { DIR_MODE, FILE_MODE, restrictFolder } from './permissions';
 import type { CollectionName } from './records';
 

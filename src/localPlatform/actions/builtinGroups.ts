@@ -3,7 +3,7 @@
  * secondTranscodeV2, listed by templateGroupList, never modifiable (cannotModifyTemplateGroup). Ids 1-3; groups an
  * account creates get ids from 1001 up.
  */
-import type { TemplateGroupItemRec, TemplateGroupRec } from './records';
+import type { TemplateGroupItemRec, TemplateGroupRec } from '../store/records';
 
 /** One template of a group, with the defaults the built-in and demo groups share (AAC 128 kbit/s, clear). */
 export function templateGroupItem(

@@ -5,10 +5,10 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Codes } from '../api/errorCodes';
-import type { ActionOutcome } from './context';
+import { Codes } from '../../api/errorCodes';
+import type { ActionOutcome } from '../actions/context';
 import { PlatformFault } from './faults';
-import { envelopeChunks } from './answerCache';
+import { envelopeChunks } from '../store/answerCache';
 
 export interface Envelope {
   code: number;

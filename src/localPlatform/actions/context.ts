@@ -1,8 +1,8 @@
 import type { Fields } from './fields';
-import type { LiveHooks } from './live/liveMedia';
-import type { View } from './serialize';
-import type { AccountStore } from './store';
-import type { TranscodeQueue } from './transcoder';
+import type { LiveHooks } from '../live/liveMedia';
+import type { View } from '../http/serialize';
+import type { AccountStore } from '../store/store';
+import type { TranscodeQueue } from '../transcoder';
 
 /** One account as the server holds it. The secret key never leaves this object. */
 export interface Account {

@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { networkInterfaces } from 'node:os';
-import { Codes } from '../api/errorCodes';
+import { Codes } from '../../api/errorCodes';
 import { HttpFault } from './answer';
 
 export interface Incoming {

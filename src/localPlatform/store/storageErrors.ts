@@ -2,8 +2,8 @@
  * System errors of the data folder in plain words: a full disk, a read-only folder, a folder this
  * user may not write. Used for the refusal of a write (the envelope) and for a start that fails.
  */
-import { Codes } from '../api/errorCodes';
-import { PlatformFault } from './faults';
+import { Codes } from '../../api/errorCodes';
+import { PlatformFault } from '../http/faults';
 
 const PLAIN: Readonly<Record<string, string>> = {
   ENOSPC: 'is full (ENOSPC): free some space on its disk',

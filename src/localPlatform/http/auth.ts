@@ -6,9 +6,9 @@
  * signed request unsigned, not even an empty one. The JSON body is not signed.
  */
 import { timingSafeEqual } from 'node:crypto';
-import { Codes } from '../api/errorCodes';
-import { signParams } from '../api/signing';
-import type { Account } from './context';
+import { Codes } from '../../api/errorCodes';
+import { signParams } from '../../api/signing';
+import type { Account } from '../actions/context';
 import { PlatformFault } from './faults';
 
 /** Allowed distance between the request's `timestamp` and the platform's clock, unless configured. */

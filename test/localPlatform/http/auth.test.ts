@@ -1,9 +1,9 @@
 /** Common parameters, signature, envelope and where parameters travel (facts sections 1 and 2). */
 import * as assert from 'node:assert/strict';
-import { Codes } from '../../src/api/errorCodes';
-import { signParams } from '../../src/api/signing';
-import { ReplayGuard } from '../../src/localPlatform/auth';
-import { ACCOUNT, assertFault, multipartBody, raw, rawSocket, signed, TestPlatform } from './harness';
+import { Codes } from '../../../src/api/errorCodes';
+import { signParams } from '../../../src/api/signing';
+import { ReplayGuard } from '../../../src/localPlatform/http/auth';
+import { ACCOUNT, assertFault, multipartBody, raw, rawSocket, signed, TestPlatform } from '../harness';
 
 describe('local platform: authentication and carriage', () => {
   let p: TestPlatform;

@@ -1,9 +1,9 @@
 /** Sorted views are patched in place after small writes and always equal a fresh sort. */
 import * as assert from 'node:assert/strict';
-import type { VideoCategoryRec } from '../../src/localPlatform/records';
-import { compareId, compareText, sortedView } from '../../src/localPlatform/sortCache';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
-import { removeDir, tempDir } from './harness';
+import type { VideoCategoryRec } from '../../../src/localPlatform/store/records';
+import { compareId, compareText, sortedView } from '../../../src/localPlatform/store/sortCache';
+import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
+import { removeDir, tempDir } from '../harness';
 
 describe('local platform: sorted views', () => {
   let dir: string | undefined;

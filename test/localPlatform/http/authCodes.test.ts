@@ -1,6 +1,6 @@
 /** A channel's auth code lets one publish to it: it must not be derivable from the id that lists and tooltips show. */
 import * as assert from 'node:assert/strict';
-import { TestPlatform } from './harness';
+import { TestPlatform } from '../harness';
 
 describe('local platform: push auth codes', () => {
   let p: TestPlatform | undefined;

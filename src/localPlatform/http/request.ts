@@ -4,7 +4,7 @@
  * literal `null` body are both normal.
  */
 import type { IncomingMessage } from 'node:http';
-import { Codes } from '../api/errorCodes';
+import { Codes } from '../../api/errorCodes';
 import { PlatformFault } from './faults';
 import { boundaryOf, parseMultipart } from './multipart';
 

@@ -2,13 +2,13 @@
 import * as assert from 'node:assert/strict';
 import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { PlatformClient } from '../../src/api/client';
-import { accountDir } from '../../src/localPlatform/accounts';
-import { AnswerCache, JsonList, envelopeChunks } from '../../src/localPlatform/answerCache';
-import { newId } from '../../src/localPlatform/ids';
-import { newVideoRecord } from '../../src/localPlatform/records';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
-import { ACCOUNT, raw, removeDir, tempDir, TestPlatform } from './harness';
+import type { PlatformClient } from '../../../src/api/client';
+import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { AnswerCache, JsonList, envelopeChunks } from '../../../src/localPlatform/store/answerCache';
+import { newId } from '../../../src/localPlatform/store/ids';
+import { newVideoRecord } from '../../../src/localPlatform/store/records';
+import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
+import { ACCOUNT, raw, removeDir, tempDir, TestPlatform } from '../harness';
 
 const envelopeText = (envelope: { result: unknown }): string => Buffer.concat(envelopeChunks(envelope)).toString();
 /** A list fragment as AnswerCache makes them: a comma and the JSON. */

@@ -5,8 +5,8 @@
  * groups and template groups with a default one. Names and ids are deterministic (ids are hashes
  * of the names), so tests and screenshots can rely on them.
  */
-import { templateGroupItem } from './builtinGroups';
-import { stableId } from './ids';
+import { templateGroupItem } from '../actions/builtinGroups';
+import { stableId } from '../store/ids';
 import type {
   CategoryRec,
   ChannelRec,
@@ -17,11 +17,11 @@ import type {
   OutputGroupRec,
   TemplateGroupRec,
   VideoRec,
-} from './records';
-import { newChannelRecord, newOutputGroupRecord, newVideoRecord } from './records';
-import { metaOf } from './meta';
-import { Tx, type AccountStore } from './store';
-import { renditionsFor } from './transcoder';
+} from '../store/records';
+import { newChannelRecord, newOutputGroupRecord, newVideoRecord } from '../store/records';
+import { metaOf } from '../store/meta';
+import { Tx, type AccountStore } from '../store/store';
+import { renditionsFor } from '../transcoder';
 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;

@@ -1,6 +1,6 @@
-import type { ParamSpecs, ParamValue } from '../api/contract';
-import { Codes } from '../api/errorCodes';
-import { invalid, missing, PlatformFault } from './faults';
+import type { ParamSpecs, ParamValue } from '../../api/contract';
+import { Codes } from '../../api/errorCodes';
+import { invalid, missing, PlatformFault } from '../http/faults';
 
 /**
  * Reads and checks fields of a request: flat query/form parameters (all text) and JSON values alike,

@@ -20,7 +20,7 @@ import type {
   TemplateGroupSummary,
   TranscodedStream,
   Video,
-} from '../api/types';
+} from '../../api/types';
 
 export interface MetaRec {
   id: 'meta';

@@ -3,15 +3,15 @@ import * as assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { appendFile, chmod, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { PlatformClient } from '../../src/api/client';
-import { Codes } from '../../src/api/errorCodes';
-import { ApiError } from '../../src/api/errors';
-import { accountDir } from '../../src/localPlatform/accounts';
-import { injectedFaults } from '../../src/localPlatform/faults';
-import { processStartTime } from '../../src/localPlatform/dirLock';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
-import { runCli, stopCli, type CliProcess } from './child';
-import { ACCOUNT, apiError, eventually, OTHER, removeDir, tempDir, TestPlatform } from './harness';
+import { PlatformClient } from '../../../src/api/client';
+import { Codes } from '../../../src/api/errorCodes';
+import { ApiError } from '../../../src/api/errors';
+import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { injectedFaults } from '../../../src/localPlatform/http/faults';
+import { processStartTime } from '../../../src/localPlatform/store/dirLock';
+import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
+import { runCli, stopCli, type CliProcess } from '../child';
+import { ACCOUNT, apiError, eventually, OTHER, removeDir, tempDir, TestPlatform } from '../harness';
 
 describe('local platform: durability', () => {
   let dir: string | undefined;
@@ -545,7 +545,7 @@ describe('local platform: durability', () => {
     // A dead process's pid: a lock left by a crash.
     const dead = spawn(process.execPath, ['-e', ''], { stdio: 'ignore' });
     const deadPid = await new Promise<number>((resolve) => dead.on('exit', () => resolve(dead.pid!)));
-    const together = join(__dirname, 'startTogether.ts');
+    const together = join(__dirname, '..', 'startTogether.ts');
     for (let round = 0; round < 6; round++) {
       await writeFile(lock, `${deadPid} 1`);
       // Both children load first, then start at the same instant.

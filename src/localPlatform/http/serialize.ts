@@ -19,9 +19,9 @@ import type {
   TranscodedStream,
   Video,
   VideoPlayback,
-} from '../api/types';
+} from '../../api/types';
 import * as addr from './addresses';
-import { AnswerCache, JsonList } from './answerCache';
+import { AnswerCache, JsonList } from '../store/answerCache';
 import type { Origin } from './addresses';
 import type {
   CategoryRec,
@@ -33,8 +33,8 @@ import type {
   StreamRec,
   TemplateGroupRec,
   VideoRec,
-} from './records';
-import type { AccountStore } from './store';
+} from '../store/records';
+import type { AccountStore } from '../store/store';
 
 export interface View {
   store: AccountStore;

@@ -1,9 +1,9 @@
 /** The tag index answers what a scan of every video answers, after every kind of write. */
 import * as assert from 'node:assert/strict';
-import { newVideoRecord, type VideoRec } from '../../src/localPlatform/records';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
-import { videosTagged } from '../../src/localPlatform/videoIndex';
-import { removeDir, tempDir } from './harness';
+import { newVideoRecord, type VideoRec } from '../../../src/localPlatform/store/records';
+import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
+import { videosTagged } from '../../../src/localPlatform/store/videoIndex';
+import { removeDir, tempDir } from '../harness';
 
 const WORDS = ['News', 'sport', 'MUSIC', 'talk', 'kids'];
 
