@@ -91,16 +91,17 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     },
   );
   let server: HttpServer | undefined;
+  const originOf = originsFor(host, () => server?.port ?? 0, live);
   const rest = restRoute({
     accounts,
     auth: { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined },
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 60_000,
-    originOf: originsFor(host, () => server?.port ?? 0, live),
+    originOf,
   });
   try {
     server = await listen(host, options.port ?? 0, {
-      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live),
+      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,
       idleTimeoutMs: options.idleTimeoutMs,

@@ -9,6 +9,7 @@ import { Codes } from '../../api/errorCodes';
 import type { LiveMedia } from '../live/liveMedia';
 import { serveLive } from '../live/router';
 import type { MediaRoutes } from '../media/router';
+import type { Origin } from './addresses';
 import type { Incoming } from './normalise';
 import { isPlayerPath, servePlayer } from './player';
 
@@ -34,7 +35,13 @@ export interface RouteEntry {
   anyOrigin?: boolean;
 }
 
-export function routeTable(rest: Route, media: MediaRoutes, live: LiveMedia | undefined): RouteEntry[] {
+/** `originOf`: the address builder's origin for the host name the client used (the same for /rest and uploads). */
+export function routeTable(
+  rest: Route,
+  media: MediaRoutes,
+  live: LiveMedia | undefined,
+  originOf: (hostName: string | undefined) => Origin,
+): RouteEntry[] {
   return [
     { path: (path) => path === '/rest' || path === '/rest/', serve: rest },
     // The upload (facts section 6) on the same origin as /rest, and the media files the platform lists.
@@ -42,7 +49,7 @@ export function routeTable(rest: Route, media: MediaRoutes, live: LiveMedia | un
       path: media.isUploadPath,
       serve: async (req, res, incoming, exchange) => {
         exchange.action = 'upload';
-        exchange.code = await media.upload(req, res);
+        exchange.code = await media.upload(req, res, originOf(incoming.hostName));
       },
     },
     {
