@@ -14,7 +14,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type * as Accounts from '../src/localPlatform/store/accounts';
+import type * as Accounts from '../src/localPlatform/accounts';
 import type * as BuiltinGroups from '../src/localPlatform/actions/builtinGroups';
 import type * as Ids from '../src/localPlatform/store/ids';
 import type * as Records from '../src/localPlatform/store/records';

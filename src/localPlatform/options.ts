@@ -2,7 +2,7 @@
 import type { MediaMode } from '../media/tools';
 import type { LiveOptions } from './live/liveMedia';
 import type { MediaOptions } from './media/engine';
-import type { PlatformAccount } from './store/accounts';
+import type { PlatformAccount } from './accounts';
 
 export interface LocalPlatformOptions {
   dataDir: string;

@@ -12,7 +12,7 @@ import { seedDemoMedia } from './media/demoMedia';
 import type { MediaEngine } from './media/engine';
 import { MediaTranscoder } from './media/jobs';
 import type { LocalPlatformOptions } from './options';
-import { openAccount } from './store/accounts';
+import { openAccount } from './accounts';
 import { DIR_MODE } from './store/permissions';
 import { startError } from './store/storageErrors';
 

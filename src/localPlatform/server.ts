@@ -23,7 +23,7 @@ import { UPLOAD_PATH } from './media/upload';
 import { checkOptions, type LocalPlatform, type LocalPlatformOptions } from './options';
 import { closeAccounts, openAccounts } from './platformAccounts';
 
-export type { PlatformAccount } from './store/accounts';
+export type { PlatformAccount } from './accounts';
 export { DEFAULT_TIMESTAMP_WINDOW_MS } from './http/auth';
 export { DEFAULT_MAX_BODY_BYTES } from './http/request';
 export { MAX_HEADER_BYTES } from './http/server';

@@ -2,7 +2,7 @@
 // large customer's account does. Seeded straight into the account's store before the platform starts (the
 // interface has no operation that creates a video, and 3000 signed calls would only slow the run): one
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
-import { openAccount } from '../../src/localPlatform/store/accounts';
+import { openAccount } from '../../src/localPlatform/accounts';
 import { stableId } from '../../src/localPlatform/store/ids';
 import {
   newChannelRecord,

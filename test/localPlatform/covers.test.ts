@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { accountDir } from '../../src/localPlatform/store/accounts';
+import { accountDir } from '../../src/localPlatform/accounts';
 import { videoDir } from '../../src/localPlatform/media/files';
 import { newVideoRecord, type VideoRec } from '../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../src/localPlatform/store/store';

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
-import { accountDir } from '../../src/localPlatform/store/accounts';
+import { accountDir } from '../../src/localPlatform/accounts';
 import { newId } from '../../src/localPlatform/store/ids';
 import {
   newChannelRecord,

@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
-import { accountDir } from '../../src/localPlatform/store/accounts';
+import { accountDir } from '../../src/localPlatform/accounts';
 import type { MediaTools } from '../../src/media/tools';
 import { ACCOUNT, apiError, OTHER, removeDir, tempDir, TestPlatform } from './harness';
 import { loadTools } from './live/media';

@@ -12,7 +12,7 @@ import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
-import { accountDir } from '../../src/localPlatform/store/accounts';
+import { accountDir } from '../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../src/media/tools';
 import { ACCOUNT, OTHER, removeDir, tempDir, TestPlatform } from './harness';
 import { mediaTools, upload, uploadFile } from './media/helpers';

@@ -4,7 +4,7 @@ import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import type { AdHocTemplate, Video } from '../../src/api/types';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
-import { accountDir } from '../../src/localPlatform/store/accounts';
+import { accountDir } from '../../src/localPlatform/accounts';
 import { newId } from '../../src/localPlatform/store/ids';
 import { newVideoRecord } from '../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../src/localPlatform/store/store';

@@ -7,7 +7,7 @@
  */
 import { chmod, mkdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
-import { accountDir } from '../store/accounts';
+import { accountDir } from '../accounts';
 import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';

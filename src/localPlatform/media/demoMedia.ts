@@ -12,7 +12,7 @@ import { existsSync } from 'node:fs';
 import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runTool, type MediaTools, type RunOptions } from '../../media/tools';
-import { accountDir } from '../store/accounts';
+import { accountDir } from '../accounts';
 import { demoProfilesOf } from '../demo/demo';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';

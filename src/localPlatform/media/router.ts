@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Codes } from '../../api/errorCodes';
-import { accountDir } from '../store/accounts';
+import { accountDir } from '../accounts';
 import type { Account } from '../actions/context';
 import type { MediaEngine } from './engine';
 import { isMediaPath, serveMedia } from './routes';

@@ -10,7 +10,7 @@ import { createDecipheriv } from 'node:crypto';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import type { TranscodedStream } from '../../../src/api/types';
-import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { accountDir } from '../../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
 import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, removeCopies, uploadFile, waitForStatus } from './helpers';

@@ -9,7 +9,7 @@ import { readFile, rm } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
-import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { accountDir } from '../../../src/localPlatform/accounts';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import type { MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';

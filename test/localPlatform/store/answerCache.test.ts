@@ -3,7 +3,7 @@ import * as assert from 'node:assert/strict';
 import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
-import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { accountDir } from '../../../src/localPlatform/accounts';
 import { AnswerCache, JsonList, envelopeChunks } from '../../../src/localPlatform/store/answerCache';
 import { newId } from '../../../src/localPlatform/store/ids';
 import { newVideoRecord } from '../../../src/localPlatform/store/records';

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../../src/api/client';
 import { Codes } from '../../../src/api/errorCodes';
 import { ApiError } from '../../../src/api/errors';
-import { accountDir } from '../../../src/localPlatform/store/accounts';
+import { accountDir } from '../../../src/localPlatform/accounts';
 import { injectedFaults } from '../../../src/localPlatform/http/faults';
 import { processStartTime } from '../../../src/localPlatform/store/dirLock';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
