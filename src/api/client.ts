@@ -19,13 +19,13 @@ import {
   requireKey,
 } from './options';
 import { InputRule, maskParams, requireWellFormed, type WireParams } from './params';
-import { OPERATIONS } from './operations';
+import { OPERATIONS, type ActionName } from './operations';
+import type { HttpMethod } from './contract';
 import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
 import { signParams } from './signing';
 import { Transport, type TransportOptions } from './transport';
 import { checkUpload, formFields, multipartBody, UPLOAD_PATH } from './upload';
 import {
-  type ActionName,
   type Channel,
   type ChannelCategory,
   type ChannelDefinition,
@@ -34,7 +34,6 @@ import {
   type ChannelPlayUrl,
   type ChannelUpdate,
   type Envelope,
-  type HttpMethod,
   type LiveLogo,
   type LiveLogoInput,
   type LiveTemplate,

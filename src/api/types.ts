@@ -626,7 +626,3 @@ export interface UploadProgress {
   sentBytes: number;
   totalBytes: number;
 }
-
-/** How each action travels (facts section 2): read from the operations' contracts (./operations/). */
-export type { HttpMethod } from './contract';
-export { ACTIONS, type ActionName } from './operations';

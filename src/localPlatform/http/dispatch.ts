@@ -1,6 +1,6 @@
 /** Action name -> handler: every operation of the contract (src/api/operations), each module's own list. */
 import { Codes } from '../../api/errorCodes';
-import type { ActionName } from '../../api/types';
+import type { ActionName } from '../../api/operations';
 import { handlers as categories } from '../actions/categories';
 import { handlers as channelList } from '../actions/channelList';
 import { handlers as channels } from '../actions/channels';

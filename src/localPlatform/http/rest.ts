@@ -3,7 +3,7 @@
  * (dispatch.ts), and answer with the envelope once the handler's writes are on disk (answer.ts).
  */
 import { Codes } from '../../api/errorCodes';
-import { ACTIONS } from '../../api/types';
+import { ACTIONS } from '../../api/operations';
 import type { Account } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
