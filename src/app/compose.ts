@@ -4,7 +4,7 @@ import { applyDevEnvironment } from './accounts/devAccount';
 import { DocumentAccounts } from './accounts/documentAccounts';
 import { LocalPlatformHost } from './accounts/localPlatformHost';
 import { ReferenceCache } from './authoring/referenceCache';
-import type { AppContext } from './context';
+import type { AppContext, EditorPort } from './context';
 import { MediaToolsFinder } from './inspect/mediaTools';
 import { PlaylistDocuments } from './inspect/playlistDocuments';
 import { ProxyFetch } from './inspect/proxyFetch';
@@ -20,13 +20,12 @@ import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
 
-/**
- * Builds the application from the host's ports: accounts and connection, the local platform host, the views'
- * models and pollers, reveal, the authoring services. The extension (src/vscode/extension.ts) and the tests'
- * harness (test/app/helpers/harness.ts) both build it here, so tests run the wiring the user gets.
- */
-export async function compose(ports: Ports): Promise<AppContext> {
-  const { ui, log, settings } = ports;
+type Base = ReturnType<typeof connect>;
+type Models = ReturnType<typeof viewModels>;
+
+/** The accounts, the bundled platform and the connection to the active account. */
+function connect(ports: Ports) {
+  const { log, settings } = ports;
   const accounts = new AccountStore(ports.state, ports.secrets);
   const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log, {
     state: ports.state,
@@ -38,6 +37,12 @@ export async function compose(ports: Ports): Promise<AppContext> {
     clientOptions: () => settings.clientOptions(),
     ensureLocal: () => localPlatform.ensure(),
   });
+  return { accounts, localPlatform, connection };
+}
+
+/** The views' models and the pollers of their settling items. */
+function viewModels(ports: Ports, { accounts, localPlatform, connection }: Base) {
+  const { log, settings } = ports;
   const channels = new ChannelTreeModel(connection, () => settings.pageSize());
   channels.liveSimulated = () =>
     localPlatform.isLiveSimulated && accounts.list().some((a) => a.id === connection.accountId && a.origin === 'local');
@@ -53,12 +58,17 @@ export async function compose(ports: Ports): Promise<AppContext> {
     channels: new Poller(channelWatch, () => channelWatch.intervalMs(), log),
     videos: new Poller(videos, interval, log),
   };
+  return { channels, videos, resources, poller };
+}
+
+/** The documents' accounts, the reference lists and the Problems; the editor whose new documents are tied. */
+function authoringServices(ports: Ports, { connection, accounts }: Base) {
   const documentAccounts = new DocumentAccounts(ports.workspaceState ?? ports.state, accounts);
   // A document tied to an account is checked against that account's lists, whichever is active.
   const references = new ReferenceCache((uri) => {
     const bound = uri !== undefined ? documentAccounts.accountOf(uri) : undefined;
     return bound ? connection.clientFor(bound.id) : connection.activeClient();
-  }, log);
+  }, ports.log);
   const diagnostics = ports.diagnostics(references);
   // What a command opens (Open as File, a new document of a create command) comes from the active account.
   async function openUntitled(fileName: string, text: string): Promise<string> {
@@ -72,13 +82,19 @@ export async function compose(ports: Ports): Promise<AppContext> {
     return uri;
   }
   // The host's editor with openUntitled tying the new document; its other members as they are.
-  const editor = new Proxy(ports.editor, {
+  const editor: EditorPort = new Proxy(ports.editor, {
     get: (target, key) => {
       if (key === 'openUntitled') return openUntitled;
       const value: unknown = Reflect.get(target, key);
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
+  return { documentAccounts, references, diagnostics, editor };
+}
+
+/** ffmpeg, the proxy-aware fetch, the panels, the playlists' Problems and the tooltips' pictures. */
+function inspectionServices(ports: Ports, { localPlatform }: Base) {
+  const { settings } = ports;
   const proxyFetch = new ProxyFetch(() => settings.clientOptions());
   const inspection = new InspectionServices(
     new MediaToolsFinder(
@@ -93,9 +109,14 @@ export async function compose(ports: Ports): Promise<AppContext> {
   );
   const playlists = new PlaylistDocuments(ports.playlistProblems);
   const stills = new Stills((url, signal) => proxyFetch.get(url, signal));
+  return { proxyFetch, inspection, playlists, stills };
+}
 
+/** What follows a switch of account, and the message when a followed transcoding ends. */
+function subscribe(ui: Ports['ui'], { connection }: Base, models: Models, revalidateAll: () => void) {
+  const { channels, videos, resources } = models;
   let shownAccount = connection.accountId;
-  const subscriptions = [
+  return [
     connection.onDidChange(() => {
       // Another account: its filters, sorting and grouping were the old account's (a search, a category, an order).
       if (connection.accountId !== shownAccount) {
@@ -103,7 +124,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
         channels.clearFilter();
         videos.clearFilter();
         // Documents not tied to an account are checked against the active one: check them all again.
-        diagnostics.revalidateAll();
+        revalidateAll();
       }
       // A new account: nothing cached from the old one may show.
       channels.reset();
@@ -117,29 +138,47 @@ export async function compose(ports: Ports): Promise<AppContext> {
       else void ui.warn(l10n.t('Transcoding ended "{0}": {1}.', name, status));
     }),
   ];
+}
 
-  const reveal = {
+/** A channel or a video shown in its view, or why not (the filter hides it). */
+function revealer(ports: Ports, { channels, videos }: Models): AppContext['reveal'] {
+  return {
     async channel(id: string): Promise<void> {
       const node = await channels.locateChannel(id);
       if (node) await ports.revealNode('channels', node);
-      else void ui.info(l10n.t('The channel is not in the Live channels list with the current filter.'));
+      else void ports.ui.info(l10n.t('The channel is not in the Live channels list with the current filter.'));
     },
     async video(id: string): Promise<void> {
       const node = await videos.locateVideo(id);
       if (node) await ports.revealNode('videos', node);
-      else void ui.info(l10n.t('The video is not in the Videos list with the current filter.'));
+      else void ports.ui.info(l10n.t('The video is not in the Videos list with the current filter.'));
     },
   };
+}
 
+/**
+ * Builds the application from the host's ports: accounts and connection, the local platform host, the views'
+ * models and pollers, reveal, the authoring services. The extension (src/vscode/extension.ts) and the tests'
+ * harness (test/app/helpers/harness.ts) both build it here, so tests run the wiring the user gets.
+ */
+export async function compose(ports: Ports): Promise<AppContext> {
+  const { ui, log } = ports;
+  const base = connect(ports);
+  const { accounts, localPlatform, connection } = base;
+  const models = viewModels(ports, base);
+  const { poller } = models;
+  const { documentAccounts, references, diagnostics, editor } = authoringServices(ports, base);
+  const { proxyFetch, inspection, playlists, stills } = inspectionServices(ports, base);
+  const subscriptions = subscribe(ui, base, models, () => diagnostics.revalidateAll());
   const ctx: AppContext = {
     ui,
     log,
     connection,
     accounts,
     localPlatform,
-    models: { channels, videos, resources },
+    models: { channels: models.channels, videos: models.videos, resources: models.resources },
     poller,
-    reveal,
+    reveal: revealer(ports, models),
     editor,
     documentAccounts,
     authoring: { references, diagnostics },
@@ -157,15 +196,17 @@ export async function compose(ports: Ports): Promise<AppContext> {
       await localPlatform.dispose();
     },
   };
-
-  // `npm start` hands its platform over through the environment.
-  if (ports.env) {
-    try {
-      const devAccount = await applyDevEnvironment(ports.env, accounts, log);
-      if (devAccount) await connection.switchTo(devAccount);
-    } catch (error) {
-      log.error(`Could not use the npm start account: ${describeFailure(error)}`);
-    }
-  }
+  await applyDevAccount(ports, base);
   return ctx;
+}
+
+/** `npm start` hands its platform over through the environment. */
+async function applyDevAccount(ports: Ports, { accounts, connection }: Base): Promise<void> {
+  if (!ports.env) return;
+  try {
+    const devAccount = await applyDevEnvironment(ports.env, accounts, ports.log);
+    if (devAccount) await connection.switchTo(devAccount);
+  } catch (error) {
+    ports.log.error(`Could not use the npm start account: ${describeFailure(error)}`);
+  }
 }

@@ -2,7 +2,7 @@ import { ApiError, PlatformError, TransportError } from '../api/errors';
 import { translatedExplanation } from '../authoring/explanation';
 import { l10n } from '../l10n/l10n';
 import type { LogSink } from './log';
-import { Dismissed } from './commands/inputs';
+import { Dismissed } from './ask/inputs';
 import type { Ui } from './ui';
 
 /** The user cancelled (our AbortSignal fired): nothing alarming to show. */
@@ -48,6 +48,16 @@ export async function reportFailure(
   const showLog = l10n.t('Show Log');
   const choice = await ui.error(text, showLog);
   if (choice === showLog) ui.showLog();
+}
+
+/**
+ * Work nobody waits for (a refresh after a change, a clean-up, a context key): its failure is logged as `what`
+ * failed instead of becoming an unhandled rejection.
+ */
+export function inBackground(log: LogSink, what: string, work: PromiseLike<unknown>): void {
+  Promise.resolve(work).catch((error: unknown) => {
+    if (!isCancellation(error)) log.warn(`${what} failed: ${describeFailure(error)}`);
+  });
 }
 
 /** A failure with what was being done ("Delete "News""), for the wrapper's message instead of the command's title. */

@@ -88,6 +88,10 @@ export interface Ui {
   openFiles(options: OpenFilesOptions): Promise<string[] | undefined>;
   /** A modal warning naming what is about to happen; true only when `action` was chosen. */
   confirm(message: string, detail: string, action: string, options?: ConfirmOptions): Promise<boolean>;
+  /**
+   * The messages resolve with the chosen action when the user dismisses them and never reject (a message the
+   * host cannot show resolves undefined), so a flow that does not wait for a button discards them with `void`.
+   */
   info(message: string, ...actions: string[]): Promise<string | undefined>;
   warn(message: string, ...actions: string[]): Promise<string | undefined>;
   error(message: string, ...actions: string[]): Promise<string | undefined>;

@@ -1,4 +1,5 @@
 /** Command-line options of the local platform (see cli.ts). */
+import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
 import { INSTALL_HINT } from '../media/tools';
@@ -14,7 +15,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--timestamp-window-ms N] [--max-body-bytes N] [--allowed-host NAME ...]
                      [--replay-guard] [--verbose]
                      [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
-                     [--allow-private-sources]
+                     [--allow-private-sources] [--test-public-address ADDRESS:PORT]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -37,8 +38,11 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --max-jobs N            transcoding jobs run at once (1 to 64; default one per 2 cores)
   --ffmpeg DIR            folder of ffmpeg and ffprobe (default: FFMPEG_DIR, the PATH, the npm packages)
   --simulated-live        no real live media even when ffmpeg is found
-  --allow-private-sources let pull channels pull from loopback, private and link-local addresses
-                          (refused by default: a pull source must be on the public internet)
+  --allow-private-sources let pull channels pull from (and RTMP groups send to) loopback, private and
+                          link-local addresses (refused by default: they must be on the public internet)
+  --test-public-address ADDRESS:PORT
+                          for tests only: this exact address and port (127.0.0.1:8080, [::1]:8080)
+                          counts as public; repeat for several; every other private address stays refused
 
 Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
 without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
@@ -104,8 +108,21 @@ const OPTIONS = {
   ffmpeg: { type: 'string' },
   'simulated-live': { type: 'boolean' },
   'allow-private-sources': { type: 'boolean' },
+  'test-public-address': { type: 'string', multiple: true },
   help: { type: 'boolean', short: 'h' },
 } as const;
+
+/** `--test-public-address`: one exact IPv4 address or bracketed IPv6 address with its port, as the check compares. */
+function testAddress(value: string): string {
+  const m = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-fA-F:.]+\]):(\d{1,5})$/.exec(value);
+  const port = m ? Number(m[2]) : 0;
+  const address = m?.[1].replace(/^\[|\]$/g, '') ?? '';
+  if (!m || isIP(address) === 0 || port < 1 || port > 65535)
+    throw new UsageError(
+      `--test-public-address needs ADDRESS:PORT, such as 127.0.0.1:8080 (got ${JSON.stringify(value.slice(0, 100))})`,
+    );
+  return m[1].toLowerCase() + ':' + port;
+}
 
 /** node:util's own refusals, in this command's words. */
 function usageErrorOf(error: unknown): UsageError {
@@ -197,6 +214,7 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
     options.media = { ...options.media, maxJobs: integer('--max-jobs', v['max-jobs'], 1, 64) };
   if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
   if (v['allow-private-sources']) live.allowPrivateSources = true;
+  if (v['test-public-address'] !== undefined) live.publicAddressesForTests = v['test-public-address'].map(testAddress);
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;
   return options;

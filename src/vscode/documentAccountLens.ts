@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { documentAccountLens } from '../app/accounts/documentAccounts';
 import type { AppContext } from '../app/context';
+import { inBackground } from '../app/failures';
 import { documentKind } from '../authoring/documentKind';
 import { AUTHORING_SELECTOR } from './authoring/providers';
 
@@ -50,7 +51,11 @@ export function registerDocumentAccountLens(ctx: AppContext, subscriptions: vsco
     // An untitled document saved as a file: the file takes over its account.
     vscode.workspace.onDidOpenTextDocument((document) => {
       if (document.uri.scheme === 'file' && documentKind(document.fileName))
-        void ctx.documentAccounts.settle(document.uri.toString());
+        inBackground(
+          ctx.log,
+          'Binding the saved document to its account',
+          ctx.documentAccounts.settle(document.uri.toString()),
+        );
     }),
   );
 }

@@ -7,6 +7,7 @@
  */
 import * as vscode from 'vscode';
 import { accountContextKeys, accountStatus } from '../app/accounts/accountContext';
+import { inBackground } from '../app/failures';
 import { COMMANDS } from '../app/commands/commandTable';
 import { runCommand } from '../app/commands/runCommand';
 import { compose } from '../app/compose';
@@ -80,7 +81,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   });
   // The client and the local platform close when the extension stops: deactivate awaits this.
   shutdown = () => ctx.dispose();
-  subscriptions.push({ dispose: () => void ctx.dispose() });
+  subscriptions.push({ dispose: () => inBackground(ctx.log, 'Closing the extension', ctx.dispose()) });
 
   for (const row of COMMANDS)
     subscriptions.push(
@@ -108,7 +109,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const showAccount = (): void => {
     statusBar.show(accountStatus(ctx.accounts, ctx.localPlatform.mediaDescription));
     for (const [key, value] of Object.entries(accountContextKeys(ctx.accounts)))
-      void vscode.commands.executeCommand('setContext', key, value);
+      inBackground(ctx.log, `Setting ${key}`, vscode.commands.executeCommand('setContext', key, value));
   };
   subscriptions.push(
     ctx.accounts.onDidChange(showAccount),
@@ -128,7 +129,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const toolsBar = new MediaToolsStatusBar();
   subscriptions.push(toolsBar);
   const showTools = (): void => {
-    void ctx.inspection.tools.status(ctx.log).then((status) => toolsBar.show(status));
+    inBackground(
+      ctx.log,
+      'Looking for ffmpeg',
+      ctx.inspection.tools.status(ctx.log).then((status) => toolsBar.show(status)),
+    );
   };
   subscriptions.push(
     vscode.workspace.onDidChangeConfiguration((event) => {

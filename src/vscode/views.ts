@@ -34,7 +34,8 @@ export function createView(
   });
   const describe = (): void => {
     view.description = (model.description ?? model.filterText) || undefined;
-    void vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '');
+    // Only a closing window refuses a context key; the view goes with it.
+    vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '').then(undefined, () => undefined);
   };
   describe();
   subscriptions.push(

@@ -111,6 +111,14 @@ function stepInput(options: InputOptions): Promise<string | undefined> {
 }
 
 /** The Ui seam over VS Code's window and env. */
+/** A message's answer; a message VS Code could not show is logged and answers undefined (`Ui`'s messages never reject). */
+function shown(log: vscode.LogOutputChannel, answer: Thenable<string | undefined>): Promise<string | undefined> {
+  return Promise.resolve(answer).catch((error: unknown) => {
+    log.warn(`A message could not be shown: ${error instanceof Error ? error.message : String(error)}`);
+    return undefined;
+  });
+}
+
 export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
   return {
     async pick<T>(items: readonly PickItem<T>[], options: PickOptions): Promise<T | undefined> {
@@ -153,9 +161,9 @@ export function createVscodeUi(log: vscode.LogOutputChannel): Ui {
       const act: vscode.MessageItem = { title: action };
       return (await vscode.window.showWarningMessage(message, options, keep, act)) === act;
     },
-    info: (message, ...actions) => Promise.resolve(vscode.window.showInformationMessage(message, ...actions)),
-    warn: (message, ...actions) => Promise.resolve(vscode.window.showWarningMessage(message, ...actions)),
-    error: (message, ...actions) => Promise.resolve(vscode.window.showErrorMessage(message, ...actions)),
+    info: (message, ...actions) => shown(log, vscode.window.showInformationMessage(message, ...actions)),
+    warn: (message, ...actions) => shown(log, vscode.window.showWarningMessage(message, ...actions)),
+    error: (message, ...actions) => shown(log, vscode.window.showErrorMessage(message, ...actions)),
     withProgress<R>(options: ProgressOptions, task: (progress: ProgressHandle) => Promise<R>): Promise<R> {
       return Promise.resolve(
         vscode.window.withProgress(

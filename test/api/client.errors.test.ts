@@ -4,6 +4,7 @@ import { createServer as createTcpServer, type AddressInfo, type Server as TcpSe
 import type { PlatformClient } from '../../src/api/client';
 import { explainCode } from '../../src/api/errorCodes';
 import { ApiError, TransportError, type TransportErrorKind } from '../../src/api/errors';
+import { eventually } from '../helpers/eventually';
 import { CaptureServer, ok, sendJson } from './captureServer';
 import { SECRET_KEY, assertCleanError, makeClient, rejection } from './fixtures';
 import { SELF_SIGNED_CERT, SELF_SIGNED_KEY } from './selfSigned';
@@ -250,7 +251,7 @@ describe('PlatformClient errors', () => {
       const held: Array<() => void> = [];
       server.respond = (_r, res) => held.push(() => sendJson(res, ok({ id: 'v' })));
       const busy = Array.from({ length: 8 }, () => patient.getVideoInfo('v1'));
-      while (server.requests.length < 8) await new Promise((resolve) => setTimeout(resolve, 5));
+      await eventually('the eight calls to reach the server', () => server.requests.length >= 8);
       const controller = new AbortController();
       const queued = rejection(patient.getVideoInfo('v2', { signal: controller.signal }));
       controller.abort();

@@ -17,7 +17,7 @@ import type { UploadProgress } from '../../src/api/types';
 import type { MediaTools } from '../../src/media/tools';
 import { eventually } from '../helpers/eventually';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../localPlatform/harness';
-import { makeClip, mediaTools, waitForStatus } from '../localPlatform/media/helpers';
+import { makeClip, mediaTools } from '../localPlatform/media/helpers';
 import { CaptureServer, ok, sendJson } from './captureServer';
 import { makeClient, rejection } from './fixtures';
 
@@ -123,7 +123,14 @@ describe('PlatformClient.uploadVideo', function () {
     assert.equal(cover2.status, 200);
     assert.equal(cover2.headers.get('content-type'), 'image/jpeg');
     // Transcoded with the chosen group.
-    const done = await waitForStatus(client, uploaded.videoId, [2, 3]);
+    const done = await eventually(
+      'the transcode to end (status 2 or 3)',
+      async () => {
+        const video = await client.getVideoInfo(uploaded.videoId);
+        return [2, 3].includes(video.status) && video;
+      },
+      60_000,
+    );
     assert.equal(done.status, 2);
     assert.deepEqual(
       done.transcodedVideoList.map((s) => `${s.videoWidth}x${s.videoHeight}`),

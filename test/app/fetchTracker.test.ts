@@ -25,7 +25,7 @@ describe('FetchTracker (a reveal waits until VS Code has fetched the refreshed t
   it('waits after a change until a root fetch started after it has answered', async () => {
     const tracker = new FetchTracker<object>();
     const before = deferred<string[]>();
-    tracker.track(undefined, before.promise); // asked before the change (the old list)
+    const askedBefore = tracker.track(undefined, before.promise); // asked before the change (the old list)
     tracker.rootChanged(); // the channel created: the tree refreshed
     let done: boolean | undefined;
     const waiting = tracker.whenFetched(undefined, 5_000).then((value) => (done = value));
@@ -33,11 +33,13 @@ describe('FetchTracker (a reveal waits until VS Code has fetched the refreshed t
     await settle();
     assert.equal(done, undefined, 'an answer to a request made before the change does not count');
     const after = deferred<string[]>();
-    tracker.track(undefined, after.promise);
+    const askedAfter = tracker.track(undefined, after.promise);
     await settle();
     assert.equal(done, undefined, 'still on its way');
     after.resolve(['new']);
     await waiting;
+    assert.deepEqual(await askedBefore, ['old']);
+    assert.deepEqual(await askedAfter, ['new']);
     assert.equal(done, true);
   });
 
@@ -57,13 +59,14 @@ describe('FetchTracker (a reveal waits until VS Code has fetched the refreshed t
     tracker.rootChanged();
     await tracker.track(undefined, Promise.resolve([category]));
     const children = deferred<string[]>();
-    tracker.track(category, children.promise);
+    const asked = tracker.track(category, children.promise);
     let done: boolean | undefined;
     const waiting = tracker.whenFetched(category, 5_000).then((value) => (done = value));
     await settle();
     assert.equal(done, undefined);
     children.resolve(['channel']);
     await waiting;
+    assert.deepEqual(await asked, ['channel']);
     assert.equal(done, true);
     // A parent VS Code is not fetching (collapsed): the reveal expands it itself, nothing to wait for.
     assert.equal(await tracker.whenFetched({}, 1_000), true);

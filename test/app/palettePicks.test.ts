@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel } from '../../src/api/types';
 import { COMMANDS } from '../../src/app/commands/commandTable';
-import { PICK_LIMIT } from '../../src/app/commands/targets';
+import { PICK_LIMIT } from '../../src/app/ask/targets';
 import { deleteChannels } from '../../src/app/commands/deleteChannel';
 import { showVideoPlayAddresses } from '../../src/app/commands/playAddresses';
 import { startChannels, stopChannels } from '../../src/app/commands/startStopChannel';

@@ -4,7 +4,10 @@
  * forged one, another key's) is refused. ffmpeg plays the encrypted rendition through its address.
  */
 import * as assert from 'node:assert/strict';
+import { PlatformClient } from '../../src/api/client';
 import { runTool, type MediaTools } from '../../src/media/tools';
+import { runCli, stopCli, type CliProcess } from './child';
+import { httpGet, loadTools, probeUrl, waitFor } from './live/media';
 import { removeDir, tempDir, TestPlatform } from './harness';
 import { makeClip, mediaTools, uploadFile, waitForStatus } from './media/helpers';
 
@@ -103,5 +106,72 @@ describe('local platform security: AES-128 keys', function () {
       .split('\n')
       .filter((l) => /^\d/.test(l));
     assert.ok(frames.length >= 90, `decoded ${frames.length} frames`);
+  });
+
+  describe('of live channels', () => {
+    let dir: string;
+    let cli: CliProcess | undefined;
+    before(async () => {
+      await loadTools();
+      dir = await tempDir();
+    });
+    after(async () => {
+      await stopCli(cli);
+      await removeDir(dir);
+    });
+
+    it('serves a live key only through the tokened address its child playlist names, and the channel plays', async () => {
+      cli = runCli([
+        ...['--data', dir, '--port', '0', '--rtmp-port', '0'],
+        ...['--access-key', 'sec-live-key', '--secret-key', 'sec-Live-Key-Secret-3'],
+      ]);
+      const url = await cli.ready;
+      const c = new PlatformClient({ baseUrl: url, accessKey: 'sec-live-key', secretKey: 'sec-Live-Key-Secret-3' });
+      const t = await c.liveTemplateCreate({
+        displayName: 'Tiny',
+        videoWidth: 160,
+        videoHeight: 90,
+        videoBitrate: 150,
+      });
+      // An encrypted group is not looped (patternLoop.ts): the pattern goes through a relay and the ladder.
+      const ch = await c.liveCreateChannel({
+        name: 'Encrypted',
+        signalType: '2',
+        pullStream: 'testsrc://160x90',
+        outputGroupList: [
+          { protocolType: 1, isLiveEncrypt: '1', outputTemplateList: [{ templateId: t.id, isDefault: '1' }] },
+        ],
+      });
+      await c.liveStartChannel(ch.id);
+      const [urls] = await c.liveGetChannelsPlayUrl(ch.id);
+      const master = urls.playUrl;
+      const child = master.replace(/\.m3u8$/, '-1.m3u8');
+      const playlist = await waitFor('an encrypted segment listed', async () => {
+        const answer = await httpGet(child);
+        const text = answer.body.toString('utf8');
+        return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
+      });
+      const uri = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(playlist)?.[1];
+      assert.ok(uri, playlist);
+      assert.match(uri, /^[\w-]+\.key\?token=\d+\.[\w-]{43}$/);
+      const keyUrl = new URL(uri, child);
+      const key = await httpGet(keyUrl.toString());
+      assert.equal(key.status, 200);
+      assert.equal(key.body.length, 16);
+      const bare = new URL(keyUrl);
+      bare.search = '';
+      const refused = await httpGet(bare.toString());
+      assert.equal(refused.status, 403);
+      assert.match(refused.body.toString('utf8'), /served only through the address its playlist names/);
+      const token = keyUrl.searchParams.get('token')!;
+      const forged = new URL(bare);
+      forged.searchParams.set('token', `${Number(token.split('.')[0]) + 3600}.${token.split('.')[1]}`);
+      assert.equal((await httpGet(forged.toString())).status, 403, 'a later expiry with the same signature');
+      // A player going through the address reads the key and decrypts the segments.
+      const probed = await probeUrl(child);
+      assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 90);
+      await c.liveStopChannel(ch.id);
+      await c.close();
+    });
   });
 });

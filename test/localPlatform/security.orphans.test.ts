@@ -1,15 +1,16 @@
 /**
- * No orphan ffmpeg (issue 22, item 6): the platform's command line runs in a child process, a
- * transcoding runs, the platform is killed with SIGKILL, and every ffmpeg it started (found by
- * process id, /proc) is gone within a few seconds: the watchdog (live/watchdog.ts) lists transcodes
- * as it lists live processes.
+ * No orphan ffmpeg (issue 22, item 6): the platform's command line runs in a child process with a transcoding,
+ * a pull relay and its ladder running, the platform is killed with SIGKILL, and every ffmpeg it started (its
+ * children, found in /proc) is gone within a few seconds. And a platform killed between starting an ffmpeg and
+ * listing it with the watchdog leaves none either (the watchdog's mark in the environment, live/watchdog.ts).
  */
 import * as assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { runCli, stopCli, type CliProcess } from './child';
 import { eventually, removeDir, tempDir } from './harness';
-import { processesWith } from './live/media';
 import { makeClip, mediaTools, uploadFile } from './media/helpers';
 
 const KEY = 'sec-orphan-key';
@@ -20,8 +21,8 @@ describe('local platform security: no ffmpeg outlives a killed platform', functi
   let dir: string;
   let clips: string;
   let cli: CliProcess | undefined;
-  /** The encodes seen: killed in `after` if the platform left them. */
-  const leftovers: number[] = [];
+  /** Every ffmpeg seen: killed in `after` if the platform left them, so a failure leaves nothing running. */
+  const leftovers = new Set<number>();
 
   before(async function () {
     if (!(await mediaTools())) this.skip();
@@ -29,60 +30,111 @@ describe('local platform security: no ffmpeg outlives a killed platform', functi
     clips = await tempDir();
   });
   after(async () => {
-    for (const pid of leftovers) if (alive(pid) && commandOf(pid).includes(dir)) process.kill(pid, 'SIGKILL');
+    for (const pid of leftovers) if (alive(pid) && nameOf(pid) === 'ffmpeg') process.kill(pid, 'SIGKILL');
     await stopCli(cli);
     await removeDir(dir);
     await removeDir(clips);
   });
 
-  // Pending (issue 22 stays open): in CI's runs the transcoding ffmpeg outlived the killed platform for more than 5 s
-  // in some runs and not in others (npm ffmpeg 4.1 and Debian's 5.1 alike), so the watchdog's hold on transcodes is
-  // not proven; with Debian's ffmpeg the test also passes without the watchdog (that ffmpeg dies of its broken pipe).
-  it.skip('kills the transcoding ffmpeg when the platform is killed with SIGKILL', async () => {
+  it('kills the transcoding ffmpeg, the pull relay and the ladder when the platform is killed with SIGKILL', async () => {
     const tools = (await mediaTools())!;
     const clip = await makeClip(tools, clips, 'long.mp4', 60, 640, 360);
     cli = runCli([
-      '--data',
-      dir,
-      '--port',
-      '0',
-      '--simulated-live',
-      '--max-jobs',
-      '1',
-      '--access-key',
-      KEY,
-      '--secret-key',
-      SECRET,
+      ...['--data', dir, '--port', '0', '--rtmp-port', '0', '--max-jobs', '1'],
+      ...['--access-key', KEY, '--secret-key', SECRET],
     ]);
     const url = await cli.ready;
+    const platformPid = cli.child.pid!;
     const client = new PlatformClient({ baseUrl: url, accessKey: KEY, secretKey: SECRET, retry: { attempts: 1 } });
+    const t = await client.liveTemplateCreate({
+      displayName: 'Tiny',
+      videoWidth: 160,
+      videoHeight: 90,
+      videoBitrate: 150,
+    });
+    const group = { protocolType: 1 as const, outputTemplateList: [{ templateId: t.id, isDefault: '1' as const }] };
+    // With an RTMP group beside its HLS one the pattern is not looped (patternLoop.ts): a relay and a ladder run.
+    const channel = await client.liveCreateChannel({
+      name: 'Pattern',
+      signalType: '2',
+      pullStream: 'testsrc://160x90',
+      outputGroupList: [group, { ...group, protocolType: 2 }],
+    });
+    await client.liveStartChannel(channel.id);
+    await eventually(
+      async () => (ffmpegChildren(platformPid).length >= 2 ? true : undefined),
+      30_000,
+      'the relay and the ladder',
+    );
     const token = (await client.getToken()).accessToken;
     // The built-in 1080p/720p/480p group: a run of many seconds.
     const answer = await uploadFile(url.replace(/\/rest$/, ''), token, clip, { transcodeTemplateGroupId: '1' });
     assert.equal(answer.code, 0, answer.message);
     await client.close();
-    // ffmpeg of this platform: its command line names a file in the data folder.
-    const running = await eventually(
-      async () => {
-        const pids = processesWith(dir).filter((pid) => pid !== cli!.child.pid);
-        return pids.length > 0 ? pids : undefined;
-      },
+    // Killed while the transcoding's first encode runs (its command line names its work folder).
+    await eventually(
+      async () =>
+        ffmpegChildren(platformPid).some((pid) => commandOf(pid).includes('/media/work/')) ? true : undefined,
       30_000,
       'a transcoding ffmpeg',
     );
+    const running = ffmpegChildren(platformPid);
+    for (const pid of running) leftovers.add(pid);
+    assert.ok(running.length >= 3, `a relay, a ladder and a transcoding run: ${running.length}`);
     cli.child.kill('SIGKILL');
     await cli.exited;
     await eventually(async () => (running.every((pid) => !alive(pid)) ? true : undefined), 5_000, 'every ffmpeg gone');
-    assert.deepEqual(
-      processesWith(dir).filter((pid) => alive(pid)),
-      [],
+  });
+
+  it('kills an ffmpeg started by a platform killed before it listed the process with its watchdog', async () => {
+    const tools = (await mediaTools())!;
+    const pidFile = join(clips, 'started.pid');
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', join(__dirname, 'security.orphansChild.ts'), pidFile, tools.ffmpeg],
+      {
+        stdio: 'ignore',
+      },
     );
+    const exit = await new Promise<string | null>((resolve) => child.on('exit', (_code, signal) => resolve(signal)));
+    assert.equal(exit, 'SIGKILL', 'the platform died in the window');
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    leftovers.add(pid);
+    assert.ok(pid > 0);
+    await eventually(async () => (alive(pid) ? undefined : true), 5_000, `ffmpeg ${pid} gone`);
   });
 });
 
+/** The ffmpeg processes whose parent is `parent` (Linux /proc). */
+function ffmpegChildren(parent: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const stat = statOf(Number(entry));
+    if (stat && stat.ppid === parent && stat.name === 'ffmpeg' && stat.state !== 'Z') found.push(Number(entry));
+  }
+  return found;
+}
+
+/** /proc/PID/stat: "PID (name) STATE PPID ..."; the name may hold spaces and parentheses, so read after the last ')'. */
+function statOf(pid: number): { name: string; state: string; ppid: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(')');
+    const [state, ppid] = stat.slice(close + 2).split(' ');
+    return { name: stat.slice(stat.indexOf('(') + 1, close), state, ppid: Number(ppid) };
+  } catch {
+    return undefined;
+  }
+}
+
+function nameOf(pid: number): string | undefined {
+  return statOf(pid)?.name;
+}
+
 function commandOf(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
   } catch {
     return '';
   }
@@ -91,11 +143,6 @@ function commandOf(pid: number): string {
 /** Running: the process exists and is not a zombie (a killed child of the dead platform waits there until the
  * machine's init reaps it, which can take a while in a container). */
 function alive(pid: number): boolean {
-  try {
-    // /proc/PID/stat: "PID (name) STATE ..."; the name may hold spaces and parentheses, so read after the last ')'.
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
+  const state = statOf(pid)?.state;
+  return state !== undefined && state !== 'Z' && state !== 'X';
 }

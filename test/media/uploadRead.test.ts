@@ -7,10 +7,12 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/api/client';
+import type { Video } from '../../src/api/types';
 import { readMedia } from '../../src/media/read';
 import { runTool } from '../../src/media/tools';
 import { removeDir, tempDir, TestPlatform } from '../localPlatform/harness';
-import { mediaTools, upload, waitForStatus } from '../localPlatform/media/helpers';
+import { mediaTools, upload } from '../localPlatform/media/helpers';
+import { eventually } from '../helpers/eventually';
 
 describe('media reader: uploads are read as the container their bytes are', function () {
   this.timeout(120_000);
@@ -47,7 +49,7 @@ describe('media reader: uploads are read as the container their bytes are', func
     for (const [name, text] of indirect) {
       const answer = await upload(tp.platform.baseUrl, { token }, { name, data: Buffer.from(text) });
       assert.equal(answer.code, 0, answer.message);
-      const video = await waitForStatus(client, answer.result![0]!.videoId, [0, 2, 5, 7]);
+      const video = await measured(client, answer.result![0]!.videoId);
       assert.equal(video.status, 5, `${name} became a video`);
       assert.equal(video.width ?? 0, 0);
     }
@@ -56,7 +58,7 @@ describe('media reader: uploads are read as the container their bytes are', func
   it('measures an MPEG-TS upload in-process: picture and duration', async () => {
     const answer = await upload(tp.platform.baseUrl, { token }, { name: 'clip.ts', data: await readFile(segment) });
     assert.equal(answer.code, 0, answer.message);
-    const video = await waitForStatus(client, answer.result![0]!.videoId, [0, 2, 5, 7]);
+    const video = await measured(client, answer.result![0]!.videoId);
     assert.notEqual(video.status, 5);
     const read = await readMedia(segment);
     assert.deepEqual([video.width, video.height], [320, 180]);
@@ -64,3 +66,15 @@ describe('media reader: uploads are read as the container their bytes are', func
     assert.ok(Math.abs(video.duration! - 2000) < 100, String(video.duration));
   });
 });
+
+/** The upload's video once it was measured (0 normal, 2 transcoded, 5 not media, 7 failed). */
+function measured(client: PlatformClient, videoId: string): Promise<Video> {
+  return eventually(
+    `video ${videoId} to be measured`,
+    async () => {
+      const video = await client.getVideoInfo(videoId);
+      return [0, 2, 5, 7].includes(video.status) && video;
+    },
+    60_000,
+  );
+}

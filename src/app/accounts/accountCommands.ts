@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../../api/client';
 import type { AppContext } from '../context';
-import { answered } from '../commands/inputs';
+import { answered } from '../ask/inputs';
 import { describeFailure, isCancellation, step } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { checkBaseUrl, checkKey, checkName, checkUploadBaseUrl, type AccountProfile } from './accountStore';
@@ -213,11 +213,9 @@ export async function switchAccount(ctx: AppContext): Promise<AccountProfile | u
 
 type EditField = 'name' | 'baseUrl' | 'uploadBaseUrl' | 'accessKey' | 'secretKey';
 
-/** videoPlatform.editAccount: one field at a time; the secret is asked for, never shown. */
-export async function editAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
-  const title = l10n.t('Edit Video Platform account');
-  const account = answered(await pickAccount(ctx, title, l10n.t('Choose the account to edit')));
-  const field = answered(
+/** Which field of the account to change; the secret is never shown. */
+async function pickEditField(ctx: AppContext, title: string, account: AccountProfile): Promise<EditField> {
+  return answered(
     await ctx.ui.pick<EditField>(
       [
         { label: l10n.t('Name'), description: account.name, value: 'name' },
@@ -233,8 +231,59 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
       { title: `${title}: ${account.name}` },
     ),
   );
+}
+
+/**
+ * A field the connection depends on (base URL, access key, secret key): asked, checked with a call (fix or
+ * cancel, or save anyway), saved. Undefined when the user gave up.
+ */
+async function editConnectionField(
+  ctx: AppContext,
+  title: string,
+  account: AccountProfile,
+  field: 'baseUrl' | 'accessKey' | 'secretKey',
+): Promise<AccountProfile | undefined> {
+  const stored = (await ctx.accounts.secretKey(account.id)) ?? '';
+  const draft: { -readonly [K in keyof Draft]: Draft[K] } = {
+    name: account.name,
+    baseUrl: account.baseUrl,
+    accessKey: account.accessKey,
+    secretKey: stored,
+  };
+  switch (field) {
+    case 'baseUrl':
+      draft.baseUrl = await askField(ctx, title, l10n.t('Platform base URL'), checkBaseUrl, {
+        value: account.baseUrl,
+      });
+      break;
+    case 'accessKey':
+      draft.accessKey = await askField(ctx, title, l10n.t('Access key'), (value) => checkKey('Access key', value), {
+        value: account.accessKey,
+      });
+      break;
+    case 'secretKey':
+      draft.secretKey = await askField(ctx, title, l10n.t('New secret key'), (value) => checkKey('Secret key', value), {
+        password: true,
+      });
+      break;
+  }
+  // The local platform's own account is set by the extension: nothing to check by hand.
+  const result = account.origin === 'local' ? { draft, checked: true } : await checkedDraft(ctx, title, draft);
+  if (!result) return undefined;
+  const { name: _name, secretKey, ...changes } = result.draft;
+  // The secret is stored again only when the user typed one.
+  const updated = await ctx.accounts.update(account.id, changes, secretKey !== stored ? secretKey : undefined);
+  if (!result.checked) reportSaved(ctx, updated, false);
+  return updated;
+}
+
+/** videoPlatform.editAccount: one field at a time; the secret is asked for, never shown. */
+export async function editAccount(ctx: AppContext): Promise<AccountProfile | undefined> {
+  const title = l10n.t('Edit Video Platform account');
+  const account = answered(await pickAccount(ctx, title, l10n.t('Choose the account to edit')));
+  const field = await pickEditField(ctx, title, account);
   const others = ctx.accounts.list().filter((other) => other.id !== account.id);
-  let updated: AccountProfile;
+  let updated: AccountProfile | undefined;
   if (field === 'name') {
     updated = await ctx.accounts.update(account.id, {
       name: await askField(ctx, title, l10n.t('Account name'), (value) => checkName(value, others), {
@@ -252,43 +301,8 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
     );
     updated = await ctx.accounts.update(account.id, { uploadBaseUrl: value.trim() || undefined });
   } else {
-    const stored = (await ctx.accounts.secretKey(account.id)) ?? '';
-    const draft: { -readonly [K in keyof Draft]: Draft[K] } = {
-      name: account.name,
-      baseUrl: account.baseUrl,
-      accessKey: account.accessKey,
-      secretKey: stored,
-    };
-    switch (field) {
-      case 'baseUrl':
-        draft.baseUrl = await askField(ctx, title, l10n.t('Platform base URL'), checkBaseUrl, {
-          value: account.baseUrl,
-        });
-        break;
-      case 'accessKey':
-        draft.accessKey = await askField(ctx, title, l10n.t('Access key'), (value) => checkKey('Access key', value), {
-          value: account.accessKey,
-        });
-        break;
-      case 'secretKey':
-        draft.secretKey = await askField(
-          ctx,
-          title,
-          l10n.t('New secret key'),
-          (value) => checkKey('Secret key', value),
-          {
-            password: true,
-          },
-        );
-        break;
-    }
-    // The local platform's own account is set by the extension: nothing to check by hand.
-    const result = account.origin === 'local' ? { draft, checked: true } : await checkedDraft(ctx, title, draft);
-    if (!result) return undefined;
-    const { name: _name, secretKey, ...changes } = result.draft;
-    // The secret is stored again only when the user typed one.
-    updated = await ctx.accounts.update(account.id, changes, secretKey !== stored ? secretKey : undefined);
-    if (!result.checked) reportSaved(ctx, updated, false);
+    updated = await editConnectionField(ctx, title, account, field);
+    if (!updated) return undefined;
   }
   ctx.log.info(`Edited the ${field === 'secretKey' ? 'secret key' : field} of account "${updated.name}"`);
   if (ctx.accounts.activeId() === account.id) ctx.connection.restart();

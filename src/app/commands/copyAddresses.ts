@@ -4,7 +4,7 @@ import { l10n } from '../../l10n/l10n';
 import { copyAddress } from './addressActions';
 import type { AppContext, CommandArgs } from '../context';
 import { channelAddresses } from './playAddresses';
-import { resolveChannels } from './targets';
+import { resolveChannels } from '../ask/targets';
 
 /** videoPlatform.copyPushUrl: the address a push channel's source is sent to. */
 export async function copyPushAddress(ctx: AppContext, args: CommandArgs = {}): Promise<string | undefined> {

@@ -1,7 +1,7 @@
 import type { ChannelCategory } from '../../api/types';
 import type { AppContext } from '../context';
 import { l10n } from '../../l10n/l10n';
-import { askText } from './inputs';
+import { askText } from '../ask/inputs';
 
 /** videoPlatform.createCategory: a channel category (liveChannelTypeCreate). */
 export async function createCategory(ctx: AppContext): Promise<ChannelCategory | undefined> {

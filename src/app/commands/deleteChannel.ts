@@ -3,7 +3,7 @@ import { step } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
 import type { AppContext, CommandArgs } from '../context';
-import { nameList, resolveChannels } from './targets';
+import { nameList, resolveChannels } from '../ask/targets';
 
 /**
  * videoPlatform.deleteChannel: stopped or new channels, after a modal confirmation naming them.

@@ -5,7 +5,7 @@ import { videoStatusText } from '../tree/videoPresentation';
 import { l10n } from '../../l10n/l10n';
 import type { PickItem } from '../ui';
 import type { AppContext } from '../context';
-import { askInteger, askText, answered } from './inputs';
+import { askInteger, askText, answered } from '../ask/inputs';
 import { formatCategory } from '../util/format';
 
 type ChannelChoice = 'name' | 'all' | 'category' | 'live' | 'sort' | 'group';
@@ -184,12 +184,10 @@ const VIDEO_SORTS: Array<{ sort: VideoSortKey; order: SortOrder; label: () => st
   { sort: 'tag', order: 'asc', label: () => l10n.t('Tags') },
 ];
 
-/** videoPlatform.filterVideos: search, category, status, VR and sort (queryVideo parameters). */
-export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undefined> {
-  const title = l10n.t('Filter videos');
-  const current = ctx.models.videos.filter;
+/** The video filter menu's rows, with what is in force now. */
+function videoFilterRows(current: VideoFilter): PickItem<VideoChoice>[] {
   const videoSort = sortText(VIDEO_SORTS, current.sort, current.order ?? 'desc');
-  const rows: PickItem<VideoChoice>[] = [
+  return [
     { label: l10n.t('$(search) Search titles...'), value: 'title' },
     { label: l10n.t('$(tag) Search tags...'), value: 'tag' },
     { label: l10n.t('$(search) Search titles and tags...'), value: 'all' },
@@ -217,6 +215,66 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
       value: 'sort',
     },
   ];
+}
+
+/** Only one video category: one seen in the list (the interface has no list of them), all, or an id typed. */
+async function pickVideoCategory(ctx: AppContext, title: string, current: VideoFilter): Promise<VideoFilter> {
+  const seen = seenVideoCategories(ctx);
+  const items: PickItem<number | 'other' | 'all'>[] = [
+    { label: l10n.t('$(clear-all) All categories'), value: 'all' },
+    ...seen.map(({ id, name }) => ({
+      label: name,
+      description: l10n.t('id {0}', id),
+      value: id,
+    })),
+    { label: l10n.t('$(edit) Enter a category id...'), value: 'other' },
+  ];
+  const picked = answered(await ctx.ui.pick(items, { title, placeHolder: l10n.t('Show the videos of') }));
+  const categoryId =
+    picked === 'other'
+      ? answered(
+          await askInteger(ctx.ui, {
+            title,
+            field: l10n.t('Category id'),
+            prompt: l10n.t('Video category id'),
+            min: 0,
+            max: 2 ** 31 - 1,
+          }),
+        )
+      : picked;
+  // The name, for the view's description, when the category was picked by its name.
+  const name = seen.find((category) => category.id === categoryId)?.name;
+  const categoryName = name !== undefined && name !== formatCategory({ id: categoryId }) ? name : undefined;
+  return {
+    ...current,
+    categoryId: categoryId === 'all' ? undefined : categoryId,
+    categoryName: categoryId === 'all' ? undefined : categoryName,
+  };
+}
+
+/** Only one video status, or all. */
+async function pickVideoStatus(ctx: AppContext, title: string, current: VideoFilter): Promise<VideoFilter> {
+  const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
+  const picked = answered(
+    await ctx.ui.pick<VideoStatus | 'all'>(
+      [
+        { label: l10n.t('$(clear-all) All statuses'), value: 'all' },
+        ...statuses.map((status) => ({
+          label: videoStatusText(status),
+          description: l10n.t('status {0}', status),
+          value: status,
+        })),
+      ],
+      { title, placeHolder: l10n.t('Show the videos that are') },
+    ),
+  );
+  return { ...current, status: picked === 'all' ? undefined : picked };
+}
+
+/** videoPlatform.filterVideos: search, category, status, VR and sort (queryVideo parameters). */
+export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undefined> {
+  const title = l10n.t('Filter videos');
+  const rows = videoFilterRows(ctx.models.videos.filter);
   return runFilterMenu(ctx, ctx.models.videos, title, rows, async (choice, current): Promise<VideoFilter> => {
     switch (choice) {
       case 'title':
@@ -230,57 +288,10 @@ export async function filterVideos(ctx: AppContext): Promise<VideoFilter | undef
         );
         return { ...current, searchType: choice, keyword };
       }
-      case 'category': {
-        // The interface has no video category list: offer the categories seen in the list, or an id.
-        const seen = seenVideoCategories(ctx);
-        const items: PickItem<number | 'other' | 'all'>[] = [
-          { label: l10n.t('$(clear-all) All categories'), value: 'all' },
-          ...seen.map(({ id, name }) => ({
-            label: name,
-            description: l10n.t('id {0}', id),
-            value: id,
-          })),
-          { label: l10n.t('$(edit) Enter a category id...'), value: 'other' },
-        ];
-        const picked = answered(await ctx.ui.pick(items, { title, placeHolder: l10n.t('Show the videos of') }));
-        const categoryId =
-          picked === 'other'
-            ? answered(
-                await askInteger(ctx.ui, {
-                  title,
-                  field: l10n.t('Category id'),
-                  prompt: l10n.t('Video category id'),
-                  min: 0,
-                  max: 2 ** 31 - 1,
-                }),
-              )
-            : picked;
-        // The name, for the view's description, when the category was picked by its name.
-        const name = seen.find((category) => category.id === categoryId)?.name;
-        const categoryName = name !== undefined && name !== formatCategory({ id: categoryId }) ? name : undefined;
-        return {
-          ...current,
-          categoryId: categoryId === 'all' ? undefined : categoryId,
-          categoryName: categoryId === 'all' ? undefined : categoryName,
-        };
-      }
-      case 'status': {
-        const statuses: VideoStatus[] = [0, 1, 2, 3, 4, 5, 6, 7];
-        const picked = answered(
-          await ctx.ui.pick<VideoStatus | 'all'>(
-            [
-              { label: l10n.t('$(clear-all) All statuses'), value: 'all' },
-              ...statuses.map((status) => ({
-                label: videoStatusText(status),
-                description: l10n.t('status {0}', status),
-                value: status,
-              })),
-            ],
-            { title, placeHolder: l10n.t('Show the videos that are') },
-          ),
-        );
-        return { ...current, status: picked === 'all' ? undefined : picked };
-      }
+      case 'category':
+        return pickVideoCategory(ctx, title, current);
+      case 'status':
+        return pickVideoStatus(ctx, title, current);
       case 'vr':
         return { ...current, videoType: current.videoType === 1 ? undefined : 1 };
       case 'sort':

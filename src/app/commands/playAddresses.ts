@@ -7,7 +7,7 @@ import { formatBytes } from '../tree/videoPresentation';
 import type { PickItem } from '../ui';
 import { pickAndUseAddress, type Address } from './addressActions';
 import type { AppContext, CommandArgs } from '../context';
-import { nameList, resolveChannels, resolveVideos } from './targets';
+import { nameList, resolveChannels, resolveVideos } from '../ask/targets';
 
 /** Quick-pick rows for liveGetChannelsPlayUrl: one separator per output group, master first. */
 function channelAddressItems(entries: readonly ChannelPlayUrl[], channels: readonly Channel[]): PickItem<Address>[] {

@@ -14,7 +14,7 @@ import {
 } from '../tree/resourceNodes';
 import { listResources } from '../tree/resourceTree';
 import type { PickItem } from '../ui';
-import { answered } from './inputs';
+import { answered } from '../ask/inputs';
 
 /** The document kind of a resource (schemas/<kind>.schema.json); channel categories have none. */
 export const DOCUMENT_KIND_OF: Readonly<Partial<Record<ResourceKind, DocumentKind>>> = {

@@ -1,7 +1,7 @@
 import type { AppContext, CommandArgs } from '../context';
 import { reportFailure, StepFailure } from '../failures';
 import { l10n } from '../../l10n/l10n';
-import { Dismissed } from './inputs';
+import { Dismissed } from '../ask/inputs';
 
 /** One command: its id (package.json contributes.commands), what it does, and its handler. */
 export interface CommandRow {

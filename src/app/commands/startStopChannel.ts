@@ -5,7 +5,7 @@ import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
 import { reportBatch, runBatch, type BatchOutcome } from './batch';
 import type { AppContext, CommandArgs } from '../context';
-import { nameList, resolveChannels } from './targets';
+import { nameList, resolveChannels } from '../ask/targets';
 
 interface Operation {
   /** For the log, in English. */

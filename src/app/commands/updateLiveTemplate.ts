@@ -1,7 +1,7 @@
 import type { LiveTemplate, LiveTemplateUpdate } from '../../api/types';
 import type { AppContext } from '../context';
 import { l10n } from '../../l10n/l10n';
-import { answered, askInteger, askText } from './inputs';
+import { answered, askInteger, askText } from '../ask/inputs';
 
 /** The numeric fields the wizard walks through, with the ranges it accepts (translated when asked, not at load). */
 const numbers = () =>

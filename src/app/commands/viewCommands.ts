@@ -13,7 +13,7 @@ import { reportBatch } from './batch';
 import type { AppContext, CommandArgs } from '../context';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory } from '../util/format';
-import { selectedArgs } from './targets';
+import { selectedArgs } from '../ask/targets';
 
 /** videoPlatform.loadMore: the "Load more" row's click. */
 export async function loadMore(_ctx: AppContext, { node }: CommandArgs = {}): Promise<void> {

@@ -9,7 +9,7 @@ import { resolveUri, toAddress } from '../../inspector/source';
 import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
 import { INSTALL_HINT, type MediaTools } from '../../media/tools';
 import type { AppContext, CommandArgs } from '../context';
-import { describeFailure, reportFailure } from '../failures';
+import { describeFailure, inBackground, reportFailure } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/format';
 import { askAddress } from './askAddress';
@@ -245,7 +245,8 @@ export async function inspectStream(ctx: AppContext, args: CommandArgs = {}): Pr
     args.node instanceof ChannelNode || args.node instanceof OutputGroupNode ? args.node.channel : undefined;
   if (channel && isRunning(channel)) await waitForLivePlaylists(ctx, target.address, channel.name);
   const session = new InspectSession(ctx, target, ladder ? [ladder.note] : []);
-  if (ladder) session.panel.onDidDispose(() => void ladder.dispose());
+  if (ladder)
+    session.panel.onDidDispose(() => inBackground(ctx.log, "Removing the ladder's playlists", ladder.dispose()));
   try {
     await session.run(true);
   } catch (error) {

@@ -3,7 +3,7 @@ import { l10n } from '../../l10n/l10n';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
 import { ChannelNode, OutputGroupNode, OutputNode, RenditionNode, VideoNode } from '../tree/nodes';
-import { answered } from '../commands/inputs';
+import { answered } from '../ask/inputs';
 
 /** What an inspection, a preview or the player works on. */
 export interface StreamTarget {

@@ -1,6 +1,6 @@
 import { ApiError } from '../../api/errors';
 import type { LogSink } from '../log';
-import { describeFailure } from '../failures';
+import { describeFailure, inBackground } from '../failures';
 
 /** A view whose items may be moving between states (starting channel, transcoding video). */
 export interface PollTarget {
@@ -87,7 +87,7 @@ export class Poller {
     if (!shouldPoll({ visible: this.visible, settling: this.target.hasSettling(), disposed: this.disposed })) return;
     this.timer = this.timers.setTimeout(() => {
       this.timer = undefined;
-      void this.round();
+      inBackground(this.log, 'Polling', this.round());
     }, this.intervalMs());
   }
 

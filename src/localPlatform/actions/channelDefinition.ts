@@ -8,7 +8,7 @@ import { PlatformFault } from '../http/faults';
 import { Fields } from './fields';
 import type { Flag } from '../../api/types';
 import type { AccountStore } from '../store/store';
-import { pullStreamProblem } from '../live/pullSource';
+import { outputUrlProblem, pullStreamProblem } from '../live/pullSource';
 import { checkRenditionWork } from './workLimits';
 
 export interface OutputTemplateDef {
@@ -45,7 +45,6 @@ export interface ChannelDef {
 export const ROTATIONS = ['0', '90', '270'] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
-const RTMP_SCHEMES = /^rtmps?:\/\/\S+$/i;
 
 export function readChannelDefinition(body: unknown, store: AccountStore, withId: boolean): ChannelDef {
   if (body === undefined || body === null) {
@@ -120,7 +119,8 @@ function readGroup(g: Fields, store: AccountStore, withId: boolean): OutputGroup
   const third = g.str('rtmpThirdPartyOutputUrl', false, 2000)?.trim() || null;
   if (third !== null) {
     if (hls) throw g.invalid('rtmpThirdPartyOutputUrl', 'applies to RTMP groups (protocolType 2) only');
-    if (!RTMP_SCHEMES.test(third)) throw g.invalid('rtmpThirdPartyOutputUrl', 'must be an rtmp:// address');
+    const problem = outputUrlProblem(third);
+    if (problem) throw g.invalid('rtmpThirdPartyOutputUrl', problem);
   }
   const rotation = g.oneOf('rotation', ROTATIONS) ?? null;
   const isRecord = g.flag('isRecord') ?? '0';

@@ -13,7 +13,7 @@ import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../store/records
 import { newChannelRecord } from '../store/records';
 import * as out from '../http/serialize';
 import { Tx, type AccountStore } from '../store/store';
-import { pullStreamProblem } from '../live/pullSource';
+import { outputUrlProblem, pullStreamProblem } from '../live/pullSource';
 import { readChannelDefinition, type OutputGroupDef } from './channelDefinition';
 
 /** `listField` names the comma-separated parameter the id came from, if any. */
@@ -92,10 +92,27 @@ async function checkPullAddress(ctx: ActionContext, pullStream: string | null): 
   if (problem) throw new PlatformFault(Codes.parameterInvalid, `pullStream ${problem}`);
 }
 
+/** The same for each RTMP group's `rtmpThirdPartyOutputUrl`: the platform sends there from the ladder. */
+async function checkOutputAddresses(
+  ctx: ActionContext,
+  groups: ReadonlyArray<{ rtmpThirdPartyOutputUrl: string | null }>,
+): Promise<void> {
+  const live = ctx.account.live;
+  if (!live) return;
+  for (const [i, g] of groups.entries()) {
+    const url = g.rtmpThirdPartyOutputUrl;
+    const problem = url ? (outputUrlProblem(url) ?? (await live.outputProblem(url))) : undefined;
+    if (problem) {
+      throw new PlatformFault(Codes.parameterInvalid, `outputGroupList[${i}].rtmpThirdPartyOutputUrl ${problem}`);
+    }
+  }
+}
+
 export const liveCreateChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, false), store, false);
   await checkPullAddress(ctx, def.pullStream);
+  await checkOutputAddresses(ctx, def.groups);
   const id = newId();
   const ch = newChannelRecord({
     id,
@@ -119,6 +136,7 @@ export const liveUpdate: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
   const def = readChannelDefinition(definitionOf(ctx, true), store, true);
   await checkPullAddress(ctx, def.pullStream);
+  await checkOutputAddresses(ctx, def.groups);
   const current = findChannel(store, def.id ?? '');
   if (isRunning(current)) {
     throw new PlatformFault(Codes.channelStateConflict, `channel ${current.id} is live; stop it before updating it`);
@@ -205,6 +223,7 @@ export const liveStartChannel: ActionHandler = async (ctx) => {
   const id = ctx.params.param(OPERATIONS.liveStartChannel.params, 'id');
   const stored = findChannel(store, id);
   if (stored.signalType === '2') await checkPullAddress(ctx, stored.pullStream);
+  await checkOutputAddresses(ctx, stored.groups);
   // Read again after the look-up: the record may have changed meanwhile.
   const current = findChannel(store, id);
   if (isRunning(current)) {

@@ -24,7 +24,16 @@ import {
 } from './ladder';
 import type { HlsGroupInfo, LiveChannel } from './liveChannel';
 import type { NmsSession } from './nms';
-import { pullInputArgs } from './pullSource';
+import {
+  outputAddressProblem,
+  outputUrlProblem,
+  pinnedRoute,
+  pullInputArgs,
+  readsThroughProxy,
+  relayEnvironment,
+  type AddressPolicy,
+} from './pullSource';
+import { SourceProxy } from './sourceProxy';
 import { Supervised } from './supervisor';
 import type { Watchdog } from './watchdog';
 
@@ -32,6 +41,8 @@ export interface ChannelMediaEnv {
   tools: MediaTools;
   store: AccountStore;
   watchdog: Watchdog;
+  /** Which addresses the relay may reach (pullSource.ts): checked for every connection it makes. */
+  policy: AddressPolicy;
   /** The RTMP server's address for the platform's own processes: `rtmp://127.0.0.1:PORT/live`. */
   rtmpLocal: string;
   /** Token that lets the platform's own processes publish. */
@@ -47,6 +58,8 @@ export interface ChannelMediaEnv {
 
 export class ChannelMedia implements LiveChannel {
   private relay: Supervised | undefined;
+  /** The forward proxy the relay reads http(s) and rtmps through (sourceProxy.ts). */
+  private proxy: SourceProxy | undefined;
   private ladder: Supervised | undefined;
   private publisher: NmsSession | undefined;
   private stopped = false;
@@ -124,19 +137,27 @@ export class ChannelMedia implements LiveChannel {
       const source = ch.pullStream;
       await this.update({ status: 3, streamStatus: 2 });
       if (this.stopped) return;
+      const name = `channel ${this.channelId} pull`;
+      if (readsThroughProxy(source)) {
+        this.proxy = await SourceProxy.start(this.env.policy, (line) => this.env.log(`${name}: ${line}`));
+        if (this.stopped) return void (await this.proxy.close());
+      }
+      const proxy = this.proxy?.url;
       this.relay = new Supervised({
-        name: `channel ${this.channelId} pull`,
+        name,
         file: this.env.tools.ffmpeg,
-        args: () => [
+        // rtmp and srt hosts are resolved and checked again at every (re)start, and reached at that address.
+        args: async () => [
           '-hide_banner',
           '-loglevel',
           'error',
           '-nostats',
-          ...pullInputArgs(source),
+          ...pullInputArgs(source, proxy ? { proxy } : await pinnedRoute(source, this.env.policy)),
           '-f',
           'flv',
           `${this.env.rtmpLocal}/${this.stream}?auth=${this.env.internalAuth}`,
         ],
+        env: relayEnvironment(proxy),
         watchdog: this.env.watchdog,
         log: this.env.log,
         onExit: () => void this.update({ status: 3, streamStatus: 2 }).catch(this.env.log),
@@ -226,6 +247,20 @@ export class ChannelMedia implements LiveChannel {
     await this.startLadder(hasAudio, fps);
   }
 
+  /**
+   * The third-party RTMP output, checked again as the ladder starts (its name's answer may have changed since the
+   * channel started): left out, and logged, when it now names a private address.
+   */
+  private async allowedOutput(url: string | null): Promise<string[]> {
+    if (!url) return [];
+    const problem = outputUrlProblem(url) ?? (await outputAddressProblem(url, this.env.policy));
+    if (!problem) return [url];
+    this.env.log(
+      `channel ${this.channelId}: no copy to the third-party RTMP server: rtmpThirdPartyOutputUrl ${problem}`,
+    );
+    return [];
+  }
+
   private async startLadder(hasAudio: boolean, fps: number): Promise<void> {
     const ch = this.channel();
     if (!ch || this.stopped) return;
@@ -245,7 +280,7 @@ export class ChannelMedia implements LiveChannel {
       } else {
         const base = `${this.env.rtmpLocal}/${this.stream}_${g.id}`;
         const auth = `?auth=${this.env.internalAuth}`;
-        const third = g.rtmpThirdPartyOutputUrl ? [g.rtmpThirdPartyOutputUrl] : [];
+        const third = await this.allowedOutput(g.rtmpThirdPartyOutputUrl);
         groups.push({
           id: g.id,
           kind: 'rtmp',
@@ -351,6 +386,7 @@ export class ChannelMedia implements LiveChannel {
     clearInterval(this.thumbnailTimer);
     const ch = this.channel();
     await Promise.all([this.relay?.stop(1000), this.ladder?.stop(5000), ...this.finishing]);
+    await this.proxy?.close();
     this.publisher?.close();
     this.publisher = undefined;
     if (ch && handOver && this.env.onRecording) {

@@ -14,7 +14,13 @@ import { Tx } from '../store/store';
 import { ChannelMedia, renditionsOf } from './channelMedia';
 import type { LiveChannel } from './liveChannel';
 import { isLoopable, PatternLoop } from './patternLoop';
-import { pullAddressProblem, pullStreamProblem } from './pullSource';
+import {
+  outputAddressProblem,
+  outputUrlProblem,
+  pullAddressProblem,
+  pullStreamProblem,
+  type AddressPolicy,
+} from './pullSource';
 import { recordingToVideo } from './recording';
 import { RtmpServer, RTMP_APP } from './rtmpServer';
 import { Watchdog } from './watchdog';
@@ -32,8 +38,16 @@ export interface LiveOptions {
   npmFallback?: boolean;
   /** Seconds one hour of time shift lasts: 3600; tests shorten it. */
   timeShiftHourSeconds?: number;
-  /** Pull sources on loopback, private and link-local addresses are allowed (default false; live/pullSource.ts). */
+  /**
+   * Pull sources and third-party RTMP outputs on loopback, private and link-local addresses are allowed
+   * (default false; live/pullSource.ts).
+   */
   allowPrivateSources?: boolean;
+  /**
+   * For tests only: exact `address:port` pairs (`127.0.0.1:8080`) that count as public addresses, so that a test
+   * server on loopback can stand in for a public source; every other private address stays refused.
+   */
+  publicAddressesForTests?: string[];
 }
 
 /** What channel operations call (actions/channels.ts). */
@@ -48,6 +62,8 @@ export interface LiveHooks {
   thumbnail(channelId: string): boolean;
   /** Why the platform will not pull from this address (its host is not public), or undefined. */
   pullProblem(pullStream: string): Promise<string | undefined>;
+  /** Why the platform will not send an RTMP group to this address (`rtmpThirdPartyOutputUrl`), or undefined. */
+  outputProblem(url: string): Promise<string | undefined>;
 }
 
 export class LiveMedia {
@@ -56,6 +72,8 @@ export class LiveMedia {
   private readonly watchdog = new Watchdog();
   private readonly internalAuth = randomBytes(16).toString('hex');
   private readonly max: number;
+  /** Which addresses pulls and outputs may reach. */
+  readonly policy: AddressPolicy;
 
   private constructor(
     readonly tools: MediaTools,
@@ -66,6 +84,10 @@ export class LiveMedia {
     private readonly log: (line: string) => void,
   ) {
     this.max = options.maxLiveChannels ?? DEFAULT_MAX_LIVE_CHANNELS;
+    this.policy = {
+      allowPrivate: options.allowPrivateSources === true,
+      publicForTests: new Set(options.publicAddressesForTests ?? []),
+    };
   }
 
   static async start(
@@ -133,7 +155,8 @@ export class LiveMedia {
         }
       },
       start: (channelId) => this.startChannel(account, channelId),
-      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.options.allowPrivateSources === true),
+      pullProblem: (pullStream) => pullAddressProblem(pullStream, this.policy),
+      outputProblem: (url) => outputAddressProblem(url, this.policy),
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
@@ -172,12 +195,14 @@ export class LiveMedia {
       tools: this.tools,
       store: account.store,
       watchdog: this.watchdog,
+      policy: this.policy,
       rtmpLocal: this.rtmpLocal,
       internalAuth: this.internalAuth,
       dir: this.channelDir(channelId),
       timeShiftHourSeconds: this.options.timeShiftHourSeconds ?? 3600,
       log: (line) => this.log(line),
-      onRecording: (file, channel) => recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log),
+      onRecording: (file, channel) =>
+        recordingToVideo(this.tools, account, this.dataDir, file, channel, this.log, this.watchdog),
     });
   }
 
@@ -197,7 +222,7 @@ export class LiveMedia {
       const refused = await this.storedSourceProblem(ch);
       if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken || refused) {
         const why = refused
-          ? `its pullStream ${refused}`
+          ? `its ${refused}`
           : taken
             ? 'its id or stream is live in another account'
             : `the limit of ${this.max} channels is reached`;
@@ -212,13 +237,19 @@ export class LiveMedia {
     }
   }
 
-  /** A pull source stored before the rules of live/pullSource.ts, or allowed by an earlier start's options. */
+  /**
+   * A pull source or a third-party RTMP output stored before the rules of live/pullSource.ts, or allowed by an
+   * earlier start's options: the field and why.
+   */
   private async storedSourceProblem(ch: ChannelRec): Promise<string | undefined> {
+    for (const [i, g] of ch.groups.entries()) {
+      const url = g.rtmpThirdPartyOutputUrl;
+      const problem = url ? (outputUrlProblem(url) ?? (await outputAddressProblem(url, this.policy))) : undefined;
+      if (problem) return `outputGroupList[${i}].rtmpThirdPartyOutputUrl ${problem}`;
+    }
     if (ch.signalType !== '2' || !ch.pullStream) return undefined;
-    return (
-      pullStreamProblem(ch.pullStream) ??
-      (await pullAddressProblem(ch.pullStream, this.options.allowPrivateSources === true))
-    );
+    const problem = pullStreamProblem(ch.pullStream) ?? (await pullAddressProblem(ch.pullStream, this.policy));
+    return problem ? `pullStream ${problem}` : undefined;
   }
 
   channelDir(channelId: string): string {

@@ -17,6 +17,8 @@ import { newId } from '../store/ids';
 import { DIR_MODE } from '../store/permissions';
 import { newVideoRecord, type ChannelRec, type StreamRec } from '../store/records';
 import { Tx } from '../store/store';
+import { watched } from '../media/engine';
+import type { Watchdog } from './watchdog';
 
 export async function recordingToVideo(
   tools: MediaTools,
@@ -25,6 +27,7 @@ export async function recordingToVideo(
   file: string,
   channel: ChannelRec,
   log: (line: string) => void,
+  watchdog: Watchdog,
 ): Promise<void> {
   const size = await stat(file).then(
     (s) => s.size,
@@ -42,9 +45,7 @@ export async function recordingToVideo(
     await runTool(
       tools.ffmpeg,
       ['-hide_banner', '-loglevel', 'error', '-y', '-i', file, '-c', 'copy', '-movflags', '+faststart', target],
-      {
-        timeoutMs: 10 * 60_000,
-      },
+      watched(watchdog, { timeoutMs: 10 * 60_000 }),
     );
     await rm(file, { force: true });
   } else {

@@ -5,12 +5,15 @@
  *   /live/hls/<channelId>/<groupId>.m3u8         master playlist (written here, from the templates)
  *   /live/hls/<channelId>/<groupId>-<n>.m3u8     child n (1-based, template order)
  *   /live/hls/<channelId>/<file>.ts | <group>.key segments and the AES-128 key
+ * A key is served only with the short-lived token that the child playlist's key address carries, written in
+ * each time the playlist is served (media/tokens.ts, as for on-demand keys): a key fetched alone is refused.
  * Names are matched against fixed patterns and files are read only from the channel's own folder, so
  * no request names a path. Every answer carries `Access-Control-Allow-Origin: *` (web players).
  */
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { keyToken, keyTokenValid } from '../media/tokens';
 import type { LiveMedia } from './liveMedia';
 
 const NAME = '[A-Za-z0-9_-]{1,64}';
@@ -123,11 +126,22 @@ export async function serveLive(
       const n = Number(child[2]);
       const text = g && n >= 1 && n <= g.renditions.length ? await media.childPlaylist(g.id, n - 1) : undefined;
       if (text === undefined) notFound(res, g ? 'not available (yet)' : 'no such playlist');
-      else sendText(req, res, text, 'm3u8');
+      else sendText(req, res, withKeyTokens(text, `/live/hls/${channelId}/`), 'm3u8');
       return true;
     }
     if (ext === 'key' && !media.hlsGroups.some((g) => g.id === name && g.encrypted)) {
       notFound(res, 'no such key');
+      return true;
+    }
+    if (ext === 'key' && !keyTokenValid(path, tokenOf(req), Date.now())) {
+      const body =
+        'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
+      res.writeHead(403, {
+        'Content-Type': 'text/plain;charset=UTF-8',
+        'Content-Length': Buffer.byteLength(body),
+        'Access-Control-Allow-Origin': '*',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return true;
     }
     const file = ext === 'm3u8' ? undefined : media.mediaFile(name, ext as 'ts' | 'key');
@@ -148,6 +162,19 @@ export async function serveLive(
   }
   notFound(res, 'no such live address');
   return true;
+}
+
+function tokenOf(req: IncomingMessage): string | null {
+  return new URL(req.url ?? '/', 'http://host').searchParams.get('token');
+}
+
+/** The child playlist with each key address it names (relatively, `<group>.key`) given a token for `folder`. */
+function withKeyTokens(text: string, folder: string): string {
+  const now = Date.now();
+  return text.replace(
+    new RegExp(`URI="(${NAME}\\.key)"`, 'g'),
+    (_, name: string) => `URI="${name}?token=${keyToken(`${folder}${name}`, now)}"`,
+  );
 }
 
 function master(group: {

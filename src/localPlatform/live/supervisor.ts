@@ -10,8 +10,13 @@ export interface SupervisedOptions {
   /** For logs: `channel <id> transcoder`. */
   name: string;
   file: string;
-  /** Called for every (re)start: arguments may depend on the moment (file names). */
-  args: () => string[];
+  /**
+   * Called for every (re)start: arguments may depend on the moment (file names, a source's checked address).
+   * A rejection is a start that failed: logged with its reason, and tried again as after an exit.
+   */
+  args: () => string[] | Promise<string[]>;
+  /** Environment variables on top of the platform's (undefined removes one). */
+  env?: Readonly<Record<string, string | undefined>>;
   watchdog: Watchdog;
   log: (line: string) => void;
   /** Restart when it ends unasked (default true). */
@@ -30,6 +35,8 @@ export class Supervised {
   private failures = 0;
   private timer: NodeJS.Timeout | undefined;
   private startedAt = 0;
+  /** Arguments being prepared (an asynchronous `args`): no second start meanwhile. */
+  private preparing = false;
 
   constructor(private readonly options: SupervisedOptions) {}
 
@@ -38,9 +45,40 @@ export class Supervised {
   }
 
   start(): void {
-    if (this.stopped || this.child) return;
+    if (this.stopped || this.child || this.preparing) return;
     const o = this.options;
-    const child = spawn(o.file, o.args(), { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true });
+    let args: string[] | Promise<string[]>;
+    try {
+      args = o.args();
+    } catch (error) {
+      args = Promise.reject(error);
+    }
+    if (Array.isArray(args)) {
+      this.spawn(args);
+      return;
+    }
+    this.preparing = true;
+    args.then(
+      (ready) => {
+        this.preparing = false;
+        if (!this.stopped) this.spawn(ready);
+      },
+      (error: unknown) => {
+        this.preparing = false;
+        if (this.stopped) return;
+        o.log(`${o.name} not started: ${error instanceof Error ? error.message : String(error)}`);
+        this.startedAt = Date.now();
+        o.onExit?.(null, '');
+        this.retry();
+      },
+    );
+  }
+
+  private spawn(args: string[]): void {
+    const o = this.options;
+    const env: NodeJS.ProcessEnv = { ...process.env, ...o.env, ...o.watchdog.env };
+    for (const [name, value] of Object.entries(env)) if (value === undefined) delete env[name];
+    const child = spawn(o.file, args, { stdio: ['pipe', 'ignore', 'pipe'], windowsHide: true, env });
     this.child = child;
     this.startedAt = Date.now();
     o.watchdog.watch(child.pid);
@@ -65,17 +103,22 @@ export class Supervised {
       const safe = last.replace(/auth=[^&\s'"]+/g, 'auth=***').replace(/\/\/[^/@\s]+@/g, '//***@');
       o.log(`${o.name} ended (${code ?? signal}): ${safe.slice(0, 400)}`);
       o.onExit?.(code ?? signal, tail);
-      if (o.restart === false) return;
-      // A run that lasted a while resets the backoff.
-      if (Date.now() - this.startedAt > 30_000) this.failures = 0;
-      const delay = BACKOFF_MS[Math.min(this.failures++, BACKOFF_MS.length - 1)];
-      this.timer = setTimeout(() => {
-        this.timer = undefined;
-        this.start();
-      }, delay);
-      this.timer.unref();
+      this.retry();
     });
     o.onStart?.();
+  }
+
+  /** Starts again after the backoff's next delay (unless restarts are off). */
+  private retry(): void {
+    if (this.options.restart === false) return;
+    // A run that lasted a while resets the backoff.
+    if (Date.now() - this.startedAt > 30_000) this.failures = 0;
+    const delay = BACKOFF_MS[Math.min(this.failures++, BACKOFF_MS.length - 1)];
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.start();
+    }, delay);
+    this.timer.unref();
   }
 
   /** Stops for good: `q`, then SIGKILL after `graceMs`. */

@@ -13,6 +13,7 @@ import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runTool, type MediaTools, type RunOptions } from '../../media/tools';
 import { accountDir } from '../accounts';
+import type { Watchdog } from '../live/watchdog';
 import { demoProfilesOf } from '../demo/demo';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
@@ -23,6 +24,7 @@ import type { JobRec, JobTemplate } from '../store/records';
 import { Tx } from '../store/store';
 import { testClipArgs } from './commands';
 import { ensureCovers } from './covers';
+import { watched } from './engine';
 import { FILE_MODE, logoFile, makeDir, sourceFile, videoDir } from './files';
 
 /** Length of a demo clip: a few seconds keep the whole demo's transcoding to a minute or so on 2 cores. */
@@ -37,10 +39,10 @@ export function seedDemoMedia(
   tools: MediaTools,
   onError: (e: unknown) => void,
   signal: AbortSignal,
-  track?: RunOptions['track'],
+  watchdog?: Watchdog,
 ): void {
-  // Every ffmpeg is stopped by `signal` and listed with the watchdog (`track`) while it runs.
-  const run: RunOptions = { signal, track };
+  // Every ffmpeg is stopped by `signal` and listed and marked with the watchdog while it runs.
+  const run: RunOptions = watchdog ? watched(watchdog, { signal }) : { signal };
   void makeDemoMedia(account, accountDir(dataDir, account.accessKey), tools, run).catch((error: unknown) => {
     if (!signal.aborted) onError(new Error(`demo media: ${error instanceof Error ? error.message : String(error)}`));
   });

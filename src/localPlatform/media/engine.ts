@@ -46,6 +46,11 @@ export const DEFAULT_MEDIA_LIMITS: MediaLimits = {
 
 export const DEFAULT_MAX_UPLOAD_BYTES = 2 * 1024 ** 3;
 
+/** `options` with the process listed and marked with `watchdog` (live/watchdog.ts). */
+export function watched(watchdog: Watchdog, options: RunOptions = {}): RunOptions {
+  return { ...options, env: { ...options.env, ...watchdog.env }, track: watchdog };
+}
+
 export function defaultMaxJobs(): number {
   return Math.max(1, Math.floor(availableParallelism() / 2));
 }
@@ -106,9 +111,9 @@ export class MediaEngine {
     return describeMediaMode(this.mode);
   }
 
-  /** Options of every media tool run: its process listed with the watchdog while it runs. */
+  /** Options of every media tool run: its process listed and marked with the watchdog while it runs. */
   runOptions(options: RunOptions = {}): RunOptions {
-    return { ...options, track: this.watchdog };
+    return watched(this.watchdog, options);
   }
 
   /** Adds an account's queue to the round; the returned function takes it out. */

@@ -55,7 +55,8 @@ export class DocumentDiagnostics implements vscode.Disposable {
     const result = validateDocument(kind, document.getText());
     this.entries.set(key, { version: document.version, result, platform: [] });
     this.publish(document);
-    void this.withReferences(document, kind);
+    // The reference lists log their own failures; without them the document keeps the problems found above.
+    this.withReferences(document, kind).catch(() => undefined);
     return result;
   }
 
