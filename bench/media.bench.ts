@@ -15,7 +15,7 @@ import { pipeline } from 'node:stream/promises';
 import { randomBytes } from 'node:crypto';
 import { PlatformClient } from '../src/api/client';
 import { encodeArgs, hlsArgs, testClipArgs } from '../src/localPlatform/media/commands';
-import type { JobTemplate } from '../src/localPlatform/records';
+import type { JobTemplate } from '../src/localPlatform/store/records';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { findMediaTools, runTool } from '../src/media/tools';
 

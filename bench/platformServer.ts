@@ -15,12 +15,12 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Accounts from '../src/localPlatform/accounts';
-import type * as BuiltinGroups from '../src/localPlatform/builtinGroups';
-import type * as Ids from '../src/localPlatform/ids';
-import type * as Records from '../src/localPlatform/records';
-import type { ChannelRec, LiveTemplateRec, VideoRec } from '../src/localPlatform/records';
+import type * as BuiltinGroups from '../src/localPlatform/actions/builtinGroups';
+import type * as Ids from '../src/localPlatform/store/ids';
+import type * as Records from '../src/localPlatform/store/records';
+import type { ChannelRec, LiveTemplateRec, VideoRec } from '../src/localPlatform/store/records';
 import type * as PlatformServer from '../src/localPlatform/server';
-import type * as Store from '../src/localPlatform/store';
+import type * as Store from '../src/localPlatform/store/store';
 import type * as Transcoder from '../src/localPlatform/transcoder';
 
 export const CHANNELS = 10_000;

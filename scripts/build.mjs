@@ -283,7 +283,7 @@ await Promise.all([
     .filter(([name]) => name !== 'extension')
     .map(([, options]) => esbuild.build({ ...common, ...options })),
 ]);
-// The browser player's hls.js (src/localPlatform/player.ts serves it at /player/hls.js) beside the extension's
+// The browser player's hls.js (src/localPlatform/http/player.ts serves it at /player/hls.js) beside the extension's
 // bundle: the VSIX ships the installed package's browser build, never a CDN.
 if (selected.extension) {
   await mkdir('dist', { recursive: true });

@@ -20,6 +20,28 @@ const ALLOWED: Record<string, readonly string[]> = {
   vscode: ['api', 'authoring', 'localPlatform', 'media', 'inspector', 'app', 'l10n'],
 };
 
+/**
+ * The rooms inside src/localPlatform (docs/ARCHITECTURE.md, src/localPlatform/README.md) and what each may import
+ * of the others: the store is the floor (its only outside name is the platform's refusal, http/faults.ts); the
+ * top of the folder (server.ts and what it composes) may use them all.
+ */
+const PLATFORM_ALLOWED: Record<string, readonly string[]> = {
+  store: ['http/faults.ts'],
+  http: [
+    'store',
+    'actions',
+    'media/router.ts',
+    'media/upload.ts',
+    'media/tokens.ts',
+    'live/router.ts',
+    'live/liveMedia.ts',
+  ],
+  actions: ['store', 'http', 'live', 'transcoder.ts'],
+  demo: ['store', 'actions', 'transcoder.ts'],
+  media: ['store', 'http', 'actions', 'live', 'demo', 'accounts.ts', 'transcoder.ts'],
+  live: ['store', 'http', 'actions', 'media', 'accounts.ts'],
+};
+
 /** Where VS Code's API may be imported: the shell, and the suite that runs inside the extension host. */
 const VSCODE_ALLOWED = ['src/vscode/', 'test/vscode/'];
 
@@ -134,6 +156,31 @@ describe('Layering: who may import whom (docs/ARCHITECTURE.md)', () => {
         .map((entry) => entry.name)
         .sort(),
       'every room of src/ has its rule',
+    );
+  });
+
+  it('inside src/localPlatform, each room imports only what its rule names (the store nothing above it)', () => {
+    const prefix = 'src/localPlatform/';
+    const roomIn = (path: string): string | undefined => {
+      const parts = path.slice(prefix.length).split('/');
+      return parts.length > 1 ? parts[0] : undefined;
+    };
+    const offending = all.filter((edge) => {
+      if (!edge.from.startsWith(prefix) || !edge.to.startsWith(prefix)) return false;
+      const from = roomIn(edge.from);
+      const target = edge.to.slice(prefix.length).replace(/(\.ts)?$/, '.ts');
+      if (!from || roomIn(edge.to) === from) return false;
+      const allowed = PLATFORM_ALLOWED[from] ?? [];
+      return !allowed.some((name) => target === name || target.startsWith(`${name}/`));
+    });
+    assert.deepEqual(offending, []);
+    assert.deepEqual(
+      Object.keys(PLATFORM_ALLOWED).sort(),
+      readdirSync(join(root, 'src/localPlatform'), { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .map((entry) => entry.name)
+        .sort(),
+      'every room of src/localPlatform has its rule',
     );
   });
 });

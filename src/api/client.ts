@@ -3,7 +3,8 @@
  * Requests are signed per facts section 1 and carried per facts section 2; answers are checked
  * envelopes. Loading this module changes no process-wide state (see ./undici.ts).
  */
-import { expectArray, expectRecord, isRecord, readEnvelope } from './envelope';
+import { prepareRequest, type AnswerContext, type Operation, type Prepared } from './contract';
+import { expectArray, readEnvelope } from './envelope';
 import { ApiError, TransportError, mayHaveBeenCarriedOut, type TransportErrorKind } from './errors';
 import {
   checkCa,
@@ -17,24 +18,14 @@ import {
   parseBaseUrl,
   requireKey,
 } from './options';
-import {
-  InputRule,
-  addScalars,
-  idList,
-  jsonText,
-  maskParams,
-  positiveInteger,
-  requireId,
-  requireWellFormed,
-  type WireParams,
-} from './params';
+import { InputRule, maskParams, requireWellFormed, type WireParams } from './params';
+import { OPERATIONS, type ActionName } from './operations';
+import type { HttpMethod } from './contract';
 import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
 import { signParams } from './signing';
 import { Transport, type TransportOptions } from './transport';
 import { checkUpload, formFields, multipartBody, UPLOAD_PATH } from './upload';
 import {
-  ACTIONS,
-  type ActionName,
   type Channel,
   type ChannelCategory,
   type ChannelDefinition,
@@ -43,7 +34,6 @@ import {
   type ChannelPlayUrl,
   type ChannelUpdate,
   type Envelope,
-  type HttpMethod,
   type LiveLogo,
   type LiveLogoInput,
   type LiveTemplate,
@@ -147,15 +137,6 @@ const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'content-type': 'application/json',
 });
 
-/** How each action travels. */
-const CARRIAGE: Readonly<Record<ActionName, { method: HttpMethod }>> = ACTIONS;
-
-interface Prepared {
-  params: WireParams;
-  /** JSON text body (liveCreateChannel / liveUpdate only). */
-  json?: string;
-}
-
 export class PlatformClient {
   readonly baseUrl: string;
   /** `{upload base}/multipart/upload`. */
@@ -175,7 +156,7 @@ export class PlatformClient {
   /** Texts never shown in a message (see readEnvelope). */
   private readonly scrub: readonly string[];
   /** Per action, what its checks name and what its messages never show; made on first use (see context()). */
-  private readonly contexts = new Map<ActionName, ActionContext>();
+  private readonly contexts = new Map<ActionName, AnswerContext>();
 
   constructor(options: ClientOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('PlatformClient needs an options object');
@@ -214,262 +195,101 @@ export class PlatformClient {
     this.transport = new Transport(this.transportOptions);
   }
 
-  // ---- live channels -------------------------------------------------------------------------
+  // ---- live channels (each a one-liner over its contract in ./operations/) ------------------------
 
   liveCreateChannel(definition: ChannelDefinition, o?: CallOptions): Promise<Channel> {
-    return this.call(
-      'liveCreateChannel',
-      o,
-      () => ({
-        params: {},
-        json: jsonBody('definition', definition),
-      }),
-      (env, context) => expectRecord<Channel>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveCreateChannel, definition, o);
   }
 
   /** Output groups without `id` are replaced, which changes their play addresses (facts section 4). */
   liveUpdate(update: ChannelUpdate, o?: CallOptions): Promise<Channel> {
-    return this.call(
-      'liveUpdate',
-      o,
-      () => {
-        requireId('id', update?.id);
-        return { params: {}, json: jsonBody('update', update) };
-      },
-      (env, context) => expectRecord<Channel>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveUpdate, update, o);
   }
 
   /** `start` is a 1-based page number; `count` is the total number of matching channels. */
   liveGetChannelsByPage(query: ChannelListQuery = {}, o?: CallOptions): Promise<ChannelPage> {
-    return this.call(
-      'liveGetChannelsByPage',
-      o,
-      () => {
-        const { start, number, sort, order, searchType, keyword } = optionalQuery(query);
-        if (start !== undefined) positiveInteger('start', start);
-        if (number !== undefined) positiveInteger('number', number);
-        return { params: addScalars({}, { start, number, sort, order, searchType, keyword }) };
-      },
-      (env, context) => {
-        const channels = expectArray<Channel>(env.result, context);
-        if (typeof env.count !== 'number') {
-          throw new TransportError(
-            'bad-envelope',
-            `liveGetChannelsByPage: ${this.restUrl} answered without the numeric "count" of matching channels${context.note}`,
-            context.action,
-            context.url,
-          );
-        }
-        return { channels, count: env.count };
-      },
-    );
+    return this.invoke(OPERATIONS.liveGetChannelsByPage, query, o);
   }
 
   liveGetChannelById(id: string, o?: CallOptions): Promise<Channel> {
-    return this.call(
-      'liveGetChannelById',
-      o,
-      () => ({ params: { id: requireId('id', id) } }),
-      (env, context) => expectRecord<Channel>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveGetChannelById, { id }, o);
   }
 
   liveStartChannel(id: string, o?: CallOptions): Promise<Channel> {
-    return this.call(
-      'liveStartChannel',
-      o,
-      () => ({ params: { id: requireId('id', id) } }),
-      (env, context) => expectRecord<Channel>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveStartChannel, { id }, o);
   }
 
   liveStopChannel(id: string, o?: CallOptions): Promise<Channel> {
-    return this.call(
-      'liveStopChannel',
-      o,
-      () => ({ params: { id: requireId('id', id) } }),
-      (env, context) => expectRecord<Channel>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveStopChannel, { id }, o);
   }
 
-  async liveDelete(ids: string[], o?: CallOptions): Promise<void> {
-    await this.call('liveDelete', o, () => ({ params: { ids: idList('ids', ids) } }));
+  liveDelete(ids: string[], o?: CallOptions): Promise<void> {
+    return this.invoke(OPERATIONS.liveDelete, { ids }, o);
   }
 
   /** One entry per output group of the given channels. */
   liveGetChannelsPlayUrl(channelIds: string | string[], o?: CallOptions): Promise<ChannelPlayUrl[]> {
-    return this.call(
-      'liveGetChannelsPlayUrl',
-      o,
-      () => ({
-        params: { channelId: idList('channelId', channelIds) },
-      }),
-      (env, context) => expectArray<ChannelPlayUrl>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveGetChannelsPlayUrl, { channelId: channelIds }, o);
   }
 
   liveChannelTypeList(query: { id?: string; name?: string } = {}, o?: CallOptions): Promise<ChannelCategory[]> {
-    return this.call(
-      'liveChannelTypeList',
-      o,
-      () => {
-        const { id, name } = optionalQuery(query);
-        return { params: addScalars({}, { id, name }) };
-      },
-      (env, context) => expectArray<ChannelCategory>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveChannelTypeList, query, o);
   }
 
   liveChannelTypeCreate(name: string, o?: CallOptions): Promise<ChannelCategory> {
-    return this.call(
-      'liveChannelTypeCreate',
-      o,
-      () => ({ params: { name: requireText('name', name) } }),
-      (env, context) => expectRecord<ChannelCategory>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveChannelTypeCreate, { name }, o);
   }
 
   // ---- live templates and logos --------------------------------------------------------------
 
   liveGetTemplates(query: LiveTemplateQuery = {}, o?: CallOptions): Promise<LiveTemplate[]> {
-    return this.call(
-      'liveGetTemplates',
-      o,
-      () => {
-        const { name, type, transcodeType } = optionalQuery(query);
-        return { params: addScalars({}, { name, type, transcodeType }) };
-      },
-      (env, context) => expectArray<LiveTemplate>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveGetTemplates, query, o);
   }
 
   liveTemplateCreate(input: LiveTemplateInput, o?: CallOptions): Promise<LiveTemplate> {
-    return this.call(
-      'liveTemplateCreate',
-      o,
-      () => ({ params: liveTemplateParams(input) }),
-      (env, context) => expectRecord<LiveTemplate>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveTemplateCreate, input, o);
   }
 
   liveTemplateUpdate(input: LiveTemplateUpdate, o?: CallOptions): Promise<LiveTemplate> {
-    return this.call(
-      'liveTemplateUpdate',
-      o,
-      () => ({
-        params: { id: requireId('id', input?.id), ...liveTemplateParams(input) },
-      }),
-      (env, context) => expectRecord<LiveTemplate>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveTemplateUpdate, input, o);
   }
 
   liveLogoCreate(input: LiveLogoInput, o?: CallOptions): Promise<LiveLogo> {
-    return this.call(
-      'liveLogoCreate',
-      o,
-      () => {
-        const { name, uri, width, height, offsetWidth, offsetHeight, opacity, resize } = requireObject('input', input);
-        return { params: addScalars({}, { name, uri, width, height, offsetWidth, offsetHeight, opacity, resize }) };
-      },
-      (env, context) => expectRecord<LiveLogo>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveLogoCreate, input, o);
   }
 
   liveLogoList(query: { name?: string; id?: string } = {}, o?: CallOptions): Promise<LiveLogo[]> {
-    return this.call(
-      'liveLogoList',
-      o,
-      () => {
-        const { name, id } = optionalQuery(query);
-        return { params: addScalars({}, { name, id }) };
-      },
-      (env, context) => expectArray<LiveLogo>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.liveLogoList, query, o);
   }
 
   /** Creates (no `id`) or modifies a logo group; the platform answers `result: ""`, not the id. */
-  async logoGroup(input: LogoGroupInput, o?: CallOptions): Promise<void> {
-    await this.call('logoGroup', o, () => {
-      const { id, name, logos } = requireObject('input', input);
-      if (!Array.isArray(logos)) throw new InputRule('logos', 'must be an array of logo items');
-      return { params: addScalars({ logos: jsonText('logos', logos) }, { id, name }) };
-    });
+  logoGroup(input: LogoGroupInput, o?: CallOptions): Promise<void> {
+    return this.invoke(OPERATIONS.logoGroup, input, o);
   }
 
   /** Deletes logo groups by id. */
-  async deleteLogoGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
-    await this.call('deleteLogoGroup', o, () => ({
-      params: { ids: idList('ids', requireObject('input', input).ids) },
-    }));
+  deleteLogoGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
+    return this.invoke(OPERATIONS.deleteLogoGroup, input, o);
   }
 
   getLogoGroupList(o?: CallOptions): Promise<LogoGroup[]> {
-    return this.call(
-      'getLogoGroupList',
-      o,
-      () => ({ params: {} }),
-      (env, context) => expectArray<LogoGroup>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.getLogoGroupList, {}, o);
   }
 
   // ---- on-demand transcoding -----------------------------------------------------------------
 
   /** Creates (no `id`) or modifies a transcoding template group; returns the group id. */
-  async templateGroup(input: TemplateGroupInput, o?: CallOptions): Promise<number> {
-    const env = await this.call('templateGroup', o, () => {
-      const { id, name, type, trailor, trailorDuration, logoGroupId, transcodeTemplates } = requireObject(
-        'input',
-        input,
-      );
-      if (!Array.isArray(transcodeTemplates))
-        throw new InputRule('transcodeTemplates', 'must be an array of template items');
-      // Each item's advancedArguments travels as JSON text inside the JSON text (interface section 4.3).
-      // Items that are not objects travel as they are: judging them is the platform's job.
-      const items = transcodeTemplates.map((item, index) =>
-        !isRecord(item) || item.advancedArguments === undefined || typeof item.advancedArguments === 'string'
-          ? item
-          : {
-              ...item,
-              advancedArguments: jsonText(`transcodeTemplates[${index}].advancedArguments`, item.advancedArguments),
-            },
-      );
-      return {
-        params: addScalars(
-          { transcodeTemplates: jsonText('transcodeTemplates', items) },
-          { id, name, type, trailor, trailorDuration, logoGroupId },
-        ),
-      };
-    });
-    const groupId = typeof env.result === 'string' && /^\d+$/.test(env.result) ? Number(env.result) : env.result;
-    if (typeof groupId !== 'number' || !Number.isInteger(groupId)) {
-      throw new TransportError(
-        'bad-envelope',
-        `templateGroup: ${this.restUrl} answered with a "result" that is not the group id${this.context('templateGroup').note}`,
-        'templateGroup',
-        this.restUrl,
-      );
-    }
-    return groupId;
+  templateGroup(input: TemplateGroupInput, o?: CallOptions): Promise<number> {
+    return this.invoke(OPERATIONS.templateGroup, input, o);
   }
 
   templateGroupList(query: { type?: 0 | 1 } = {}, o?: CallOptions): Promise<TemplateGroupSummary[]> {
-    return this.call(
-      'templateGroupList',
-      o,
-      () => ({
-        params: addScalars({}, { type: optionalQuery(query).type }),
-      }),
-      (env, context) => expectArray<TemplateGroupSummary>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.templateGroupList, query, o);
   }
 
   /** Deletes transcoding template groups by id. */
-  async deleteTemplateGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
-    await this.call('deleteTemplateGroup', o, () => ({
-      params: { ids: idList('ids', requireObject('input', input).ids) },
-    }));
+  deleteTemplateGroup(input: { ids: string[] }, o?: CallOptions): Promise<void> {
+    return this.invoke(OPERATIONS.deleteTemplateGroup, input, o);
   }
 
   /**
@@ -477,79 +297,32 @@ export class PlatformClient {
    * thrown; only a failure of the whole call (a top-level code such as Codes.exception, transport) throws.
    */
   secondTranscodeV2(job: SecondTranscodeJob, o?: CallOptions): Promise<SecondTranscodeResult[]> {
-    return this.call(
-      'secondTranscodeV2',
-      o,
-      () => {
-        const { videoIds, transcodeTemplates, transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace } =
-          requireObject('job', job);
-        if (typeof replace !== 'boolean') throw new InputRule('replace', 'must be true (replace) or false (save as)');
-        const params: WireParams = { videoIds: idList('videoIds', videoIds) };
-        if (transcodeTemplates !== undefined)
-          params.transcodeTemplates = jsonText('transcodeTemplates', transcodeTemplates);
-        return {
-          params: addScalars(params, { transcodeTemplateGroupId, videoType, trailor, trailorDuration, replace }),
-        };
-      },
-      (env, context) => expectArray<SecondTranscodeResult>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.secondTranscodeV2, job, o);
   }
 
   // ---- videos ----------------------------------------------------------------------------------
 
   /** `start` is a 1-based page number (this project's choice, as for the channel list). */
   queryVideo(query: VideoQuery, o?: CallOptions): Promise<Video[]> {
-    return this.call(
-      'queryVideo',
-      o,
-      () => {
-        const { start, number, sort, order, searchType, keyword, categoryId, videoType, status } = requireObject(
-          'query',
-          query,
-        );
-        positiveInteger('start', start);
-        positiveInteger('number', number);
-        requireText('sort', sort);
-        requireText('order', order);
-        return {
-          params: addScalars({}, { start, number, sort, order, searchType, keyword, categoryId, videoType, status }),
-        };
-      },
-      (env, context) => expectArray<Video>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.queryVideo, query, o);
   }
 
   /** One playback entry per id; unknown ids come back with nulls. */
   getTranscodedVideos(ids: string[], o?: CallOptions): Promise<VideoPlayback[]> {
-    return this.call(
-      'getTranscodedVideos',
-      o,
-      () => ({ params: { ids: idList('ids', ids) } }),
-      (env, context) => expectArray<VideoPlayback>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.getTranscodedVideos, { ids }, o);
   }
 
   getVideoInfo(videoId: string, o?: CallOptions): Promise<Video> {
-    return this.call(
-      'getVideoInfo',
-      o,
-      () => ({ params: { videoId: requireId('videoId', videoId) } }),
-      (env, context) => expectRecord<Video>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.getVideoInfo, { videoId }, o);
   }
 
-  async deleteVideo(videoIds: string[], o?: CallOptions): Promise<void> {
-    await this.call('deleteVideo', o, () => ({ params: { videoIds: idList('videoIds', videoIds) } }));
+  deleteVideo(videoIds: string[], o?: CallOptions): Promise<void> {
+    return this.invoke(OPERATIONS.deleteVideo, { videoIds }, o);
   }
 
   /** The access token for uploads (facts section 6). */
   getToken(o?: CallOptions): Promise<UploadToken> {
-    return this.call(
-      'getToken',
-      o,
-      () => ({ params: {} }),
-      (env, context) => expectRecord<UploadToken>(env.result, context),
-    );
+    return this.invoke(OPERATIONS.getToken, {}, o);
   }
 
   /**
@@ -667,39 +440,38 @@ export class PlatformClient {
   // ---- the one way a request is made ------------------------------------------------------------
 
   /** Action, address, the texts to scrub and, for a POST, the warning that a garbled answer may hide a done operation. */
-  private context(action: ActionName): ActionContext {
+  private context(action: ActionName): AnswerContext {
     let context = this.contexts.get(action);
     if (context === undefined) {
       context = {
         action,
         url: this.restUrl,
         scrub: this.scrub,
-        note: mayHaveBeenCarriedOut(CARRIAGE[action].method),
+        note: mayHaveBeenCarriedOut(OPERATIONS[action].method),
       };
       this.contexts.set(action, context);
     }
     return context;
   }
 
+  /** One operation by its contract: the input checked and turned into parameters, the answer read by its reader. */
+  private invoke<In, Out>(op: Operation<In, Out>, input: In, o: CallOptions | undefined): Promise<Out> {
+    return this.call(op, o, () => prepareRequest(op, input));
+  }
+
   /**
    * Prepares, signs, sends and checks one operation. GETs are retried on network failures and 5xx
-   * (re-signed with a fresh timestamp each time); POSTs are sent once. `read` turns the envelope into the
-   * method's result here, so that the method need not be an async function awaiting this one (one promise
-   * and one hop fewer a call); what it throws is not the attempt's failure (not logged nor retried).
+   * (re-signed with a fresh timestamp each time); POSTs are sent once. The contract's reader turns the
+   * envelope into the method's result here, so that the method need not be an async function awaiting
+   * this one (one promise and one hop fewer a call); what it throws is not the attempt's failure (not
+   * logged nor retried).
    */
-  private call(action: ActionName, o: CallOptions | undefined, prepare: () => Prepared): Promise<Envelope<unknown>>;
-  private call<T>(
-    action: ActionName,
+  private async call<In, Out>(
+    op: Operation<In, Out>,
     o: CallOptions | undefined,
     prepare: () => Prepared,
-    read: (envelope: Envelope<unknown>, context: ActionContext) => T,
-  ): Promise<T>;
-  private async call<T>(
-    action: ActionName,
-    o: CallOptions | undefined,
-    prepare: () => Prepared,
-    read?: (envelope: Envelope<unknown>, context: ActionContext) => T,
-  ): Promise<T | Envelope<unknown>> {
+  ): Promise<Out> {
+    const action = op.action as ActionName;
     let prepared: Prepared;
     try {
       prepared = prepare();
@@ -709,7 +481,7 @@ export class PlatformClient {
       throw error;
     }
     const signal = o?.signal;
-    const method = CARRIAGE[action].method;
+    const method = op.method;
     const attempts = method === 'GET' ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt: close() may come while a GET waits to retry.
@@ -766,7 +538,7 @@ export class PlatformClient {
         );
         continue;
       }
-      return read === undefined ? envelope : read(envelope, this.context(action));
+      return op.read === undefined ? (undefined as Out) : op.read(envelope, this.context(action));
     }
   }
 
@@ -801,13 +573,6 @@ export class PlatformClient {
   }
 }
 
-interface ActionContext {
-  action: ActionName;
-  url: string;
-  scrub: readonly string[];
-  note: string;
-}
-
 interface Outcome {
   status?: number;
   code?: number;
@@ -839,46 +604,4 @@ function percentEncoded(text: string): string {
     if (code >= 128 || UNRESERVED[code] === 0) return encodeURIComponent(text);
   }
   return text;
-}
-
-/** Filters of a list: absent (undefined or null) means none; anything else must be an object. */
-function optionalQuery<T extends object>(query: T | null | undefined): Partial<T> {
-  return query === undefined || query === null ? {} : requireObject('query', query);
-}
-
-function requireObject<T>(field: string, value: T): T {
-  if (typeof value !== 'object' || value === null || Array.isArray(value))
-    throw new InputRule(field, 'must be an object');
-  return value;
-}
-
-function requireText(field: string, value: unknown): string {
-  if (typeof value !== 'string' || value.trim() === '') throw new InputRule(field, 'must be a non-empty string');
-  return value;
-}
-
-/** The JSON body of liveCreateChannel / liveUpdate (not signed, facts section 2). */
-function jsonBody(field: string, value: unknown): string {
-  requireObject(field, value);
-  return jsonText(field, value);
-}
-
-function liveTemplateParams(input: LiveTemplateInput): WireParams {
-  const {
-    displayName,
-    type,
-    transcodeType,
-    videoWidth,
-    videoHeight,
-    videoBitrate,
-    audioBitrate,
-    frameRate,
-    advancedArguments,
-  } = requireObject('input', input);
-  const params = addScalars(
-    {},
-    { displayName, type, transcodeType, videoWidth, videoHeight, videoBitrate, audioBitrate, frameRate },
-  );
-  if (advancedArguments !== undefined) params.advancedArguments = jsonText('advancedArguments', advancedArguments);
-  return params;
 }

@@ -24,6 +24,11 @@ export const PROTOCOL_RTMP = 2;
 /** Channel status (facts section 3): 0 initialised, 1 ready (stopped), 2 live, 3 pulling, 5 starting. */
 export type ChannelStatus = 0 | 1 | 2 | 3 | 5;
 export const ChannelStatuses = { initialised: 0, ready: 1, live: 2, pulling: 3, starting: 5 } as const;
+
+/** "Running": live, pulling or starting (the statuses a stop applies to and a delete refuses). */
+export function isChannelRunning(status: ChannelStatus | number): boolean {
+  return status === ChannelStatuses.live || status === ChannelStatuses.pulling || status === ChannelStatuses.starting;
+}
 /** 1 normal (source present), 2 no source. */
 export type StreamStatus = 1 | 2;
 
@@ -350,8 +355,11 @@ export interface TemplateGroupInput {
 /** templateGroupList item (facts section 4), field types as the real platform answers them. */
 export interface TemplateGroupSummary {
   id: number;
-  /** The account the group belongs to (0 for the platform's built-in groups). */
-  userId: number;
+  /**
+   * The account the group belongs to, as text in the platform's published example ("0" for the
+   * platform's built-in groups; see isBuiltInTemplateGroup).
+   */
+  userId: string;
   name: string;
   type: 0 | 1;
   /** True for the account's default group. */
@@ -364,6 +372,11 @@ export interface TemplateGroupSummary {
    * other fields only, so a platform may leave this out: Open as File and Compare with Platform then say so.
    */
   transcodeTemplates?: TemplateGroupListedItem[];
+}
+
+/** A group of the platform's own, in every account ("0", or 0 from a platform that sends a number). */
+export function isBuiltInTemplateGroup(group: { userId: string | number }): boolean {
+  return String(group.userId) === '0';
 }
 
 /** A template item as templateGroupList lists it: `advancedArguments` JSON text, or null when unset. */
@@ -613,38 +626,3 @@ export interface UploadProgress {
   sentBytes: number;
   totalBytes: number;
 }
-
-/** How each action travels (facts section 2). */
-export type HttpMethod = 'GET' | 'POST';
-
-export const ACTIONS = {
-  liveCreateChannel: { method: 'POST', jsonBody: true },
-  liveUpdate: { method: 'POST', jsonBody: true },
-  liveGetChannelsByPage: { method: 'GET' },
-  liveGetChannelById: { method: 'GET' },
-  liveStartChannel: { method: 'POST' },
-  liveStopChannel: { method: 'POST' },
-  liveDelete: { method: 'POST' },
-  liveGetChannelsPlayUrl: { method: 'GET' },
-  liveChannelTypeList: { method: 'GET' },
-  liveChannelTypeCreate: { method: 'POST' },
-  liveTemplateUpdate: { method: 'POST' },
-  liveTemplateCreate: { method: 'POST' },
-  liveGetTemplates: { method: 'GET' },
-  liveLogoCreate: { method: 'POST' },
-  liveLogoList: { method: 'GET' },
-  logoGroup: { method: 'POST' },
-  getLogoGroupList: { method: 'GET' },
-  templateGroup: { method: 'POST' },
-  templateGroupList: { method: 'GET' },
-  deleteTemplateGroup: { method: 'POST' },
-  deleteLogoGroup: { method: 'POST' },
-  secondTranscodeV2: { method: 'POST' },
-  queryVideo: { method: 'GET' },
-  getTranscodedVideos: { method: 'GET' },
-  getVideoInfo: { method: 'GET' },
-  deleteVideo: { method: 'POST' },
-  getToken: { method: 'GET' },
-} as const satisfies Record<string, { method: HttpMethod; jsonBody?: boolean }>;
-
-export type ActionName = keyof typeof ACTIONS;

@@ -5,6 +5,7 @@
  */
 import type { PlatformClient } from '../api/client';
 import type { Channel, Video } from '../api/types';
+import { isBuiltInTemplateGroup } from '../api/types';
 import { l10n } from '../l10n/l10n';
 import type { NamedRef, ReferenceKind, ReferenceList } from './references';
 
@@ -89,7 +90,7 @@ export async function fetchReferenceList(
             [l10n.t('default group'), g.defaultGroup ? l10n.t('yes') : l10n.t('no')],
             [l10n.t('trailer'), g.trailor ? `${g.trailorDuration} s` : l10n.t('none')],
             [l10n.t('logo group'), g.logoGroupId ? String(g.logoGroupId) : l10n.t('none')],
-            [l10n.t('built in'), g.userId === 0 ? l10n.t('yes') : l10n.t('no')],
+            [l10n.t('built in'), isBuiltInTemplateGroup(g) ? l10n.t('yes') : l10n.t('no')],
           ],
         })),
       );

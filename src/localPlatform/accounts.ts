@@ -4,11 +4,11 @@
  */
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
-import type { Account } from './context';
-import { FIRST_USER_TEMPLATE_GROUP_ID } from './builtinGroups';
+import type { Account } from './actions/context';
+import { FIRST_USER_TEMPLATE_GROUP_ID } from './actions/builtinGroups';
 import { withCoverFlags } from './media/files';
-import { COLLECTION_NAMES, type MetaRec } from './records';
-import { AccountStore, Tx } from './store';
+import { COLLECTION_NAMES, type MetaRec } from './store/records';
+import { AccountStore, Tx } from './store/store';
 import { Transcoder, type TranscodeQueue } from './transcoder';
 
 export interface PlatformAccount {

@@ -4,9 +4,9 @@
  * wall-clock times, so a restart resumes (or completes) what was in flight. `clockSpeed` divides the
  * simulated durations: tests use a large value so a run takes milliseconds.
  */
-import { newId } from './ids';
-import type { JobRec, JobTemplate, StreamRec, VideoRec } from './records';
-import { Tx, type AccountStore } from './store';
+import { newId } from './store/ids';
+import type { JobRec, JobTemplate, StreamRec, VideoRec } from './store/records';
+import { Tx, type AccountStore } from './store/store';
 
 /** Simulated durations at clock speed 1. */
 export const QUEUE_MS = 2_000;

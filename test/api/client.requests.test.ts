@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import type { PlatformClient } from '../../src/api/client';
 import { InvalidInputError } from '../../src/api/errors';
 import { signParams } from '../../src/api/signing';
-import { ACTIONS, type ActionName } from '../../src/api/types';
+import { ACTIONS, type ActionName } from '../../src/api/operations';
 import { CaptureServer, ok, sendJson, signatureOf, type Captured } from './captureServer';
 import { ACCESS_KEY, SECRET_KEY, makeClient, rejection } from './fixtures';
 

@@ -3,6 +3,7 @@
  * job naming a video the account does not have is flagged on that id and not sent.
  */
 import assert from 'node:assert/strict';
+import { isBuiltInTemplateGroup } from '../../src/api/types';
 import { createOrUpdateCommand, validateDocumentCommand } from '../../src/app/authoring/commands';
 import { channelDocumentText } from '../../src/authoring/channelDocument';
 import type { DocumentKind } from '../../src/authoring/documentKind';
@@ -65,7 +66,7 @@ describe('Authoring references: hovers on ids, unknown video ids, refusals on th
 
   it('shows template groups and logo groups by name, and says when the account has no such id', async () => {
     const groups = await suite.client.templateGroupList({});
-    const group = groups.find((g) => g.userId !== 0) ?? groups[0]!;
+    const group = groups.find((g) => !isBuiltInTemplateGroup(g)) ?? groups[0]!;
     const [logoGroup] = await suite.client.getLogoGroupList();
     const text = JSON.stringify({ videoIds: ['a'], transcodeTemplateGroupId: group.id, x: 0 }, null, 2);
     const onGroup = await hoverAt('transcode', text, `: ${group.id}`.slice(2));

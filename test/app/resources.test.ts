@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import type { TemplateGroupSummary } from '../../src/api/types';
+import { isBuiltInTemplateGroup } from '../../src/api/types';
 import { createOrUpdateCommand, openChannelAsFileCommand } from '../../src/app/authoring/commands';
 import { compareWithPlatform } from '../../src/app/commands/compareWithPlatform';
 import { copyResourceId } from '../../src/app/commands/copyResourceId';
@@ -84,7 +85,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
       labels(groups),
       listed.map((group) => group.name),
     );
-    const builtin = groups.find((node) => node.resource.record.userId === 0)!;
+    const builtin = groups.find((node) => String(node.resource.record.userId) === '0')!;
     assert.match(builtin.view().contextValue, /^templateGroup\+builtin/);
     assert.match(builtin.view().description ?? '', /built-in/);
     const standard = await row('templateGroup', 'Standard HLS + MP4');
@@ -244,7 +245,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
 
   it('refuses to delete a built-in template group and changes nothing; the palette does not offer them', async () => {
     const before = await suite.client.templateGroupList();
-    const builtin = (await rowsOf('templateGroup')).find((node) => node.resource.record.userId === 0)!;
+    const builtin = (await rowsOf('templateGroup')).find((node) => String(node.resource.record.userId) === '0')!;
     assert.equal(await suite.harness.run(deleteResource, { node: builtin }), undefined);
     assert.match(
       suite.harness.ui.errors[0]!,
@@ -258,7 +259,7 @@ describe('Resources view: template groups, logo groups, live templates and logos
     const offered = suite.harness.ui.asked[1]!.items!.map(
       (item) => (item.value as { record: TemplateGroupSummary }).record,
     );
-    assert.ok(offered.length > 0 && offered.every((group) => group.userId !== 0));
+    assert.ok(offered.length > 0 && offered.every((group) => !isBuiltInTemplateGroup(group)));
   });
 
   it('shows the platform refusal to delete a logo group a template group uses, and keeps it', async () => {

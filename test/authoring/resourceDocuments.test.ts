@@ -10,7 +10,7 @@ import { validateDocument } from '../../src/authoring/validate';
 
 const summary: TemplateGroupSummary = {
   id: 1001,
-  userId: 7,
+  userId: '7',
   name: 'Ladder',
   type: 0,
   defaultGroup: true,

@@ -73,6 +73,18 @@ const VALID_VARIANTS: Array<{ kind: DocumentKind; title: string; doc: () => Json
       replace: true,
     }),
   },
+  {
+    kind: 'transcode',
+    // The interface's template item table (rest-interface.md, secondTranscodeV2) makes defaultVideo optional.
+    title: 'ad-hoc templates none of which says defaultVideo',
+    doc: () => ({
+      videoIds: [HEX.video1],
+      transcodeTemplates: (EXAMPLES.transcode().transcodeTemplates as Array<Record<string, unknown>>).map(
+        ({ defaultVideo: _, ...item }) => item,
+      ),
+      replace: false,
+    }),
+  },
   { kind: 'livetemplate', title: 'an update of one field', doc: () => ({ id: HEX.t720, videoBitrate: 1800 }) },
 ];
 

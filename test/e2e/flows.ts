@@ -4,7 +4,7 @@ import { strict as assert } from 'node:assert';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { resourceFlows } from './resourceFlows';

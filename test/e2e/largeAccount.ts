@@ -3,7 +3,7 @@
 // interface has no operation that creates a video, and 3000 signed calls would only slow the run): one
 // durable commit, then the platform opens the account as it finds it (it is not fresh, so no demo data).
 import { openAccount } from '../../src/localPlatform/accounts';
-import { stableId } from '../../src/localPlatform/ids';
+import { stableId } from '../../src/localPlatform/store/ids';
 import {
   newChannelRecord,
   newOutputGroupRecord,
@@ -11,8 +11,8 @@ import {
   type ChannelRec,
   type LiveTemplateRec,
   type VideoRec,
-} from '../../src/localPlatform/records';
-import { Tx } from '../../src/localPlatform/store';
+} from '../../src/localPlatform/store/records';
+import { Tx } from '../../src/localPlatform/store/store';
 import { renditionsFor } from '../../src/localPlatform/transcoder';
 
 export interface LargeAccountCounts {

@@ -1,7 +1,7 @@
 // The Resources view in the workbench: a template group listed, opened as a file, changed there and compared with
 // the platform in VS Code's diff editor.
 import { strict as assert } from 'node:assert';
-import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import type { Flow, FlowContext } from './runFlows';
 
 /** Waits for the row's text to match: its label and description run together ("Corner logo1 logo"). */

@@ -313,8 +313,9 @@ describe('local platform: templates, logos, categories and groups', () => {
       // JSON types as the real platform answers them: a boolean, and the owning account's user id.
       assert.ok(list.every((g) => typeof g.defaultGroup === 'boolean'));
       const { userId } = await client.liveChannelTypeCreate(`Owner check ${id}`);
-      assert.equal(list.find((g) => g.id === id)?.userId, userId);
-      assert.equal(list.find((g) => g.id === 1)?.userId, 0, 'a built-in group belongs to no account');
+      // userId as text, as in the platform's published example of templateGroupList.
+      assert.equal(list.find((g) => g.id === id)?.userId, String(userId));
+      assert.equal(list.find((g) => g.id === 1)?.userId, '0', 'a built-in group belongs to no account');
       assert.equal(list.find((g) => g.id === id2)?.defaultGroup, false);
       // The items as templateGroup took them (advancedArguments as JSON text or null).
       assert.deepEqual(

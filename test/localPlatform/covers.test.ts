@@ -8,8 +8,8 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { accountDir } from '../../src/localPlatform/accounts';
 import { videoDir } from '../../src/localPlatform/media/files';
-import { newVideoRecord, type VideoRec } from '../../src/localPlatform/records';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
+import { newVideoRecord, type VideoRec } from '../../src/localPlatform/store/records';
+import { AccountStore, Tx } from '../../src/localPlatform/store/store';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from './harness';
 import { checkPictures, rawGet } from './media/helpers';
 

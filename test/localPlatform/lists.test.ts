@@ -3,9 +3,14 @@ import * as assert from 'node:assert/strict';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import { accountDir } from '../../src/localPlatform/accounts';
-import { newId } from '../../src/localPlatform/ids';
-import { newChannelRecord, newVideoRecord, type ChannelRec, type VideoRec } from '../../src/localPlatform/records';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
+import { newId } from '../../src/localPlatform/store/ids';
+import {
+  newChannelRecord,
+  newVideoRecord,
+  type ChannelRec,
+  type VideoRec,
+} from '../../src/localPlatform/store/records';
+import { AccountStore, Tx } from '../../src/localPlatform/store/store';
 import { ACCOUNT, apiError, raw, removeDir, tempDir, TestPlatform } from './harness';
 
 const T0 = Date.UTC(2026, 0, 1);

@@ -5,7 +5,7 @@ import { connect } from 'node:net';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
-import { ACTIONS } from '../../src/api/types';
+import { ACTIONS } from '../../src/api/operations';
 import { assertFault, eventually, raw, rawSocket, send, signed, TestPlatform } from './harness';
 
 /** A small deterministic generator, so a failing fuzz case can be replayed. */

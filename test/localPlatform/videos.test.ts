@@ -3,11 +3,11 @@ import * as assert from 'node:assert/strict';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import type { AdHocTemplate, Video } from '../../src/api/types';
-import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { accountDir } from '../../src/localPlatform/accounts';
-import { newId } from '../../src/localPlatform/ids';
-import { newVideoRecord } from '../../src/localPlatform/records';
-import { AccountStore, Tx } from '../../src/localPlatform/store';
+import { newId } from '../../src/localPlatform/store/ids';
+import { newVideoRecord } from '../../src/localPlatform/store/records';
+import { AccountStore, Tx } from '../../src/localPlatform/store/store';
 import { ACCOUNT, apiError, eventually, raw, removeDir, tempDir, TestPlatform } from './harness';
 import {
   assertFields,

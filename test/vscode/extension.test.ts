@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
 import type { Channel } from '../../src/api/types';
-import { DEMO_NAMES } from '../../src/localPlatform/demo';
+import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { startLocalPlatform, type LocalPlatform } from '../../src/localPlatform/server';
 import { eventually } from '../helpers/eventually';
 import { platformCall, type Credentials } from './platformCalls';

@@ -1,5 +1,5 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
-import { PROTOCOL_HLS } from '../../api/types';
+import { isChannelRunning, PROTOCOL_HLS } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
@@ -47,7 +47,7 @@ export function channelStateWord(channel: Channel): string {
 
 /** A channel is "running" (stop makes sense) while live, pulling or starting. */
 export function isRunning(channel: Channel): boolean {
-  return channel.status === 2 || channel.status === 3 || channel.status === 5;
+  return isChannelRunning(channel.status);
 }
 
 /** Still moving between states: the view polls it until it settles. */

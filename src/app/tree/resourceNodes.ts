@@ -1,4 +1,5 @@
 import type { ChannelCategory, LiveLogo, LiveTemplate, LogoGroup, TemplateGroupSummary } from '../../api/types';
+import { isBuiltInTemplateGroup } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { md, type NodeView } from './nodeView';
 import { TreeNode } from './nodes';
@@ -51,7 +52,7 @@ export function resourceId(resource: Resource): string {
 
 /** A built-in template group (the platform's, in every account): it cannot be changed or deleted. */
 export function isBuiltinGroup(resource: Resource): boolean {
-  return resource.kind === 'templateGroup' && resource.record.userId === 0;
+  return resource.kind === 'templateGroup' && isBuiltInTemplateGroup(resource.record);
 }
 
 /** One section: "Template Groups" and so on; its children are that list's records. */
@@ -85,7 +86,7 @@ function describe(resource: Resource): { description: string; tooltip: string[] 
       const templates = g.transcodeTemplates?.length;
       return {
         description: [
-          g.userId === 0 ? l10n.t('built-in') : '',
+          isBuiltInTemplateGroup(g) ? l10n.t('built-in') : '',
           g.defaultGroup ? l10n.t('default') : '',
           g.type === 1 ? 'VR' : '',
           templates === undefined ? '' : templates === 1 ? l10n.t('1 template') : l10n.t('{0} templates', templates),

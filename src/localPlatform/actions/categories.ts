@@ -1,15 +1,17 @@
 /** Channel categories: liveChannelTypeList, liveChannelTypeCreate (rest-interface 4.1, facts section 4). */
+import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { newId } from '../ids';
-import type { CategoryRec } from '../records';
-import * as out from '../serialize';
-import { Tx } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { newId } from '../store/ids';
+import type { CategoryRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx } from '../store/store';
 
 export const liveChannelTypeList: ActionHandler = (ctx) => {
-  const id = ctx.params.str('id', false, 64);
-  const name = ctx.params.str('name', false, 200)?.toLowerCase();
+  const specs = OPERATIONS.liveChannelTypeList.params;
+  const id = ctx.params.param(specs, 'id');
+  const name = ctx.params.param(specs, 'name')?.toLowerCase();
   const rows = [...ctx.account.store.values('categories')]
     .filter((c) => id === undefined || c.id === id)
     .filter((c) => name === undefined || c.name.toLowerCase().includes(name))
@@ -18,7 +20,7 @@ export const liveChannelTypeList: ActionHandler = (ctx) => {
 };
 
 export const liveChannelTypeCreate: ActionHandler = async (ctx) => {
-  const name = ctx.params.str('name', true, 64).trim();
+  const name = ctx.params.param(OPERATIONS.liveChannelTypeCreate.params, 'name').trim();
   const lower = name.toLowerCase();
   for (const c of ctx.account.store.values('categories')) {
     if (c.name.toLowerCase() === lower) {
@@ -32,3 +34,6 @@ export const liveChannelTypeCreate: ActionHandler = async (ctx) => {
   await ctx.account.store.commit(new Tx().put('categories', cat));
   return { result: out.category(ctx.view, cat) };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveChannelTypeList, liveChannelTypeCreate };

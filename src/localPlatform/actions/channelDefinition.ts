@@ -2,11 +2,12 @@
  * Reads and checks a liveCreateChannel / liveUpdate JSON body (rest-interface 4.1), naming the
  * offending field in every refusal. Unknown fields (`fillInfo`, `isFastEdit`, ...) are ignored.
  */
+import { LIVE_TYPES } from '../../api/operations/liveResources';
 import { Codes } from '../../api/errorCodes';
-import { PlatformFault } from '../faults';
-import { Fields } from '../fields';
+import { PlatformFault } from '../http/faults';
+import { Fields } from './fields';
 import type { Flag } from '../../api/types';
-import type { AccountStore } from '../store';
+import type { AccountStore } from '../store/store';
 import { outputUrlProblem, pullStreamProblem } from '../live/pullSource';
 import { checkRenditionWork } from './workLimits';
 
@@ -42,7 +43,6 @@ export interface ChannelDef {
 }
 
 export const ROTATIONS = ['0', '90', '270'] as const;
-export const LIVE_TYPES = [0, 2, 3, 4] as const;
 const MAX_GROUPS = 10;
 const MAX_TEMPLATES = 10;
 

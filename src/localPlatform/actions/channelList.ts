@@ -2,16 +2,16 @@
  * liveGetChannelsByPage: 1-based pages (default 1 / 15), sort and order, search by name, category
  * or both; `count` is the total number of matching channels (facts section 3).
  */
+import { OPERATIONS } from '../../api/operations';
+import { CHANNEL_SORTS } from '../../api/operations/channels';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { ChannelRec } from '../records';
-import * as out from '../serialize';
-import { compareId, compareText, pageAt, pageOfAll, sortedView } from '../sortCache';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { ChannelRec } from '../store/records';
+import * as out from '../http/serialize';
+import { compareId, compareText, pageAt, pageOfAll, sortedView } from '../store/sortCache';
 
-export const CHANNEL_SORTS = ['name', 'type', 'status', 'streamStatus', 'createTime'] as const;
 type ChannelSort = (typeof CHANNEL_SORTS)[number];
-export const MAX_PAGE_SIZE = 1000;
 
 const comparators: Record<ChannelSort, (a: ChannelRec, b: ChannelRec) => number> = {
   name: (a, b) => compareText(a.name, b.name) || compareId(a, b),
@@ -24,20 +24,21 @@ const comparators: Record<ChannelSort, (a: ChannelRec, b: ChannelRec) => number>
 export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const p = ctx.params;
   // Both are optional; 0 (an integer field left at its default by the client) means "not given".
-  const start = p.int('start', false, { min: 0, max: 1_000_000 }) || 1;
-  const number = p.int('number', false, { min: 0, max: MAX_PAGE_SIZE }) || 15;
+  const specs = OPERATIONS.liveGetChannelsByPage.params;
+  const start = p.param(specs, 'start') || 1;
+  const number = p.param(specs, 'number') || 15;
   // The interface's codes for a wrong sort key or search type (sortTypeIncorrect / searchTypeIncorrect), as on queryVideo.
-  const sort = p.oneOf('sort', CHANNEL_SORTS, false, Codes.sortTypeIncorrect) ?? 'createTime';
+  const sort = p.param(specs, 'sort') ?? 'createTime';
   // Newest first when listing by creation time without an order; otherwise ascending.
-  const order = p.oneOf('order', ['asc', 'desc'] as const) ?? (p.has('sort') ? 'asc' : 'desc');
-  const searchType = p.oneOf('searchType', ['name', 'type', 'all'] as const, false, Codes.searchTypeIncorrect);
+  const order = p.param(specs, 'order') ?? (p.has('sort') ? 'asc' : 'desc');
+  const searchType = p.param(specs, 'searchType');
   const view = sortedView(ctx.account.store, 'channels', sort, comparators[sort]);
   let keep: ((ch: ChannelRec, index: number) => boolean) | undefined;
   let keyword = '';
   if (searchType) {
     if (!p.has('keyword'))
       throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
-    keyword = p.str('keyword', true, 200).toLowerCase();
+    keyword = p.str('keyword', true, specs.keyword.maxLength).toLowerCase();
     const names = view.lower('name', (ch) => ch.name);
     const typeNames = view.lower('typeName', (ch) => ch.typeName);
     const byName = (_: ChannelRec, i: number): boolean => names[i]!.includes(keyword);
@@ -54,3 +55,6 @@ export const liveGetChannelsByPage: ActionHandler = (ctx) => {
   const page = pageAt(view.rows, positions, order === 'desc', start, number);
   return { result: out.channelList(ctx.view, page), count: positions.length };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveGetChannelsByPage };

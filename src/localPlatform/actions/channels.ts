@@ -2,15 +2,17 @@
  * Live channel operations: create, update, get, start, stop, delete, play addresses
  * (rest-interface 4.1, facts sections 3 and 4).
  */
+import { OPERATIONS } from '../../api/operations';
 import { randomBytes } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
-import type { ActionContext, ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { newId } from '../ids';
-import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../records';
-import { newChannelRecord } from '../records';
-import * as out from '../serialize';
-import { Tx, type AccountStore } from '../store';
+import { isChannelRunning } from '../../api/types';
+import type { ActionContext, ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { newId } from '../store/ids';
+import type { ChannelRec, LiveOutputRec, OutputGroupRec } from '../store/records';
+import { newChannelRecord } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx, type AccountStore } from '../store/store';
 import { outputUrlProblem, pullStreamProblem } from '../live/pullSource';
 import { readChannelDefinition, type OutputGroupDef } from './channelDefinition';
 
@@ -69,7 +71,7 @@ function definitionOf(ctx: ActionContext, withId: boolean): unknown {
   if (body === undefined) return ctx.params.has('outputGroupList') ? ctx.params.entries() : undefined;
   if (!withId || body === null || typeof body !== 'object' || Array.isArray(body) || !ctx.params.has('id')) return body;
   const given = (body as Record<string, unknown>).id;
-  const paramId = ctx.params.str('id', true, 64);
+  const paramId = ctx.params.param(OPERATIONS.liveUpdate.params, 'id');
   if (given === undefined || given === null || given === '') return { ...body, id: paramId };
   if (String(given) !== paramId) {
     throw new PlatformFault(
@@ -177,7 +179,7 @@ export const liveUpdate: ActionHandler = async (ctx) => {
 };
 
 export const liveGetChannelById: ActionHandler = (ctx) => {
-  const id = ctx.params.str('id', true, 64);
+  const id = ctx.params.param(OPERATIONS.liveGetChannelById.params, 'id');
   return { result: out.channel(ctx.view, findChannel(ctx.account.store, id)) };
 };
 
@@ -212,14 +214,13 @@ function sourceProfile(
   };
 }
 
-/** Live (2), or with real media connecting (3) or starting (5). */
 function isRunning(ch: ChannelRec): boolean {
-  return ch.status === 2 || ch.status === 3 || ch.status === 5;
+  return isChannelRunning(ch.status);
 }
 
 export const liveStartChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const id = ctx.params.str('id', true, 64);
+  const id = ctx.params.param(OPERATIONS.liveStartChannel.params, 'id');
   const stored = findChannel(store, id);
   if (stored.signalType === '2') await checkPullAddress(ctx, stored.pullStream);
   await checkOutputAddresses(ctx, stored.groups);
@@ -263,7 +264,7 @@ export const liveStartChannel: ActionHandler = async (ctx) => {
 
 export const liveStopChannel: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const current = findChannel(store, ctx.params.str('id', true, 64));
+  const current = findChannel(store, ctx.params.param(OPERATIONS.liveStopChannel.params, 'id'));
   if (!isRunning(current)) {
     throw new PlatformFault(
       Codes.channelStateConflict,
@@ -290,7 +291,7 @@ export const liveStopChannel: ActionHandler = async (ctx) => {
 /** liveDelete: all or nothing; a live channel must be stopped first. */
 export const liveDelete: ActionHandler = async (ctx) => {
   const { store } = ctx.account;
-  const ids = ctx.params.idList('ids');
+  const ids = ctx.params.param(OPERATIONS.liveDelete.params, 'ids');
   const tx = new Tx();
   for (const id of ids) {
     const ch = findChannel(store, id, 'ids');
@@ -303,7 +304,18 @@ export const liveDelete: ActionHandler = async (ctx) => {
 };
 
 export const liveGetChannelsPlayUrl: ActionHandler = (ctx) => {
-  const ids = ctx.params.idList('channelId');
+  const ids = ctx.params.param(OPERATIONS.liveGetChannelsPlayUrl.params, 'channelId');
   const result = ids.flatMap((id) => out.playUrls(ctx.view, findChannel(ctx.account.store, id, 'channelId')));
   return { result };
+};
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = {
+  liveCreateChannel,
+  liveUpdate,
+  liveGetChannelById,
+  liveStartChannel,
+  liveStopChannel,
+  liveDelete,
+  liveGetChannelsPlayUrl,
 };

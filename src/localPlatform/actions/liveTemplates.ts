@@ -2,15 +2,15 @@
  * Live templates: liveTemplateCreate, liveTemplateUpdate, liveGetTemplates (rest-interface 4.2,
  * facts section 4). The record's `name` is composed as `<displayName>/<videoBitrate>kbps/<width>x<height>`.
  */
+import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { Fields } from '../fields';
-import { newId } from '../ids';
-import type { AdvancedArgumentsRec, LiveTemplateRec } from '../records';
-import * as out from '../serialize';
-import { Tx } from '../store';
-import { LIVE_TYPES } from './channelDefinition';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { Fields } from './fields';
+import { newId } from '../store/ids';
+import type { AdvancedArgumentsRec, LiveTemplateRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx } from '../store/store';
 
 const EMPTY_ADVANCED: AdvancedArgumentsRec = {
   rc: null,
@@ -59,24 +59,28 @@ interface TemplateFields {
   frameRate?: number;
 }
 
-function readTemplateFields(p: Fields, required: boolean): TemplateFields {
-  const displayName = required ? p.str('displayName', true, 100).trim() : p.str('displayName', false, 100)?.trim();
+/** The template's fields by the create or the update contract (required on create, optional on update). */
+function readTemplateFields(
+  p: Fields,
+  specs: typeof OPERATIONS.liveTemplateCreate.params | typeof OPERATIONS.liveTemplateUpdate.params,
+): TemplateFields {
+  const displayName = p.param(specs, 'displayName')?.trim();
   if (displayName !== undefined && displayName === '') throw p.missing('displayName');
   return {
     displayName,
-    type: p.int('type', false, { min: 0, max: 99 }),
-    transcodeType: p.int('transcodeType', false, { oneOf: LIVE_TYPES }),
-    videoWidth: p.int('videoWidth', required, { min: 16, max: 7680 }),
-    videoHeight: p.int('videoHeight', required, { min: 16, max: 4320 }),
-    videoBitrate: p.int('videoBitrate', required, { min: 1, max: 100_000 }),
-    audioBitrate: p.int('audioBitrate', false, { min: 0, max: 1024 }),
-    frameRate: p.int('frameRate', false, { min: 1, max: 120 }),
+    type: p.param(specs, 'type'),
+    transcodeType: p.param(specs, 'transcodeType'),
+    videoWidth: p.param(specs, 'videoWidth'),
+    videoHeight: p.param(specs, 'videoHeight'),
+    videoBitrate: p.param(specs, 'videoBitrate'),
+    audioBitrate: p.param(specs, 'audioBitrate'),
+    frameRate: p.param(specs, 'frameRate'),
   };
 }
 
 export const liveTemplateCreate: ActionHandler = async (ctx) => {
   const p = ctx.params;
-  const f = readTemplateFields(p, true);
+  const f = readTemplateFields(p, OPERATIONS.liveTemplateCreate.params);
   const t: LiveTemplateRec = {
     id: newId(),
     displayName: f.displayName ?? '',
@@ -98,10 +102,10 @@ export const liveTemplateCreate: ActionHandler = async (ctx) => {
 
 export const liveTemplateUpdate: ActionHandler = async (ctx) => {
   const p = ctx.params;
-  const id = p.str('id', true, 64);
+  const id = p.param(OPERATIONS.liveTemplateUpdate.params, 'id');
   const current = ctx.account.store.get('liveTemplates', id);
   if (!current) throw new PlatformFault(Codes.liveTemplateNotExists, `id ${id} is not a live template of this account`);
-  const f = readTemplateFields(p, false);
+  const f = readTemplateFields(p, OPERATIONS.liveTemplateUpdate.params);
   const t: LiveTemplateRec = {
     ...current,
     displayName: f.displayName ?? current.displayName,
@@ -121,9 +125,10 @@ export const liveTemplateUpdate: ActionHandler = async (ctx) => {
 
 export const liveGetTemplates: ActionHandler = (ctx) => {
   const p = ctx.params;
-  const name = p.str('name', false, 200)?.toLowerCase();
-  const type = p.int('type', false);
-  const transcodeType = p.int('transcodeType', false);
+  const specs = OPERATIONS.liveGetTemplates.params;
+  const name = p.param(specs, 'name')?.toLowerCase();
+  const type = p.param(specs, 'type');
+  const transcodeType = p.param(specs, 'transcodeType');
   const rows = [...ctx.account.store.values('liveTemplates')]
     .filter(
       (t) =>
@@ -136,3 +141,6 @@ export const liveGetTemplates: ActionHandler = (ctx) => {
     .sort((a, b) => a.createTime - b.createTime || (a.id < b.id ? -1 : 1));
   return { result: rows.map((t) => out.liveTemplate(ctx.view, t)) };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { liveTemplateCreate, liveTemplateUpdate, liveGetTemplates };

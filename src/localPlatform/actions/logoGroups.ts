@@ -2,14 +2,16 @@
  * Logo groups (integer ids): logoGroup create/modify, getLogoGroupList (rest-interface 4.2, facts
  * section 4), deleteLogoGroup (all or nothing; a group a template group uses is kept).
  */
+import { OPERATIONS } from '../../api/operations';
+import { GROUP_ID } from '../../api/operations/liveResources';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { Fields } from '../fields';
-import { metaOf } from '../meta';
-import type { LogoGroupRec, LogoItemRec } from '../records';
-import * as out from '../serialize';
-import { Tx, type AccountStore } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { Fields } from './fields';
+import { metaOf } from '../store/meta';
+import type { LogoGroupRec, LogoItemRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx, type AccountStore } from '../store/store';
 import { readRelativeUri } from './liveLogos';
 
 const MAX_LOGOS = 10;
@@ -19,7 +21,7 @@ const MAX_LOGOS = 10;
  * given" (no group has id 0, and clients with integer fields send 0 for "none").
  */
 export function readGroupId(p: Fields, field: string, required = false): number | undefined {
-  const id = p.int(field, required, { min: 0, max: 2_000_000_000 });
+  const id = p.int(field, required, GROUP_ID);
   if (id === 0 && required) throw p.invalid(field, 'must be a group id (1 or more)');
   return id === 0 ? undefined : id;
 }
@@ -65,7 +67,7 @@ export const logoGroup: ActionHandler = async (ctx) => {
   const current = id === undefined ? undefined : store.get('logoGroups', id);
   if (id !== undefined && !current)
     throw new PlatformFault(Codes.logoGroupNotExists, `id ${id} is not a logo group of this account`);
-  const name = p.str('name', true, 100).trim();
+  const name = p.param(OPERATIONS.logoGroup.params, 'name').trim();
   const list = p.array('logos', true);
   if (list.length === 0) throw p.invalid('logos', 'must hold at least one logo');
   if (list.length > MAX_LOGOS) throw p.invalid('logos', `must hold at most ${MAX_LOGOS} logos`);
@@ -109,3 +111,6 @@ export const deleteLogoGroup: ActionHandler = async (ctx) => {
   await store.commit(tx);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { logoGroup, getLogoGroupList, deleteLogoGroup };

@@ -6,16 +6,17 @@
  * the default group is deleted, the account's lowest-numbered remaining regular group becomes the
  * default (none if there is none: the next regular group created becomes it).
  */
+import { OPERATIONS } from '../../api/operations';
 import { Codes } from '../../api/errorCodes';
-import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from '../builtinGroups';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
+import { BUILTIN_TEMPLATE_GROUPS, builtinTemplateGroup } from './builtinGroups';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
 import { checkRenditionWork } from './workLimits';
-import { Fields } from '../fields';
-import { metaOf } from '../meta';
-import type { TemplateGroupItemRec, TemplateGroupRec } from '../records';
-import * as out from '../serialize';
-import { Tx, type AccountStore } from '../store';
+import { Fields } from './fields';
+import { metaOf } from '../store/meta';
+import type { TemplateGroupItemRec, TemplateGroupRec } from '../store/records';
+import * as out from '../http/serialize';
+import { Tx, type AccountStore } from '../store/store';
 import { checkLogoGroup, readGroupId, readGroupIds } from './logoGroups';
 
 const MAX_ITEMS = 20;
@@ -91,11 +92,12 @@ export const templateGroup: ActionHandler = async (ctx) => {
     if (!current)
       throw new PlatformFault(Codes.templateGroupNotExist, `id ${id} is not a template group of this account`);
   }
-  const name = p.str('name', true, 100).trim();
-  const type = p.int('type', true, { oneOf: [0, 1] }) as 0 | 1;
-  const trailor = p.bool('trailor', true);
-  const trailorDuration = p.int('trailorDuration', true, { min: 0, max: 86_400 });
-  const logoGroupId = checkLogoGroup(store, p.int('logoGroupId', true, { min: 0 }), 'logoGroupId');
+  const specs = OPERATIONS.templateGroup.params;
+  const name = p.param(specs, 'name').trim();
+  const type = p.param(specs, 'type') as 0 | 1;
+  const trailor = p.param(specs, 'trailor');
+  const trailorDuration = p.param(specs, 'trailorDuration');
+  const logoGroupId = checkLogoGroup(store, p.param(specs, 'logoGroupId'), 'logoGroupId');
   const templates = readItems(p);
   const meta = metaOf(store);
   const tx = new Tx();
@@ -132,7 +134,7 @@ export const templateGroup: ActionHandler = async (ctx) => {
 };
 
 export const templateGroupList: ActionHandler = (ctx) => {
-  const type = ctx.params.int('type', false, { oneOf: [0, 1] });
+  const type = ctx.params.param(OPERATIONS.templateGroupList.params, 'type');
   const { defaultTemplateGroupId } = metaOf(ctx.account.store);
   const rows = [
     ...BUILTIN_TEMPLATE_GROUPS,
@@ -171,3 +173,6 @@ export const deleteTemplateGroup: ActionHandler = async (ctx) => {
   await store.commit(tx);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { templateGroup, templateGroupList, deleteTemplateGroup };

@@ -7,22 +7,23 @@
  * state are each a video's own outcome. Only a request that cannot be read at all (no `videoIds`,
  * no `replace`) is refused as a whole, with the local parameter codes.
  */
+import { OPERATIONS } from '../../api/operations';
 import { Codes, knownCode } from '../../api/errorCodes';
 import type { SecondTranscodeResult } from '../../api/types';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import { Fields } from '../fields';
-import { newId } from '../ids';
-import { metaOf } from '../meta';
-import type { JobRec, JobTemplate, TemplateGroupRec } from '../records';
-import { Tx, type AccountStore } from '../store';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import { Fields } from './fields';
+import { newId } from '../store/ids';
+import { metaOf } from '../store/meta';
+import type { JobRec, JobTemplate, TemplateGroupRec } from '../store/records';
+import { Tx, type AccountStore } from '../store/store';
 import { checkLogoGroup, readGroupId } from './logoGroups';
 import { findTemplateGroup } from './templateGroups';
 import { checkRenditionWork } from './workLimits';
 
 const TEMPLATE_CODES = { missing: Codes.transcodeTemplateNotCorrect, invalid: Codes.transcodeTemplateNotCorrect };
 const MAX_TEMPLATES = 20;
-const MAX_VIDEOS = 100;
+const SPECS = OPERATIONS.secondTranscodeV2.params;
 
 export interface Plan {
   templates: JobTemplate[];
@@ -89,10 +90,10 @@ function readAdHoc(p: Fields, store: AccountStore): Plan {
   if (defaults === 0) templates[0] = { ...templates[0], defaultVideo: 1 };
   return {
     templates,
-    trailor: p.bool('trailor', false) ?? false,
-    trailorDuration: p.int('trailorDuration', false, { min: 0, max: 86_400 }) ?? 0,
+    trailor: p.param(SPECS, 'trailor') ?? false,
+    trailorDuration: p.param(SPECS, 'trailorDuration') ?? 0,
     logoGroupId: groupLogo ?? read.find((r) => r.logoGroupId !== null)?.logoGroupId ?? null,
-    videoType: (p.int('videoType', false, { oneOf: [0, 1] }) ?? null) as 0 | 1 | null,
+    videoType: (p.param(SPECS, 'videoType') ?? null) as 0 | 1 | null,
   };
 }
 
@@ -177,8 +178,8 @@ function tryPlan(p: Fields, store: AccountStore): Plan | PlatformFault {
 export const secondTranscodeV2: ActionHandler = async (ctx) => {
   const p = ctx.params;
   const { store, transcoder } = ctx.account;
-  const videoIds = p.idList('videoIds', true, MAX_VIDEOS);
-  const replace = p.bool('replace', true);
+  const videoIds = p.param(SPECS, 'videoIds');
+  const replace = p.param(SPECS, 'replace');
   const plan = tryPlan(p, store);
   const tx = new Tx();
   const results = videoIds.map((id): SecondTranscodeResult => {
@@ -206,3 +207,6 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
   transcoder.reschedule();
   return { result: results };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { secondTranscodeV2 };

@@ -3,17 +3,17 @@
  * section 4). queryVideo's `start` is a 1-based page number, as on the channel list (facts section 3
  * leaves the choice to us).
  */
+import { OPERATIONS } from '../../api/operations';
+import { VIDEO_SORTS } from '../../api/operations/videos';
 import { Codes } from '../../api/errorCodes';
-import type { ActionHandler } from '../context';
-import { PlatformFault } from '../faults';
-import type { VideoRec } from '../records';
-import * as out from '../serialize';
-import { compareId, compareText, pageAt, pageOf, sortedView } from '../sortCache';
-import { Tx, type AccountStore } from '../store';
-import { videosTagged } from '../videoIndex';
-import { MAX_PAGE_SIZE } from './channelList';
+import type { ActionHandler } from './context';
+import { PlatformFault } from '../http/faults';
+import type { VideoRec } from '../store/records';
+import * as out from '../http/serialize';
+import { compareId, compareText, pageAt, pageOf, sortedView } from '../store/sortCache';
+import { Tx, type AccountStore } from '../store/store';
+import { videosTagged } from '../store/videoIndex';
 
-export const VIDEO_SORTS = ['title', 'size', 'category', 'uploadTime', 'status', 'tag'] as const;
 type VideoSort = (typeof VIDEO_SORTS)[number];
 
 function comparator(store: AccountStore, sort: VideoSort): (a: VideoRec, b: VideoRec) => number {
@@ -37,22 +37,22 @@ function comparator(store: AccountStore, sort: VideoSort): (a: VideoRec, b: Vide
 
 export const queryVideo: ActionHandler = (ctx) => {
   const p = ctx.params;
-  const start = p.int('start', true, { min: 1, max: 1_000_000 });
-  const number = p.int('number', true, { min: 1, max: MAX_PAGE_SIZE });
-  if (!p.has('sort')) throw p.missing('sort');
-  const sort = p.oneOf('sort', VIDEO_SORTS, true, Codes.sortTypeIncorrect) as VideoSort;
-  const order = p.oneOf('order', ['asc', 'desc'] as const, true);
-  const searchType = p.oneOf('searchType', ['title', 'tag', 'all'] as const, false, Codes.searchTypeIncorrect);
+  const specs = OPERATIONS.queryVideo.params;
+  const start = p.param(specs, 'start');
+  const number = p.param(specs, 'number');
+  const sort = p.param(specs, 'sort');
+  const order = p.param(specs, 'order');
+  const searchType = p.param(specs, 'searchType');
   let keyword: string | undefined;
   if (searchType) {
     if (!p.has('keyword'))
       throw new PlatformFault(Codes.parameterMissing, 'keyword is required when searchType is given');
-    keyword = p.str('keyword', true, 200).toLowerCase();
+    keyword = p.str('keyword', true, specs.keyword.maxLength).toLowerCase();
   }
   // Category ids start at 1: 0 (what clients with integer fields send for none) means all categories.
-  const categoryId = p.int('categoryId', false) || undefined;
-  const videoType = p.int('videoType', false, { oneOf: [0, 1] }) ?? 0;
-  const status = p.int('status', false, { oneOf: [0, 1, 2, 3, 4, 5, 6, 7] });
+  const categoryId = p.param(specs, 'categoryId') || undefined;
+  const videoType = p.param(specs, 'videoType') ?? 0;
+  const status = p.param(specs, 'status');
 
   // The category order also depends on the category names.
   const view = sortedView(
@@ -93,7 +93,7 @@ export const queryVideo: ActionHandler = (ctx) => {
 };
 
 export const getTranscodedVideos: ActionHandler = (ctx) => {
-  const ids = ctx.params.idList('ids');
+  const ids = ctx.params.param(OPERATIONS.getTranscodedVideos.params, 'ids');
   const { store } = ctx.account;
   return { result: ids.map((id) => out.playback(ctx.view, id, store.get('videos', id))) };
 };
@@ -109,14 +109,14 @@ export function findVideo(store: AccountStore, id: string, field: string, listed
 }
 
 export const getVideoInfo: ActionHandler = (ctx) => {
-  const id = ctx.params.str('videoId', true, 64);
+  const id = ctx.params.param(OPERATIONS.getVideoInfo.params, 'videoId');
   return { result: out.video(ctx.view, findVideo(ctx.account.store, id, 'videoId')) };
 };
 
 /** deleteVideo: all or nothing; a transcoding in flight for a deleted video is dropped. */
 export const deleteVideo: ActionHandler = async (ctx) => {
   const { store, transcoder } = ctx.account;
-  const ids = ctx.params.idList('videoIds');
+  const ids = ctx.params.param(OPERATIONS.deleteVideo.params, 'videoIds');
   const tx = new Tx();
   for (const id of ids) {
     findVideo(store, id, 'videoIds', true);
@@ -127,3 +127,6 @@ export const deleteVideo: ActionHandler = async (ctx) => {
   transcoder.videosDeleted(ids);
   return { result: null };
 };
+
+/** This module's operations by action name, collected in ../handlers.ts. */
+export const handlers = { queryVideo, getTranscodedVideos, getVideoInfo, deleteVideo };

@@ -4,7 +4,7 @@
  * field and the limit (src/localPlatform/README.md, "Security").
  */
 import { Codes } from '../../api/errorCodes';
-import { PlatformFault } from '../faults';
+import { PlatformFault } from '../http/faults';
 
 /** Renditions (distinct size and bitrate profiles) one group, transcoding or live channel may ask for. */
 export const MAX_RENDITIONS = 10;

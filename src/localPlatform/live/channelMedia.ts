@@ -10,9 +10,9 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';
-import { DIR_MODE, FILE_MODE } from '../permissions';
-import type { ChannelRec } from '../records';
-import { Tx, type AccountStore } from '../store';
+import { DIR_MODE, FILE_MODE } from '../store/permissions';
+import type { ChannelRec } from '../store/records';
+import { Tx, type AccountStore } from '../store/store';
 import {
   hlsChildFile,
   ladderArgs,

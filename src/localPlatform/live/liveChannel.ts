@@ -3,8 +3,8 @@
  * encoder (channelMedia.ts: a pushed or pulled source through a ladder ffmpeg) or the looped test
  * pattern (patternLoop.ts: segments encoded once, served as a live window, no process).
  */
-import type { ChannelRec } from '../records';
-import type { AccountStore } from '../store';
+import type { ChannelRec } from '../store/records';
+import type { AccountStore } from '../store/store';
 import type { Rendition } from './ladder';
 import type { NmsSession } from './nms';
 

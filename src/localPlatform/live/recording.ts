@@ -12,11 +12,11 @@ import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';
 import { runTool } from '../../media/tools';
-import type { Account } from '../context';
-import { newId } from '../ids';
-import { DIR_MODE } from '../permissions';
-import { newVideoRecord, type ChannelRec, type StreamRec } from '../records';
-import { Tx } from '../store';
+import type { Account } from '../actions/context';
+import { newId } from '../store/ids';
+import { DIR_MODE } from '../store/permissions';
+import { newVideoRecord, type ChannelRec, type StreamRec } from '../store/records';
+import { Tx } from '../store/store';
 import { watched } from '../media/engine';
 import type { Watchdog } from './watchdog';
 

@@ -7,7 +7,7 @@
  * keyframes are off, so every rendition of a video cuts at the same instants (aligned HLS segments,
  * switchable renditions) whatever its size or bitrate.
  */
-import type { JobTemplate, LogoItemRec } from '../records';
+import type { JobTemplate, LogoItemRec } from '../store/records';
 import type { Advanced } from './advanced';
 import type { Container } from '../../media/read';
 

@@ -12,7 +12,7 @@
 import { statSync } from 'node:fs';
 import { lstat, mkdir, realpath } from 'node:fs/promises';
 import { join, resolve, sep } from 'node:path';
-import { Tx, type AccountStore } from '../store';
+import { Tx, type AccountStore } from '../store/store';
 
 export const DIR_MODE = 0o700;
 export const FILE_MODE = 0o600;

@@ -8,8 +8,8 @@ import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { extname } from 'node:path';
-import type { Account } from '../context';
-import { isHexId } from '../ids';
+import type { Account } from '../actions/context';
+import { isHexId } from '../store/ids';
 import { mediaRoot, servedFile } from './files';
 import { keyToken, keyTokenValid } from './tokens';
 

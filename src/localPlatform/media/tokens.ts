@@ -3,7 +3,7 @@
  * nothing is stored and a restart keeps them valid until they expire.
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { Account } from '../context';
+import type { Account } from '../actions/context';
 
 /** What the real service was seen to answer (30 days). */
 export const TOKEN_LIFETIME_SECONDS = 2_592_000;

@@ -16,11 +16,13 @@ import { readMedia, type MediaReading } from '../../media/read';
 import { runTool } from '../../media/tools';
 import { fromGroup } from '../actions/transcode';
 import { findTemplateGroup } from '../actions/templateGroups';
-import type { Account } from '../context';
-import { newId } from '../ids';
-import { metaOf } from '../meta';
-import { newVideoRecord, type JobRec, type VideoRec } from '../records';
-import { Tx } from '../store';
+import type { Account } from '../actions/context';
+import { newId } from '../store/ids';
+import { metaOf } from '../store/meta';
+import { newVideoRecord, type JobRec, type VideoRec } from '../store/records';
+import { Tx } from '../store/store';
+import { fileUrl, type Origin } from '../http/addresses';
+import { send, type Envelope } from '../http/answer';
 import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
 import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
@@ -39,16 +41,12 @@ class UploadFault extends Error {
   }
 }
 
-function answer(res: ServerResponse, envelope: Record<string, unknown>): void {
-  if (res.headersSent) return;
-  const body = JSON.stringify(envelope);
-  res.writeHead(200, {
-    'Content-Type': 'application/json;charset=UTF-8',
-    'Content-Length': Buffer.byteLength(body),
-    'Access-Control-Allow-Origin': '*',
-    Connection: 'close',
-  });
-  res.end(body);
+/** Upload answers are readable by pages of any origin (a browser form posts them) and end the connection. */
+const UPLOAD_HEADERS = { 'Access-Control-Allow-Origin': '*', Connection: 'close' } as const;
+
+/** The envelope, written by the same answer step as /rest's (http/answer.ts). */
+function answer(res: ServerResponse, envelope: Envelope): void {
+  send(res, 200, envelope, UPLOAD_HEADERS);
 }
 
 /**
@@ -125,6 +123,7 @@ export async function handleUpload(
   accounts: Array<{ account: Account; dir: string }>,
   req: IncomingMessage,
   res: ServerResponse,
+  origin: Origin,
 ): Promise<number> {
   if (req.method === 'OPTIONS') {
     res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type' });
@@ -261,7 +260,6 @@ export async function handleUpload(
     return fail(res, Codes.parameterInvalid, beyond);
   }
   const results: unknown[] = [];
-  const origin = `http://${req.headers.host ?? '127.0.0.1'}`;
   for (const [i, r] of received.entries()) {
     const videoId = newId();
     await makeDir(videoDir(dir, videoId));
@@ -271,8 +269,9 @@ export async function handleUpload(
       videoId,
       fileName: r.fileName,
       // As queryVideo lists them: "" when no picture was captured (see serialize.ts video()).
-      thumbnail: video.covers ? `${origin}/vod/${videoId}/thumbnail.jpg` : '',
-      cover: video.covers ? `${origin}/vod/${videoId}/cover.jpg` : '',
+      // Composed by the address builder from the serving origin, as every answer's addresses are.
+      thumbnail: video.covers ? fileUrl(origin, `/vod/${videoId}/thumbnail.jpg`) : '',
+      cover: video.covers ? fileUrl(origin, `/vod/${videoId}/cover.jpg`) : '',
       title: video.title,
       size: video.size,
       duration: video.duration,

@@ -8,7 +8,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import type { Channel } from '../../../src/api/types';
-import { DEMO_NAMES } from '../../../src/localPlatform/demo';
+import { DEMO_NAMES } from '../../../src/localPlatform/demo/demo';
 import { SEGMENT_SECONDS } from '../../../src/localPlatform/live/ladder';
 import { LOOP_SEGMENTS } from '../../../src/localPlatform/live/patternLoop';
 import { TestPlatform } from '../harness';

@@ -80,6 +80,17 @@ describe('local platform media: uploads, cancel and restart', function () {
     assert.equal(listed?.cover, v.cover);
   });
 
+  it("composes the answer's picture addresses with the same builder as every answer, not from the Host header", async () => {
+    // A client naming the platform as localhost (an allowed host name) while it is bound to 127.0.0.1.
+    const answer = await uploadFile(`http://localhost:${tp.platform.port}`, token, clip, { isTranscoder: '0' });
+    assert.equal(answer.code, 0, answer.message);
+    const [r] = answer.result!;
+    const v = await client.getVideoInfo(r.videoId);
+    assert.ok(v.thumbnail.startsWith(`${tp.platform.baseUrl}/vod/`), v.thumbnail);
+    assert.equal(r.thumbnail, v.thumbnail);
+    assert.equal(r.cover, v.cover);
+  });
+
   it('refuses a wrong, expired or missing token, a bad field and a file over the limit with an envelope, storing nothing', async () => {
     const before = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).length;
     const data = await readFile(clip);

@@ -1,0 +1,74 @@
+/**
+ * Answering: the platform's envelope `{code, message, result, success}` (rest-interface section 6),
+ * HTTP 200 for every answer of the interface, another status only for what is not a REST call at
+ * all (wrong path, method, host or origin, unreadable HTTP).
+ */
+import type { ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Codes } from '../../api/errorCodes';
+import type { ActionOutcome } from '../actions/context';
+import { PlatformFault } from './faults';
+import { envelopeChunks } from '../store/answerCache';
+
+export interface Envelope {
+  code: number;
+  message: string;
+  result: unknown;
+  success: boolean;
+  count?: number;
+}
+
+/** A refusal answered with an HTTP status other than 200 (and optional extra headers). */
+export class HttpFault extends PlatformFault {
+  constructor(
+    readonly status: number,
+    code: number,
+    detail: string,
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(code, detail);
+  }
+}
+
+export function failure(fault: PlatformFault): Envelope {
+  return { code: fault.code, message: fault.message, result: null, success: false };
+}
+
+export function success(outcome: ActionOutcome): Envelope {
+  const envelope: Envelope = { code: Codes.success, message: 'success', result: outcome.result, success: true };
+  if (outcome.count !== undefined) envelope.count = outcome.count;
+  return envelope;
+}
+
+export function send(
+  res: ServerResponse,
+  status: number,
+  envelope: Envelope,
+  extra: Readonly<Record<string, string>> = {},
+): void {
+  if (res.headersSent) return;
+  // Page answers carry ready JSON of unchanged records (answerCache.ts): written as they are, never copied again.
+  const chunks = envelopeChunks(envelope);
+  let length = 0;
+  for (const chunk of chunks) length += chunk.length;
+  res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': length, ...extra });
+  // Corked, so the head, the page and the tail leave in one write (end uncorks).
+  if (chunks.length > 1) res.cork();
+  for (let i = 0; i < chunks.length - 1; i++) res.write(chunks[i]);
+  res.end(chunks[chunks.length - 1]);
+}
+
+/** Answers a refusal: its own status for an HttpFault, 200 otherwise. */
+export function sendFault(res: ServerResponse, fault: PlatformFault, close = false): void {
+  const status = fault instanceof HttpFault ? fault.status : 200;
+  const headers = { ...(fault instanceof HttpFault ? fault.headers : {}), ...(close ? { Connection: 'close' } : {}) };
+  send(res, status, failure(fault), headers);
+}
+
+/** Answers on a raw socket (the HTTP parser refused the request) and closes it. */
+export function sendOnSocket(socket: Duplex, statusLine: string, fault: PlatformFault): void {
+  const body = JSON.stringify(failure(fault));
+  socket.end(
+    `HTTP/1.1 ${statusLine}\r\nContent-Type: application/json;charset=UTF-8\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}

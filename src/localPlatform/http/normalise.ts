@@ -1,0 +1,110 @@
+/**
+ * The first step of every request: the target read as a path, and the Host and Origin headers
+ * checked. A web page can reach a loopback server through a host name it controls (DNS rebinding)
+ * or post a form to it; only the names the platform listens on (and configured ones) are served,
+ * and a request sent by a page of another origin is refused.
+ */
+import type { IncomingMessage } from 'node:http';
+import { networkInterfaces } from 'node:os';
+import { Codes } from '../../api/errorCodes';
+import { HttpFault } from './answer';
+
+export interface Incoming {
+  method: string;
+  url: URL;
+  /** The path with repeated slashes made one. */
+  path: string;
+  /** The host name the client used (no port, no brackets), for addresses in answers. */
+  hostName: string | undefined;
+}
+
+export const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
+
+/** Lower case, no brackets, no trailing dot. */
+function canonicalHost(name: string): string {
+  return name
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+}
+
+/**
+ * The host names a request may name: loopback, the bound address, every interface address when
+ * bound to all of them, and the configured extra names.
+ */
+export function allowedHostNames(bound: string, extra: readonly string[] = []): ReadonlySet<string> {
+  const names = new Set(['127.0.0.1', 'localhost', '::1']);
+  if (WILDCARD_HOSTS.has(bound)) {
+    for (const list of Object.values(networkInterfaces()))
+      for (const a of list ?? []) names.add(canonicalHost(a.address));
+  } else {
+    names.add(canonicalHost(bound));
+  }
+  for (const name of extra) names.add(canonicalHost(name));
+  return names;
+}
+
+/** The host name of a Host header value (`name`, `name:port`, `[v6]:port`); undefined if unreadable. */
+function hostOf(header: string): string | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(?::\d*)?$/.exec(header.trim());
+  return m ? canonicalHost(m[1]) : undefined;
+}
+
+function refused(detail: string): HttpFault {
+  return new HttpFault(403, Codes.requestNotAllowed, detail);
+}
+
+function readTarget(req: IncomingMessage): URL {
+  try {
+    // An origin-form target is read as a path even when it starts with `//` (a base address given
+    // with a trailing slash: `http://host:port/` + `/rest`), never as a host name. An absolute-form
+    // target (through a proxy) is routed by its path.
+    const target = req.url ?? '/';
+    return target.startsWith('/') ? new URL(`http://local.invalid${target}`) : new URL(target);
+  } catch {
+    return new URL('http://local.invalid/unreadable');
+  }
+}
+
+/**
+ * Reads and checks the request line and the Host / Origin headers; throws an HttpFault to refuse.
+ * `anyOrigin(path, method)` names the requests that pages of every origin may make (reading the media
+ * files, served with CORS like a CDN's); their Host is checked all the same.
+ */
+export function normalise(
+  req: IncomingMessage,
+  allowedHosts: ReadonlySet<string>,
+  anyOrigin: (path: string, method: string) => boolean = () => false,
+): Incoming {
+  const url = readTarget(req);
+  // Repeated slashes are one, as web servers in front of the real service treat them.
+  const path = url.pathname.replace(/\/{2,}/g, '/');
+  const method = req.method ?? '';
+  const hostHeader = req.headers.host;
+  let hostName: string | undefined;
+  if (hostHeader !== undefined) {
+    hostName = hostOf(hostHeader);
+    if (hostName === undefined || !allowedHosts.has(hostName)) {
+      throw refused(
+        `the Host ${JSON.stringify(hostHeader.slice(0, 100))} is not a name of this local platform ` +
+          `(allowed: ${[...allowedHosts].join(', ')}; add others with --allowed-host / allowedHosts)`,
+      );
+    }
+  }
+  if (url.hostname !== 'local.invalid' && !allowedHosts.has(canonicalHost(url.hostname))) {
+    throw refused(`the request's address names the host ${url.hostname.slice(0, 100)}, not this local platform`);
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !anyOrigin(path, method)) {
+    let originHost: string | undefined;
+    try {
+      originHost = canonicalHost(new URL(origin).hostname);
+    } catch {
+      originHost = undefined;
+    }
+    if (originHost === undefined || originHost === '' || !allowedHosts.has(originHost)) {
+      throw refused(`requests from web pages of another origin (${origin.slice(0, 100)}) are not accepted`);
+    }
+  }
+  return { method, url, path, hostName };
+}

@@ -1,0 +1,173 @@
+/**
+ * Where parameters travel (facts section 2): the query string, an urlencoded or multipart form body
+ * (merged with the query), and for liveCreateChannel / liveUpdate a JSON body. An empty body and a
+ * literal `null` body are both normal.
+ */
+import type { IncomingMessage } from 'node:http';
+import { Codes } from '../../api/errorCodes';
+import { PlatformFault } from './faults';
+import { boundaryOf, parseMultipart } from './multipart';
+
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+const MAX_PARAMS = 200;
+
+export interface ParsedRequest {
+  /** Query and form parameters (the signed ones). */
+  params: Record<string, string>;
+  /** The JSON body, when one was sent (undefined for none or `null`). */
+  json: unknown;
+}
+
+export class BodyTooLarge extends PlatformFault {
+  constructor(
+    limit: number,
+    /** True when the body was not read, so the connection must close after answering. */
+    readonly unread: boolean,
+  ) {
+    super(Codes.bodyTooLarge, `the request body is larger than the limit of ${limit} bytes`);
+  }
+}
+
+/** The client closed the connection before its request body was complete: nobody to answer. */
+export class ClientGone extends Error {
+  constructor() {
+    super('the client closed the connection before sending the whole request body');
+    this.name = 'ClientGone';
+  }
+}
+
+/**
+ * Reads the body up to `limit` bytes. A larger body is drained (up to 16 times the limit) and then
+ * refused, so the client can read the answer; anything bigger is refused without reading it.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  const drainCap = limit * 16;
+  if (Number.isFinite(declared) && declared > drainCap) return Promise.reject(new BodyTooLarge(limit, true));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > drainCap) {
+        req.pause();
+        reject(new BodyTooLarge(limit, true));
+        return;
+      }
+      if (size > limit) {
+        over = true;
+        chunks.length = 0;
+      } else if (!over) {
+        chunks.push(chunk);
+      }
+    });
+    req.on('end', () => (over ? reject(new BodyTooLarge(limit, false)) : resolve(Buffer.concat(chunks))));
+    // A disconnect mid-body ends in 'error' (ECONNRESET "aborted") or a 'close' without 'end'.
+    req.on('error', () => reject(new ClientGone()));
+    req.on('close', () => {
+      if (!req.complete) reject(new ClientGone());
+    });
+  });
+}
+
+function malformed(detail: string): PlatformFault {
+  return new PlatformFault(Codes.bodyMalformed, detail);
+}
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+function decodeText(body: Buffer): string {
+  try {
+    return utf8.decode(body);
+  } catch {
+    throw malformed('the request body is not valid UTF-8 text');
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (error) {
+    const why = error instanceof Error ? error.message : 'syntax error';
+    throw malformed(`the request body is not valid JSON (${why})`);
+  }
+}
+
+/** A body that carries nothing, whatever its declared type: empty, blanks, or a literal `null`. */
+function carriesNothing(body: Buffer): boolean {
+  const blank = (b: number | undefined): boolean => b === 0x20 || b === 0x09 || b === 0x0a || b === 0x0d;
+  let from = 0;
+  let to = body.length;
+  while (from < to && blank(body[from])) from++;
+  while (to > from && blank(body[to - 1])) to--;
+  return to === from || (to - from === 4 && body.toString('latin1', from, to) === 'null');
+}
+
+/**
+ * JSON text of an object or array, or undefined when the text is not JSON (it is then read as the
+ * declared form instead): a client that labels its JSON body as a form still gets it read as JSON.
+ */
+function jsonIfJson(text: string): unknown {
+  if (!/^[[{]/.test(text)) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+export function parseRequest(
+  url: URL,
+  contentTypeHeader: string | undefined,
+  body: Buffer,
+  jsonAction: boolean,
+): ParsedRequest {
+  const pairs: Array<[string, string]> = [...url.searchParams];
+  let json: unknown;
+  const contentType = (contentTypeHeader ?? '').toLowerCase();
+  // An empty or `null` body is normal for every operation and every content type (facts section 2).
+  const text = body.length > 0 && !carriesNothing(body) ? body : undefined;
+  if (text) {
+    if (contentType.startsWith('multipart/form-data')) {
+      const boundary = boundaryOf(contentTypeHeader ?? '');
+      const fields = boundary ? parseMultipart(body, boundary) : undefined;
+      if (!fields) throw malformed('the multipart/form-data body cannot be read (bad boundary or part)');
+      pairs.push(...fields);
+    } else {
+      const decoded = decodeText(body).trim();
+      const declaredForm = contentType.startsWith('application/x-www-form-urlencoded');
+      const asJson = declaredForm ? jsonIfJson(decoded) : undefined;
+      if (declaredForm && asJson === undefined) {
+        pairs.push(...new URLSearchParams(decoded));
+      } else if (
+        asJson !== undefined ||
+        /^[[{"]/.test(decoded) ||
+        (contentType.includes('json') && !/^[^=&\s{["]+=/.test(decoded))
+      ) {
+        const value = asJson !== undefined ? asJson : parseJson(decoded);
+        // Only the channel operations take a JSON body; elsewhere `{}` or `[]` carries nothing.
+        if (jsonAction) json = value === null ? undefined : value;
+      } else if (/^[^=&\s]+=/.test(decoded)) {
+        // A form body sent without its content type, or labelled as JSON.
+        pairs.push(...new URLSearchParams(decoded));
+      } else {
+        throw malformed('the request body is neither JSON nor form data');
+      }
+    }
+  }
+  return finish(pairs, json);
+}
+
+function finish(pairs: Array<[string, string]>, json: unknown): ParsedRequest {
+  if (pairs.length > MAX_PARAMS)
+    throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
+  const params = Object.create(null) as Record<string, string>;
+  for (const [name, value] of pairs) {
+    if (name in params && params[name] !== value) {
+      throw new PlatformFault(Codes.parameterInvalid, `${name} is given more than once with different values`);
+    }
+    params[name] = value;
+  }
+  return { params, json };
+}

@@ -1,0 +1,88 @@
+/**
+ * The `/rest` route: read the body (request.ts), authenticate (auth.ts), dispatch to the action's handler
+ * (dispatch.ts), and answer with the envelope once the handler's writes are on disk (answer.ts).
+ */
+import { Codes } from '../../api/errorCodes';
+import { ACTIONS } from '../../api/operations';
+import type { Account } from '../actions/context';
+import { Fields } from '../actions/fields';
+import type { Origin } from './addresses';
+import { HttpFault, send, success } from './answer';
+import { authenticate, type AuthOptions } from './auth';
+import { dispatch } from './dispatch';
+import { parseRequest, readBody } from './request';
+import type { Route } from './routes';
+
+export interface RestOptions {
+  accounts: ReadonlyMap<string, Account>;
+  auth: AuthOptions;
+  maxBodyBytes: number;
+  bodyTimeoutMs: number;
+  /** The addresses answers are composed against, for the host name the client used. */
+  originOf: (hostName: string | undefined) => Origin;
+}
+
+/** liveCreateChannel and liveUpdate carry their definition as a JSON body (facts section 2). */
+function takesJsonBody(action: string): boolean {
+  return (ACTIONS as Record<string, { jsonBody?: boolean } | undefined>)[action]?.jsonBody === true;
+}
+
+const NO_BODY = Buffer.alloc(0);
+
+/**
+ * A `/rest` body that has not arrived in time is answered with HTTP 408 and the connection closed (the rest of
+ * it is not read). Bodies there are small: a slow one is a stuck or hostile client.
+ */
+async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new HttpFault(408, Codes.exception, `the request body did not arrive within ${ms / 1000} s`, {
+            Connection: 'close',
+          }),
+        ),
+      ms,
+    );
+  });
+  try {
+    return await Promise.race([reading, deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+export function restRoute(options: RestOptions): Route {
+  return async (req, res, incoming, exchange) => {
+    if (incoming.method !== 'GET' && incoming.method !== 'POST') {
+      throw new HttpFault(405, Codes.parameterInvalid, `method must be GET or POST (got ${incoming.method || '?'})`, {
+        Allow: 'GET, POST',
+      });
+    }
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
+    // for, so no deadline timer (Node drains such a request itself once answered).
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    const jsonAction = !bodiless && takesJsonBody(incoming.url.searchParams.get('action') ?? '');
+    const body = bodiless
+      ? NO_BODY
+      : await withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs);
+    const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
+    exchange.action = parsed.params.action ?? '-';
+    const now = Date.now();
+    const account = authenticate(parsed.params, options.accounts, options.auth, now);
+    const handler = dispatch(parsed.params.action);
+    const origin = options.originOf(incoming.hostName);
+    const outcome = await handler({
+      params: new Fields(parsed.params),
+      body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
+      account,
+      view: { store: account.store, userId: account.userId, origin, liveThumbnail: account.live?.thumbnail },
+      now,
+    });
+    // Never answer with data that is not yet on disk.
+    await account.store.durable();
+    exchange.code = Codes.success;
+    send(res, 200, success(outcome));
+  };
+}

@@ -1,0 +1,170 @@
+/**
+ * The HTTP server of the local platform: every request passes the same pipeline, normalise (normalise.ts)
+ * then its route (routes.ts), and a refusal or failure of any step is answered by `answerError` with the
+ * envelope; requests in flight finish (their writes included) before the server closes.
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Codes } from '../../api/errorCodes';
+import { HttpFault, sendFault, sendOnSocket } from './answer';
+import { PlatformFault } from './faults';
+import { normalise } from './normalise';
+import { BodyTooLarge, ClientGone } from './request';
+import type { Exchange, RouteEntry } from './routes';
+
+/** Largest request line plus headers (Node's default is 16 KiB). */
+export const MAX_HEADER_BYTES = 256 * 1024;
+
+/** The methods of a read: media files answer them to pages of any origin. */
+const READS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export interface HttpOptions {
+  routes: readonly RouteEntry[];
+  allowedHosts: ReadonlySet<string>;
+  /** The words of the 404 envelope: what is served. */
+  served: string;
+  idleTimeoutMs?: number;
+  logError: (error: unknown) => void;
+  onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
+}
+
+export interface HttpServer {
+  readonly port: number;
+  /** Stops taking requests, lets those in flight finish (at most 5 s), then closes every connection. */
+  close(): Promise<void>;
+}
+
+/** The answer to a refusal or failure of any step. */
+function answerError(
+  req: IncomingMessage,
+  res: ServerResponse,
+  error: unknown,
+  exchange: Exchange,
+  logError: (error: unknown) => void,
+): void {
+  if (error instanceof ClientGone) {
+    // Nobody to answer: a plain note, not an internal error.
+    exchange.answered = false;
+    console.error(`local platform: note: ${error.message}`);
+    return;
+  }
+  if (error instanceof PlatformFault) {
+    exchange.code = error.code;
+    // A refusal before the body was read: drain it so the connection stays usable.
+    if (error instanceof HttpFault) req.resume();
+    sendFault(res, error, error instanceof BodyTooLarge && error.unread);
+    return;
+  }
+  exchange.code = Codes.exception;
+  logError(error);
+  sendFault(res, new PlatformFault(Codes.exception));
+}
+
+/** One request through the pipeline, logged when someone listens. */
+function handler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  // Made once per server, not per request.
+  const routeFor = (path: string) => options.routes.find((r) => r.path(path));
+  const readableByAnyOrigin = (path: string, method: string): boolean =>
+    READS.has(method) && routeFor(path)?.anyOrigin === true;
+  return async (req, res) => {
+    // The clock is read only for a request log.
+    const started = options.onRequest ? performance.now() : 0;
+    const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
+    try {
+      const incoming = normalise(req, options.allowedHosts, readableByAnyOrigin);
+      const route = routeFor(incoming.path);
+      if (!route) {
+        throw new HttpFault(
+          404,
+          Codes.apiNotExists,
+          `only ${options.served} are served (got ${incoming.path.slice(0, 100)})`,
+        );
+      }
+      await route.serve(req, res, incoming, exchange);
+    } catch (error) {
+      answerError(req, res, error, exchange, options.logError);
+    } finally {
+      if (exchange.answered && options.onRequest) {
+        // The action name comes from the request: keep it to one short, printable word in logs.
+        const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
+        options.onRequest({ action: logged, code: exchange.code, durationMs: performance.now() - started });
+      }
+    }
+  };
+}
+
+/** Requests Node cannot read as HTTP: answered with the envelope on the socket, so the client reads why. */
+function answerClientError(error: NodeJS.ErrnoException, socket: import('node:stream').Duplex): void {
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === 'HPE_HEADER_OVERFLOW') {
+    // Refused like an oversized body: the envelope, so the client reads why.
+    sendOnSocket(
+      socket,
+      '200 OK',
+      new PlatformFault(
+        Codes.bodyTooLarge,
+        `the request line and headers are larger than the limit of ${MAX_HEADER_BYTES} bytes`,
+      ),
+    );
+    return;
+  }
+  // Not HTTP this server can read (often a query with raw spaces or non-ASCII bytes): an HTTP
+  // error, with the envelope saying why.
+  const hint =
+    error.code === 'HPE_INVALID_URL' || error.code === 'HPE_INVALID_CONSTANT'
+      ? '; percent-encode spaces and non-ASCII characters in the address'
+      : '';
+  sendOnSocket(
+    socket,
+    '400 Bad Request',
+    new PlatformFault(
+      Codes.parameterInvalid,
+      `the HTTP request cannot be read (${String(error.code ?? 'parse error').slice(0, 40)})${hint}`,
+    ),
+  );
+}
+
+/** Listens on host:port (0: a free port) and serves every request through the pipeline. */
+export async function listen(host: string, port: number, options: HttpOptions): Promise<HttpServer> {
+  const handle = handler(options);
+  // Requests being handled: close() lets them finish (their writes included) before closing the stores.
+  const inflight = new Set<Promise<void>>();
+  // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
+  // POST parameters there too, JSON text included: room for a long request line.
+  const server = createServer(
+    // No whole-request limit (requestTimeout 0): uploads may be long. Slow headers, slow /rest bodies and silent
+    // connections have limits of their own (headersTimeout, bodyTimeoutMs, server.timeout below).
+    { keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
+    (req, res) => {
+      const done = handle(req, res);
+      inflight.add(done);
+      void done.finally(() => inflight.delete(done));
+    },
+  );
+  // Destroyed when silent this long (no 'timeout' listener on the server: Node destroys the socket).
+  server.timeout = options.idleTimeoutMs ?? 60_000;
+  server.on('clientError', answerClientError);
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      await Promise.race([
+        Promise.allSettled([...inflight]),
+        new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+      ]);
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}
