@@ -13,7 +13,8 @@ import { open, stat } from 'node:fs/promises';
 import { looksLikeFlv, readFlv, type FlvContents } from './readFlv';
 import { avcProfileName } from './readSps';
 
-export type Container = 'mp4' | 'mov' | 'mpegts' | 'flv' | 'matroska' | 'webm' | 'adts' | 'mp3' | 'ogg' | 'wav' | 'flac';
+export type Container =
+  'mp4' | 'mov' | 'mpegts' | 'flv' | 'matroska' | 'webm' | 'adts' | 'mp3' | 'ogg' | 'wav' | 'flac';
 
 export interface ReadOptions {
   /**
@@ -182,11 +183,19 @@ function sourceOf(input: string | Uint8Array): Mediabunny.Source {
 async function readWithMediabunny(input: string | Uint8Array, options: ReadOptions): Promise<MediaReading> {
   const mb = mediabunny();
   const known = formats();
-  const init = options.init ? new mb.Input({ source: new mb.BufferSource(options.init), formats: [mb.MP4, mb.QTFF, mb.MPEG_TS] }) : undefined;
-  const reader = new mb.Input({ source: sourceOf(input), formats: known.map(([format]) => format), ...(init ? { initInput: init } : {}) });
+  const init = options.init
+    ? new mb.Input({ source: new mb.BufferSource(options.init), formats: [mb.MP4, mb.QTFF, mb.MPEG_TS] })
+    : undefined;
+  const reader = new mb.Input({
+    source: sourceOf(input),
+    formats: known.map(([format]) => format),
+    ...(init ? { initInput: init } : {}),
+  });
   try {
     if (!(await reader.canRead().catch(() => false))) {
-      throw new NotMediaError('not a media container this reader knows (MP4, MOV, MPEG-TS, FLV, Matroska, WebM, ADTS, MP3, Ogg, WAVE, FLAC)');
+      throw new NotMediaError(
+        'not a media container this reader knows (MP4, MOV, MPEG-TS, FLV, Matroska, WebM, ADTS, MP3, Ogg, WAVE, FLAC)',
+      );
     }
     // The init input's tracks are read first: an MPEG-TS input looks for its streams' descriptions there.
     if (init) await init.getTracks();
@@ -235,7 +244,17 @@ async function collect(
   out: PacketReading[],
 ): Promise<Collected> {
   const sink = new (mediabunny().EncodedPacketSink)(track);
-  const c: Collected = { start: Infinity, end: -Infinity, firstDecodeTime: 0, count: 0, bytes: 0, keyframes: [], firstIsKey: false, complete: true, times: [] };
+  const c: Collected = {
+    start: Infinity,
+    end: -Infinity,
+    firstDecodeTime: 0,
+    count: 0,
+    bytes: 0,
+    keyframes: [],
+    firstIsKey: false,
+    complete: true,
+    times: [],
+  };
   const durations: number[] = [];
   const keys: boolean[] = [];
   const retrieval: Mediabunny.PacketRetrievalOptions = verify ? { verifyKeyPackets: true } : { metadataOnly: true };
@@ -256,7 +275,15 @@ async function collect(
     c.times.push(packet.timestamp);
     durations.push(packet.duration);
     keys.push(packet.type === 'key');
-    if (options.packets) out.push({ track: kind, pts: packet.timestamp, dts: 0, duration: packet.duration, size: packet.byteLength, key: packet.type === 'key' });
+    if (options.packets)
+      out.push({
+        track: kind,
+        pts: packet.timestamp,
+        dts: 0,
+        duration: packet.duration,
+        size: packet.byteLength,
+        key: packet.type === 'key',
+      });
   }
   if (options.packets) fillDecodeTimes(out.slice(out.length - c.count), c.times);
   c.keyframes.sort((a, b) => a - b);
@@ -276,13 +303,24 @@ function fillDecodeTimes(packets: PacketReading[], times: readonly number[]): vo
 function frameRateOf(times: readonly number[]): number {
   if (times.length < 2) return 0;
   const sorted = [...times].sort((a, b) => a - b);
-  const gaps = sorted.slice(1).map((t, i) => t - sorted[i]!).filter((g) => g > 0).sort((a, b) => a - b);
+  const gaps = sorted
+    .slice(1)
+    .map((t, i) => t - sorted[i]!)
+    .filter((g) => g > 0)
+    .sort((a, b) => a - b);
   const typical = gaps[Math.floor(gaps.length / 2)] ?? 0;
   const span = sorted[sorted.length - 1]! - sorted[0]! + typical;
   return span > 0 ? Math.round((sorted.length / span) * 1000) / 1000 : 0;
 }
 
-const VIDEO_NAMES: Record<string, string> = { avc: 'h264', hevc: 'hevc', vp8: 'vp8', vp9: 'vp9', av1: 'av1', prores: 'prores' };
+const VIDEO_NAMES: Record<string, string> = {
+  avc: 'h264',
+  hevc: 'hevc',
+  vp8: 'vp8',
+  vp9: 'vp9',
+  av1: 'av1',
+  prores: 'prores',
+};
 
 function audioName(codec: string): string {
   if (!codec.startsWith('pcm-')) return codec;
@@ -299,13 +337,23 @@ function avcDetails(codecString: string | undefined): { profile?: string; level?
   return { ...(profile ? { profile } : {}), level: parseInt(match[3]!, 16) };
 }
 
-const AAC_PROFILES: Record<string, string> = { 'mp4a.40.1': 'Main', 'mp4a.40.2': 'LC', 'mp4a.40.5': 'HE-AAC', 'mp4a.40.29': 'HE-AACv2' };
+const AAC_PROFILES: Record<string, string> = {
+  'mp4a.40.1': 'Main',
+  'mp4a.40.2': 'LC',
+  'mp4a.40.5': 'HE-AAC',
+  'mp4a.40.29': 'HE-AACv2',
+};
 
 function rate(bytes: number, start: number, end: number): { bitRate?: number } {
   return end > start ? { bitRate: Math.round((bytes * 8) / (end - start)) } : {};
 }
 
-async function readVideo(track: Mediabunny.InputVideoTrack, options: ReadOptions, verify: boolean, out: PacketReading[]): Promise<VideoReading> {
+async function readVideo(
+  track: Mediabunny.InputVideoTrack,
+  options: ReadOptions,
+  verify: boolean,
+  out: PacketReading[],
+): Promise<VideoReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
   const c = await collect(track, options, verify, 'video', out);
@@ -328,7 +376,11 @@ async function readVideo(track: Mediabunny.InputVideoTrack, options: ReadOptions
   };
 }
 
-async function readAudio(track: Mediabunny.InputAudioTrack, options: ReadOptions, out: PacketReading[]): Promise<AudioReading> {
+async function readAudio(
+  track: Mediabunny.InputAudioTrack,
+  options: ReadOptions,
+  out: PacketReading[],
+): Promise<AudioReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
   const c = await collect(track, options, false, 'audio', out);
@@ -390,7 +442,11 @@ function fromFlv(flv: FlvContents, bytes: number, options: ReadOptions): MediaRe
   const track = (kind: 'video' | 'audio') => flv.packets.filter((p) => p.track === kind);
   const span = (list: typeof flv.packets): { start: number; end: number; bytes: number; first: number } => {
     const times = list.map((p) => p.pts).sort((a, b) => a - b);
-    const gaps = times.slice(1).map((t, i) => t - times[i]!).filter((g) => g > 0).sort((a, b) => a - b);
+    const gaps = times
+      .slice(1)
+      .map((t, i) => t - times[i]!)
+      .filter((g) => g > 0)
+      .sort((a, b) => a - b);
     const last = gaps[Math.floor(gaps.length / 2)] ?? 0;
     return {
       start: times[0] ?? 0,
@@ -403,7 +459,9 @@ function fromFlv(flv: FlvContents, bytes: number, options: ReadOptions): MediaRe
   if (flv.video) {
     const list = track('video');
     const s = span(list);
-    const profile = flv.video.sps ? avcProfileName(flv.video.sps.profileIdc, parseInt(flv.video.codecString?.slice(7, 9) ?? '0', 16)) : undefined;
+    const profile = flv.video.sps
+      ? avcProfileName(flv.video.sps.profileIdc, parseInt(flv.video.codecString?.slice(7, 9) ?? '0', 16))
+      : undefined;
     video = {
       codec: flv.video.codec,
       ...(flv.video.codecString ? { codecString: flv.video.codecString } : {}),
@@ -412,7 +470,10 @@ function fromFlv(flv: FlvContents, bytes: number, options: ReadOptions): MediaRe
       width: flv.video.sps?.width ?? 0,
       height: flv.video.sps?.height ?? 0,
       frameRate: frameRateOf(list.map((p) => p.pts)),
-      keyframes: list.filter((p) => p.key).map((p) => p.pts).sort((a, b) => a - b),
+      keyframes: list
+        .filter((p) => p.key)
+        .map((p) => p.pts)
+        .sort((a, b) => a - b),
       startsWithKeyframe: list[0]?.key ?? false,
       start: s.start,
       end: s.end,
@@ -442,7 +503,14 @@ function fromFlv(flv: FlvContents, bytes: number, options: ReadOptions): MediaRe
     };
   }
   const reading = summary('flv', bytes, video, audio, [], {});
-  const packets = flv.packets.map((p) => ({ track: p.track, pts: p.pts, dts: p.dts, duration: 0, size: p.size, key: p.key }));
+  const packets = flv.packets.map((p) => ({
+    track: p.track,
+    pts: p.pts,
+    dts: p.dts,
+    duration: 0,
+    size: p.size,
+    key: p.key,
+  }));
   return {
     ...reading,
     complete: !flv.truncated,

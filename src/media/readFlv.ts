@@ -92,10 +92,16 @@ function videoTag(tag: Uint8Array, time: number, packets: FlvPacket[], known: Fl
   if (codecId === 7 && tag.length >= 5) {
     const packetType = tag[1]!;
     // The composition time offset is a signed 24-bit number of milliseconds.
-    const cts = ((tag[2]! << 16) | (tag[3]! << 8) | tag[4]!) << 8 >> 8;
+    const cts = (((tag[2]! << 16) | (tag[3]! << 8) | tag[4]!) << 8) >> 8;
     if (packetType === 0) return avcConfig(tag.subarray(5)) ?? known ?? { codec };
     if (packetType === 1) {
-      packets.push({ track: 'video', dts: time / 1000, pts: (time + cts) / 1000, size: tag.length - 5, key: frameType === 1 });
+      packets.push({
+        track: 'video',
+        dts: time / 1000,
+        pts: (time + cts) / 1000,
+        size: tag.length - 5,
+        key: frameType === 1,
+      });
     }
     return known ?? { codec };
   }

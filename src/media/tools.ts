@@ -68,7 +68,10 @@ export function systemFfmpegHidden(env: NodeJS.ProcessEnv = process.env): boolea
  * Where package managers put ffmpeg when it is not on the PATH VS Code was started with (an app started
  * from the Dock or the Start menu often has a shorter PATH than a terminal).
  */
-export function usualPlaces(platform: NodeJS.Platform = process.platform, env: NodeJS.ProcessEnv = process.env): string[] {
+export function usualPlaces(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+): string[] {
   if (platform === 'darwin') return ['/opt/homebrew/bin', '/usr/local/bin', '/opt/local/bin'];
   if (platform === 'win32') {
     const places: string[] = [];
@@ -176,7 +179,9 @@ export class ToolError extends Error {
     readonly stderr: string,
   ) {
     const last = stderr.trim().split('\n').slice(-3).join(' | ');
-    super(`${tool} failed (${typeof exit === 'number' ? `exit code ${exit}` : `signal ${exit}`})${last ? `: ${last}` : ''}`);
+    super(
+      `${tool} failed (${typeof exit === 'number' ? `exit code ${exit}` : `signal ${exit}`})${last ? `: ${last}` : ''}`,
+    );
     this.name = 'ToolError';
   }
 }

@@ -64,8 +64,22 @@ export function workingFfprobe(): Promise<string | undefined> {
     try {
       const file = join(dir, 'check.ts');
       await runTool(mode.tools.ffmpeg, [
-        '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=64x64:rate=25', '-t', '0.2',
-        '-c:v', 'libx264', '-preset', 'ultrafast', '-f', 'mpegts', '-y', file,
+        '-v',
+        'error',
+        '-f',
+        'lavfi',
+        '-i',
+        'testsrc2=size=64x64:rate=25',
+        '-t',
+        '0.2',
+        '-c:v',
+        'libx264',
+        '-preset',
+        'ultrafast',
+        '-f',
+        'mpegts',
+        '-y',
+        file,
       ]);
       await runTool(ffprobe, ['-v', 'error', '-show_streams', file], { timeoutMs: 20_000 });
       return ffprobe;
@@ -89,5 +103,9 @@ export async function probePackets(
     { timeoutMs: 60_000 },
   );
   const packets = (JSON.parse(stdout.toString('utf8')) as { packets?: Array<Record<string, string>> }).packets ?? [];
-  return packets.map((p) => ({ pts: Number(p.pts_time), dts: Number(p.dts_time), key: (p.flags ?? '').startsWith('K') }));
+  return packets.map((p) => ({
+    pts: Number(p.pts_time),
+    dts: Number(p.dts_time),
+    key: (p.flags ?? '').startsWith('K'),
+  }));
 }

@@ -60,7 +60,16 @@ describe('media reader: media read in-process (no ffprobe)', function () {
       ...['-preset', 'veryfast', '-profile:v', 'high', '-level:v', '3.1', '-g', '25', '-keyint_min', '25'],
       ...['-sc_threshold', '0', '-bf', '2', '-c:a', 'aac', '-movflags', '+faststart', join(tmp, 'clip.mp4')],
     ]);
-    await runTool(tools.ffmpeg, ['-v', 'error', '-y', '-i', join(tmp, 'clip.mp4'), '-c', 'copy', join(tmp, 'clip.flv')]);
+    await runTool(tools.ffmpeg, [
+      '-v',
+      'error',
+      '-y',
+      '-i',
+      join(tmp, 'clip.mp4'),
+      '-c',
+      'copy',
+      join(tmp, 'clip.flv'),
+    ]);
   });
   after(() => rmSync(tmp, { recursive: true, force: true }));
 
@@ -164,7 +173,8 @@ describe('media reader: media read in-process (no ffprobe)', function () {
       writeFileSync(file, text);
       await assert.rejects(
         readMedia(file),
-        (error: unknown) => error instanceof NotMediaError && /not a media container this reader knows/.test(error.message),
+        (error: unknown) =>
+          error instanceof NotMediaError && /not a media container this reader knows/.test(error.message),
       );
     }
   });

@@ -84,7 +84,10 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
     );
     const mode = await findMediaTools({ env: { PATH: dir }, places: [] });
     assert.equal(mode.kind, 'simulated');
-    assert.match(mode.kind === 'simulated' ? mode.reason : '', /ffmpeg did not pass its check \(.*Unknown encoder libx264/);
+    assert.match(
+      mode.kind === 'simulated' ? mode.reason : '',
+      /ffmpeg did not pass its check \(.*Unknown encoder libx264/,
+    );
   });
 
   it('checks each binary once, and again when it is replaced', async () => {
@@ -119,7 +122,11 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
     assert.deepEqual(usualPlaces('linux', {}), ['/usr/local/bin', '/usr/bin', '/snap/bin']);
     assert.ok(usualPlaces('darwin', {}).includes('/opt/homebrew/bin'));
     const windows = usualPlaces('win32', { LOCALAPPDATA: 'L', ProgramData: 'P', USERPROFILE: 'U' });
-    assert.deepEqual(windows, [join('L', 'Microsoft', 'WinGet', 'Links'), join('P', 'chocolatey', 'bin'), join('U', 'scoop', 'shims')]);
+    assert.deepEqual(windows, [
+      join('L', 'Microsoft', 'WinGet', 'Links'),
+      join('P', 'chocolatey', 'bin'),
+      join('U', 'scoop', 'shims'),
+    ]);
   });
 
   it('passes arguments as they are, without a shell, and probes what it made', async () => {
@@ -129,8 +136,22 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
     // A file name a shell would act on: it must be taken literally.
     const out = join(tmp, 'clip $(touch pwned) ; x.mp4');
     await runTool(mode.tools.ffmpeg, [
-      '-v', 'error', '-f', 'lavfi', '-i', 'testsrc2=size=160x90:rate=25', '-t', '1',
-      '-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-y', out,
+      '-v',
+      'error',
+      '-f',
+      'lavfi',
+      '-i',
+      'testsrc2=size=160x90:rate=25',
+      '-t',
+      '1',
+      '-c:v',
+      'libx264',
+      '-preset',
+      'ultrafast',
+      '-pix_fmt',
+      'yuv420p',
+      '-y',
+      out,
     ]);
     assert.ok(!require('node:fs').existsSync(join(process.cwd(), 'pwned')));
     const read = await readMedia(out);
@@ -145,7 +166,8 @@ describe('media tools: finding and running ffmpeg and ffprobe', () => {
     if (mode.kind !== 'real') return assert.fail('no ffmpeg');
     await assert.rejects(
       runTool(mode.tools.ffmpeg, ['-v', 'error', '-i', join(tmp, 'missing.mp4'), '-f', 'null', '-']),
-      (error: unknown) => error instanceof ToolError && /ffmpeg failed \(exit code 1\): .*No such file/.test(error.message),
+      (error: unknown) =>
+        error instanceof ToolError && /ffmpeg failed \(exit code 1\): .*No such file/.test(error.message),
     );
   });
 

@@ -13,6 +13,7 @@ import type {
   LogoGroup,
   TemplateGroupSummary,
 } from '../../api/types';
+import { isBuiltInTemplateGroup } from '../../api/types';
 import { channelToDocument } from '../../authoring/channelDocument';
 import type { DocumentKind } from '../../authoring/documentKind';
 import {
@@ -68,7 +69,7 @@ export function recordName(kind: ConfigKind, record: AnyRecord): string {
 /** Built-in template groups belong to the platform, not to the account: they are not pulled. */
 export function ownedRecords<K extends ConfigKind>(kind: K, records: Snapshot[K]): Snapshot[K] {
   if (kind !== 'templategroup') return records;
-  return (records as TemplateGroupSummary[]).filter((group) => group.userId !== 0) as Snapshot[K];
+  return (records as TemplateGroupSummary[]).filter((group) => !isBuiltInTemplateGroup(group)) as Snapshot[K];
 }
 
 /** The kinds a document may name, and the field that names them. */

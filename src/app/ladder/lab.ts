@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { l10n } from '../../l10n/l10n';
 import { encodeArgs, KEYFRAME_SECONDS, sourceDemuxer, type SourceInput } from '../../localPlatform/media/commands';
 import { readAdvanced } from '../../localPlatform/media/advanced';
-import type { JobTemplate } from '../../localPlatform/records';
+import type { JobTemplate } from '../../localPlatform/store/records';
 import { readMedia, type MediaReading } from '../../media/read';
 import { runTool, ToolError, type MediaTools, type RunOptions } from '../../media/tools';
 import { ladderFindings } from './findings';

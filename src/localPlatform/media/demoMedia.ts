@@ -68,7 +68,14 @@ async function makeSource(
  * Cover and thumbnail of a demo video with a source, as an upload captures them before any transcoding (so a
  * raw upload or a failed encode has them too), and the record's `covers` set so that they are listed.
  */
-async function captureCovers(account: Account, dir: string, tools: MediaTools, videoId: string, source: string, run: RunOptions): Promise<void> {
+async function captureCovers(
+  account: Account,
+  dir: string,
+  tools: MediaTools,
+  videoId: string,
+  source: string,
+  run: RunOptions,
+): Promise<void> {
   const signal = run.signal!;
   if (account.store.get('videos', videoId)?.covers) return;
   // The demo's own clip (testClipArgs): an MP4.
@@ -88,12 +95,22 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, r
     const file = logoFile(dir, uri);
     if (!file || existsSync(file)) continue;
     await makeDir(dirname(file));
-    const label = uri.replace(/^.*\//, '').replace(/\.[a-z]+$/, '').toUpperCase();
-    await runTool(tools.ffmpeg, [
-      ...['-hide_banner', '-nostdin', '-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:size=160x60'],
-      ...['-vf', `drawtext=text='${label.replace(/[^A-Z0-9 -]/g, '')}':fontsize=20:fontcolor=black:x=(w-text_w)/2:y=(h-text_h)/2`],
-      ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', file],
-    ], run);
+    const label = uri
+      .replace(/^.*\//, '')
+      .replace(/\.[a-z]+$/, '')
+      .toUpperCase();
+    await runTool(
+      tools.ffmpeg,
+      [
+        ...['-hide_banner', '-nostdin', '-y', '-v', 'error', '-f', 'lavfi', '-i', 'color=c=orange:size=160x60'],
+        ...[
+          '-vf',
+          `drawtext=text='${label.replace(/[^A-Z0-9 -]/g, '')}':fontsize=20:fontcolor=black:x=(w-text_w)/2:y=(h-text_h)/2`,
+        ],
+        ...['-frames:v', '1', '-f', 'image2', '-c:v', 'png', file],
+      ],
+      run,
+    );
     await chmod(file, FILE_MODE);
   }
   const defaultGroup = metaOf(store).defaultTemplateGroupId;

@@ -91,13 +91,21 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
         return;
       }
       const runningStatus = job.first ? 1 : 6;
-      if (video.status !== runningStatus) await this.store.commit(new Tx().put('videos', { ...video, status: runningStatus }));
+      if (video.status !== runningStatus)
+        await this.store.commit(new Tx().put('videos', { ...video, status: runningStatus }));
       await rm(work, { recursive: true, force: true });
       await makeDir(work);
       const source = this.sourceOf(video);
       if (!source) throw new Error('the video has no source media (it was created without a file)');
       const info = await readMedia(source, { signal });
-      const result = await this.transcode(job, video, { file: source, demuxer: sourceDemuxer(info.container) }, info, work, signal);
+      const result = await this.transcode(
+        job,
+        video,
+        { file: source, demuxer: sourceDemuxer(info.container) },
+        info,
+        work,
+        signal,
+      );
       if (this.closed || signal.aborted) return;
       await this.finish(job, result, work);
     } catch (error) {
@@ -181,7 +189,17 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       const files = await readdir(work);
       const sizeOf = async (name: string): Promise<number> => (await stat(join(work, name))).size;
       const hlsSize = s.hlsPath
-        ? (await Promise.all(files.filter((f) => f === `${base}.m3u8` || new RegExp(`^${base.replace(/[^A-Za-z0-9]/g, '\\$&')}-seg\\d+\\.ts$`).test(f)).map(sizeOf))).reduce((x, y) => x + y, 0)
+        ? (
+            await Promise.all(
+              files
+                .filter(
+                  (f) =>
+                    f === `${base}.m3u8` ||
+                    new RegExp(`^${base.replace(/[^A-Za-z0-9]/g, '\\$&')}-seg\\d+\\.ts$`).test(f),
+                )
+                .map(sizeOf),
+            )
+          ).reduce((x, y) => x + y, 0)
         : 0;
       measured.push({
         ...s,
@@ -254,7 +272,8 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       await this.store.commit(tx);
       // Replace: the earlier renditions' files go once the new ones are stored.
       for (const t of new Set(earlier)) {
-        if (/^[0-9a-f]{12}$/.test(t)) await rm(join(videoDir(this.accountDir, video.id), t), { recursive: true, force: true });
+        if (/^[0-9a-f]{12}$/.test(t))
+          await rm(join(videoDir(this.accountDir, video.id), t), { recursive: true, force: true });
       }
       return;
     }
@@ -289,7 +308,6 @@ function fileBase(s: StreamRec): string {
   const path = s.hlsPath ?? s.mp4Path ?? s.flvPath ?? s.tsPath ?? '';
   return path.slice(path.lastIndexOf('/') + 1).replace(/\.[a-z0-9]+$/, '');
 }
-
 
 async function chmodTree(dir: string): Promise<void> {
   for (const name of await readdir(dir)) await chmod(join(dir, name), FILE_MODE);

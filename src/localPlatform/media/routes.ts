@@ -43,7 +43,11 @@ export function isMediaPath(path: string): boolean {
 
 function notFound(res: ServerResponse, what: string): void {
   const body = `not found: ${what}\n`;
-  res.writeHead(404, { ...CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+  res.writeHead(404, {
+    ...CORS,
+    'Content-Type': 'text/plain; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+  });
   res.end(body);
 }
 
@@ -122,10 +126,13 @@ function tokenOf(req: IncomingMessage): string | null {
  */
 async function servePlaylist(req: IncomingMessage, res: ServerResponse, file: string, rawPath: string): Promise<void> {
   const now = Date.now();
-  const text = (await readFile(file, 'utf8')).replace(/URI="([A-Za-z0-9_][A-Za-z0-9._-]*\.key)"/g, (_, name: string) => {
-    const keyPath = `${rawPath.slice(0, rawPath.lastIndexOf('/') + 1)}${name}`;
-    return `URI="${name}?token=${keyToken(keyPath, now)}"`;
-  });
+  const text = (await readFile(file, 'utf8')).replace(
+    /URI="([A-Za-z0-9_][A-Za-z0-9._-]*\.key)"/g,
+    (_, name: string) => {
+      const keyPath = `${rawPath.slice(0, rawPath.lastIndexOf('/') + 1)}${name}`;
+      return `URI="${name}?token=${keyToken(keyPath, now)}"`;
+    },
+  );
   res.writeHead(200, {
     ...CORS,
     'Content-Type': TYPES['.m3u8'],
@@ -167,8 +174,13 @@ export async function serveMedia(
   const file = await locate(ctx, rawPath);
   if (!file) return notFound(res, rawPath.slice(0, 200));
   if (file.endsWith('.key') && !keyTokenValid(rawPath, tokenOf(req), Date.now())) {
-    const body = 'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
-    res.writeHead(403, { ...CORS, 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': Buffer.byteLength(body) });
+    const body =
+      'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
+    res.writeHead(403, {
+      ...CORS,
+      'Content-Type': 'text/plain; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+    });
     res.end(req.method === 'HEAD' ? undefined : body);
     return;
   }

@@ -89,7 +89,8 @@ function readOptions(fields: Map<string, string>, account: Account): Options {
     const raw = fields.get(name)?.trim();
     if (raw === undefined || raw === '') return undefined;
     const n = Number(raw);
-    if (!/^-?\d+$/.test(raw) || !rule(n)) throw new UploadFault(Codes.parameterInvalid, `${name} ${text} (got ${raw.slice(0, 40)})`);
+    if (!/^-?\d+$/.test(raw) || !rule(n))
+      throw new UploadFault(Codes.parameterInvalid, `${name} ${text} (got ${raw.slice(0, 40)})`);
     return n;
   };
   const categoryId = int('categoryId', (n) => n >= 0, 'must be a video category id') ?? 0;
@@ -99,12 +100,16 @@ function readOptions(fields: Map<string, string>, account: Account): Options {
   const videoType = (int('videoType', (n) => n === 0 || n === 1, 'must be 0 (normal) or 1 (VR)') ?? 0) as 0 | 1;
   const isTranscoder = (int('isTranscoder', (n) => n === 0 || n === 1, 'must be 0 or 1') ?? 1) === 1;
   const isEncrypt = int('isEncrypt', (n) => n === 0 || n === 1, 'must be 0 or 1') ?? 0;
-  if (isEncrypt === 1 && !isTranscoder) throw new UploadFault(Codes.parameterInvalid, 'isEncrypt must not be 1 when isTranscoder is 0');
+  if (isEncrypt === 1 && !isTranscoder)
+    throw new UploadFault(Codes.parameterInvalid, 'isEncrypt must not be 1 when isTranscoder is 0');
   int('isExtractFrame', (n) => n === 0 || n === 1, 'must be 0 or 1');
   int('frameInterval', (n) => n >= 1, 'must be a whole number of seconds, at least 1');
   const groupId = int('transcodeTemplateGroupId', (n) => n >= 1, 'must be a template group id');
   if (groupId !== undefined && !findTemplateGroup(account.store, groupId)) {
-    throw new UploadFault(Codes.templateGroupNotExist, `transcodeTemplateGroupId ${groupId} is not a template group of this account`);
+    throw new UploadFault(
+      Codes.templateGroupNotExist,
+      `transcodeTemplateGroupId ${groupId} is not a template group of this account`,
+    );
   }
   const pointsText = fields.get('capturePoints')?.trim() ?? '';
   const capturePoints = pointsText === '' ? [] : pointsText.split(',').map((p) => Number(p.trim()));
@@ -126,7 +131,11 @@ export async function handleUpload(
   origin: Origin,
 ): Promise<number> {
   if (req.method === 'OPTIONS') {
-    res.writeHead(204, { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'POST', 'Access-Control-Allow-Headers': 'Content-Type' });
+    res.writeHead(204, {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'POST',
+      'Access-Control-Allow-Headers': 'Content-Type',
+    });
     res.end();
     return Codes.success;
   }
@@ -165,7 +174,11 @@ export async function handleUpload(
     if (account || refused) return;
     const token = fields.get('token');
     if (token === undefined) return;
-    const check = checkToken(token, accounts.map((a) => a.account), now);
+    const check = checkToken(
+      token,
+      accounts.map((a) => a.account),
+      now,
+    );
     if ('problem' in check) return refuse(new UploadFault(Codes.getAccessTokenFailed, check.problem));
     account = check.account;
     dir = accounts.find((a) => a.account === account)?.dir;
@@ -176,7 +189,10 @@ export async function handleUpload(
     if (refused) return;
     if (!account) {
       return refuse(
-        new UploadFault(Codes.parameterMissing, 'token is missing before the first file part (send the token field first)'),
+        new UploadFault(
+          Codes.parameterMissing,
+          'token is missing before the first file part (send the token field first)',
+        ),
       );
     }
     try {
@@ -187,7 +203,8 @@ export async function handleUpload(
     }
   };
   parser.on('field', (name, value, info) => {
-    if (info.valueTruncated) refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
+    if (info.valueTruncated)
+      refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
     fields.set(name, value);
     if (name === 'token') findAccount();
   });
@@ -201,13 +218,20 @@ export async function handleUpload(
     }
     // Written below the data folder (not /tmp): the same disk, so moving it into place is a rename.
     const root = mediaRoot(dir ?? accounts[0].dir);
-    const entry: Received = { fileName: (info.filename || 'upload').slice(0, 255), temp: join(root, 'incoming', newId()), bytes: 0, truncated: false };
+    const entry: Received = {
+      fileName: (info.filename || 'upload').slice(0, 255),
+      temp: join(root, 'incoming', newId()),
+      bytes: 0,
+      truncated: false,
+    };
     received.push(entry);
     // Counted in the same tick the pipe starts: no chunk can flow past unwritten.
     stream.on('data', (chunk: Buffer) => (entry.bytes += chunk.length));
     stream.on('limit', () => {
       entry.truncated = true;
-      refuse(new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`));
+      refuse(
+        new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`),
+      );
     });
     fileStreams.push(stream);
     writes.push(pipeline(stream, createWriteStream(entry.temp, { mode: FILE_MODE })));
@@ -290,7 +314,12 @@ function titleOf(fileName: string): string {
   return fileName.replace(/\.[^.]*$/, '').slice(0, 100) || 'upload';
 }
 
-async function recordCutOff(account: Account, received: Received[], fields: Map<string, string>, now: number): Promise<void> {
+async function recordCutOff(
+  account: Account,
+  received: Received[],
+  fields: Map<string, string>,
+  now: number,
+): Promise<void> {
   const tx = new Tx();
   for (const r of received) {
     tx.put(
@@ -390,7 +419,14 @@ async function admit(
     bitrate: Math.round((info.bitRate ?? 0) / 1000),
     audioBitrate: a ? Math.round((a.bitRate ?? 0) / 1000) : 0,
     status: 0,
-    covers: await captureCovers(engine, { file: source, demuxer: sourceDemuxer(info.container) }, dir, videoId, options.capturePoints, seconds),
+    covers: await captureCovers(
+      engine,
+      { file: source, demuxer: sourceDemuxer(info.container) },
+      dir,
+      videoId,
+      options.capturePoints,
+      seconds,
+    ),
   };
   const tx = new Tx();
   let video = measured;
@@ -420,7 +456,14 @@ async function admit(
  * cover.jpg at the first capture point (1 s or the middle of a short clip by default), thumbnail.jpg beside it,
  * cover-N.jpg for the others; true when cover.jpg and thumbnail.jpg were written (ffmpeg may find no frame).
  */
-async function captureCovers(engine: MediaEngine, source: SourceInput, dir: string, videoId: string, points: number[], seconds: number): Promise<boolean> {
+async function captureCovers(
+  engine: MediaEngine,
+  source: SourceInput,
+  dir: string,
+  videoId: string,
+  points: number[],
+  seconds: number,
+): Promise<boolean> {
   const at = (p: number): number => Math.max(0, Math.min(p, Math.max(0, seconds - 0.1)));
   const first = points.length > 0 ? at(points[0]) : Math.min(1, seconds / 2);
   const folder = videoDir(dir, videoId);
@@ -431,9 +474,11 @@ async function captureCovers(engine: MediaEngine, source: SourceInput, dir: stri
   ];
   for (const [name, time, width] of shots) {
     const file = join(folder, name);
-    await runTool(engine.tools!.ffmpeg, frameArgs(source, time, file, width), engine.runOptions({ timeoutMs: 60_000 })).catch(
-      () => undefined,
-    );
+    await runTool(
+      engine.tools!.ffmpeg,
+      frameArgs(source, time, file, width),
+      engine.runOptions({ timeoutMs: 60_000 }),
+    ).catch(() => undefined);
     await chmod(file, FILE_MODE).catch(() => undefined);
   }
   return coversOnDisk(dir, videoId);

@@ -83,7 +83,10 @@ describe('local platform media: demo videos', function () {
       for (const v of all) await checkPictures(tp.platform.port, v);
       const now = all.find((v) => v.id === item.id)!;
       // Its cover comes in the same answer as its status 2 and renditions (a new record, no stale cached JSON).
-      if (now.status === 2 && (await served(now.transcodedVideoList[0]?.mp4Url ?? now.transcodedVideoList[0]?.hlsUrl))) {
+      if (
+        now.status === 2 &&
+        (await served(now.transcodedVideoList[0]?.mp4Url ?? now.transcodedVideoList[0]?.hlsUrl))
+      ) {
         assert.notEqual(now.cover, '', 'the saved-as item once transcoded');
       }
       videos = all.filter((v) => watched.includes(v.id));
@@ -108,7 +111,8 @@ describe('local platform media: demo videos', function () {
     // A raw upload and a failed encode have their source, so pictures as an upload captures them; a failed
     // upload and a document have none: "" rather than addresses that answer 404.
     const byTitle = (title: string): Video => all.find((v) => v.title === title && !v.parentId)!;
-    for (const title of ['Raw upload', 'Broken encode']) assert.equal(await checkPictures(tp.platform.port, byTitle(title)), true, title);
+    for (const title of ['Raw upload', 'Broken encode'])
+      assert.equal(await checkPictures(tp.platform.port, byTitle(title)), true, title);
     for (const title of ['Interrupted upload', 'Meeting notes']) {
       assert.equal(byTitle(title).cover, '', title);
       assert.equal(byTitle(title).thumbnail, '', title);

@@ -206,7 +206,10 @@ export function rawGet(
  * Every picture address a video (or an upload's answer) lists answers a JPEG; "" lists none. Both or neither:
  * they are captured together. Returns whether it lists them.
  */
-export async function checkPictures(port: number, v: { cover?: unknown; thumbnail?: unknown; title?: unknown }): Promise<boolean> {
+export async function checkPictures(
+  port: number,
+  v: { cover?: unknown; thumbnail?: unknown; title?: unknown },
+): Promise<boolean> {
   const addresses = [v.cover, v.thumbnail];
   for (const address of addresses) assert.equal(typeof address, 'string', `${String(v.title)}: a string`);
   const listed = (addresses as string[]).filter((address) => address !== '');

@@ -13,7 +13,17 @@ import type { TranscodedStream } from '../../../src/api/types';
 import { accountDir } from '../../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
-import { frameRgb, keyframes, makeClip, mediaTools, probeUrl, rawGet, removeCopies, uploadFile, waitForStatus } from './helpers';
+import {
+  frameRgb,
+  keyframes,
+  makeClip,
+  mediaTools,
+  probeUrl,
+  rawGet,
+  removeCopies,
+  uploadFile,
+  waitForStatus,
+} from './helpers';
 
 describe('local platform media: transcoding with ffmpeg', function () {
   this.timeout(120_000);
@@ -59,7 +69,19 @@ describe('local platform media: transcoding with ffmpeg', function () {
   it('produces every format of ad-hoc templates, measured by ffprobe, keyframes aligned, AES HLS, trial clip and logo', async () => {
     await client.logoGroup({
       name: 'red square',
-      logos: [{ uri: 'red.png', width: 40, height: 40, leftPos: 50, topPos: 50, opacity: 100, resize: 100, start: 0, end: 100 }],
+      logos: [
+        {
+          uri: 'red.png',
+          width: 40,
+          height: 40,
+          leftPos: 50,
+          topPos: 50,
+          opacity: 100,
+          resize: 100,
+          start: 0,
+          end: 100,
+        },
+      ],
     });
     const logoGroupId = (await client.getLogoGroupList()).find((g) => g.name === 'red square')!.id;
     const results = await client.secondTranscodeV2({
@@ -70,8 +92,29 @@ describe('local platform media: transcoding with ffmpeg', function () {
       transcodeTemplates: {
         logoGroupId,
         templates: [
-          { name: 'small', videoWidth: 320, videoHeight: 180, videoBitrate: 400, audioBitrate: 64000, hls: true, mp4: true, flv: true, ts: true, hlsEncryptType: 6, defaultVideo: 1 },
-          { name: 'tiny', videoWidth: 160, videoHeight: 90, videoBitrate: 150, audioBitrate: 32000, hls: true, mp4: true, flv: false },
+          {
+            name: 'small',
+            videoWidth: 320,
+            videoHeight: 180,
+            videoBitrate: 400,
+            audioBitrate: 64000,
+            hls: true,
+            mp4: true,
+            flv: true,
+            ts: true,
+            hlsEncryptType: 6,
+            defaultVideo: 1,
+          },
+          {
+            name: 'tiny',
+            videoWidth: 160,
+            videoHeight: 90,
+            videoBitrate: 150,
+            audioBitrate: 32000,
+            hls: true,
+            mp4: true,
+            flv: false,
+          },
         ],
       },
     });
@@ -88,7 +131,10 @@ describe('local platform media: transcoding with ffmpeg', function () {
     assert.equal(item.duration, 4000);
     const full = item.transcodedVideoList.filter((s) => s.type === 0);
     const trial = item.transcodedVideoList.filter((s) => s.type === 1);
-    assert.deepEqual(full.map((s) => `${s.name} ${s.videoWidth}x${s.videoHeight}`), ['small 320x180', 'tiny 160x90']);
+    assert.deepEqual(
+      full.map((s) => `${s.name} ${s.videoWidth}x${s.videoHeight}`),
+      ['small 320x180', 'tiny 160x90'],
+    );
     assert.equal(trial.length, 2);
 
     const check = async (s: TranscodedStream, seconds: number, want: { kbps: number; audio: number }) => {
@@ -98,7 +144,10 @@ describe('local platform media: transcoding with ffmpeg', function () {
         const v = p.streams.find((x) => x.codec_type === 'video')!;
         assert.equal(`${v.width}x${v.height}`, `${s.videoWidth}x${s.videoHeight}`, url);
         assert.ok(Math.abs(Number(p.format.duration) - seconds) < 0.15, `${url}: ${p.format.duration} s`);
-        assert.ok(p.streams.some((x) => x.codec_type === 'audio'), `${url} has audio`);
+        assert.ok(
+          p.streams.some((x) => x.codec_type === 'audio'),
+          `${url} has audio`,
+        );
       }
       // Recorded fields come from the output, and the output follows the template.
       assert.ok(Math.abs(s.videoBitrate - want.kbps) / want.kbps < 0.35, `${s.name}: ${s.videoBitrate} kbps`);
@@ -108,7 +157,9 @@ describe('local platform media: transcoding with ffmpeg', function () {
         assert.equal(Number(head.headers['content-length']), s.mp4Size);
         // The index at the front: `moov` before `mdat`.
         const start = (await rawGet(tp.platform.port, new URL(s.mp4Url).pathname, { Range: 'bytes=0-4095' })).body;
-        assert.ok(start.indexOf('moov') > 0 && (start.indexOf('mdat') < 0 || start.indexOf('moov') < start.indexOf('mdat')));
+        assert.ok(
+          start.indexOf('moov') > 0 && (start.indexOf('mdat') < 0 || start.indexOf('moov') < start.indexOf('mdat')),
+        );
       }
     };
     await check(full[0], 4, { kbps: 400, audio: 64000 });
@@ -154,8 +205,26 @@ describe('local platform media: transcoding with ffmpeg', function () {
       trailorDuration: 0,
       logoGroupId: 0,
       transcodeTemplates: [
-        { name: 'a', videoWidth: 256, videoHeight: 144, videoBitrate: 200, audioBitrate: 48000, format: 0, encryptType: 0, defaultVideo: 1 },
-        { name: 'a', videoWidth: 256, videoHeight: 144, videoBitrate: 200, audioBitrate: 48000, format: 1, encryptType: 0, defaultVideo: 0 },
+        {
+          name: 'a',
+          videoWidth: 256,
+          videoHeight: 144,
+          videoBitrate: 200,
+          audioBitrate: 48000,
+          format: 0,
+          encryptType: 0,
+          defaultVideo: 1,
+        },
+        {
+          name: 'a',
+          videoWidth: 256,
+          videoHeight: 144,
+          videoBitrate: 200,
+          audioBitrate: 48000,
+          format: 1,
+          encryptType: 0,
+          defaultVideo: 0,
+        },
       ],
     });
     const token = await client.getToken();
@@ -196,7 +265,17 @@ describe('local platform media: transcoding with ffmpeg', function () {
       trailorDuration: 0,
       logoGroupId: 0,
       transcodeTemplates: [
-        { name: 'sq', videoWidth: 180, videoHeight: 180, videoBitrate: 200, audioBitrate: 48000, format: 1, encryptType: 0, defaultVideo: 1, advancedArguments },
+        {
+          name: 'sq',
+          videoWidth: 180,
+          videoHeight: 180,
+          videoBitrate: 200,
+          audioBitrate: 48000,
+          format: 1,
+          encryptType: 0,
+          defaultVideo: 1,
+          advancedArguments,
+        },
       ],
     });
     await client.secondTranscodeV2({ videoIds: [sourceId], replace: true, transcodeTemplateGroupId: groupId });
@@ -214,7 +293,15 @@ describe('local platform media: transcoding with ffmpeg', function () {
   });
 
   it('keeps two templates of one run with the same name and size apart, each at its own bitrate', async () => {
-    const same = { name: 'dup', videoWidth: 160, videoHeight: 90, audioBitrate: 32000, hls: true, mp4: true, flv: false };
+    const same = {
+      name: 'dup',
+      videoWidth: 160,
+      videoHeight: 90,
+      audioBitrate: 32000,
+      hls: true,
+      mp4: true,
+      flv: false,
+    };
     const upload = await uploadFile(tp.platform.baseUrl, (await client.getToken()).accessToken, clip, {
       isTranscoder: '0',
     });
@@ -233,7 +320,8 @@ describe('local platform media: transcoding with ffmpeg', function () {
     assert.notEqual(low.mp4Url, high.mp4Url);
     assert.notEqual(low.hlsUrl, high.hlsUrl);
     assert.ok(high.mp4Size > low.mp4Size * 2, `${low.mp4Size} vs ${high.mp4Size}`);
-    for (const s of [low, high]) assert.equal((await rawGet(tp.platform.port, new URL(s.hlsUrl!).pathname)).status, 200);
+    for (const s of [low, high])
+      assert.equal((await rawGet(tp.platform.port, new URL(s.hlsUrl!).pathname)).status, 200);
   });
 
   it('serves byte ranges, HEAD and CORS, and 404 for what does not exist or escapes the data folder', async () => {

@@ -76,7 +76,9 @@ describe('local platform media: uploads, cancel and restart', function () {
     // Pictures are captured at upload, before any transcoding: listed by the answer and by queryVideo, and served.
     assert.equal(await checkPictures(tp.platform.port, r), true);
     assert.equal(await checkPictures(tp.platform.port, v), true);
-    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find((x) => x.id === r.videoId);
+    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find(
+      (x) => x.id === r.videoId,
+    );
     assert.equal(listed?.cover, v.cover);
   });
 
@@ -107,7 +109,11 @@ describe('local platform media: uploads, cancel and restart', function () {
     const badField = await upload(tp.platform.baseUrl, { token, videoType: '7' }, file);
     assert.equal(badField.code, 10902);
     assert.match(badField.message, /videoType must be 0 \(normal\) or 1 \(VR\)/);
-    const big = await upload(tp.platform.baseUrl, { token }, { name: 'big.mp4', data: Buffer.alloc(5 * 1024 * 1024, 1) });
+    const big = await upload(
+      tp.platform.baseUrl,
+      { token },
+      { name: 'big.mp4', data: Buffer.alloc(5 * 1024 * 1024, 1) },
+    );
     assert.equal(big.code, 10913);
     assert.match(big.message, /larger than the upload limit of 4194304 bytes/);
     const after = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).length;
@@ -115,7 +121,11 @@ describe('local platform media: uploads, cancel and restart', function () {
   });
 
   it('keeps a file that is not media as status 5', async () => {
-    const answer = await upload(tp.platform.baseUrl, { token }, { name: 'notes.docx', data: Buffer.from('not a video at all\n'.repeat(100)) });
+    const answer = await upload(
+      tp.platform.baseUrl,
+      { token },
+      { name: 'notes.docx', data: Buffer.from('not a video at all\n'.repeat(100)) },
+    );
     assert.equal(answer.code, 0, answer.message);
     assert.equal(answer.result![0].status, 5);
     const v = await client.getVideoInfo(answer.result![0].videoId);
@@ -125,7 +135,9 @@ describe('local platform media: uploads, cancel and restart', function () {
     assert.equal(answer.result![0].thumbnail, '');
     assert.equal(v.cover, '');
     assert.equal(v.thumbnail, '');
-    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find((x) => x.id === v.id);
+    const listed = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find(
+      (x) => x.id === v.id,
+    );
     assert.equal(listed?.cover, '');
     assert.equal((await rawGet(tp.platform.port, `/vod/${v.id}/cover.jpg`)).status, 404);
     // Its preview page names no cover either.
@@ -147,14 +159,19 @@ describe('local platform media: uploads, cancel and restart', function () {
         port: tp.platform.port,
         method: 'POST',
         path: '/multipart/upload',
-        headers: { 'Content-Type': `multipart/form-data; boundary=${boundary}`, 'Content-Length': head.length + data.length + 100 },
+        headers: {
+          'Content-Type': `multipart/form-data; boundary=${boundary}`,
+          'Content-Length': head.length + data.length + 100,
+        },
       });
       req.on('error', () => resolve());
       req.write(Buffer.concat([head, data.subarray(0, 2000)]), () => setTimeout(() => (req.destroy(), resolve()), 200));
     });
     let cut;
     for (let i = 0; i < 100 && !cut; i++) {
-      cut = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find((v) => v.fileName === 'cut.mp4');
+      cut = (await client.queryVideo({ start: 1, number: 100, sort: 'title', order: 'asc' })).find(
+        (v) => v.fileName === 'cut.mp4',
+      );
       if (!cut) await new Promise((r) => setTimeout(r, 50));
     }
     assert.ok(cut, 'the cut-off upload is listed');
