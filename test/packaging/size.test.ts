@@ -32,14 +32,15 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // activation again (issue 29's goal is 150 KiB loaded before activate() returns).
 const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
-  // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured).
-  'dist/lazy/localPlatform.js': 290_000, // the local platform, busboy, node-media-server
+  // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured);
+  // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured).
+  'dist/lazy/localPlatform.js': 310_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
   // Raised from 76 KB for issue 24 (nine check families with about 70 finding codes, the model, the timeline; the
   // playlist text checks moved here out of dist/extension.js) and issue 28 (the ladder lab: Evaluate Template Group,
-  // its panel and chart, the local platform's encode command).
-  'dist/lazy/inspect.js': 140_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // its panel and chart, the local platform's encode command): 138 KB measured.
+  'dist/lazy/inspect.js': 150_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,
@@ -52,7 +53,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 // Raised for issue 21: the media reader's part of mediabunny (dist/lazy/mediabunny.js, ~70 KiB compressed) made
 // the VSIX 735 KiB.
 // Raised for issues 21 and 25: the walkthrough's pages, the looped pattern, security and tour code made it 755 KiB.
-const VSIX_BUDGET_BYTES = 790_000;
+// Raised for issues 23, 24, 27 and 28: the contracts, the inspector's check families, configuration as code and the
+// ladder lab with their Chinese translations made it about 803 KiB.
+const VSIX_BUDGET_BYTES = 850_000;
 
 const INPUTS = [
   'src',
