@@ -12,6 +12,7 @@ import { Stills } from './tree/stills';
 import { InspectionServices } from './inspect/services';
 import { describeFailure } from './failures';
 import { l10n } from '../l10n/l10n';
+import { VideoStatuses } from '../api/types';
 import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';
@@ -134,7 +135,8 @@ function subscribe(ui: Ports['ui'], { connection }: Base, models: Models, revali
     videos.onSettled((video) => {
       const name = video.title || video.fileName;
       const status = videoStatusText(video.status).toLowerCase();
-      if (video.status === 2) void ui.info(l10n.t('Transcoding finished "{0}": {1}.', name, status));
+      if (video.status === VideoStatuses.completed)
+        void ui.info(l10n.t('Transcoding finished "{0}": {1}.', name, status));
       else void ui.warn(l10n.t('Transcoding ended "{0}": {1}.', name, status));
     }),
   ];

@@ -5,7 +5,7 @@
  */
 import type { PlatformClient } from '../api/client';
 import type { Channel, Video } from '../api/types';
-import { isBuiltInTemplateGroup } from '../api/types';
+import { ChannelStatuses, isBuiltInTemplateGroup } from '../api/types';
 import { l10n } from '../l10n/l10n';
 import type { NamedRef, ReferenceKind, ReferenceList } from './references';
 
@@ -118,15 +118,15 @@ export async function fetchReferenceList(
 // docs/platform/platform-facts.md section 3.
 function channelStatus(status: number): string {
   switch (status) {
-    case 0:
+    case ChannelStatuses.initialised:
       return l10n.t('initialised');
-    case 1:
+    case ChannelStatuses.ready:
       return l10n.t('ready (stopped)');
-    case 2:
+    case ChannelStatuses.live:
       return l10n.t('live');
-    case 3:
+    case ChannelStatuses.pulling:
       return l10n.t('pulling');
-    case 5:
+    case ChannelStatuses.starting:
       return l10n.t('starting');
     default:
       return String(status);

@@ -4,6 +4,7 @@
  * wall-clock times, so a restart resumes (or completes) what was in flight. `clockSpeed` divides the
  * simulated durations: tests use a large value so a run takes milliseconds.
  */
+import { VideoStatuses } from '../api/types';
 import { newId } from './store/ids';
 import type { JobRec, JobTemplate, StreamRec, VideoRec } from './store/records';
 import { Tx, type AccountStore } from './store/store';
@@ -47,7 +48,7 @@ export class Transcoder implements TranscodeQueue {
     let next = Infinity;
     for (const job of this.store.values('jobs')) {
       const video = this.store.get('videos', job.videoId);
-      next = Math.min(next, video?.status === 7 ? job.startAt : job.doneAt);
+      next = Math.min(next, video?.status === VideoStatuses.waiting ? job.startAt : job.doneAt);
     }
     if (next === Infinity) return;
     const delay = Math.max(0, Math.min(next - Date.now(), 2 ** 31 - 1));
@@ -76,8 +77,8 @@ export class Transcoder implements TranscodeQueue {
         tx.del('jobs', job.id);
       } else if (now >= job.doneAt) {
         this.complete(tx, job, video, now);
-      } else if (now >= job.startAt && video.status === 7) {
-        tx.put('videos', { ...video, status: 6 });
+      } else if (now >= job.startAt && video.status === VideoStatuses.waiting) {
+        tx.put('videos', { ...video, status: VideoStatuses.secondTranscoding });
       }
     }
     this.store.commit(tx).catch(this.onError);
@@ -90,20 +91,20 @@ export class Transcoder implements TranscodeQueue {
       // Replace: the earlier renditions are removed once the new ones exist.
       tx.put('videos', {
         ...video,
-        status: 2,
+        status: VideoStatuses.completed,
         streams: renditions(job, video.id, video.duration),
         logoGroupId: job.logoGroupId ?? video.logoGroupId,
       });
       return;
     }
     // Save as: a new video item holds the result; the source keeps its renditions.
-    tx.put('videos', { ...video, status: 2 });
+    tx.put('videos', { ...video, status: VideoStatuses.completed });
     const id = newId();
     const item: VideoRec = {
       ...video,
       id,
       parentId: video.id,
-      status: 2,
+      status: VideoStatuses.completed,
       uploadTime: now,
       playNum: 0,
       streams: renditions(job, id, video.duration),

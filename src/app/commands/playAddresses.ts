@@ -1,5 +1,5 @@
 import type { Channel, ChannelPlayUrl, PlaybackStream, Video, VideoPlayback } from '../../api/types';
-import { PROTOCOL_HLS } from '../../api/types';
+import { PROTOCOL_HLS, VideoStatuses } from '../../api/types';
 import { step } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { outputSize, protocolName } from '../tree/channelPresentation';
@@ -137,7 +137,7 @@ export async function channelAddresses(
 }
 
 export function hasRenditions(video: Video): boolean {
-  return video.status === 2 || (video.transcodedVideoList?.length ?? 0) > 0;
+  return video.status === VideoStatuses.completed || (video.transcodedVideoList?.length ?? 0) > 0;
 }
 
 /** videoPlatform.showVideoPlayUrls */

@@ -1,6 +1,7 @@
 import { Codes } from '../../api/errorCodes';
 import { ApiError } from '../../api/errors';
 import type { Channel } from '../../api/types';
+import { ChannelStatuses } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { isRunning } from '../tree/channelPresentation';
 import { reportBatch, runBatch, type BatchOutcome } from './batch';
@@ -95,7 +96,9 @@ async function run(
   if (!channels) return undefined;
   const names = channels.map((channel) => channel.name);
   if (operation === STOP) {
-    const live = channels.filter((channel) => channel.status === 2 || channel.status === 3);
+    const live = channels.filter(
+      (channel) => channel.status === ChannelStatuses.live || channel.status === ChannelStatuses.pulling,
+    );
     const subject = live.length ? live : channels;
     const account = ctx.connection.activeAccount?.name ?? '';
     const confirmed = await ctx.ui.confirm(

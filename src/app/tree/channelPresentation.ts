@@ -1,5 +1,5 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
-import { isChannelRunning, PROTOCOL_HLS } from '../../api/types';
+import { ChannelStatuses, isChannelRunning, PROTOCOL_HLS } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
@@ -21,7 +21,7 @@ function state(status: number): { flag: string; text: string } {
 
 export function channelStateText(channel: Channel): string {
   const base = state(channel.status).text;
-  if (channel.status === 2 || channel.status === 3) {
+  if (channel.status === ChannelStatuses.live || channel.status === ChannelStatuses.pulling) {
     return channel.streamStatus === 2 ? l10n.t('{0}, no source', base) : l10n.t('{0}, source present', base);
   }
   return base;
@@ -34,11 +34,11 @@ export function channelStateText(channel: Channel): string {
 export function channelStateWord(channel: Channel): string {
   const noSource = channel.streamStatus === 2;
   switch (channel.status) {
-    case 0:
+    case ChannelStatuses.initialised:
       return l10n.t('New');
-    case 2:
+    case ChannelStatuses.live:
       return noSource ? l10n.t('Live, no source') : l10n.t('Live');
-    case 3:
+    case ChannelStatuses.pulling:
       return noSource ? l10n.t('Pulling, no source') : l10n.t('Pulling');
     default:
       return state(channel.status).text;
@@ -52,7 +52,7 @@ export function isRunning(channel: Channel): boolean {
 
 /** Still moving between states: the view polls it until it settles. */
 export function isChannelSettling(channel: Channel): boolean {
-  return channel.status === 5;
+  return channel.status === ChannelStatuses.starting;
 }
 
 export function protocolName(protocolType: number): string {
@@ -82,15 +82,15 @@ export function channelContextValue(channel: Channel, busy: boolean, simulated =
 }
 
 function channelIcon(channel: Channel, busy: boolean): NodeIcon {
-  if (busy || channel.status === 5) return { id: 'loading~spin', color: 'charts.yellow' };
+  if (busy || channel.status === ChannelStatuses.starting) return { id: 'loading~spin', color: 'charts.yellow' };
   switch (channel.status) {
-    case 2:
+    case ChannelStatuses.live:
       return { id: 'broadcast', color: channel.streamStatus === 2 ? 'charts.orange' : 'charts.green' };
-    case 3:
+    case ChannelStatuses.pulling:
       return { id: 'cloud-download', color: channel.streamStatus === 2 ? 'charts.orange' : 'charts.blue' };
-    case 1:
+    case ChannelStatuses.ready:
       return { id: 'debug-stop', color: 'descriptionForeground' };
-    case 0:
+    case ChannelStatuses.initialised:
       return { id: 'circle-large-outline', color: 'descriptionForeground' };
     default:
       return { id: 'question', color: 'charts.orange' };

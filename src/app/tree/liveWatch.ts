@@ -1,4 +1,5 @@
 import type { Channel } from '../../api/types';
+import { ChannelStatuses } from '../../api/types';
 import type { PollTarget } from './poller';
 
 /**
@@ -7,7 +8,7 @@ import type { PollTarget } from './poller';
  * status change, but an editor has no public address, so the view reads these channels again.
  */
 export function isChannelLive(channel: Channel): boolean {
-  return channel.status === 2 || channel.status === 3;
+  return channel.status === ChannelStatuses.live || channel.status === ChannelStatuses.pulling;
 }
 
 /** What the watch needs of the Live channels view's model (src/app/tree/channelTree.ts). */

@@ -1,4 +1,5 @@
 import type { SecondTranscodeJob, TranscodedStream, Video, VideoStatus } from '../../api/types';
+import { VideoStatuses } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { md, stillAddress, type NodeIcon, type NodeView } from './nodeView';
@@ -66,7 +67,11 @@ export interface TranscodingSeen {
 
 /** Transcoding, second transcoding or queued: the view polls the video until it settles. */
 export function isVideoSettling(video: Video): boolean {
-  return video.status === 1 || video.status === 6 || video.status === 7;
+  return (
+    video.status === VideoStatuses.transcoding ||
+    video.status === VideoStatuses.secondTranscoding ||
+    video.status === VideoStatuses.waiting
+  );
 }
 
 /** "1:02:03" or "2:03" from milliseconds. */

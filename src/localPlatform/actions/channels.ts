@@ -5,7 +5,7 @@
 import { OPERATIONS } from '../../api/operations';
 import { randomBytes } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
-import { isChannelRunning } from '../../api/types';
+import { ChannelStatuses, isChannelRunning } from '../../api/types';
 import type { ActionContext, ActionHandler } from './context';
 import { PlatformFault } from '../http/faults';
 import { newId } from '../store/ids';
@@ -242,7 +242,7 @@ export const liveStartChannel: ActionHandler = async (ctx) => {
     ...(live
       ? { streamWidth: null, streamHeight: null, streamBitrate: null, streamAudioBitrate: null, streamFrameRate: null }
       : sourceProfile(ctx, current)),
-    status: live ? 5 : 2,
+    status: live ? ChannelStatuses.starting : ChannelStatuses.live,
     streamStatus: live ? 2 : 1,
     startTime: now,
     endTime: null,
@@ -278,7 +278,7 @@ export const liveStopChannel: ActionHandler = async (ctx) => {
   const latest = store.get('channels', current.id) ?? current;
   const ch: ChannelRec = {
     ...latest,
-    status: 1,
+    status: ChannelStatuses.ready,
     streamStatus: live ? 2 : 1,
     endTime: now,
     updateTime: now,

@@ -10,6 +10,7 @@
 import { OPERATIONS } from '../../api/operations';
 import { Codes, knownCode } from '../../api/errorCodes';
 import type { SecondTranscodeResult } from '../../api/types';
+import { VideoStatuses } from '../../api/types';
 import type { ActionHandler } from './context';
 import { PlatformFault } from '../http/faults';
 import { Fields } from './fields';
@@ -186,10 +187,11 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
     const video = store.get('videos', id);
     if (!video) return outcome(id, Codes.videoNotExists, 'not a video of this account');
     if (plan instanceof PlatformFault) return outcome(id, plan.code, plan.detail);
-    if (video.status === 7) return outcome(id, Codes.videoInWaitingList, 'the video is already queued for transcoding');
-    if (video.status === 1 || video.status === 6)
+    if (video.status === VideoStatuses.waiting)
+      return outcome(id, Codes.videoInWaitingList, 'the video is already queued for transcoding');
+    if (video.status === VideoStatuses.transcoding || video.status === VideoStatuses.secondTranscoding)
       return outcome(id, Codes.transcodeRunning, 'the video is being transcoded');
-    if (video.status === 4 || video.status === 5) {
+    if (video.status === VideoStatuses.uploadFailed || video.status === VideoStatuses.unknownFileType) {
       return outcome(id, Codes.createTranscodeTaskFailed, `the video has no usable source (status ${video.status})`);
     }
     const job: JobRec = {
@@ -200,7 +202,7 @@ export const secondTranscodeV2: ActionHandler = async (ctx) => {
       ...transcoder.plan(ctx.now),
       createTime: ctx.now,
     };
-    tx.put('jobs', job).put('videos', { ...video, status: 7 });
+    tx.put('jobs', job).put('videos', { ...video, status: VideoStatuses.waiting });
     return outcome(id, Codes.success);
   });
   await store.commit(tx);

@@ -6,6 +6,7 @@
  * of the names), so tests and screenshots can rely on them.
  */
 import { templateGroupItem } from '../actions/builtinGroups';
+import { ChannelStatuses, VideoStatuses } from '../../api/types';
 import { stableId } from '../store/ids';
 import type {
   CategoryRec,
@@ -136,26 +137,48 @@ const STANDARD = [
 ];
 
 const DEMO_VIDEOS: DemoVideo[] = [
-  { title: 'Welcome tour', status: 2, category: 1, tag: 'intro,tour', minutes: 3, daysAgo: 30, renditions: STANDARD },
+  {
+    title: 'Welcome tour',
+    status: VideoStatuses.completed,
+    category: 1,
+    tag: 'intro,tour',
+    minutes: 3,
+    daysAgo: 30,
+    renditions: STANDARD,
+  },
   {
     title: 'Match highlights',
-    status: 2,
+    status: VideoStatuses.completed,
     category: 2,
     tag: 'football,goals',
     minutes: 8,
     daysAgo: 12,
     renditions: STANDARD,
   },
-  { title: 'Raw upload', status: 0, category: 3, tag: null, minutes: 15, daysAgo: 1 },
-  { title: 'Keynote', status: 1, category: 1, tag: 'conference', minutes: 45, daysAgo: 2 },
-  { title: 'Broken encode', status: 3, category: 3, tag: 'retry', minutes: 5, daysAgo: 4 },
-  { title: 'Interrupted upload', status: 4, category: 3, tag: null, minutes: 0, daysAgo: 5 },
-  { title: 'Meeting notes', status: 5, category: 3, tag: 'document', minutes: 0, daysAgo: 6 },
-  { title: 'Product demo', status: 6, category: 1, tag: 'product,demo', minutes: 12, daysAgo: 3 },
-  { title: 'Queued interview', status: 7, category: 2, tag: 'interview', minutes: 20, daysAgo: 0 },
+  { title: 'Raw upload', status: VideoStatuses.uploadFinished, category: 3, tag: null, minutes: 15, daysAgo: 1 },
+  { title: 'Keynote', status: VideoStatuses.transcoding, category: 1, tag: 'conference', minutes: 45, daysAgo: 2 },
+  { title: 'Broken encode', status: VideoStatuses.failed, category: 3, tag: 'retry', minutes: 5, daysAgo: 4 },
+  { title: 'Interrupted upload', status: VideoStatuses.uploadFailed, category: 3, tag: null, minutes: 0, daysAgo: 5 },
+  {
+    title: 'Meeting notes',
+    status: VideoStatuses.unknownFileType,
+    category: 3,
+    tag: 'document',
+    minutes: 0,
+    daysAgo: 6,
+  },
+  {
+    title: 'Product demo',
+    status: VideoStatuses.secondTranscoding,
+    category: 1,
+    tag: 'product,demo',
+    minutes: 12,
+    daysAgo: 3,
+  },
+  { title: 'Queued interview', status: VideoStatuses.waiting, category: 2, tag: 'interview', minutes: 20, daysAgo: 0 },
   {
     title: 'VR walkthrough',
-    status: 2,
+    status: VideoStatuses.completed,
     category: 1,
     tag: 'vr,tour',
     minutes: 6,
@@ -165,7 +188,7 @@ const DEMO_VIDEOS: DemoVideo[] = [
   },
   {
     title: 'Welcome tour',
-    status: 2,
+    status: VideoStatuses.completed,
     category: 1,
     tag: 'intro,tour',
     minutes: 3,
@@ -251,7 +274,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       type: categories[0].id,
       typeName: 'News',
       description: 'Round-the-clock news: HLS with recording and a 2-hour time shift, plus an RTMP relay.',
-      status: 2,
+      status: ChannelStatuses.live,
       streamStatus: 1,
       startTime: startedAt,
       updateTime: startedAt,
@@ -285,7 +308,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       signalType: '2',
       pullStream: 'rtmp://203.0.113.10/live/stadium',
       pullTaskId: id('pullTask', stopped),
-      status: 1,
+      status: ChannelStatuses.ready,
       streamStatus: 1,
       startTime: now - 3 * DAY,
       endTime: now - 3 * DAY + 3 * HOUR,
@@ -327,7 +350,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       signalType: '2',
       pullStream: 'testsrc://854x480',
       pullTaskId: id('pullTask', pattern),
-      status: 2,
+      status: ChannelStatuses.live,
       streamStatus: 1,
       startTime: now,
       updateTime: now,
@@ -347,22 +370,22 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
   for (const [i, d] of DEMO_VIDEOS.entries()) {
     const videoId = demoVideoId(d, i);
     // Real media: a done video is transcoding (1) until media/demoMedia.ts has made its renditions.
-    const pending = options.realMedia === true && d.status === 2;
-    const status = pending ? 1 : d.status;
+    const pending = options.realMedia === true && d.status === VideoStatuses.completed;
+    const status = pending ? VideoStatuses.transcoding : d.status;
     if (!d.parent) idsByTitle.set(d.title, videoId);
     const duration = d.minutes * 60_000 + 17_000;
     const uploadTime = now - d.daysAgo * DAY - i * 60_000;
     const v = newVideoRecord({
       id: videoId,
       parentId: d.parent ? (idsByTitle.get(d.parent) ?? null) : null,
-      fileName: `${d.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${d.status === 5 ? 'docx' : 'mp4'}`,
+      fileName: `${d.title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}.${d.status === VideoStatuses.unknownFileType ? 'docx' : 'mp4'}`,
       title: d.title,
       width: d.videoType === 1 ? 3840 : 1920,
       height: d.videoType === 1 ? 2160 : 1080,
       bitrate: 6000,
       audioBitrate: 192,
-      duration: d.status === 4 || d.status === 5 ? 0 : duration,
-      playNum: status === 2 ? 100 + i * 37 : 0,
+      duration: d.status === VideoStatuses.uploadFailed || d.status === VideoStatuses.unknownFileType ? 0 : duration,
+      playNum: status === VideoStatuses.completed ? 100 + i * 37 : 0,
       size: Math.round(((duration / 1000) * 6192) / 8),
       categoryId: videoCategories[d.category - 1].id,
       status,

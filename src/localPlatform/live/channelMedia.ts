@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
+import { ChannelStatuses } from '../../api/types';
 import { readMedia } from '../../media/read';
 import { DIR_MODE, FILE_MODE } from '../store/permissions';
 import type { ChannelRec } from '../store/records';
@@ -118,7 +119,7 @@ export class ChannelMedia implements LiveChannel {
   /** Applies fields to the channel record while the channel is running (never after a stop). */
   private async update(fields: Partial<ChannelRec>): Promise<void> {
     const ch = this.channel();
-    if (!ch || this.stopped || ch.status === 0 || ch.status === 1) return;
+    if (!ch || this.stopped || ch.status === ChannelStatuses.initialised || ch.status === ChannelStatuses.ready) return;
     await this.env.store.commit(new Tx().put('channels', { ...ch, ...fields, updateTime: Date.now() }));
   }
 
@@ -135,7 +136,7 @@ export class ChannelMedia implements LiveChannel {
       .map((g) => ({ id: g.id, renditions: this.renditions(g.outputs), encrypted: g.isLiveEncrypt === '1' }));
     if (ch.signalType === '2' && ch.pullStream) {
       const source = ch.pullStream;
-      await this.update({ status: 3, streamStatus: 2 });
+      await this.update({ status: ChannelStatuses.pulling, streamStatus: 2 });
       if (this.stopped) return;
       const name = `channel ${this.channelId} pull`;
       if (readsThroughProxy(source)) {
@@ -160,11 +161,11 @@ export class ChannelMedia implements LiveChannel {
         env: relayEnvironment(proxy),
         watchdog: this.env.watchdog,
         log: this.env.log,
-        onExit: () => void this.update({ status: 3, streamStatus: 2 }).catch(this.env.log),
+        onExit: () => void this.update({ status: ChannelStatuses.pulling, streamStatus: 2 }).catch(this.env.log),
       });
       this.relay.start();
     } else {
-      await this.update({ status: 2, streamStatus: 2 });
+      await this.update({ status: ChannelStatuses.live, streamStatus: 2 });
     }
   }
 
@@ -199,7 +200,7 @@ export class ChannelMedia implements LiveChannel {
   }
 
   private async onPublished(session: NmsSession): Promise<void> {
-    await this.update({ status: 2, streamStatus: 1 });
+    await this.update({ status: ChannelStatuses.live, streamStatus: 1 });
     // The incoming stream is read in-process: node-media-server keeps the FLV of what was pushed (its header,
     // the codec configurations and the current GOP); read as FLV they give the picture size (from the SPS), the
     // audio and the frame rate. The encoder's onMetaData fills in what they do not tell (bit rates).
@@ -376,7 +377,9 @@ export class ChannelMedia implements LiveChannel {
     }
     if (this.stopped) return;
     const pull = this.relay !== undefined;
-    void this.update(pull ? { status: 3, streamStatus: 2 } : { streamStatus: 2 }).catch(this.env.log);
+    void this.update(pull ? { status: ChannelStatuses.pulling, streamStatus: 2 } : { streamStatus: 2 }).catch(
+      this.env.log,
+    );
   }
 
   /** Stops every process, then hands over the recording. The caller sets the record's status. */

@@ -6,6 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { Codes } from '../../api/errorCodes';
+import { ChannelStatuses } from '../../api/types';
 import type { MediaTools } from '../../media/tools';
 import type { Account } from '../actions/context';
 import { PlatformFault } from '../http/faults';
@@ -217,7 +218,12 @@ export class LiveMedia {
   /** Channels whose record says they were live when the platform stopped start again. */
   async resume(account: Account): Promise<void> {
     for (const ch of [...account.store.values('channels')]) {
-      if (ch.status !== 2 && ch.status !== 3 && ch.status !== 5) continue;
+      if (
+        ch.status !== ChannelStatuses.live &&
+        ch.status !== ChannelStatuses.pulling &&
+        ch.status !== ChannelStatuses.starting
+      )
+        continue;
       const taken = this.channels.has(ch.id) || this.byStream.has(ch.stream);
       const refused = await this.storedSourceProblem(ch);
       if ((pullsWithProcess(ch) && this.encodingCount() >= this.max) || taken || refused) {
@@ -228,11 +234,19 @@ export class LiveMedia {
             : `the limit of ${this.max} channels is reached`;
         this.log(`channel ${ch.id} was live but is not started again: ${why}`);
         await account.store.commit(
-          new Tx().put('channels', { ...ch, status: 1, streamStatus: 2, endTime: Date.now(), updateTime: Date.now() }),
+          new Tx().put('channels', {
+            ...ch,
+            status: ChannelStatuses.ready,
+            streamStatus: 2,
+            endTime: Date.now(),
+            updateTime: Date.now(),
+          }),
         );
         continue;
       }
-      await account.store.commit(new Tx().put('channels', { ...ch, status: 5, streamStatus: 2 }));
+      await account.store.commit(
+        new Tx().put('channels', { ...ch, status: ChannelStatuses.starting, streamStatus: 2 }),
+      );
       this.startChannel(account, ch.id);
     }
   }

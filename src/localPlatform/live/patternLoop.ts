@@ -18,6 +18,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, readFile, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { MediaTools } from '../../media/tools';
+import { ChannelStatuses } from '../../api/types';
 import { DIR_MODE } from '../store/permissions';
 import type { ChannelRec } from '../store/records';
 import { Tx, type AccountStore } from '../store/store';
@@ -124,7 +125,7 @@ export class PatternLoop implements LiveChannel {
     } catch (error) {
       if (this.stopped) return;
       this.env.log(`channel ${this.channelId}: the test pattern cannot be encoded (${String(error).slice(0, 300)})`);
-      await this.update({ status: 3, streamStatus: 2 });
+      await this.update({ status: ChannelStatuses.pulling, streamStatus: 2 });
       return;
     }
     if (this.stopped) return;
@@ -132,7 +133,7 @@ export class PatternLoop implements LiveChannel {
     const top = this.hlsGroups.flatMap((g) => g.renditions).sort((a, b) => b.width * b.height - a.width * a.height)[0];
     const [w, h] = size.split('x').map(Number);
     await this.update({
-      status: 2,
+      status: ChannelStatuses.live,
       streamStatus: 1,
       streamWidth: w,
       streamHeight: h,
@@ -184,7 +185,7 @@ export class PatternLoop implements LiveChannel {
 
   private async update(fields: Partial<ChannelRec>): Promise<void> {
     const ch = this.channelRecord();
-    if (!ch || this.stopped || ch.status === 0 || ch.status === 1) return;
+    if (!ch || this.stopped || ch.status === ChannelStatuses.initialised || ch.status === ChannelStatuses.ready) return;
     await this.env.store.commit(new Tx().put('channels', { ...ch, ...fields, updateTime: Date.now() }));
   }
 

@@ -12,6 +12,7 @@ import { FILE_MODE, videoDir } from '../media/files';
 import type { MediaTools } from '../../media/tools';
 import { readMedia } from '../../media/read';
 import { runTool } from '../../media/tools';
+import { VideoStatuses } from '../../api/types';
 import type { Account } from '../actions/context';
 import { newId } from '../store/ids';
 import { DIR_MODE } from '../store/permissions';
@@ -92,7 +93,7 @@ export async function recordingToVideo(
     fileName: name,
     title: `${channel.name} ${new Date(channel.startTime ?? now).toISOString().slice(0, 16).replace('T', ' ')}`,
     uploadTime: now,
-    status: 2,
+    status: VideoStatuses.completed,
     type: 3,
     width: stream.videoWidth,
     height: stream.videoHeight,

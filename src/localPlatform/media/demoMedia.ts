@@ -12,6 +12,7 @@ import { existsSync } from 'node:fs';
 import { chmod, rename } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { runTool, type MediaTools, type RunOptions } from '../../media/tools';
+import { VideoStatuses } from '../../api/types';
 import { accountDir } from '../accounts';
 import type { Watchdog } from '../live/watchdog';
 import { demoProfilesOf } from '../demo/demo';
@@ -116,7 +117,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, r
   const defaultGroup = metaOf(store).defaultTemplateGroupId;
   for (const video of [...store.values('videos')]) {
     // Uploads that failed (4) or were not media (5) have no source.
-    if (video.status === 4 || video.status === 5) continue;
+    if (video.status === VideoStatuses.uploadFailed || video.status === VideoStatuses.unknownFileType) continue;
     if (video.parentId) {
       // A saved-as item is transcoded from its parent's source, once (its folder marks it done).
       if (existsSync(videoDir(dir, video.id)) || !existsSync(sourceFile(dir, video.parentId))) continue;
@@ -165,7 +166,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, r
       id: newId(),
       videoId: video.id,
       replace: true,
-      first: current.status === 1,
+      first: current.status === VideoStatuses.transcoding,
       templates,
       trailor: false,
       trailorDuration: 0,

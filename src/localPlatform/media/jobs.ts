@@ -10,6 +10,7 @@ import { chmod, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { readMedia, type MediaReading } from '../../media/read';
 import { runTool, type MediaTools } from '../../media/tools';
+import { VideoStatuses } from '../../api/types';
 import { newId } from '../store/ids';
 import type { JobRec, StreamRec, VideoRec } from '../store/records';
 import { Tx, type AccountStore } from '../store/store';
@@ -114,7 +115,7 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       this.onError(new Error(`transcoding of video ${job.videoId} failed: ${message}`));
       const video = this.store.get('videos', job.videoId);
       const tx = new Tx().del('jobs', job.id);
-      if (video) tx.put('videos', { ...video, status: 3 });
+      if (video) tx.put('videos', { ...video, status: VideoStatuses.failed });
       await this.store.commit(tx).catch(this.onError);
     } finally {
       if (!this.closed) await rm(work, { recursive: true, force: true }).catch(() => undefined);
@@ -263,7 +264,7 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       tx.put('videos', {
         ...video,
         ...measuredSource,
-        status: 2,
+        status: VideoStatuses.completed,
         streams: produced.streams,
         logoGroupId: job.logoGroupId ?? video.logoGroupId,
         // ensureCovers wrote them (or the upload had): the next answer lists them.
@@ -277,13 +278,13 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       }
       return;
     }
-    tx.put('videos', { ...video, ...measuredSource, status: 2 });
+    tx.put('videos', { ...video, ...measuredSource, status: VideoStatuses.completed });
     const item: VideoRec = {
       ...video,
       ...measuredSource,
       id: produced.targetId,
       parentId: video.id,
-      status: 2,
+      status: VideoStatuses.completed,
       uploadTime: now,
       playNum: 0,
       streams: produced.streams,

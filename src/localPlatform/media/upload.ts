@@ -12,6 +12,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
+import { VideoStatuses } from '../../api/types';
 import { readMedia, type MediaReading } from '../../media/read';
 import { runTool } from '../../media/tools';
 import { fromGroup } from '../actions/transcode';
@@ -329,7 +330,7 @@ async function recordCutOff(
         fileName: r.fileName,
         title: titleOf(r.fileName),
         uploadTime: now,
-        status: 4,
+        status: VideoStatuses.uploadFailed,
         size: Math.round(r.bytes / 1024),
         tag: fields.get('tag')?.trim() || null,
       }),
@@ -406,7 +407,7 @@ async function admit(
   if (!info || !v) {
     // Not media (or no picture): kept as status 5, its bytes removed.
     await rm(source, { force: true });
-    const video: VideoRec = { ...base, status: 5 };
+    const video: VideoRec = { ...base, status: VideoStatuses.unknownFileType };
     await account.store.commit(new Tx().put('videos', video));
     return video;
   }
@@ -418,7 +419,7 @@ async function admit(
     duration: Math.round(seconds * 1000),
     bitrate: Math.round((info.bitRate ?? 0) / 1000),
     audioBitrate: a ? Math.round((a.bitRate ?? 0) / 1000) : 0,
-    status: 0,
+    status: VideoStatuses.uploadFinished,
     covers: await captureCovers(
       engine,
       { file: source, demuxer: sourceDemuxer(info.container) },
@@ -444,7 +445,7 @@ async function admit(
         ...account.transcoder.plan(now),
         createTime: now,
       };
-      video = { ...measured, status: 7 };
+      video = { ...measured, status: VideoStatuses.waiting };
       tx.put('jobs', job);
     }
   }

@@ -21,6 +21,7 @@ import type {
   TranscodedStream,
   Video,
 } from '../../api/types';
+import { ChannelStatuses, VideoStatuses } from '../../api/types';
 
 export interface MetaRec {
   id: 'meta';
@@ -273,7 +274,7 @@ export function newChannelRecord(
     stream: fields.id.slice(0, 16),
     pullStream: null,
     pullTaskId: null,
-    status: 0,
+    status: ChannelStatuses.initialised,
     streamStatus: 2,
     streamWidth: null,
     streamHeight: null,
@@ -332,7 +333,7 @@ export function newVideoRecord(
     playNum: 0,
     size: 0,
     categoryId: 0,
-    status: 0,
+    status: VideoStatuses.uploadFinished,
     tag: null,
     description: null,
     contentId: null,

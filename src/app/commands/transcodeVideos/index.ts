@@ -1,4 +1,5 @@
 import type { SecondTranscodeJob, SecondTranscodeResult, TemplateGroupSummary, Video } from '../../../api/types';
+import { VideoStatuses } from '../../../api/types';
 import { l10n } from '../../../l10n/l10n';
 import { Dismissed } from '../../ask/inputs';
 import { nameList, resolveVideos } from '../../ask/targets';
@@ -16,7 +17,11 @@ export { readAdHocSource, type AdHocSource } from './adHoc';
  * transcoding, 7 is queued, 4 and 5 have no usable source). The Videos view's menu follows this.
  */
 export function canTranscode(video: Video): boolean {
-  return video.status === 0 || video.status === 2 || video.status === 3;
+  return (
+    video.status === VideoStatuses.uploadFinished ||
+    video.status === VideoStatuses.completed ||
+    video.status === VideoStatuses.failed
+  );
 }
 
 export interface TranscodeOutcome {

@@ -1,5 +1,6 @@
 import { basename } from 'node:path';
 import type { UploadedVideo } from '../../../api/types';
+import { VideoStatuses } from '../../../api/types';
 import { l10n } from '../../../l10n/l10n';
 import { nameList } from '../../ask/targets';
 import { runWizard } from '../../ask/wizard';
@@ -55,7 +56,9 @@ function showUploaded(ctx: AppContext, state: UploadState, uploaded: readonly Up
   const ids = uploaded.map((video) => video.videoId);
   const transcoded = state.transcoding?.kind !== 'none';
   // Queued (status 7) per the upload's answer: followed as settling from the start.
-  const queued = uploaded.filter((video) => video.status === 7 || video.status === 1).map((video) => video.videoId);
+  const queued = uploaded
+    .filter((video) => video.status === VideoStatuses.waiting || video.status === VideoStatuses.transcoding)
+    .map((video) => video.videoId);
   if (transcoded) {
     ctx.models.videos.track(queued, epoch, true);
     ctx.models.videos.track(
