@@ -233,18 +233,3 @@ export function assertFault(answer: RawAnswer, code: number, ...parts: string[])
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
-
-/** Polls `check` until it returns a value (or fails after `timeoutMs`). */
-export async function eventually<T>(
-  check: () => Promise<T | undefined>,
-  timeoutMs = 5000,
-  what = 'condition',
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}

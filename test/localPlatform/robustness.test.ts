@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import type { PlatformClient } from '../../src/api/client';
 import { Codes } from '../../src/api/errorCodes';
 import { ACTIONS } from '../../src/api/operations';
-import { assertFault, eventually, raw, rawSocket, send, signed, TestPlatform } from './harness';
+import { eventually } from '../helpers/eventually';
+import { assertFault, raw, rawSocket, send, signed, TestPlatform } from './harness';
 
 /** A small deterministic generator, so a failing fuzz case can be replayed. */
 function prng(seed: number): () => number {
@@ -424,7 +425,11 @@ describe('local platform: robustness', () => {
         });
         socket.on('close', () => resolve());
       });
-      const note = await eventually(async () => logged.find((line) => line.includes('closed the connection')));
+      const note = await eventually(
+        'the note about the closed connection',
+        async () => logged.find((line) => line.includes('closed the connection')),
+        5000,
+      );
       assert.match(
         note,
         /^local platform: note: the client closed the connection before sending the whole request body/,

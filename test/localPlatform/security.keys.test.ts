@@ -7,7 +7,8 @@ import * as assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import { runTool, type MediaTools } from '../../src/media/tools';
 import { runCli, stopCli, type CliProcess } from './child';
-import { httpGet, loadTools, probeUrl, waitFor } from './live/media';
+import { eventually } from '../helpers/eventually';
+import { httpGet, loadTools, probeUrl } from './live/media';
 import { removeDir, tempDir, TestPlatform } from './harness';
 import { makeClip, mediaTools, uploadFile, waitForStatus } from './media/helpers';
 
@@ -146,11 +147,15 @@ describe('local platform security: AES-128 keys', function () {
       const [urls] = await c.liveGetChannelsPlayUrl(ch.id);
       const master = urls.playUrl;
       const child = master.replace(/\.m3u8$/, '-1.m3u8');
-      const playlist = await waitFor('an encrypted segment listed', async () => {
-        const answer = await httpGet(child);
-        const text = answer.body.toString('utf8');
-        return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
-      });
+      const playlist = await eventually(
+        'an encrypted segment listed',
+        async () => {
+          const answer = await httpGet(child);
+          const text = answer.body.toString('utf8');
+          return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
+        },
+        30_000,
+      );
       const uri = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(playlist)?.[1];
       assert.ok(uri, playlist);
       assert.match(uri, /^[\w-]+\.key\?token=\d+\.[\w-]{43}$/);

@@ -10,7 +10,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import { runCli, stopCli, type CliProcess } from './child';
-import { eventually, removeDir, tempDir } from './harness';
+import { eventually } from '../helpers/eventually';
+import { removeDir, tempDir } from './harness';
 import { makeClip, mediaTools, uploadFile } from './media/helpers';
 
 const KEY = 'sec-orphan-key';
@@ -62,9 +63,9 @@ describe('local platform security: no ffmpeg outlives a killed platform', functi
     });
     await client.liveStartChannel(channel.id);
     await eventually(
+      'the relay and the ladder',
       async () => (ffmpegChildren(platformPid).length >= 2 ? true : undefined),
       30_000,
-      'the relay and the ladder',
     );
     const token = (await client.getToken()).accessToken;
     // The built-in 1080p/720p/480p group: a run of many seconds.
@@ -73,17 +74,17 @@ describe('local platform security: no ffmpeg outlives a killed platform', functi
     await client.close();
     // Killed while the transcoding's first encode runs (its command line names its work folder).
     await eventually(
+      'a transcoding ffmpeg',
       async () =>
         ffmpegChildren(platformPid).some((pid) => commandOf(pid).includes('/media/work/')) ? true : undefined,
       30_000,
-      'a transcoding ffmpeg',
     );
     const running = ffmpegChildren(platformPid);
     for (const pid of running) leftovers.add(pid);
     assert.ok(running.length >= 3, `a relay, a ladder and a transcoding run: ${running.length}`);
     cli.child.kill('SIGKILL');
     await cli.exited;
-    await eventually(async () => (running.every((pid) => !alive(pid)) ? true : undefined), 5_000, 'every ffmpeg gone');
+    await eventually('every ffmpeg gone', async () => (running.every((pid) => !alive(pid)) ? true : undefined), 5_000);
   });
 
   it('kills an ffmpeg started by a platform killed before it listed the process with its watchdog', async () => {
@@ -101,7 +102,7 @@ describe('local platform security: no ffmpeg outlives a killed platform', functi
     const pid = Number(readFileSync(pidFile, 'utf8'));
     leftovers.add(pid);
     assert.ok(pid > 0);
-    await eventually(async () => (alive(pid) ? undefined : true), 5_000, `ffmpeg ${pid} gone`);
+    await eventually(`ffmpeg ${pid} gone`, async () => (alive(pid) ? undefined : true), 5_000);
   });
 });
 

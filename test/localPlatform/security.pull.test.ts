@@ -13,7 +13,8 @@ import { Codes } from '../../src/api/errorCodes';
 import type { ChannelDefinition } from '../../src/api/types';
 import { runCli, stopCli, type CliProcess } from './child';
 import { apiError, removeDir, tempDir } from './harness';
-import { loadTools, pushTestPattern, TOOLS, waitFor, type Encoder } from './live/media';
+import { eventually } from '../helpers/eventually';
+import { loadTools, pushTestPattern, TOOLS, type Encoder } from './live/media';
 import { pullInputArgs } from '../../src/localPlatform/live/pullSource';
 import { runTool } from '../../src/media/tools';
 import { makeClip } from './media/helpers';
@@ -223,10 +224,14 @@ describe('local platform security: pull sources', function () {
     for (const ch of [moved, listed, clipped, local]) await c.liveStartChannel(ch.id);
     const cli = started[started.length - 1];
     // The file read through the proxy goes live: the proxy passes what is allowed.
-    await waitFor('the clip live', async () => {
-      const ch = await c.liveGetChannelById(clipped.id);
-      return ch.status === 2 && ch.streamStatus === 1 ? ch : undefined;
-    });
+    await eventually(
+      'the clip live',
+      async () => {
+        const ch = await c.liveGetChannelById(clipped.id);
+        return ch.status === 2 && ch.streamStatus === 1 ? ch : undefined;
+      },
+      30_000,
+    );
     for (const [ch, path] of [
       [moved, 'secret.m3u8'],
       [listed, 'secret-0.ts'],
@@ -234,14 +239,18 @@ describe('local platform security: pull sources', function () {
       const refused = new RegExp(
         `channel ${ch.id} pull: refused http://127\\.0\\.0\\.1:${secret.port}/${path.replace('.', '\\.')}, which must name a public address`,
       );
-      await waitFor(`the refusal of ${path} logged`, async () => (refused.test(cli.stderr()) ? true : undefined));
+      await eventually(
+        `the refusal of ${path} logged`,
+        async () => (refused.test(cli.stderr()) ? true : undefined),
+        30_000,
+      );
       const now = await c.liveGetChannelById(ch.id);
       assert.equal(now.status, 3, 'no source');
       assert.equal(now.streamStatus, 2);
     }
     // A playlist naming a local file opens no file: the relay's protocol whitelist has no `file`.
     const noFile = new RegExp(`channel ${local.id} pull ended \\(\\d+\\): .*first segment 'file:`);
-    await waitFor('the local segment refused', async () => (noFile.test(cli.stderr()) ? true : undefined));
+    await eventually('the local segment refused', async () => (noFile.test(cli.stderr()) ? true : undefined), 30_000);
     assert.equal((await c.liveGetChannelById(local.id)).streamStatus, 2, 'the local file is no source');
     assert.deepEqual(secret.asked, [], 'the private server got no request');
     assert.ok(outside.asked.includes('/moved.m3u8') && outside.asked.includes('/list.m3u8'));
@@ -270,10 +279,14 @@ describe('local platform security: pull sources', function () {
     );
     const ch = await c.liveCreateChannel(await definition(c, `rtmp://localhost:${port}/live/source`));
     await c.liveStartChannel(ch.id);
-    const live = await waitFor('the rtmp source live', async () => {
-      const now = await c.liveGetChannelById(ch.id);
-      return now.status === 2 && now.streamStatus === 1 && now.streamWidth ? now : undefined;
-    });
+    const live = await eventually(
+      'the rtmp source live',
+      async () => {
+        const now = await c.liveGetChannelById(ch.id);
+        return now.status === 2 && now.streamStatus === 1 && now.streamWidth ? now : undefined;
+      },
+      30_000,
+    );
     assert.equal(live.streamWidth, 320);
     await c.liveStopChannel(ch.id);
     await c.close();

@@ -8,6 +8,7 @@ import { connect, type Socket } from 'node:net';
 import { RTMP_LIMITS } from '../../src/localPlatform/live/rtmpServer';
 import { TestPlatform } from './harness';
 import { loadTools } from './live/media';
+import { eventually } from '../helpers/eventually';
 
 /** Opens a socket; resolves once connected, with when it closed (ms after opening, or undefined while open). */
 function open(port: number): Promise<{ socket: Socket; closedAfter: () => number | undefined }> {
@@ -21,15 +22,6 @@ function open(port: number): Promise<{ socket: Socket; closedAfter: () => number
     socket.on('close', () => (closedAt = Date.now()));
     socket.once('error', reject);
   });
-}
-
-async function until(check: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > deadline) return false;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return true;
 }
 
 describe('local platform security: RTMP connections', function () {
@@ -55,9 +47,10 @@ describe('local platform security: RTMP connections', function () {
     // C0 (version 3) and the first 100 of C1's 1536 bytes.
     half.socket.write(Buffer.concat([Buffer.from([3]), Buffer.alloc(100, 7)]));
     const limit = RTMP_LIMITS.handshakeMs + 3000;
-    assert.ok(
-      await until(() => silent.closedAfter() !== undefined && half.closedAfter() !== undefined, limit),
+    await eventually(
       'both closed',
+      () => silent.closedAfter() !== undefined && half.closedAfter() !== undefined,
+      limit,
     );
     assert.ok(
       silent.closedAfter()! >= RTMP_LIMITS.handshakeMs - 500,
@@ -71,14 +64,14 @@ describe('local platform security: RTMP connections', function () {
     sockets.push(...kept.map((k) => k.socket));
     const extra = await open(port);
     sockets.push(extra.socket);
-    assert.ok(await until(() => extra.closedAfter() !== undefined, 2000), 'the extra connection is closed');
+    await eventually('the extra connection to close', () => extra.closedAfter() !== undefined, 2000);
     assert.ok(
       kept.every((k) => k.closedAfter() === undefined),
       'the others stay open',
     );
     for (const k of kept) k.socket.destroy();
     // Room again once they have gone.
-    await until(() => kept.every((k) => k.closedAfter() !== undefined), 2000);
+    await eventually('the kept connections to close', () => kept.every((k) => k.closedAfter() !== undefined), 2000);
     await new Promise((r) => setTimeout(r, 200));
     const again = await open(port);
     sockets.push(again.socket);

@@ -5,6 +5,7 @@ import { existsSync, statSync } from 'node:fs';
 import { chmod, readFile, stat, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
+import { eventually } from '../helpers/eventually';
 import { removeDir, tempDir } from './harness';
 
 const REPO = join(__dirname, '..', '..');
@@ -23,14 +24,6 @@ function runStart(
   child.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
   const done = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   return { done, output: () => out, kill: () => child.kill('SIGINT') };
-}
-
-async function waitFor(check: () => boolean, what: string): Promise<void> {
-  const deadline = Date.now() + 15_000;
-  while (!check()) {
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 25));
-  }
 }
 
 describe('local platform: npm start', function () {
@@ -59,7 +52,7 @@ describe('local platform: npm start', function () {
     await chmod(join(bin, 'code'), 0o755);
 
     const first = runStart(home, bin);
-    await waitFor(() => first.output().includes('Serving until Ctrl+C.'), 'the first start');
+    await eventually('the first start', () => first.output().includes('Serving until Ctrl+C.'));
     const [account] = JSON.parse(await readFile(join(home, 'account.json'), 'utf8')) as Array<{
       accessKey: string;
       secretKey: string;
@@ -68,7 +61,7 @@ describe('local platform: npm start', function () {
     assert.ok(!first.output().includes(account.secretKey), 'the secret is never printed');
     assert.match(first.output(), new RegExp(`access key: ${account.accessKey}`));
     // The stand-in creates the file, then writes it: wait for its content, not just the file.
-    await waitFor(() => existsSync(seen) && statSync(seen).size > 0, 'the code launcher');
+    await eventually('the code launcher', () => existsSync(seen) && statSync(seen).size > 0);
     const call = JSON.parse(await readFile(seen, 'utf8')) as {
       args: string[];
       base: string;
@@ -85,7 +78,7 @@ describe('local platform: npm start', function () {
     assert.equal(await first.done, 0);
 
     const second = runStart(home, join(dir, 'empty-path'));
-    await waitFor(() => second.output().includes('Serving until Ctrl+C.'), 'the second start');
+    await eventually('the second start', () => second.output().includes('Serving until Ctrl+C.'));
     assert.match(second.output(), /reused/);
     assert.match(second.output(), /"code" command is not on the PATH/);
     assert.match(second.output(), new RegExp(`access key: ${account.accessKey}`));
@@ -122,7 +115,7 @@ describe('local platform: npm start', function () {
       launcher.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
       launcher.stderr.setEncoding('utf8').on('data', (c: string) => (out += c));
       try {
-        await waitFor(() => out.includes('Serving until Ctrl+C.'), 'the start');
+        await eventually('the start', () => out.includes('Serving until Ctrl+C.'));
         const baseUrl = /base URL: +(\S+)/.exec(out)![1];
         const shellPid = Number(/shell (\d+)/.exec(out)![1]);
         const platformAnswers = async () => {
@@ -150,7 +143,7 @@ describe('local platform: npm start', function () {
               return true;
             }
           };
-          await waitFor(shellGone, 'the shell to exit');
+          await eventually('the shell to exit', shellGone);
         }
       } finally {
         try {

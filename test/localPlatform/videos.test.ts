@@ -8,7 +8,8 @@ import { accountDir } from '../../src/localPlatform/accounts';
 import { newId } from '../../src/localPlatform/store/ids';
 import { newVideoRecord } from '../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../src/localPlatform/store/store';
-import { ACCOUNT, apiError, eventually, raw, removeDir, tempDir, TestPlatform } from './harness';
+import { eventually } from '../helpers/eventually';
+import { ACCOUNT, apiError, raw, removeDir, tempDir, TestPlatform } from './harness';
 import {
   assertFields,
   CDN_FIELDS,
@@ -158,17 +159,17 @@ describe('local platform: demo data, videos and transcoding', () => {
     assert.deepEqual(result, { id: raw0.id, code: 0, message: 'success' });
     assert.equal((await client.getVideoInfo(raw0.id)).status, 7);
     await eventually(
+      'status 6',
       async () => ((await client.getVideoInfo(raw0.id)).status === 6 ? true : undefined),
       3000,
-      'status 6',
     );
     const done = await eventually(
+      'status 2',
       async () => {
         const v = await client.getVideoInfo(raw0.id);
         return v.status === 2 ? v : undefined;
       },
       3000,
-      'status 2',
     );
     // The demo default group: 1080p HLS, 720p HLS + MP4 (merged into one rendition per profile).
     assert.deepEqual(
@@ -195,12 +196,12 @@ describe('local platform: demo data, videos and transcoding', () => {
     });
     assert.equal(r.code, 0);
     const done = await eventually(
+      'replaced renditions',
       async () => {
         const v = await client.getVideoInfo(source.id);
         return v.status === 2 && v.transcodedVideoList[0]?.taskId !== oldTask ? v : undefined;
       },
       3000,
-      'replaced renditions',
     );
     assert.deepEqual(
       done.transcodedVideoList.map((s) => s.name),
@@ -225,9 +226,9 @@ describe('local platform: demo data, videos and transcoding', () => {
     });
     assert.equal(r.code, 0);
     const child = await eventually(
+      'the new video item',
       async () => (await all()).find((v) => v.parentId === source.id),
       3000,
-      'the new video item',
     );
     assert.equal(child.status, 2);
     assert.equal(child.title, source.title);
@@ -241,10 +242,14 @@ describe('local platform: demo data, videos and transcoding', () => {
     );
     assert.ok(child.transcodedVideoList[1].mp4Size < child.transcodedVideoList[0].mp4Size);
     assert.equal(child.logoGroupId, (await client.getLogoGroupList())[1].id);
-    const after = await eventually(async () => {
-      const v = await client.getVideoInfo(source.id);
-      return v.status === 2 ? v : undefined;
-    });
+    const after = await eventually(
+      'the transcoding to complete',
+      async () => {
+        const v = await client.getVideoInfo(source.id);
+        return v.status === 2 ? v : undefined;
+      },
+      5000,
+    );
     assert.deepEqual(
       after.transcodedVideoList.map((s) => s.hlsUrl),
       before,
@@ -389,9 +394,9 @@ describe('local platform: demo data, videos and transcoding', () => {
   it('accepts replace as 1/0 and booleans as text', async () => {
     const v = byTitle('Broken encode');
     await eventually(
+      'previous run done',
       async () => ((await client.getVideoInfo(v.id)).status === 2 ? true : undefined),
       3000,
-      'previous run done',
     );
     const answer = await raw(
       p,

@@ -14,7 +14,8 @@ import { LOOP_SEGMENTS } from '../../../src/localPlatform/live/patternLoop';
 import { TestPlatform } from '../harness';
 import { readMedia } from '../../../src/media/read';
 import { runTool } from '../../../src/media/tools';
-import { commandsWith, httpGet, loadTools, probeUrl, pushTestPattern, TOOLS, waitFor, type Encoder } from './media';
+import { eventually } from '../../helpers/eventually';
+import { commandsWith, httpGet, loadTools, probeUrl, pushTestPattern, TOOLS, type Encoder } from './media';
 
 interface Window {
   sequence: number;
@@ -153,11 +154,15 @@ describe('local platform: the demo live channels (real ffmpeg)', function () {
     });
     await client.liveStartChannel(pushed.id);
     await client.liveStartChannel(pulled.id);
-    await waitFor('ready', async () => ((await client.liveGetChannelById(pushed.id)).status === 2 ? true : undefined));
+    await eventually(
+      'ready',
+      async () => ((await client.liveGetChannelById(pushed.id)).status === 2 ? true : undefined),
+      30_000,
+    );
     const encoder = pushTestPattern(pushed.pushUrl, 20);
     encoders.push(encoder);
     const [urls] = await client.liveGetChannelsPlayUrl(pushed.id);
-    await waitFor('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 30_000);
+    await eventually('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 30_000);
     const probed = await probeUrl(urls.playUrl);
     assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 480);
     assert.equal((await client.liveStopChannel(pushed.id)).status, 1);

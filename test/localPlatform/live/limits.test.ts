@@ -8,7 +8,8 @@ import type { PlatformClient } from '../../../src/api/client';
 import { Codes } from '../../../src/api/errorCodes';
 import type { Channel, ChannelDefinition } from '../../../src/api/types';
 import { apiError, TestPlatform } from '../harness';
-import { commandsWith, httpGet, loadTools, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { eventually } from '../../helpers/eventually';
+import { commandsWith, httpGet, loadTools, probeUrl, pushTestPattern, type Encoder } from './media';
 
 /** Ladder processes of a channel (its encoder's command line names the stream too, without a filter graph). */
 const ladders = (stream: string): string[] => commandsWith(stream).filter((c) => c.includes('-filter_complex'));
@@ -53,8 +54,16 @@ describe('local platform: the live limit counts channels with a source (real ffm
     assert.equal((await get(second.id)).status, 0, 'nothing changed');
     await client.liveStartChannel(looped.id);
     await client.liveStartChannel(pushed.id);
-    await waitFor('looped pattern live', async () => ((await get(looped.id)).streamStatus === 1 ? true : undefined));
-    await waitFor('pushed channel ready', async () => ((await get(pushed.id)).status === 2 ? true : undefined));
+    await eventually(
+      'looped pattern live',
+      async () => ((await get(looped.id)).streamStatus === 1 ? true : undefined),
+      30_000,
+    );
+    await eventually(
+      'pushed channel ready',
+      async () => ((await get(pushed.id)).status === 2 ? true : undefined),
+      30_000,
+    );
     assert.deepEqual(ladders(pushed.stream), [], 'no source, no ladder');
 
     // At the limit, the pushed channel's encoder is turned away and no ladder starts.
@@ -68,18 +77,22 @@ describe('local platform: the live limit counts channels with a source (real ffm
     await client.liveStopChannel(relayed.id);
     const encoder = pushTestPattern(pushed.pushUrl, 12);
     encoders.push(encoder);
-    await waitFor('source present', async () => ((await get(pushed.id)).streamStatus === 1 ? true : undefined));
+    await eventually(
+      'source present',
+      async () => ((await get(pushed.id)).streamStatus === 1 ? true : undefined),
+      30_000,
+    );
     // The ladder starts once the incoming stream is probed.
-    await waitFor('one ladder', async () => (ladders(pushed.stream).length === 1 ? true : undefined), 20_000);
+    await eventually('one ladder', async () => (ladders(pushed.stream).length === 1 ? true : undefined), 20_000);
     const [urls] = await client.liveGetChannelsPlayUrl(pushed.id);
-    await waitFor('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 20_000);
+    await eventually('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 20_000);
     const probed = await probeUrl(urls.playUrl);
     assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 90);
 
     // The source goes: the ladder goes with it; the channel stays started, waiting for its encoder.
     await encoder.kill();
-    await waitFor('no source', async () => ((await get(pushed.id)).streamStatus === 2 ? true : undefined), 15_000);
-    await waitFor('ladder gone', async () => (ladders(pushed.stream).length === 0 ? true : undefined), 10_000);
+    await eventually('no source', async () => ((await get(pushed.id)).streamStatus === 2 ? true : undefined), 15_000);
+    await eventually('ladder gone', async () => (ladders(pushed.stream).length === 0 ? true : undefined), 10_000);
     assert.equal((await get(pushed.id)).status, 2);
     await client.liveStopChannel(pushed.id);
     await client.liveStopChannel(looped.id);

@@ -85,22 +85,6 @@ export function pushTestPattern(url: string, seconds: number, outputOptions: str
   };
 }
 
-/** Polls `check` until it returns a value (not undefined), or fails with what was last seen. */
-export async function waitFor<T>(what: string, check: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > until) throw new Error(`${what}: not seen in ${timeoutMs} ms${last ? ` (${String(last)})` : ''}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
-
 /** One decoded frame of an address as 8-bit gray pixels, row by row. */
 export async function grayFrame(url: string): Promise<Buffer> {
   const { stdout } = await runTool(

@@ -9,7 +9,8 @@ import type { Channel } from '../../../src/api/types';
 import { removeDir, tempDir } from '../harness';
 import { runCli, stopCli, type CliProcess } from '../child';
 import { createServer } from 'node:net';
-import { commandsWith, loadTools, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { eventually } from '../../helpers/eventually';
+import { commandsWith, loadTools, httpGet, probeUrl, pushTestPattern, type Encoder } from './media';
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -77,26 +78,34 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     });
     await c.liveStartChannel(pattern.id);
     await c.liveStartChannel(down.id);
-    const live = await waitFor('pattern live', async () => {
-      const ch = await c.liveGetChannelById(pattern.id);
-      return ch.status === 2 && ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
-    });
+    const live = await eventually(
+      'pattern live',
+      async () => {
+        const ch = await c.liveGetChannelById(pattern.id);
+        return ch.status === 2 && ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
+      },
+      30_000,
+    );
     assert.equal(live.streamWidth, 160);
     const [urls] = await c.liveGetChannelsPlayUrl(pattern.id);
-    await waitFor('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined));
+    await eventually('playlist', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined), 30_000);
     const probed = await probeUrl(urls.playUrlList[0].url);
     assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 90);
     const notLive = await c.liveGetChannelById(down.id);
     assert.equal(notLive.status, 3);
     assert.equal(notLive.streamStatus, 2);
-    await waitFor('the failure logged', async () => (/channel \w+ pull ended/.test(cli!.stderr()) ? true : undefined));
+    await eventually(
+      'the failure logged',
+      async () => (/channel \w+ pull ended/.test(cli!.stderr()) ? true : undefined),
+      30_000,
+    );
     assert.doesNotMatch(cli!.stderr(), /auth=[0-9a-f]{6,}/, 'no auth code in the log');
   });
 
   it('recovers when the pull source comes up: status 2 and a source present', async () => {
     // ffmpeg as an RTMP server that sends the pattern to whoever plays it.
     source = pushTestPattern(`rtmp://127.0.0.1:${sourcePort}/live/source`, 60, ['-listen', '1']);
-    const back = await waitFor(
+    const back = await eventually(
       'the pulled source delivering',
       async () => {
         const ch = await client!.liveGetChannelById(down.id);
@@ -116,7 +125,7 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
     client = undefined;
     cli!.child.kill('SIGKILL');
     await cli!.exited;
-    await waitFor(
+    await eventually(
       'every ffmpeg gone',
       async () => (commandsWith(pattern.stream).length === 0 ? true : undefined),
       10_000,
@@ -126,13 +135,21 @@ describe('local platform: pull channels, kill -9 and restart (real ffmpeg)', fun
 
   it('starts the channels that were live again on the next start, and stops them all on SIGTERM', async () => {
     const c = await start();
-    const again = await waitFor('pattern live again', async () => {
-      const ch = await c.liveGetChannelById(pattern.id);
-      return ch.status === 2 && ch.streamStatus === 1 ? ch : undefined;
-    });
+    const again = await eventually(
+      'pattern live again',
+      async () => {
+        const ch = await c.liveGetChannelById(pattern.id);
+        return ch.status === 2 && ch.streamStatus === 1 ? ch : undefined;
+      },
+      30_000,
+    );
     assert.equal(again.streamHeight, 90);
     const [urls] = await c.liveGetChannelsPlayUrl(pattern.id);
-    await waitFor('playlist again', async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined));
+    await eventually(
+      'playlist again',
+      async () => ((await httpGet(urls.playUrl)).status === 200 ? true : undefined),
+      30_000,
+    );
     assert.equal((await c.liveGetChannelById(down.id)).status, 1, 'stopped before the kill: stays stopped');
     await c.close();
     client = undefined;

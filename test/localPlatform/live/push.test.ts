@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import type { Channel, ChannelPlayUrl, ChannelDefinition } from '../../../src/api/types';
 import { TestPlatform } from '../harness';
-import { commandsWith, loadTools, grayFrame, httpGet, probeUrl, pushTestPattern, waitFor, type Encoder } from './media';
+import { eventually } from '../../helpers/eventually';
+import { commandsWith, loadTools, grayFrame, httpGet, probeUrl, pushTestPattern, type Encoder } from './media';
 
 /** Seconds one hour of time shift lasts here: 1 hour = 7 segments of 2 s. */
 const HOUR_SECONDS = 14;
@@ -88,7 +89,7 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     const started = await client.liveStartChannel(channel.id);
     assert.ok(started.status === 5 || started.status === 2, `status ${started.status}`);
     assert.equal(started.streamStatus, 2);
-    const ready = await waitFor('status 2', async () => ((await get()).status === 2 ? get() : undefined));
+    const ready = await eventually('status 2', async () => ((await get()).status === 2 ? get() : undefined), 30_000);
     assert.equal(ready.streamStatus, 2);
     // No picture yet: the thumbnail is not listed (it would answer 404).
     assert.equal(ready.thumbnailUrl, '');
@@ -110,10 +111,14 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
 
   it('goes to streamStatus 1 with the stream fields of the real ingest when the encoder pushes', async () => {
     encoder = pushTestPattern(channel.pushUrl, PUSH_SECONDS);
-    const live = await waitFor('stream fields', async () => {
-      const ch = await get();
-      return ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
-    });
+    const live = await eventually(
+      'stream fields',
+      async () => {
+        const ch = await get();
+        return ch.streamStatus === 1 && ch.streamWidth ? ch : undefined;
+      },
+      30_000,
+    );
     assert.equal(live.status, 2);
     assert.equal(live.streamWidth, 320);
     assert.equal(live.streamHeight, 180);
@@ -122,7 +127,11 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
   });
 
   it('serves the HLS ladder: a master playlist whose children decode at the templates sizes', async () => {
-    await waitFor('master playlist', async () => ((await httpGet(urls[0].playUrl)).status === 200 ? true : undefined));
+    await eventually(
+      'master playlist',
+      async () => ((await httpGet(urls[0].playUrl)).status === 200 ? true : undefined),
+      30_000,
+    );
     const master = await httpGet(urls[0].playUrl);
     assert.equal(master.cors, '*');
     assert.match(master.type, /mpegurl/);
@@ -169,7 +178,11 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     const flv = await probeUrl(channel.publicFlvPlayUrl);
     assert.equal(flv.streams.find((s) => s.codec_type === 'video')?.width, 320);
     // Listed once the ladder has written it, and then it answers: every list names only what is served.
-    const thumbnailUrl = await waitFor('thumbnail listed', async () => (await get()).thumbnailUrl || undefined);
+    const thumbnailUrl = await eventually(
+      'thumbnail listed',
+      async () => (await get()).thumbnailUrl || undefined,
+      30_000,
+    );
     assert.equal(thumbnailUrl, channelThumbnailAddress());
     const [listed] = (await client.liveGetChannelsByPage({ searchType: 'name', keyword: 'Pushed' })).channels;
     assert.equal(listed?.thumbnailUrl, thumbnailUrl);
@@ -190,7 +203,7 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
   });
 
   it('keeps the time-shift window: the playlist grows past the usual 6 segments and stops at the window', async () => {
-    const child = await waitFor(
+    const child = await eventually(
       'a full window',
       async () => {
         const text = (await httpGet(urls[0].playUrlList[0].url)).body.toString();
@@ -212,7 +225,11 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
 
   it('goes back to streamStatus 2 when the encoder stops', async () => {
     await encoder!.exited;
-    const ch = await waitFor('no source', async () => ((await get()).streamStatus === 2 ? get() : undefined), 15_000);
+    const ch = await eventually(
+      'no source',
+      async () => ((await get()).streamStatus === 2 ? get() : undefined),
+      15_000,
+    );
     assert.equal(ch.status, 2);
   });
 
@@ -226,17 +243,17 @@ describe('local platform: live channel pushed by an encoder (real ffmpeg)', func
     });
     const again = pushTestPattern(channel.pushUrl, 6);
     others.push(again);
-    await waitFor('source present again', async () => ((await get()).streamStatus === 1 ? true : undefined));
+    await eventually('source present again', async () => ((await get()).streamStatus === 1 ? true : undefined), 30_000);
     await again.exited;
-    await waitFor('no source again', async () => ((await get()).streamStatus === 2 ? true : undefined), 15_000);
+    await eventually('no source again', async () => ((await get()).streamStatus === 2 ? true : undefined), 15_000);
   });
 
   it('reads an encoder that stalls without closing its connection as no source', async () => {
     const stalling = pushTestPattern(channel.pushUrl, 30);
     others.push(stalling);
-    await waitFor('source present', async () => ((await get()).streamStatus === 1 ? true : undefined));
+    await eventually('source present', async () => ((await get()).streamStatus === 1 ? true : undefined), 30_000);
     stalling.child.kill('SIGSTOP');
-    await waitFor(
+    await eventually(
       'no source after the stall',
       async () => ((await get()).streamStatus === 2 ? true : undefined),
       15_000,

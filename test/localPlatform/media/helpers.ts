@@ -12,6 +12,7 @@ import type { PlatformClient } from '../../../src/api/client';
 import type { Video } from '../../../src/api/types';
 import { testClipArgs } from '../../../src/localPlatform/media/commands';
 import { findMediaTools, runTool, type MediaTools } from '../../../src/media/tools';
+import { eventually } from '../../helpers/eventually';
 import { probe, type ProbeResult } from '../../media/ffprobe';
 
 export async function mediaTools(): Promise<MediaTools | undefined> {
@@ -63,13 +64,24 @@ export async function uploadFile(baseUrl: string, token: string, file: string, e
   return upload(baseUrl, { token, ...extra }, { name: file.split('/').pop()!, data: await readFile(file) });
 }
 
-/** Polls getVideoInfo until the status is one of `want` (the suite's timeout bounds it). */
-export async function waitForStatus(client: PlatformClient, id: string, want: number[]): Promise<Video> {
-  for (;;) {
-    const v = await client.getVideoInfo(id);
-    if (want.includes(v.status)) return v;
-    await new Promise((r) => setTimeout(r, 150));
-  }
+/**
+ * Polls getVideoInfo (through eventually(), the one polling helper) until the status is one of `want`; the
+ * limit is the media suites' timeout, which bounded it before it had one of its own.
+ */
+export async function waitForStatus(
+  client: PlatformClient,
+  id: string,
+  want: number[],
+  timeoutMs = 120_000,
+): Promise<Video> {
+  return eventually(
+    `video ${id} in status ${want.join(' or ')}`,
+    async () => {
+      const v = await client.getVideoInfo(id);
+      return want.includes(v.status) ? v : undefined;
+    },
+    timeoutMs,
+  );
 }
 
 /**

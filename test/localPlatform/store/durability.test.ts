@@ -11,7 +11,8 @@ import { injectedFaults } from '../../../src/localPlatform/http/faults';
 import { processStartTime } from '../../../src/localPlatform/store/dirLock';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
 import { runCli, stopCli, type CliProcess } from '../child';
-import { ACCOUNT, apiError, eventually, OTHER, removeDir, tempDir, TestPlatform } from '../harness';
+import { eventually } from '../../helpers/eventually';
+import { ACCOUNT, apiError, OTHER, removeDir, tempDir, TestPlatform } from '../harness';
 
 describe('local platform: durability', () => {
   let dir: string | undefined;
@@ -107,12 +108,12 @@ describe('local platform: durability', () => {
     c = p.client();
     try {
       const done = await eventually(
+        'the resumed transcoding to complete',
         async () => {
           const v = await c.getVideoInfo(source.id);
           return v.status === 2 ? v : undefined;
         },
         10_000,
-        'the resumed transcoding to complete',
       );
       assert.deepEqual(
         done.transcodedVideoList.map((s) => [s.name, !!s.mp4Url, s.hlsUrl]),
