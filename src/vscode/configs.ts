@@ -7,6 +7,8 @@
 import { dirname, join } from 'node:path';
 import * as vscode from 'vscode';
 import type { AppContext } from '../app/context';
+import { CONFIGS_IN_USE_KEY } from '../app/contextKeys';
+import { inBackground } from '../app/failures';
 import { planRows, type PlanRow } from '../app/configs/planTree';
 import { configsOf, type FolderDrift } from '../app/configs/service';
 import { STATE_FILE } from '../app/configs/state';
@@ -141,6 +143,12 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
   const tree = new PlanTreeProvider();
   const view = vscode.window.createTreeView(CONFIG_PLAN_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   const drift = new DriftPresentation();
+  const inUse = (): void =>
+    inBackground(
+      ctx.log,
+      `Setting ${CONFIGS_IN_USE_KEY}`,
+      vscode.commands.executeCommand('setContext', CONFIGS_IN_USE_KEY, true),
+    );
   subscriptions.push(
     tree,
     view,
@@ -150,6 +158,7 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
     service.onDidChangePlan((plan) => {
+      if (plan) inUse();
       tree.show(planRows(plan));
       view.description = plan ? plan.dir.split(/[\\/]/).pop() : undefined;
     }),
@@ -158,7 +167,10 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
     { dispose: () => service.dispose() },
   );
   // The workspace's pulled folders, and those pulled later.
-  const watchStateFiles = (uris: readonly vscode.Uri[]): void => service.watch(uris.map((uri) => dirname(uri.fsPath)));
+  const watchStateFiles = (uris: readonly vscode.Uri[]): void => {
+    if (uris.length > 0) inUse();
+    service.watch(uris.map((uri) => dirname(uri.fsPath)));
+  };
   void vscode.workspace.findFiles(`**/${STATE_FILE}`, '**/node_modules/**', 50).then(watchStateFiles);
   const watcher = vscode.workspace.createFileSystemWatcher(`**/${STATE_FILE}`);
   subscriptions.push(

@@ -187,7 +187,19 @@ async function demoRendition(ctx: FlowContext, videos: Awaited<ReturnType<FlowCo
   await video.waitFor({ state: 'visible', timeout: 20_000 });
   await ctx.wb.setExpanded(video, true);
   const rendition = ctx.wb.treeRow(videos, /720p.*1280x720/);
-  await rendition.waitFor({ state: 'visible', timeout: 20_000 });
+  // The tree draws only the rows in sight: with the side bar's other views (a live channel left open above, the
+  // Resources and Configuration Plan headers below) the renditions can be under the pane's edge. Scroll the
+  // Videos tree with the wheel, as a user would, until the row is there.
+  await ctx.wb.until(
+    'the 720p rendition of the demo video in sight',
+    async () => {
+      if (await rendition.isVisible()) return true;
+      await video.hover();
+      await ctx.wb.page.mouse.wheel(0, 120);
+      return undefined;
+    },
+    20_000,
+  );
   return rendition;
 }
 
