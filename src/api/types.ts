@@ -3,6 +3,9 @@
  * platform-facts.md sections 3 and 4). Field names are the platform's own.
  */
 
+import type { CHANNEL_SORTS, SORT_ORDERS } from './operations/channels';
+import type { VIDEO_SORTS } from './operations/videos';
+
 /** Every response: code 0 and success true, or an error code (section 2.1). */
 export interface Envelope<T> {
   code: number;
@@ -216,8 +219,9 @@ export interface ChannelUpdate extends ChannelDefinition {
   id: string;
 }
 
-export type ChannelSortKey = 'name' | 'type' | 'status' | 'streamStatus' | 'createTime';
-export type SortOrder = 'asc' | 'desc';
+/** The channel list's sort keys, as the operation's spec accepts them. */
+export type ChannelSortKey = (typeof CHANNEL_SORTS)[number];
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface ChannelListQuery {
   /** 1-based page number; default 1. */
@@ -515,7 +519,8 @@ export interface Video {
   logoGroupId: number | null;
 }
 
-export type VideoSortKey = 'title' | 'size' | 'category' | 'uploadTime' | 'status' | 'tag';
+/** queryVideo's sort keys, as the operation's spec accepts them. */
+export type VideoSortKey = (typeof VIDEO_SORTS)[number];
 
 export interface VideoQuery {
   /** 1-based page number (this project's choice, consistent with the channel list). */
