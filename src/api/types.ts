@@ -32,8 +32,9 @@ export const ChannelStatuses = { initialised: 0, ready: 1, live: 2, pulling: 3, 
 export function isChannelRunning(status: ChannelStatus | number): boolean {
   return status === ChannelStatuses.live || status === ChannelStatuses.pulling || status === ChannelStatuses.starting;
 }
-/** 1 normal (source present), 2 no source. */
-export type StreamStatus = 1 | 2;
+/** A channel's `streamStatus`: 1 normal (source present), 2 no source. */
+export const StreamStatuses = { sourcePresent: 1, noSource: 2 } as const;
+export type StreamStatus = (typeof StreamStatuses)[keyof typeof StreamStatuses];
 
 /** 0 normal, 2 VR, 3 advanced (HD), 4 4K. */
 export type LiveType = 0 | 2 | 3 | 4;

@@ -21,7 +21,7 @@ import type {
   TranscodedStream,
   Video,
 } from '../../api/types';
-import { ChannelStatuses, VideoStatuses } from '../../api/types';
+import { ChannelStatuses, StreamStatuses, VideoStatuses } from '../../api/types';
 
 export interface MetaRec {
   id: 'meta';
@@ -264,7 +264,7 @@ export function newChannelRecord(
     pullStream: null,
     pullTaskId: null,
     status: ChannelStatuses.initialised,
-    streamStatus: 2,
+    streamStatus: StreamStatuses.noSource,
     streamWidth: null,
     streamHeight: null,
     streamBitrate: null,
