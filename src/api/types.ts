@@ -25,8 +25,8 @@ export const PROTOCOL_HLS = 1;
 export const PROTOCOL_RTMP = 2;
 
 /** Channel status (facts section 3): 0 initialised, 1 ready (stopped), 2 live, 3 pulling, 5 starting. */
-export type ChannelStatus = 0 | 1 | 2 | 3 | 5;
 export const ChannelStatuses = { initialised: 0, ready: 1, live: 2, pulling: 3, starting: 5 } as const;
+export type ChannelStatus = (typeof ChannelStatuses)[keyof typeof ChannelStatuses];
 
 /** "Running": live, pulling or starting (the statuses a stop applies to and a delete refuses). */
 export function isChannelRunning(status: ChannelStatus | number): boolean {
@@ -432,7 +432,6 @@ export interface SecondTranscodeResult {
 }
 
 /** Video status (section 3.2). */
-export type VideoStatus = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 export const VideoStatuses = {
   uploadFinished: 0,
   transcoding: 1,
@@ -443,6 +442,7 @@ export const VideoStatuses = {
   secondTranscoding: 6,
   waiting: 7,
 } as const;
+export type VideoStatus = (typeof VideoStatuses)[keyof typeof VideoStatuses];
 
 export interface TranscodedStream {
   name: string;
