@@ -14,12 +14,11 @@
  * --cpu-prof profile of the platform's process there, and PLATFORM_NODE_ARGS adds node options to it (such as
  * --trace-gc). PLATFORM_CASES=text runs only the cases whose name holds it.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Pool } from 'undici';
-import { signParams } from '../src/api/signing';
+import { cpuOf, rssOf, signedPath, startChild, stopChild, type Child } from './children';
 import { goalRow } from './goalTable';
-import { ACCOUNT, CHANNELS, VIDEOS, WORDS, type Ask, type Told } from './platformServer';
+import { CHANNELS, VIDEOS, WORDS } from './platformServer';
 
 const CONNECTIONS = 8;
 const REQUESTS = 2_000;
@@ -117,61 +116,6 @@ interface Figures {
   /** This process's (the load generator's) CPU time per request, microseconds, and its share of one core. */
   genUs: number;
   genBusy: number;
-}
-
-/** A server process (bench/platformServer.ts) and its answers over IPC, in the order asked. */
-interface Child {
-  proc: ChildProcess;
-  origins: string[];
-  startable: string[];
-  notes: string[];
-  rss: number;
-  ask(message: Ask): Promise<Told>;
-}
-
-function startChild(args: string[], execArgv: string[] = []): Promise<Child> {
-  const proc = fork(join(__dirname, 'platformServer.ts'), args, {
-    execArgv: ['--import', 'tsx', '--expose-gc', ...execArgv],
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  });
-  const waiting: Array<(told: Told) => void> = [];
-  return new Promise((resolve, reject) => {
-    proc.once('exit', (code) => reject(new Error(`a bench server exited (${code}) before it was ready`)));
-    proc.on('message', (told: Told) => {
-      if ('ready' in told) {
-        resolve({
-          proc,
-          origins: told.origins,
-          startable: told.startable,
-          notes: told.notes,
-          rss: told.rss,
-          ask: (message) =>
-            new Promise((answered) => {
-              waiting.push(answered);
-              proc.send(message);
-            }),
-        });
-      } else waiting.shift()?.(told);
-    });
-  });
-}
-
-async function stopChild(child: Child): Promise<void> {
-  const exited = new Promise((resolve) => child.proc.once('exit', resolve));
-  await child.ask({ ask: 'close' });
-  // A child that does not end by itself within 30 s is ended (by its own pid).
-  const timer = setTimeout(() => child.proc.kill('SIGKILL'), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-const cpuOf = async (child: Child): Promise<{ user: number; system: number }> =>
-  (await child.ask({ ask: 'cpu' })) as { user: number; system: number };
-const rssOf = async (child: Child): Promise<number> => ((await child.ask({ ask: 'rss' })) as { rss: number }).rss;
-
-function signedPath(params: Record<string, string>): string {
-  const all = { accessKey: ACCOUNT.accessKey, version: '2.0', timestamp: String(Date.now()), ...params };
-  return `/rest?${new URLSearchParams({ ...all, signature: signParams(all, ACCOUNT.secretKey) })}`;
 }
 
 /** One server measured: its paths, its pool and what its rounds gave. */
