@@ -10,7 +10,10 @@
  * generator's share of a core (near 100% would make it, not the server, the limit). The same rounds compare the
  * rare-tag search (a scan of 100,000 videos) with a page of 15 videos by id, in p99 latency.
  *
- * PAGES_ROUND_SECONDS=N changes the rounds' length (8 by default, as the issue measured them).
+ * PAGES_ROUND_SECONDS=N changes the rounds' length (8 by default, as the issue measured them); PAGES_CPU_PROF=DIR
+ * writes a --cpu-prof profile of the platform's process there; PAGES_CASES=text runs the page cases whose name
+ * holds it (no goal rows then); PAGES_BEFORE=DIR runs the platform of another source tree (a copy of an earlier
+ * commit with a node_modules link, as platform.bench.ts's PLATFORM_BEFORE) as a third side of the same rounds.
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
@@ -182,7 +185,14 @@ const describe = (name: string, m: Measured): string =>
   `  ${name.padEnd(26)} ${m.rps.toFixed(0).padStart(6)} req/s  p50 ${m.p50.toFixed(1).padStart(5)} ms  p99 ${m.p99.toFixed(1).padStart(5)} ms  server CPU ${m.cpuUs.toFixed(0).padStart(4)} us/req  load generator ${(m.generator * 100).toFixed(0).padStart(3)}% of a core`;
 
 export async function run(): Promise<void> {
-  const [platform, bare] = await Promise.all([startChild(['platform', join(__dirname, '..')]), startChild(['bare'])]);
+  const profile = process.env.PAGES_CPU_PROF;
+  const only = process.env.PAGES_CASES;
+  const before = process.env.PAGES_BEFORE;
+  const [platform, bare, earlier] = await Promise.all([
+    startChild(['platform', join(__dirname, '..')], profile ? ['--cpu-prof', `--cpu-prof-dir=${profile}`] : []),
+    startChild(['bare']),
+    before ? startChild(['platform', before]) : undefined,
+  ]);
   const generator = startGenerator();
   try {
     for (const note of platform.notes) console.log(note);
@@ -193,25 +203,28 @@ export async function run(): Promise<void> {
     const replayOrigin = bare.origins[2];
     const pages = new Map<string, { platform: Measured; bare: Measured }>();
     let firstVideos: Buffer | undefined;
-    for (const [name, paramSets] of pageCases) {
+    for (const [name, paramSets] of pageCases.filter(([name]) => !only || name.includes(only))) {
       const paths = paramSets.map(signedPath);
       const answers = await captured(origin, paths);
       await bare.ask({ ask: 'replay', answers });
       if (name === VIDEO_TITLE) firstVideos = Buffer.from(answers[0].body);
       const bytes = answers.reduce((sum, a) => sum + a.body.length, 0) / answers.length;
-      const [mine, theirs] = await compare(generator, [
+      const [mine, theirs, previous] = await compare(generator, [
         { name: 'platform', child: platform, origin, paths },
         { name: 'bare, same bytes', child: bare, origin: replayOrigin, paths },
+        ...(earlier ? [{ name: 'platform (before)', child: earlier, origin: earlier.origins[0], paths }] : []),
       ]);
       pages.set(name, { platform: mine, bare: theirs });
       console.log(`${name}, ${(bytes / 1024).toFixed(1)} KiB a page`);
       console.log(describe('platform', mine));
       console.log(describe('bare server, same bytes', theirs));
+      if (previous) console.log(describe('platform (before)', previous));
       console.log(
         `  -> ${(theirs.rps / mine.rps).toFixed(2)}x fewer req/s, ${(mine.cpuUs / theirs.cpuUs).toFixed(2)}x the server CPU per request`,
       );
     }
 
+    if (only) return;
     // A page of 15 videos by id (getTranscodedVideos) against the rare-tag search, on the platform.
     const listed = JSON.parse(firstVideos!.toString('utf8')) as { result: Array<{ id: string }> };
     const byId = signedPath({ action: 'getTranscodedVideos', ids: listed.result.map((v) => v.id).join(',') });
@@ -265,6 +278,6 @@ export async function run(): Promise<void> {
     });
   } finally {
     generator.proc.send({ close: true });
-    await Promise.all([platform, bare].map(stopChild));
+    await Promise.all([platform, bare, earlier].filter((child) => child !== undefined).map(stopChild));
   }
 }
