@@ -11,9 +11,10 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../src/api/client';
-import { ladderArgs, PLAYLIST_SEGMENTS, type Rendition } from '../src/localPlatform/live/ladder';
+import { ladderArgs, PLAYLIST_SEGMENTS, SEGMENT_SECONDS, type Rendition } from '../src/localPlatform/live/ladder';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { findMediaTools } from '../src/media/tools';
+import { goalRow } from './goalTable';
 import { httpGet } from '../test/localPlatform/live/media';
 
 const ACCOUNT = { accessKey: 'bench-live-key', secretKey: 'bench-live-secret' };
@@ -125,8 +126,15 @@ export async function run(): Promise<void> {
       await new Promise((r) => setTimeout(r, 50));
     }
     console.log(
-      `first segment listed ${(firstSegmentMs / 1000).toFixed(2)} s after the encoder started (segments of 2 s, playlist of ${PLAYLIST_SEGMENTS})`,
+      `first segment listed ${(firstSegmentMs / 1000).toFixed(2)} s after the encoder started (segments of ${SEGMENT_SECONDS} s, playlist of ${PLAYLIST_SEGMENTS})`,
     );
+    const inSegments = firstSegmentMs / 1000 / SEGMENT_SECONDS;
+    goalRow({
+      figure: 'live: first pushed frame to first segment in the playlist, in segment durations',
+      goal: 'at most 1.2',
+      measured: `${inSegments.toFixed(2)} (${(firstSegmentMs / 1000).toFixed(2)} s, ${SEGMENT_SECONDS} s segments)`,
+      met: inSegments <= 1.2,
+    });
     const pid = ffmpegWith(dir);
     if (!pid) throw new Error('the channel ffmpeg is not running');
     const platformCpu0 = process.cpuUsage();
@@ -163,6 +171,13 @@ export async function run(): Promise<void> {
       `CPU per channel (3 renditions, cores): platform ffmpeg ${channelCpu.toFixed(3)} + platform process (RTMP, HTTP, this loop) ${nodeCpu.toFixed(3)}; ` +
         `same ladder by hand ${handCpu.toFixed(3)}; ratio ${((channelCpu + nodeCpu) / handCpu).toFixed(2)}`,
     );
+    const ladderRatio = channelCpu / handCpu;
+    goalRow({
+      figure: "live ladder CPU (the channel's ffmpeg) vs the same ffmpeg ladder by hand",
+      goal: 'at most 1.05x',
+      measured: `${ladderRatio.toFixed(2)}x (${channelCpu.toFixed(3)} / ${handCpu.toFixed(3)} cores; platform process +${nodeCpu.toFixed(3)})`,
+      met: ladderRatio <= 1.05,
+    });
   } finally {
     encoder.kill();
     await client.close();

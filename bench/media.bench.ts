@@ -18,6 +18,7 @@ import { encodeArgs, hlsArgs, testClipArgs } from '../src/localPlatform/media/co
 import type { JobTemplate } from '../src/localPlatform/store/records';
 import { startLocalPlatform } from '../src/localPlatform/server';
 import { findMediaTools, runTool } from '../src/media/tools';
+import { goalRow } from './goalTable';
 
 const ACCOUNT = { accessKey: 'bench-media', secretKey: 'bench-media-secret' };
 const UPLOAD_BYTES = 64 * 1024 * 1024;
@@ -105,6 +106,12 @@ export async function run(): Promise<void> {
     console.log(
       `transcode 10 s 640x360 -> HLS+MP4 800 kbps: platform ${platformMs.toFixed(0)} ms, by hand ${handMs.toFixed(0)} ms, ratio ${(platformMs / handMs).toFixed(2)}`,
     );
+    goalRow({
+      figure: 'transcode through the platform vs the same ffmpeg commands by hand (10 s clip, HLS + MP4)',
+      goal: 'at most 1.05',
+      measured: `${(platformMs / handMs).toFixed(2)} (${platformMs.toFixed(0)} / ${handMs.toFixed(0)} ms)`,
+      met: platformMs / handMs <= 1.05,
+    });
 
     // Upload throughput: the platform vs a bare server streaming the body to disk.
     const data = randomBytes(UPLOAD_BYTES);
@@ -126,6 +133,13 @@ export async function run(): Promise<void> {
     console.log(
       `upload 64 MiB: platform ${uploadMs.toFixed(0)} ms (${mibs(uploadMs)} MiB/s), bare server ${bareMs.toFixed(0)} ms (${mibs(bareMs)} MiB/s), ratio ${(uploadMs / bareMs).toFixed(2)}`,
     );
+    const throughput = bareMs / uploadMs;
+    goalRow({
+      figure: 'upload of 64 MiB, throughput vs a bare server storing the same bytes',
+      goal: 'at least 0.9',
+      measured: `${throughput.toFixed(2)} (${mibs(uploadMs)} / ${mibs(bareMs)} MiB/s)`,
+      met: throughput >= 0.9,
+    });
   } finally {
     await client.close();
     await platform.close();

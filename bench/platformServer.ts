@@ -4,8 +4,9 @@
  * - `platform ROOT`: seeds a large account (10,000 channels, 100,000 videos) with the modules of the source
  *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) and
  *   starts the local platform on it;
- * - `bare`: two bare node:http servers, one answering a small constant envelope, one a constant envelope of a
- *   size the parent sets (as large as the page a case answers).
+ * - `bare`: three bare node:http servers, one answering a small constant envelope, one a constant envelope of a
+ *   size the parent sets (as large as the page a case answers), and one replaying answers the parent captured
+ *   from the platform: for each path, the platform's own headers and body bytes (pages.bench.ts).
  * Asked over IPC, it reports its CPU time (process.cpuUsage) and its RSS after a GC, so that the parent gets
  * each server's CPU per request over the rounds it measured.
  */
@@ -42,7 +43,19 @@ export const WORDS = [
 ];
 
 /** Parent to child. */
-export type Ask = { ask: 'cpu' } | { ask: 'rss' } | { ask: 'size'; bytes: number } | { ask: 'close' };
+export type Ask =
+  | { ask: 'cpu' }
+  | { ask: 'rss' }
+  | { ask: 'size'; bytes: number }
+  | { ask: 'replay'; answers: Replayed[] }
+  | { ask: 'close' };
+
+/** One captured answer: the request's path, the platform's headers (name, value, ...) and body. */
+export interface Replayed {
+  path: string;
+  headers: string[];
+  body: Uint8Array;
+}
 
 /** Child to parent: the first message, then one answer per ask. */
 export type Told =
@@ -50,6 +63,7 @@ export type Told =
   | { user: number; system: number }
   | { rss: number }
   | { sized: true }
+  | { replaying: number }
   | { closed: true };
 
 /** The modules of one source tree (required at run time, so an earlier commit's copy can be measured too). */
@@ -67,11 +81,11 @@ function modulesOf(root: string): Modules {
   const load = (name: string): unknown => require(join(root, 'src', 'localPlatform', name));
   return {
     accounts: load('accounts') as typeof Accounts,
-    builtinGroups: load('builtinGroups') as typeof BuiltinGroups,
-    ids: load('ids') as typeof Ids,
-    records: load('records') as typeof Records,
+    builtinGroups: load('actions/builtinGroups') as typeof BuiltinGroups,
+    ids: load('store/ids') as typeof Ids,
+    records: load('store/records') as typeof Records,
     server: load('server') as typeof PlatformServer,
-    store: load('store') as typeof Store,
+    store: load('store/store') as typeof Store,
     transcoder: load('transcoder') as typeof Transcoder,
   };
 }
@@ -234,6 +248,23 @@ function bareServer(body: () => Buffer): Server {
   });
 }
 
+/**
+ * A bare server answering each path with the answer captured for it: a Map lookup and one write, the least a
+ * server can do to send the platform's bytes (an unknown path is a 404, which the load generator counts).
+ */
+function replayServer(answers: () => Map<string, Replayed>): Server {
+  return createServer((req, res) => {
+    req.resume();
+    const answer = answers().get(req.url ?? '');
+    if (!answer) {
+      res.writeHead(404).end();
+      return;
+    }
+    res.writeHead(200, answer.headers);
+    res.end(answer.body);
+  });
+}
+
 function envelope(padding: number): Buffer {
   return Buffer.from(
     JSON.stringify({ code: 0, message: 'success', result: 'x'.repeat(padding), success: true, count: 0 }),
@@ -245,9 +276,10 @@ async function main(): Promise<void> {
   const tell = (message: Told): void => void process.send!(message);
   let close: () => Promise<void>;
   let sized = envelope(0);
+  let replayed = new Map<string, Replayed>();
   if (kind === 'bare') {
     const small = envelope(0);
-    const servers = [bareServer(() => small), bareServer(() => sized)];
+    const servers = [bareServer(() => small), bareServer(() => sized), replayServer(() => replayed)];
     const origins = await Promise.all(servers.map(listen));
     close = async () => {
       await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
@@ -278,6 +310,9 @@ async function main(): Promise<void> {
     else if (message.ask === 'size') {
       sized = envelope(Math.max(0, message.bytes - envelope(0).length));
       tell({ sized: true });
+    } else if (message.ask === 'replay') {
+      replayed = new Map(message.answers.map((answer) => [answer.path, answer]));
+      tell({ replaying: replayed.size });
     } else {
       // Ends by itself once the servers are closed and the channel is gone (a --cpu-prof profile is written then).
       void close().then(() => {
@@ -289,6 +324,8 @@ async function main(): Promise<void> {
 }
 
 if (require.main === module) {
+  // Ends with the bench (its IPC channel closes when the parent ends, kill -9 included).
+  process.on('disconnect', () => process.exit(0));
   main().catch((error: unknown) => {
     console.error(error);
     process.exit(1);

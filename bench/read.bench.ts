@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { readMedia } from '../src/media/read';
 import { findMediaTools, runTool } from '../src/media/tools';
 import { workingFfprobe } from '../test/media/ffprobe';
+import { goalRow } from './goalTable';
 
 const ROUNDS = 10;
 
@@ -71,6 +72,12 @@ export async function run(): Promise<void> {
         `${name}: in-process ${a.toFixed(1)} ms, ffprobe ${b.toFixed(1)} ms (medians of ${ROUNDS}, same rounds); ` +
           `ffprobe / in-process ${(b / a).toFixed(2)}`,
       );
+      goalRow({
+        figure: `media reading in-process vs one ffprobe run, per ${name}`,
+        goal: 'at least 5x less time',
+        measured: `${(b / a).toFixed(1)}x less (${a.toFixed(1)} / ${b.toFixed(1)} ms)`,
+        met: b / a >= 5,
+      });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder|configs]
-import { copyFile, mkdir } from 'node:fs/promises';
+import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -12,6 +12,9 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const production = args.includes('--production');
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
+// --metafile: what each input adds to the extension's bundle, in dist/extension.meta.json (for `npx esbuild
+// --analyze`-style reading: which modules the activation bundle carries).
+const metafile = args.includes('--metafile');
 
 const common = {
   bundle: true,
@@ -270,13 +273,16 @@ if (only && !entries[only]) {
   console.error(`unknown bundle "${only}"; expected one of ${Object.keys(entries).join(', ')}`);
   process.exit(2);
 }
+async function buildExtension(options) {
+  const result = await esbuild.build({ ...common, ...options, metafile });
+  if (metafile) await writeFile(join(root, 'dist', 'extension.meta.json'), JSON.stringify(result.metafile));
+}
+
 // The inspection part first: the extension's bundle hands it the modules its build found it imports.
 const { lazyInspect, ...others } = selected;
 const extensionBuild = lazyInspect
-  ? esbuild
-      .build({ ...common, ...lazyInspect })
-      .then(() => others.extension && esbuild.build({ ...common, ...others.extension }))
-  : others.extension && esbuild.build({ ...common, ...others.extension });
+  ? esbuild.build({ ...common, ...lazyInspect }).then(() => others.extension && buildExtension(others.extension))
+  : others.extension && buildExtension(others.extension);
 await Promise.all([
   extensionBuild,
   ...Object.entries(others)

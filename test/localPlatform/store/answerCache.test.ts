@@ -4,7 +4,7 @@ import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import { accountDir } from '../../../src/localPlatform/accounts';
-import { AnswerCache, JsonList, envelopeChunks } from '../../../src/localPlatform/store/answerCache';
+import { AnswerCache, JsonList, PageCache, envelopeChunks } from '../../../src/localPlatform/store/answerCache';
 import { newId } from '../../../src/localPlatform/store/ids';
 import { newVideoRecord } from '../../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
@@ -32,7 +32,66 @@ describe('local platform: answer cache', () => {
     assert.equal(new JsonList([fragment(1), fragment('x')]).text, '[1,"x"]');
   });
 
-  it('writes each fragment as it is (no page is joined or copied), head and tail beside them', () => {
+  it('joins a page once and serves it again only while its head, fragments and tail are the same buffers', () => {
+    const pages = new PageCache(1000);
+    const a = fragment({ id: 'a' });
+    const b = fragment({ id: 'b' });
+    const page = (
+      fragments: Buffer[],
+      count: number,
+    ): { result: JsonList; count: number } & Record<string, unknown> => ({
+      code: 0,
+      message: 'success',
+      result: new JsonList(fragments),
+      success: true,
+      count,
+    });
+    const first = pages.bytes(page([a, b], 2));
+    assert.equal(
+      first.toString(),
+      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":2}',
+    );
+    assert.equal(pages.bytes(page([a, b], 2)), first, 'the same page again: the joined buffer itself');
+    // A record written anew has new bytes (a new buffer), even with the same text: never the old page.
+    const renamed = fragment({ id: 'b', name: 'renamed' });
+    assert.equal(
+      pages.bytes(page([a, renamed], 2)).toString(),
+      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b","name":"renamed"}],"success":true,"count":2}',
+    );
+    assert.notEqual(
+      pages.bytes(page([a, fragment({ id: 'b' })], 2)),
+      first,
+      'equal text in a new buffer is a new page',
+    );
+    assert.equal(
+      pages.bytes(page([a, b], 3)).toString(),
+      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":3}',
+      'another count (the tail) is another page',
+    );
+    assert.equal(
+      pages.bytes(page([a], 2)).toString(),
+      '{"code":0,"message":"success","result":[{"id":"a"}],"success":true,"count":2}',
+    );
+    assert.equal(
+      pages.bytes(page([], 0)).toString(),
+      '{"code":0,"message":"success","result":[],"success":true,"count":0}',
+    );
+    const plain = { code: 10001, message: 'no "result":[] here', result: null, success: false };
+    assert.equal(pages.bytes(plain).toString(), JSON.stringify(plain));
+  });
+
+  it('keeps at most its size of joined pages', () => {
+    const pages = new PageCache(1000);
+    for (let i = 0; i < 100; i++) {
+      const fragments = [fragment({ i, pad: 'x'.repeat(100) })];
+      const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true };
+      pages.bytes(envelope);
+      assert.ok(pages.bytesHeld <= 1000, `${pages.bytesHeld} bytes held`);
+    }
+    assert.ok(pages.bytesHeld > 0);
+  });
+
+  it('makes the chunks of an envelope: head, each fragment as it is, tail', () => {
     const fragments = [fragment({ id: 'a' }), fragment({ id: 'b' })];
     const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true, count: 2 };
     const chunks = envelopeChunks(envelope);
