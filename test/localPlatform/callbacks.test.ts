@@ -8,6 +8,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { networkInterfaces } from 'node:os';
 import { join } from 'node:path';
 import type { Video } from '../../src/api/types';
 import { accountDir } from '../../src/localPlatform/accounts';
@@ -15,7 +16,7 @@ import { callAdmin, callbacksAdmin, type AdminTarget } from '../../src/localPlat
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { startLocalPlatform } from '../../src/localPlatform/server';
 import { eventually } from '../helpers/eventually';
-import { ACCOUNT, removeDir, tempDir, TestPlatform } from './harness';
+import { ACCOUNT, removeDir, signed, tempDir, TestPlatform } from './harness';
 
 interface Received {
   headers: IncomingHttpHeaders;
@@ -314,6 +315,65 @@ describe('local platform: callbacks to a receiver on 127.0.0.1', () => {
       'http://10.1.2.3:9/hooks',
       'http://169.254.169.254/latest',
     ]);
+  });
+
+  it('is bounded: a silent receiver times out, a full queue records the excess as failed, the log keeps its newest', async () => {
+    // A receiver that never answers.
+    const silent = createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const silentUrl = `http://127.0.0.1:${(silent.address() as AddressInfo).port}/`;
+    try {
+      await start({
+        accounts: [{ ...ACCOUNT, callbackUrls: [silentUrl] }],
+        callbacks: { attempts: 1, timeoutMs: 300, backoffMs: 50, maxQueue: 1, logKeep: 3 },
+      });
+      const { channels } = await p.client().liveGetChannelsByPage({ number: 5 });
+      for (let i = 0; i < 3; i++) await callbacksAdmin.trigger(admin, 'channel-status', channels[0].id);
+      const records = await eventually('three records', async () => {
+        const l = (await callbacksAdmin.list(admin)).deliveries;
+        return l.length === 3 && l;
+      });
+      const errors = records.map((r) => r.error).sort();
+      assert.deepEqual(errors, [
+        'no answer within 300 ms',
+        'the delivery queue is full (1)',
+        'the delivery queue is full (1)',
+      ]);
+      assert.ok(records.every((r) => r.outcome === 'failed'));
+      // The log keeps the newest 3, in memory and on disk (rewritten past twice as many lines).
+      const second = Date.now();
+      for (let i = 0; i < 5; i++) await callbacksAdmin.trigger(admin, 'channel-status', channels[0].id);
+      // The second batch's one sent delivery times out last: then all eight attempts are recorded.
+      const kept = await eventually('eight attempts recorded', async () => {
+        const l = (await callbacksAdmin.list(admin)).deliveries;
+        return l[0]?.error === 'no answer within 300 ms' && l[0].time >= second && l;
+      });
+      assert.equal(kept.length, 3);
+      assert.ok(
+        kept.every((d) => d.time >= second),
+        'the newest three',
+      );
+      const file = join(accountDir(p.dataDir, ACCOUNT.accessKey), 'callbacks', 'deliveries.jsonl');
+      await eventually('the file bounded', async () => (await readFile(file, 'utf8')).trim().split('\n').length <= 6);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('answers the admin route to loopback clients only', async function () {
+    const other = Object.values(networkInterfaces())
+      .flat()
+      .find((a) => a && !a.internal && a.family === 'IPv4')?.address;
+    if (!other) this.skip();
+    await start({ host: '0.0.0.0' });
+    const port = p.platform.port;
+    const params = new URLSearchParams(signed('callbacks.list', {})).toString();
+    const answer = await fetch(`http://${other}:${port}/_local/callbacks/list?${params}`, { method: 'POST' });
+    assert.equal(answer.status, 403);
+    assert.match(await answer.text(), /the callbacks admin route answers loopback clients only/);
+    const local = await fetch(`http://127.0.0.1:${port}/_local/callbacks/list?${params}`, { method: 'POST' });
+    assert.equal(local.status, 200);
   });
 
   it('answers the admin route only when signed by the account and with its own action', async () => {

@@ -158,6 +158,8 @@ export class Deliveries {
   private async attempt(delivery: Delivery, n: number): Promise<void> {
     if (this.stop.signal.aborted) return;
     const sent = await this.post(delivery, n);
+    // Cut off by a stop: nothing to record (the platform's files are being closed).
+    if (this.stop.signal.aborted) return;
     const { result } = sent;
     let fault = delivery.fault;
     let ok = result.status !== null && result.status >= 200 && result.status < 300;

@@ -13,6 +13,7 @@ import { HttpFault, send, success } from '../http/answer';
 import { authenticate, type AuthOptions } from '../http/auth';
 import { invalid } from '../http/faults';
 import { parseRequest, readBody } from '../http/request';
+import { withBodyDeadline } from '../http/rest';
 import type { Route } from '../http/routes';
 import type { Account } from '../actions/context';
 import type { PlatformCallbacks } from './callbacks';
@@ -24,6 +25,7 @@ const VERBS = ['list', 'resend', 'trigger', 'faults', 'urls'] as const;
 type Verb = (typeof VERBS)[number];
 
 const MAX_BODY_BYTES = 64 * 1024;
+const BODY_TIMEOUT_MS = 10_000;
 
 export function isCallbacksAdminPath(path: string): boolean {
   return path.startsWith(CALLBACKS_ADMIN_PATH);
@@ -105,7 +107,7 @@ export function callbacksAdminRoute(
     if (!VERBS.includes(verb)) {
       throw new HttpFault(404, Codes.apiNotExists, `the callbacks admin verbs are ${VERBS.join(', ')}`);
     }
-    const body = await readBody(req, MAX_BODY_BYTES);
+    const body = await withBodyDeadline(readBody(req, MAX_BODY_BYTES), BODY_TIMEOUT_MS);
     const { params } = parseRequest(incoming.url, req.headers['content-type'], body, false);
     const account = authenticate(params, accounts, auth, Date.now());
     if (params.action !== `callbacks.${verb}`) throw invalid('action', `must be callbacks.${verb} on this path`);
