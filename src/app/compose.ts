@@ -17,8 +17,8 @@ import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';
 import { Poller } from './tree/poller';
-import { callbackTarget } from './callbacks/callbackCommands';
 import { CallbackTreeModel } from './callbacks/callbackTree';
+import { listCallbacks } from './commands/callbackActions';
 import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
@@ -178,7 +178,7 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const { proxyFetch, inspection, playlists, stills } = inspectionServices(ports, base);
   const subscriptions = subscribe(ui, base, models, () => diagnostics.revalidateAll());
   // The Callbacks view (src/app/callbacks/): the local platform's deliveries, read when the view asks.
-  const callbacks = new CallbackTreeModel(() => callbackTarget(ctx));
+  const callbacks = new CallbackTreeModel(() => listCallbacks(ctx));
   subscriptions.push(connection.onDidChange(() => callbacks.refresh()));
   const ctx: AppContext = {
     ui,

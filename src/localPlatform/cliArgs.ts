@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
 import { INSTALL_HINT } from '../media/tools';
 import { CALLBACKS_USAGE } from './callbacks/cliCommands';
-import { callbackUrlProblem, MAX_URLS } from './callbacks/urls';
+import { callbackUrlProblem, MAX_URLS } from './callbacks/urlRules';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,

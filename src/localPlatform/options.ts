@@ -4,7 +4,7 @@ import type { LiveOptions } from './live/liveMedia';
 import type { MediaOptions } from './media/engine';
 import type { PlatformAccount } from './accounts';
 import type { CallbackOptions, PlatformCallbacks } from './callbacks/callbacks';
-import { callbackUrlProblem } from './callbacks/urls';
+import { callbackUrlProblem } from './callbacks/urlRules';
 
 export interface LocalPlatformOptions {
   dataDir: string;

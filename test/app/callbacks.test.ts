@@ -17,7 +17,7 @@ import {
   resendCallback,
   setCallbackFaults,
   triggerCallback,
-} from '../../src/app/callbacks/callbackCommands';
+} from '../../src/app/commands/callbackActions';
 import { DeliveryNode } from '../../src/app/callbacks/callbackTree';
 import { accountDir } from '../../src/localPlatform/accounts';
 import { eventually } from '../helpers/eventually';

@@ -1,6 +1,6 @@
 import type { PlatformClient } from '../../api/client';
 import type { AppContext } from '../context';
-import { editCallbackUrls } from '../callbacks/callbackCommands';
+import { editCallbackUrls } from '../commands/callbackActions';
 import { answered } from '../ask/inputs';
 import { describeFailure, isCancellation, step } from '../failures';
 import { l10n } from '../../l10n/l10n';

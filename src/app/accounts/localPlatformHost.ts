@@ -5,7 +5,7 @@ import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/se
 import type { MediaMode } from '../../media/tools';
 import type { LogSink } from '../log';
 import type { RemoteCallbacks } from '../ports';
-import { callbackUrlProblem } from '../../localPlatform/callbacks/urls';
+import { callbackUrlProblem } from '../../localPlatform/callbacks/urlRules';
 import { Emitter } from '../util/emitter';
 import type { AccountProfile, AccountStore, StateStore } from './accountStore';
 

@@ -1,31 +1,20 @@
 /**
- * The Callbacks view's commands: open a delivery (its body and headers, read-only), Resend, Trigger... (event,
+ * The Callbacks view's commands (loaded with the inspection part on first use: src/app/commands/callbackActions.ts): open a delivery (its body and headers, read-only), Resend, Trigger... (event,
  * target from the account's channels or videos, fields to override), Set Receiver Faults..., Copy Callback
  * Signing Secret, and the Callback URLs of Edit Account. All act on the local platform inside the editor.
  */
 import { ChannelStatuses } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
-import { callbacksAdmin, type AdminTarget } from '../../localPlatform/callbacks/adminClient';
+import { callbacksAdmin, type AdminTarget, type CallbackListing } from '../../localPlatform/callbacks/adminClient';
 import type { ReceiverFaults } from '../../localPlatform/callbacks/deliveries';
 import type { DeliveryRecord } from '../../localPlatform/callbacks/events';
-import { callbackUrlProblem, MAX_URLS } from '../../localPlatform/callbacks/urls';
+import { callbackUrlProblem, MAX_URLS } from '../../localPlatform/callbacks/urlRules';
 import { callbackPolicy } from '../accounts/localPlatformHost';
 import { answered, askInteger } from '../ask/inputs';
 import { resolveChannels, resolveVideos } from '../ask/targets';
 import type { AppContext, CommandArgs } from '../context';
 import { step } from '../failures';
-import { DeliveryNode } from './callbackTree';
-
-/** The admin route of the active local platform account, or why there is none. */
-export async function callbackTarget(ctx: AppContext): Promise<AdminTarget | { message: string }> {
-  const active = ctx.accounts.active();
-  if (active?.origin !== 'local')
-    return { message: l10n.t('Callbacks are sent by the local platform: connect to it to see them') };
-  const profile = await ctx.localPlatform.ensure();
-  const secretKey = await ctx.accounts.secretKey(profile.id);
-  if (!secretKey) return { message: l10n.t('The local platform account has no secret key') };
-  return { baseUrl: profile.baseUrl, accessKey: profile.accessKey, secretKey };
-}
+import { callbackTarget, DeliveryNode } from './callbackTree';
 
 async function target(ctx: AppContext): Promise<AdminTarget> {
   const found = await callbackTarget(ctx);
@@ -48,6 +37,12 @@ async function deliveryOf(ctx: AppContext, args: CommandArgs, title: string): Pr
       { title, placeHolder: l10n.t('Choose a delivery') },
     ),
   );
+}
+
+/** The Callbacks view's rows: the delivery log of the active local platform account (the admin route). */
+export async function listCallbacks(ctx: AppContext): Promise<CallbackListing | { message: string }> {
+  const found = await callbackTarget(ctx);
+  return 'message' in found ? found : callbacksAdmin.list(found);
 }
 
 /** videoPlatform.refreshCallbacks */

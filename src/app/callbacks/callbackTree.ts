@@ -4,8 +4,9 @@
  * the local platform inside the editor (package.json `when`: videoPlatform.localAccountActive).
  */
 import { l10n } from '../../l10n/l10n';
-import { callbacksAdmin, type AdminTarget } from '../../localPlatform/callbacks/adminClient';
+import type { AdminTarget, CallbackListing } from '../../localPlatform/callbacks/adminClient';
 import type { DeliveryRecord } from '../../localPlatform/callbacks/events';
+import type { AppContext } from '../context';
 import { describeFailure } from '../failures';
 import type { NodeView } from '../tree/nodeView';
 import { md } from '../tree/nodeView';
@@ -52,8 +53,19 @@ export class DeliveryNode extends TreeNode {
   }
 }
 
-/** The admin route's address and keys for the active account, or why there is none (not a local platform). */
-export type CallbackSource = () => Promise<AdminTarget | { message: string }>;
+/** The admin route of the active local platform account, or why there is none. */
+export async function callbackTarget(ctx: AppContext): Promise<AdminTarget | { message: string }> {
+  const active = ctx.accounts.active();
+  if (active?.origin !== 'local')
+    return { message: l10n.t('Callbacks are sent by the local platform: connect to it to see them') };
+  const profile = await ctx.localPlatform.ensure();
+  const secretKey = await ctx.accounts.secretKey(profile.id);
+  if (!secretKey) return { message: l10n.t('The local platform account has no secret key') };
+  return { baseUrl: profile.baseUrl, accessKey: profile.accessKey, secretKey };
+}
+
+/** The active account's delivery log, or why there is none (not a local platform). */
+export type CallbackSource = () => Promise<CallbackListing | { message: string }>;
 
 export class CallbackTreeModel {
   private readonly changed = new Emitter<TreeNode | undefined>();
@@ -64,9 +76,8 @@ export class CallbackTreeModel {
   async getChildren(node?: TreeNode): Promise<TreeNode[]> {
     if (node) return [];
     try {
-      const target = await this.source();
-      if ('message' in target) return [new MessageNode(undefined, target.message)];
-      const listing = await callbacksAdmin.list(target);
+      const listing = await this.source();
+      if ('message' in listing) return [new MessageNode(undefined, listing.message)];
       if (listing.deliveries.length === 0)
         return [
           new MessageNode(

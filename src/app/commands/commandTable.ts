@@ -26,7 +26,7 @@ import {
   resendCallback,
   setCallbackFaults,
   triggerCallback,
-} from '../callbacks/callbackCommands';
+} from './callbackActions';
 import { compareWithPlatform } from './compareWithPlatform';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
 import { copyResourceId } from './copyResourceId';

@@ -25,7 +25,7 @@ import {
   type DeliveryRecord,
 } from './events';
 import { DeliveryLog, LOG_KEEP, loadSecret } from './state';
-import { MAX_URLS, callbackUrlProblem, type CallbackPolicy } from './urls';
+import { MAX_URLS, callbackUrlProblem, type CallbackPolicy } from './urlRules';
 
 export interface CallbackOptions extends Partial<DeliveryOptions> {
   /** Callback URLs on hosts other than loopback (`--allow-remote-callbacks`); default false. */

@@ -22,7 +22,8 @@ import { isIP } from 'node:net';
 import type { CallbackMessage, DeliveryRecord } from './events';
 import { CALLBACK_HEADERS, callbackSignature } from './signing';
 import type { DeliveryLog } from './state';
-import { deliveryAddress, type CallbackPolicy } from './urls';
+import type { CallbackPolicy } from './urlRules';
+import { deliveryAddress } from './urls';
 
 export interface DeliveryOptions {
   /** Attempts per delivery, the first included (default 5). */

@@ -17,7 +17,7 @@ import { withBodyDeadline } from '../http/rest';
 import type { Route } from '../http/routes';
 import type { Account } from '../actions/context';
 import type { PlatformCallbacks } from './callbacks';
-import { isLoopback } from './urls';
+import { isLoopback } from './urlRules';
 
 export const CALLBACKS_ADMIN_PATH = '/_local/callbacks/';
 
