@@ -63,9 +63,11 @@ const INSPECT_DIRS = [
 // The in-process media reader (src/media/read*.ts, with mediabunny) goes into the inspection part too: activation
 // never reads media.
 // The ladder lab's stateless pieces of the local platform (its encode command, advancedArguments, the watchdog of
-// ffmpeg processes) are copied in too rather than added to the activation bundle.
+// ffmpeg processes) are copied in too rather than added to the activation bundle. So are the Callbacks view's
+// commands (src/app/callbacks/callbackCommands.ts, with the admin route's client; the tree model stays in the
+// bundle, shared).
 const INSPECT_FILES =
-  /[\\/]src[\\/](media[\\/]read\w*|localPlatform[\\/]media[\\/](commands|advanced)|localPlatform[\\/]live[\\/]watchdog)\.ts$/;
+  /[\\/]src[\\/](app[\\/]callbacks[\\/]callbackCommands|localPlatform[\\/]callbacks[\\/]adminClient|media[\\/]read\w*|localPlatform[\\/]media[\\/](commands|advanced)|localPlatform[\\/]live[\\/]watchdog)\.ts$/;
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
 const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];

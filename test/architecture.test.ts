@@ -40,6 +40,7 @@ const PLATFORM_ALLOWED: Record<string, readonly string[]> = {
   demo: ['store', 'actions', 'transcoder.ts'],
   media: ['store', 'http', 'actions', 'live', 'demo', 'accounts.ts', 'transcoder.ts'],
   live: ['store', 'http', 'actions', 'media', 'accounts.ts'],
+  callbacks: ['store', 'http', 'actions', 'live/pullSource.ts', 'accounts.ts'],
 };
 
 /** Where VS Code's API may be imported: the shell, and the suite that runs inside the extension host. */

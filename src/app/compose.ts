@@ -17,6 +17,8 @@ import type { Ports } from './ports';
 import { ChannelTreeModel } from './tree/channelTree';
 import { LiveWatch } from './tree/liveWatch';
 import { Poller } from './tree/poller';
+import { CallbackTreeModel } from './callbacks/callbackTree';
+import { listCallbacks } from './commands/callbackActions';
 import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
@@ -31,6 +33,9 @@ function connect(ports: Ports) {
   const localPlatform = new LocalPlatformHost(accounts, ports.storageDir, ports.startLocalPlatform, log, {
     state: ports.state,
     ffmpegDir: () => settings.ffmpegPath(),
+    callbackUrls: () => settings.callbackUrls(),
+    remoteCallbacks: () => settings.remoteCallbacks(),
+    saveCallbackUrls: (urls) => settings.updateCallbackUrls(urls),
   });
   const connection = new Connection({
     store: accounts,
@@ -172,13 +177,16 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const { documentAccounts, references, diagnostics, editor } = authoringServices(ports, base);
   const { proxyFetch, inspection, playlists, stills } = inspectionServices(ports, base);
   const subscriptions = subscribe(ui, base, models, () => diagnostics.revalidateAll());
+  // The Callbacks view (src/app/callbacks/): the local platform's deliveries, read when the view asks.
+  const callbacks = new CallbackTreeModel(() => listCallbacks(ctx));
+  subscriptions.push(connection.onDidChange(() => callbacks.refresh()));
   const ctx: AppContext = {
     ui,
     log,
     connection,
     accounts,
     localPlatform,
-    models: { channels: models.channels, videos: models.videos, resources: models.resources },
+    models: { channels: models.channels, videos: models.videos, resources: models.resources, callbacks },
     poller,
     reveal: revealer(ports, models),
     editor,

@@ -10,6 +10,7 @@ import type { PlaylistDocuments } from './inspect/playlistDocuments';
 import type { Stills } from './tree/stills';
 import type { InspectionServices } from './inspect/services';
 import type { LogSink } from './log';
+import type { CallbackTreeModel } from './callbacks/callbackTree';
 import type { ChannelTreeModel } from './tree/channelTree';
 import type { Poller } from './tree/poller';
 import type { ResourceTreeModel } from './tree/resourceTree';
@@ -41,6 +42,8 @@ export interface EditorPort {
   showProblems(): Promise<void>;
   /** Shows two texts side by side in the diff editor, both read-only (Compare with Platform). */
   showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void>;
+  /** Shows a text in a read-only document named `name` (a callback delivery). */
+  showReadOnly(document: DiffSide): Promise<void>;
 }
 
 /** One side of a diff: its text and the name its tab shows (`News.channel.json`). */
@@ -77,6 +80,8 @@ export interface AppContext {
     readonly videos: VideoTreeModel;
     /** The Resources view: template groups, logo groups, live templates, live logos, channel categories. */
     readonly resources: ResourceTreeModel;
+    /** The Callbacks view: the local platform's callback deliveries (src/app/callbacks/). */
+    readonly callbacks: CallbackTreeModel;
   };
   /** Follows settling items; `kick()` after a command changed states. */
   readonly poller: { readonly channels: Poller; readonly videos: Poller };

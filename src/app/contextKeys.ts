@@ -1,4 +1,4 @@
-import { HAS_ACCOUNT_KEY, HAS_ANY_ACCOUNT_KEY } from './accounts/accountContext';
+import { HAS_ACCOUNT_KEY, HAS_ANY_ACCOUNT_KEY, LOCAL_ACCOUNT_KEY } from './accounts/accountContext';
 
 /** A filter is set on the Live channels view (its Clear Filter action shows). */
 export const CHANNELS_FILTERED_KEY = 'videoPlatform.channelsFiltered';
@@ -15,6 +15,7 @@ export const CONFIGS_IN_USE_KEY = 'videoPlatform.configsInUse';
 export const CONTEXT_KEYS: readonly string[] = [
   HAS_ACCOUNT_KEY,
   HAS_ANY_ACCOUNT_KEY,
+  LOCAL_ACCOUNT_KEY,
   CHANNELS_FILTERED_KEY,
   VIDEOS_FILTERED_KEY,
   CONFIGS_IN_USE_KEY,

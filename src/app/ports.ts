@@ -21,7 +21,16 @@ export interface SettingsPort {
   ffmpegPath(): string | undefined;
   /** Saves `videoPlatform.ffmpegPath` in the user's settings ('' clears it). */
   updateFfmpegPath(dir: string): Promise<void>;
+  /** `videoPlatform.localPlatform.callbackUrls`: where the local platform inside the editor posts its callbacks. */
+  callbackUrls(): string[];
+  /** Saves `videoPlatform.localPlatform.callbackUrls` in the user's settings (none: cleared). */
+  updateCallbackUrls(urls: string[]): Promise<void>;
+  /** `videoPlatform.localPlatform.remoteCallbacks`: which hosts callback URLs may name besides loopback. */
+  remoteCallbacks(): RemoteCallbacks;
 }
+
+/** `loopback`: only 127.0.0.1, localhost, [::1]; `public`: public hosts too; `private`: private addresses too. */
+export type RemoteCallbacks = 'loopback' | 'public' | 'private';
 
 /** What the host provides; compose() builds the application's context from these. */
 export interface Ports {

@@ -15,6 +15,8 @@ export interface PlatformAccount {
   accessKey: string;
   secretKey: string;
   userId?: number;
+  /** Where the platform posts its callbacks (callbacks/; http(s), loopback unless `callbacks.allowRemote`). */
+  callbackUrls?: string[];
 }
 
 export function accountDir(dataDir: string, accessKey: string): string {

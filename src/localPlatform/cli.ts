@@ -6,10 +6,27 @@
  * Prints exactly one line on stdout when ready: `listening http://HOST:PORT/rest`. Never prints a
  * secret. Stops cleanly on SIGINT / SIGTERM.
  */
+import { CALLBACK_VERBS, CALLBACKS_USAGE, CallbackUsageError, runCallbackVerb } from './callbacks/cliCommands';
 import { parseArgs, USAGE, UsageError } from './cliArgs';
 import { startLocalPlatform } from './server';
 
+/** `callbacks`, `trigger`, `resend`, `callback-faults`: talk to a running platform (callbacks/cliCommands.ts). */
+async function callbackVerb(argv: string[]): Promise<void> {
+  try {
+    process.stdout.write(await runCallbackVerb(argv, process.env));
+  } catch (error) {
+    if (error instanceof CallbackUsageError) {
+      process.stderr.write(`localPlatform: ${error.message}\n\n${CALLBACKS_USAGE}`);
+      process.exit(2);
+    }
+    process.stderr.write(`localPlatform: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}
+
 async function main(): Promise<void> {
+  const first = process.argv[2] ?? '';
+  if ((CALLBACK_VERBS as readonly string[]).includes(first)) return callbackVerb(process.argv.slice(2));
   let options: ReturnType<typeof parseArgs>;
   try {
     options = parseArgs(process.argv.slice(2), process.env);

@@ -3,6 +3,8 @@ import { isIP } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { parseArgs as parseArgv } from 'node:util';
 import { INSTALL_HINT } from '../media/tools';
+import { CALLBACKS_USAGE } from './callbacks/cliCommands';
+import { callbackUrlProblem, MAX_URLS } from './callbacks/urlRules';
 import {
   DEFAULT_MAX_BODY_BYTES,
   DEFAULT_TIMESTAMP_WINDOW_MS,
@@ -16,6 +18,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--replay-guard] [--verbose]
                      [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
                      [--allow-private-sources] [--test-public-address ADDRESS:PORT]
+                     [--callback-url URL ...] [--allow-remote-callbacks] [--allow-private-callbacks]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -43,11 +46,16 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --test-public-address ADDRESS:PORT
                           for tests only: this exact address and port (127.0.0.1:8080, [::1]:8080)
                           counts as public; repeat for several; every other private address stays refused
+  --callback-url URL      where the first account's callbacks are posted (channel status changes,
+                          transcoding start and end; signed, see README); repeat for several (at most 5)
+  --allow-remote-callbacks  callback URLs on hosts other than loopback (public addresses only)
+  --allow-private-callbacks callback URLs on private and link-local addresses too
 
 Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
 without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
 stderr at start (\`media: ...\`). To get ffmpeg: ${INSTALL_HINT}.
-`;
+
+${CALLBACKS_USAGE}`;
 
 export class UsageError extends Error {}
 
@@ -109,6 +117,9 @@ const OPTIONS = {
   'simulated-live': { type: 'boolean' },
   'allow-private-sources': { type: 'boolean' },
   'test-public-address': { type: 'string', multiple: true },
+  'callback-url': { type: 'string', multiple: true },
+  'allow-remote-callbacks': { type: 'boolean' },
+  'allow-private-callbacks': { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -215,6 +226,24 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
   if (v['allow-private-sources']) live.allowPrivateSources = true;
   if (v['test-public-address'] !== undefined) live.publicAddressesForTests = v['test-public-address'].map(testAddress);
+  if (v['allow-remote-callbacks'] || v['allow-private-callbacks'])
+    options.callbacks = {
+      allowRemote: v['allow-remote-callbacks'] === true,
+      allowPrivate: v['allow-private-callbacks'] === true,
+    };
+  if (v['callback-url'] !== undefined) {
+    const policy = {
+      allowRemote: options.callbacks?.allowRemote === true,
+      allowPrivate: options.callbacks?.allowPrivate === true,
+    };
+    if (v['callback-url'].length > MAX_URLS)
+      throw new UsageError(`--callback-url may be given at most ${MAX_URLS} times`);
+    for (const url of v['callback-url']) {
+      const problem = callbackUrlProblem(url, policy);
+      if (problem) throw new UsageError(`--callback-url ${problem}`);
+    }
+    accounts[0] = { ...accounts[0], callbackUrls: v['callback-url'] };
+  }
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;
   return options;

@@ -3,6 +3,8 @@ import type { MediaMode } from '../media/tools';
 import type { LiveOptions } from './live/liveMedia';
 import type { MediaOptions } from './media/engine';
 import type { PlatformAccount } from './accounts';
+import type { CallbackOptions, PlatformCallbacks } from './callbacks/callbacks';
+import { callbackUrlProblem } from './callbacks/urlRules';
 
 export interface LocalPlatformOptions {
   dataDir: string;
@@ -39,6 +41,8 @@ export interface LocalPlatformOptions {
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
   /** Real live media (RTMP ingest, ffmpeg outputs; live/liveMedia.ts) when ffmpeg is found; simulated otherwise. */
   live?: LiveOptions;
+  /** How the callbacks are delivered and where they may go (callbacks/callbacks.ts); the URLs are per account. */
+  callbacks?: CallbackOptions;
 }
 
 export interface LocalPlatform {
@@ -55,6 +59,8 @@ export interface LocalPlatform {
   readonly mediaMode: MediaMode;
   /** One line saying the media mode, for banners. */
   readonly mediaDescription: string;
+  /** The accounts' callbacks: URLs, delivery log, resend, trigger, receiver faults (callbacks/). */
+  readonly callbacks: PlatformCallbacks;
   close(): Promise<void>;
 }
 
@@ -69,6 +75,13 @@ export function checkOptions(options: LocalPlatformOptions): void {
     keys.add(a.accessKey);
     if (a.userId !== undefined && (!Number.isSafeInteger(a.userId) || a.userId <= 0)) {
       throw new Error(`accounts[${i}].userId must be a positive integer`);
+    }
+    for (const [j, url] of (a.callbackUrls ?? []).entries()) {
+      const problem = callbackUrlProblem(url, {
+        allowRemote: options.callbacks?.allowRemote === true,
+        allowPrivate: options.callbacks?.allowPrivate === true,
+      });
+      if (problem) throw new Error(`accounts[${i}].callbackUrls[${j}] ${problem}`);
     }
   }
   if (options.clockSpeed !== undefined && !(options.clockSpeed > 0 && Number.isFinite(options.clockSpeed))) {

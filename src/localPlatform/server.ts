@@ -8,6 +8,8 @@
  * read the body, authenticate, dispatch to the action's handler in actions/, answer), and the demo (demo/).
  */
 import { findMediaTools } from '../media/tools';
+import { PlatformCallbacks } from './callbacks/callbacks';
+import { callbacksAdminRoute, isCallbacksAdminPath } from './callbacks/route';
 import { makeOrigin, type Origin } from './http/addresses';
 import { DEFAULT_TIMESTAMP_WINDOW_MS, ReplayGuard } from './http/auth';
 import { PlatformFault } from './http/faults';
@@ -92,16 +94,31 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   );
   let server: HttpServer | undefined;
   const originOf = originsFor(host, () => server?.port ?? 0, live);
+  const auth = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
   const rest = restRoute({
     accounts,
-    auth: { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined },
+    auth,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 60_000,
     originOf,
   });
+  let callbacks: PlatformCallbacks | undefined;
+  const urlsOf = (accessKey: string) => options.accounts.find((a) => a.accessKey === accessKey)?.callbackUrls ?? [];
   try {
+    callbacks = await PlatformCallbacks.open(
+      options.dataDir,
+      accounts,
+      urlsOf,
+      options.callbacks ?? {},
+      () => originOf(undefined),
+      logError,
+    );
     server = await listen(host, options.port ?? 0, {
-      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
+      routes: [
+        ...routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
+        // The callbacks' admin route (callbacks/route.ts): loopback only, signed like /rest.
+        { path: isCallbacksAdminPath, serve: callbacksAdminRoute(accounts, auth, () => callbacks) },
+      ],
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,
       idleTimeoutMs: options.idleTimeoutMs,
@@ -109,12 +126,14 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       onRequest: options.onRequest,
     });
   } catch (error) {
+    await callbacks?.close();
     await stopMedia();
     await closeAccounts(accounts);
     engine.close();
     throw error;
   }
   const listening = server;
+  const openedCallbacks = callbacks;
   const shown = WILDCARD_HOSTS.has(host) ? '127.0.0.1' : host;
   const baseUrl = makeOrigin(shown, listening.port).http;
   let closing: Promise<void> | undefined;
@@ -126,11 +145,14 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     mediaDescription: engine.describe(),
     rtmpUrl: live ? `rtmp://${makeOrigin(shown, live.rtmpPort).host}:${live.rtmpPort}/live` : undefined,
     liveSimulatedReason,
+    callbacks: openedCallbacks,
     close(): Promise<void> {
       closing ??= (async () => {
         await stopMedia();
         for (const account of accounts.values()) account.transcoder.close();
         await listening.close();
+        // After the last write: the statuses a stop writes are still sent (or dropped as the platform stops).
+        await openedCallbacks.close();
         await closeAccounts(accounts);
         engine.close();
       })();

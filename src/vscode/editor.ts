@@ -114,6 +114,9 @@ export function createVscodeEditor(): EditorPort {
     async showProblems(): Promise<void> {
       await vscode.commands.executeCommand('workbench.actions.view.problems');
     },
+    async showReadOnly(document: DiffSide): Promise<void> {
+      await vscode.window.showTextDocument(compareUri(document), { preview: true });
+    },
     async showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void> {
       await vscode.commands.executeCommand('vscode.diff', compareUri(left), compareUri(right), title, {
         preview: true,

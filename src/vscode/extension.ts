@@ -21,7 +21,7 @@ import { createAuthoringFeatures } from './authoring/languageFeatures';
 import { registerDocumentAccountLens } from './documentAccountLens';
 import { createVscodeEditor, wrapDocument } from './editor';
 import { createPlaylistDiagnostics } from './playlistDiagnostics';
-import { createResourceView } from './resourceView';
+import { createCallbacksView, createResourceView } from './resourceView';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
 import { AccountStatusBar, MediaToolsStatusBar } from './statusBar';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
@@ -100,6 +100,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   );
   views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions, ctx.stills);
   createResourceView(ctx.models.resources, subscriptions);
+  createCallbacksView(ctx.models.callbacks, subscriptions);
 
   registerDocumentAccountLens(ctx, subscriptions);
   registerConfigs(ctx, subscriptions);

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import type { CallbackTreeModel } from '../app/callbacks/callbackTree';
 import type { TreeNode } from '../app/tree/nodes';
 import type { ResourceTreeModel } from '../app/tree/resourceTree';
 import { ModelTreeProvider } from './treeAdapter';
@@ -13,4 +14,29 @@ export function createResourceView(model: ResourceTreeModel, subscriptions: vsco
     showCollapseAll: true,
   });
   subscriptions.push(provider, view);
+}
+
+export const CALLBACKS_VIEW = 'videoPlatform.callbacks';
+
+/** How often the Callbacks view reads the delivery log again while it is visible. */
+const CALLBACKS_REFRESH_MS = 3000;
+
+/** The Callbacks view (src/app/callbacks/): no poller of its own; read again every few seconds while shown. */
+export function createCallbacksView(model: CallbackTreeModel, subscriptions: vscode.Disposable[]): void {
+  const provider = new ModelTreeProvider(model);
+  const view: vscode.TreeView<TreeNode> = vscode.window.createTreeView(CALLBACKS_VIEW, { treeDataProvider: provider });
+  let timer: NodeJS.Timeout | undefined;
+  const follow = (visible: boolean): void => {
+    clearInterval(timer);
+    timer = visible ? setInterval(() => model.refresh(), CALLBACKS_REFRESH_MS) : undefined;
+  };
+  follow(view.visible);
+  subscriptions.push(
+    provider,
+    view,
+    view.onDidChangeVisibility((event) => follow(event.visible)),
+    {
+      dispose: () => clearInterval(timer),
+    },
+  );
 }

@@ -1,6 +1,6 @@
 import * as tls from 'node:tls';
 import * as vscode from 'vscode';
-import type { SettingsPort } from '../app/ports';
+import type { RemoteCallbacks, SettingsPort } from '../app/ports';
 import { PROXY_SETTINGS, proxyOptions, type ProxyClientOptions } from '../app/proxySettings';
 
 /** Settings whose change needs a new client (the connection restarts). */
@@ -42,6 +42,19 @@ export const settings: SettingsPort = {
     await vscode.workspace
       .getConfiguration('videoPlatform')
       .update('ffmpegPath', dir === '' ? undefined : dir, vscode.ConfigurationTarget.Global);
+  },
+  callbackUrls(): string[] {
+    const value = vscode.workspace.getConfiguration('videoPlatform').get<unknown>('localPlatform.callbackUrls', []);
+    return Array.isArray(value) ? value.filter((url): url is string => typeof url === 'string' && url !== '') : [];
+  },
+  async updateCallbackUrls(urls: string[]): Promise<void> {
+    await vscode.workspace
+      .getConfiguration('videoPlatform')
+      .update('localPlatform.callbackUrls', urls.length === 0 ? undefined : urls, vscode.ConfigurationTarget.Global);
+  },
+  remoteCallbacks(): RemoteCallbacks {
+    const value = vscode.workspace.getConfiguration('videoPlatform').get<string>('localPlatform.remoteCallbacks');
+    return value === 'public' || value === 'private' ? value : 'loopback';
   },
   clientOptions(): ProxyClientOptions {
     const seconds = vscode.workspace.getConfiguration('videoPlatform').get<number>('requestTimeoutSeconds', 30);

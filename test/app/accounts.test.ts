@@ -398,7 +398,11 @@ describe('Accounts and connection', () => {
       const seen: Array<Record<string, boolean>> = [];
       harness.store.onDidChange(() => seen.push(accountContextKeys(harness.store)));
       const keys = (): Record<string, boolean> => accountContextKeys(harness.store);
-      assert.deepEqual(keys(), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+      assert.deepEqual(keys(), {
+        'videoPlatform.hasAccount': true,
+        'videoPlatform.hasAnyAccount': true,
+        'videoPlatform.localAccountActive': false,
+      });
 
       const two = await harness.store.add(
         { name: 'Two', baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY },
@@ -408,7 +412,11 @@ describe('Accounts and connection', () => {
       // Removing the active account leaves "Two" without any active account.
       harness.ui.script(choose('One'), accept());
       await harness.run(removeAccount);
-      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': true });
+      assert.deepEqual(seen.at(-1), {
+        'videoPlatform.hasAccount': false,
+        'videoPlatform.hasAnyAccount': true,
+        'videoPlatform.localAccountActive': false,
+      });
       assert.equal(
         accountStatus(harness.store).command,
         'videoPlatform.switchAccount',
@@ -422,13 +430,21 @@ describe('Accounts and connection', () => {
       assert.equal(accountStatus(harness.store).command, 'videoPlatform.switchAccount');
       harness.ui.script(choose('Second'));
       await harness.run(switchAccount);
-      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': true, 'videoPlatform.hasAnyAccount': true });
+      assert.deepEqual(seen.at(-1), {
+        'videoPlatform.hasAccount': true,
+        'videoPlatform.hasAnyAccount': true,
+        'videoPlatform.localAccountActive': false,
+      });
       assert.match(accountStatus(harness.store).text, /Second/);
 
       harness.ui.script(choose('Second'), accept());
       await harness.run(removeAccount);
       assert.equal(harness.store.get(two.id), undefined);
-      assert.deepEqual(seen.at(-1), { 'videoPlatform.hasAccount': false, 'videoPlatform.hasAnyAccount': false });
+      assert.deepEqual(seen.at(-1), {
+        'videoPlatform.hasAccount': false,
+        'videoPlatform.hasAnyAccount': false,
+        'videoPlatform.localAccountActive': false,
+      });
       assert.equal(accountStatus(harness.store).command, 'videoPlatform.addAccount');
     });
 

@@ -121,7 +121,13 @@ describe('package.json contributions match the code', () => {
     assert.ok(existsSync(join(root, container!.icon)));
     assert.deepEqual(
       pkg.contributes.views.videoPlatform!.map((view) => view.id),
-      ['videoPlatform.channels', 'videoPlatform.videos', 'videoPlatform.resources', 'videoPlatform.configPlan'],
+      [
+        'videoPlatform.channels',
+        'videoPlatform.videos',
+        'videoPlatform.resources',
+        'videoPlatform.configPlan',
+        'videoPlatform.callbacks',
+      ],
     );
     const plan = pkg.contributes.viewsWelcome.filter((entry) => entry.view === 'videoPlatform.configPlan');
     assert.match(english(plan[0]?.contents), /command:videoPlatform\.pullAccountIntoFolder/);

@@ -1,5 +1,6 @@
 import type { PlatformClient } from '../../api/client';
 import type { AppContext } from '../context';
+import { editCallbackUrls } from '../commands/callbackActions';
 import { answered } from '../ask/inputs';
 import { describeFailure, isCancellation, step } from '../failures';
 import { l10n } from '../../l10n/l10n';
@@ -211,7 +212,7 @@ export async function switchAccount(ctx: AppContext): Promise<AccountProfile | u
   return account;
 }
 
-type EditField = 'name' | 'baseUrl' | 'uploadBaseUrl' | 'accessKey' | 'secretKey';
+type EditField = 'name' | 'baseUrl' | 'uploadBaseUrl' | 'accessKey' | 'secretKey' | 'callbackUrls';
 
 /** Which field of the account to change; the secret is never shown. */
 async function pickEditField(ctx: AppContext, title: string, account: AccountProfile): Promise<EditField> {
@@ -227,6 +228,16 @@ async function pickEditField(ctx: AppContext, title: string, account: AccountPro
         },
         { label: l10n.t('Access key'), description: account.accessKey, value: 'accessKey' },
         { label: l10n.t('Secret key'), description: l10n.t('enter a new one'), value: 'secretKey' },
+        // The local platform inside the editor posts its callbacks there (src/app/callbacks/).
+        ...(account.origin === 'local'
+          ? [
+              {
+                label: l10n.t('Callback URLs'),
+                description: ctx.localPlatform.callbackSettings.urls.join(', ') || l10n.t('none'),
+                value: 'callbackUrls' as const,
+              },
+            ]
+          : []),
       ],
       { title: `${title}: ${account.name}` },
     ),
@@ -300,6 +311,10 @@ export async function editAccount(ctx: AppContext): Promise<AccountProfile | und
       { value: account.uploadBaseUrl ?? '' },
     );
     updated = await ctx.accounts.update(account.id, { uploadBaseUrl: value.trim() || undefined });
+  } else if (field === 'callbackUrls') {
+    const urls = await editCallbackUrls(ctx, title);
+    ctx.log.info(`Set the local platform's callback URLs (${urls.length})`);
+    return account;
   } else {
     updated = await editConnectionField(ctx, title, account, field);
     if (!updated) return undefined;

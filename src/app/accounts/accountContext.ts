@@ -7,14 +7,18 @@ import type { AccountStore } from './accountStore';
 export const HAS_ACCOUNT_KEY = 'videoPlatform.hasAccount';
 /** At least one account profile exists (active or not): Switch, Edit and Remove have something to act on. */
 export const HAS_ANY_ACCOUNT_KEY = 'videoPlatform.hasAnyAccount';
+/** The active account is the local platform inside the editor: the Callbacks view shows. */
+export const LOCAL_ACCOUNT_KEY = 'videoPlatform.localAccountActive';
 
 /** The `setContext` keys that menus' `when` clauses test, from the store as it is now. */
 export function accountContextKeys(
   store: Pick<AccountStore, 'activeId' | 'list'>,
-): Record<typeof HAS_ACCOUNT_KEY | typeof HAS_ANY_ACCOUNT_KEY, boolean> {
+): Record<typeof HAS_ACCOUNT_KEY | typeof HAS_ANY_ACCOUNT_KEY | typeof LOCAL_ACCOUNT_KEY, boolean> {
+  const active = store.activeId();
   return {
-    [HAS_ACCOUNT_KEY]: store.activeId() !== undefined,
+    [HAS_ACCOUNT_KEY]: active !== undefined,
     [HAS_ANY_ACCOUNT_KEY]: store.list().length > 0,
+    [LOCAL_ACCOUNT_KEY]: store.list().some((account) => account.id === active && account.origin === 'local'),
   };
 }
 

@@ -36,6 +36,8 @@ export interface SecretStore {
 const ACCOUNTS_KEY = 'videoPlatform.accounts';
 const ACTIVE_KEY = 'videoPlatform.activeAccount';
 const secretKeyOf = (id: string): string => `videoPlatform.secretKey.${id}`;
+/** A local platform account's callback signing secret, as Copy Callback Signing Secret last showed it. */
+const callbackSecretOf = (id: string): string => `videoPlatform.callbackSecret.${id}`;
 
 /** Checks a profile's fields; returns the rule broken, naming the field, or undefined. */
 export function checkBaseUrl(value: string): string | undefined {
@@ -174,8 +176,18 @@ export class AccountStore {
       this.list().filter((account) => account.id !== id),
     );
     await this.secrets.delete(secretKeyOf(id));
+    await this.secrets.delete(callbackSecretOf(id));
     if (this.state.get<string>(ACTIVE_KEY) === id) await this.setActive(undefined);
     else this.changed();
+  }
+
+  /** Keeps the callback signing secret the extension shows in secret storage, beside the account's secret key. */
+  async storeCallbackSecret(id: string, secret: string): Promise<void> {
+    await this.secrets.store(callbackSecretOf(id), secret);
+  }
+
+  callbackSecret(id: string): Thenable<string | undefined> {
+    return this.secrets.get(callbackSecretOf(id));
   }
 
   secretKey(id: string): Thenable<string | undefined> {

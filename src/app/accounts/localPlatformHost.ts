@@ -1,8 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import type { AccountCallbacks } from '../../localPlatform/callbacks/callbacks';
 import type { LocalPlatform, LocalPlatformOptions } from '../../localPlatform/server';
 import type { MediaMode } from '../../media/tools';
 import type { LogSink } from '../log';
+import type { RemoteCallbacks } from '../ports';
+import { callbackUrlProblem } from '../../localPlatform/callbacks/urlRules';
 import { Emitter } from '../util/emitter';
 import type { AccountProfile, AccountStore, StateStore } from './accountStore';
 
@@ -21,12 +24,22 @@ export interface LocalPlatformHostOptions {
   readonly state?: StateStore;
   /** `videoPlatform.ffmpegPath`, read at each start. */
   readonly ffmpegDir?: () => string | undefined;
+  /** `videoPlatform.localPlatform.callbackUrls` and `.remoteCallbacks`, read at each start. */
+  readonly callbackUrls?: () => string[];
+  readonly remoteCallbacks?: () => RemoteCallbacks;
+  /** Saves `videoPlatform.localPlatform.callbackUrls`. */
+  readonly saveCallbackUrls?: (urls: string[]) => Promise<void>;
+}
+
+/** What the callbacks of the platform inside the editor may reach (src/localPlatform/callbacks/urls.ts). */
+export function callbackPolicy(remote: RemoteCallbacks): { allowRemote: boolean; allowPrivate: boolean } {
+  return { allowRemote: remote !== 'loopback', allowPrivate: remote === 'private' };
 }
 
 /** The options of the platform inside the editor (also what `npm run bench -- idle` starts). */
 export function embeddedPlatformOptions(
   dataDir: string,
-  account: { accessKey: string; secretKey: string },
+  account: { accessKey: string; secretKey: string; callbackUrls?: string[] },
   ffmpegDir: string | undefined,
 ): LocalPlatformOptions {
   return {
@@ -119,11 +132,21 @@ export class LocalPlatformHost {
   /** Starts on the remembered port, or a free one when it is taken; remembers the port; logs the media mode. */
   private async launch(profile: AccountProfile, secretKey: string): Promise<LocalPlatform> {
     const ffmpegDir = this.options.ffmpegDir?.();
-    const options = embeddedPlatformOptions(
-      join(this.storageDir, 'local-platform'),
-      { accessKey: profile.accessKey, secretKey },
-      ffmpegDir,
-    );
+    const policy = callbackPolicy(this.options.remoteCallbacks?.() ?? 'loopback');
+    // A URL the setting holds that the platform would refuse is left out and said in the log, not a failed start.
+    const callbackUrls = (this.options.callbackUrls?.() ?? []).filter((url) => {
+      const problem = callbackUrlProblem(url, policy);
+      if (problem) this.log.warn(`Local platform: callback URL ${url.slice(0, 200)} left out: it ${problem}`);
+      return !problem;
+    });
+    const options = {
+      ...embeddedPlatformOptions(
+        join(this.storageDir, 'local-platform'),
+        { accessKey: profile.accessKey, secretKey, callbackUrls },
+        ffmpegDir,
+      ),
+      callbacks: policy,
+    };
     const remembered = this.options.state?.get<number>(LOCAL_PORT_KEY);
     let platform: LocalPlatform;
     if (Number.isInteger(remembered) && remembered! > 0 && remembered! <= 65535) {
@@ -167,6 +190,28 @@ export class LocalPlatformHost {
       media: platform.mediaMode,
       mediaDescription: platform.mediaDescription,
     };
+  }
+
+  /** The callbacks of the running platform's account (started if need be). */
+  async callbacks(): Promise<AccountCallbacks> {
+    const profile = await this.ensure();
+    const platform = await this.running!;
+    return platform.callbacks.of(profile.accessKey);
+  }
+
+  /** The callback URLs of the setting, and which hosts they may name. */
+  get callbackSettings(): { urls: string[]; remote: RemoteCallbacks } {
+    return { urls: this.options.callbackUrls?.() ?? [], remote: this.options.remoteCallbacks?.() ?? 'loopback' };
+  }
+
+  /** Saves the callback URLs (the setting) and applies them at once when the platform runs (checked there too). */
+  async setCallbackUrls(urls: string[]): Promise<void> {
+    if (this.running) {
+      const platform = await this.running;
+      const profile = this.store.list().find((account) => account.origin === 'local');
+      if (profile) platform.callbacks.of(profile.accessKey).setUrls(urls);
+    }
+    await this.options.saveCallbackUrls?.(urls);
   }
 
   get isRunning(): boolean {

@@ -19,6 +19,14 @@ import {
   pullAccountIntoFolder,
   takePlatformVersionCommand,
 } from '../configs/commands';
+import {
+  copyCallbackSecret,
+  openCallbackDelivery,
+  refreshCallbacks,
+  resendCallback,
+  setCallbackFaults,
+  triggerCallback,
+} from './callbackActions';
 import { compareWithPlatform } from './compareWithPlatform';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
 import { copyResourceId } from './copyResourceId';
@@ -108,6 +116,14 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.compareWithPlatform', title: 'Compare with the platform', run: compareWithPlatform },
   { id: 'videoPlatform.copyItemAddress', title: 'Copy address', run: copyItemAddress },
   { id: 'videoPlatform.openItemAddress', title: 'Open address', run: openItemAddress },
+
+  // Callbacks view: the local platform's callbacks (src/app/callbacks/, issue 26)
+  { id: 'videoPlatform.refreshCallbacks', title: 'Refresh callbacks', run: refreshCallbacks },
+  { id: 'videoPlatform.openCallbackDelivery', title: 'Open delivery', run: openCallbackDelivery },
+  { id: 'videoPlatform.resendCallback', title: 'Resend', run: resendCallback },
+  { id: 'videoPlatform.triggerCallback', title: 'Trigger callback', run: triggerCallback },
+  { id: 'videoPlatform.setCallbackFaults', title: 'Set receiver faults', run: setCallbackFaults },
+  { id: 'videoPlatform.copyCallbackSecret', title: 'Copy callback signing secret', run: copyCallbackSecret },
 
   // Authoring
   { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },

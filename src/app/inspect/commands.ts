@@ -9,3 +9,5 @@ export { inspectStream } from './inspectStream';
 export { openPlayerFor, openPlayerInBrowser } from './player';
 export { previewStream } from './preview';
 export { evaluateTemplateGroup } from '../ladder/command';
+// The Callbacks view's commands ride in the same part: activation needs none of them.
+export * as callbacks from '../callbacks/callbackCommands';

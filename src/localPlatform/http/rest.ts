@@ -33,7 +33,7 @@ const NO_BODY = Buffer.alloc(0);
  * A `/rest` body that has not arrived in time is answered with HTTP 408 and the connection closed (the rest of
  * it is not read). Bodies there are small: a slow one is a stuck or hostile client.
  */
-async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Promise<T> {
+export async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -56,6 +56,14 @@ export interface Change {
 
 const CHANGE_LOG_KEEP = 1000;
 
+/** A record as it was and as it is after a committed write (`now` undefined: deleted). */
+export interface CommittedChange {
+  c: CollectionName;
+  id: string;
+  old: unknown;
+  now: unknown;
+}
+
 export class AccountStore {
   readonly data: Collections;
   private seq = 0;
@@ -72,6 +80,14 @@ export class AccountStore {
    * its maker's key: it lives and goes with the store, and no module keeps state of its own.
    */
   private readonly derivedData = new Map<symbol, unknown>();
+  /** Told of every write once it is on disk (the callbacks: callbacks/), in commit order. */
+  private readonly committedListeners = new Set<(changes: CommittedChange[]) => void>();
+
+  /** `listener` hears every committed write once it is durable (never one taken back); returns the unsubscribe. */
+  onCommitted(listener: (changes: CommittedChange[]) => void): () => void {
+    this.committedListeners.add(listener);
+    return () => this.committedListeners.delete(listener);
+  }
 
   /** The data derived under `key`, made on first use. */
   derived<T>(key: symbol, make: () => T): T {
@@ -168,6 +184,22 @@ export class AccountStore {
     const written = this.journal.append(this.seq, tx.mutations, undo).catch((error: unknown) => {
       throw storageFault(error);
     });
+    if (this.committedListeners.size > 0) {
+      const changes = tx.mutations.map((m, i) => ({ c: m.c, id: m.id, old: before[i], now: m.v ?? undefined }));
+      written.then(
+        () => {
+          // A listener's failure is its own: the write is done and answered either way.
+          for (const listener of this.committedListeners) {
+            try {
+              listener(changes);
+            } catch (error) {
+              console.error(`local platform: ${error instanceof Error ? error.message : String(error)}`);
+            }
+          }
+        },
+        () => undefined,
+      );
+    }
     if (this.journal.journalBytes > this.compactBytes && !this.journal.compacting) {
       void written.then(() => this.compact()).catch(() => undefined);
     }

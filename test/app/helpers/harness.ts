@@ -132,6 +132,11 @@ export class MemoryEditor implements EditorPort {
   async showDiff(left: DiffSide, right: DiffSide, title: string): Promise<void> {
     this.diffs.push({ left, right, title });
   }
+  /** The read-only documents shown (a callback delivery), oldest first. */
+  readonly readOnly: DiffSide[] = [];
+  async showReadOnly(document: DiffSide): Promise<void> {
+    this.readOnly.push(document);
+  }
 }
 
 /** The diagnostics port without VS Code: the problems of each document, as the Problems panel would list them. */
@@ -261,6 +266,8 @@ export interface HarnessOptions {
   ffmpegPath?: string;
   /** `videoPlatform.liveRefreshSeconds` in ms (default 1000). */
   liveRefreshMs?: number;
+  /** `videoPlatform.localPlatform.callbackUrls` (default none). */
+  callbackUrls?: string[];
 }
 
 /** The command table's row of a handler. */
@@ -298,6 +305,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   const panels = new MemoryPanels();
   const playlistProblems = new Map<string, readonly PlaylistProblem[]>();
   let ffmpegPath = options.ffmpegPath ?? '/nonexistent-ffmpeg-folder';
+  let callbackUrls = options.callbackUrls ?? [];
   const composed = await compose({
     ui,
     log,
@@ -311,6 +319,11 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       updateFfmpegPath: async (dir) => {
         ffmpegPath = dir;
       },
+      callbackUrls: () => callbackUrls,
+      updateCallbackUrls: async (urls) => {
+        callbackUrls = urls;
+      },
+      remoteCallbacks: () => 'loopback',
       clientOptions: () => ({
         ...options.clientOptions,
         retry: { attempts: 1 },
