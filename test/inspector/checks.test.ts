@@ -136,6 +136,9 @@ function stream(playlists: MediaPlaylistModel[], masterText?: string): StreamMod
   };
 }
 
+/** One AAC frame at 48 kHz (s). */
+const AAC_FRAME = 1024 / 48_000;
+
 /** Two-second segments of video read one after the other, each starting where the last ended. */
 function steady(count: number, over: (i: number) => Partial<MediaFacts> = () => ({})): MediaFacts[] {
   return Array.from({ length: count }, (_, i) =>
@@ -145,6 +148,8 @@ function steady(count: number, over: (i: number) => Partial<MediaFacts> = () => 
       videoStart: 2 * i,
       videoEnd: 2 * i + 2,
       audioStart: 2 * i,
+      audioEnd: 2 * i + 2,
+      audioFrame: AAC_FRAME,
       keyframes: [2 * i, 2 * i + 1],
       ...over(i),
     }),
@@ -445,6 +450,52 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
         'HLS-MEDIA-CHANGED-WITHOUT-DISCONTINUITY',
       );
       assert.match(changed!.message, /codecs .* then hvc1.*frame rate 25\.00 then 50\.00/);
+    });
+
+    it('audio gaps between segments: 100 ms and a segment without audio are found; a frame, an overlap, a marked discontinuity are not', () => {
+      const gapAt = (seconds: number, i: number): Partial<MediaFacts> => (i === 1 ? { audioStart: 2 + seconds } : {});
+      const found = (medias: MediaFacts[], text = mediaText([2, 2, 2])): Finding[] =>
+        runChecks(stream([playlist('v0.m3u8', text, { medias })])).filter((f) => f.code === 'HLS-AUDIO-GAP');
+      const [gap] = expectCode(found(steady(3, (i) => gapAt(0.1, i))), 'HLS-AUDIO-GAP');
+      assert.equal(gap!.segment, 's1.ts');
+      assert.equal(gap!.severity, 'warning');
+      assert.match(
+        gap!.message,
+        /The audio of segment s1\.ts starts 100 ms after the audio of segment s0\.ts ends \(4\.7 audio frames of 21\.3 ms\)/,
+      );
+      // Just over the tolerance (1.5 frames, 32 ms) is found, one missing frame (21 ms) is not.
+      assert.equal(found(steady(3, (i) => gapAt(1.6 * AAC_FRAME, i))).length, 1);
+      assert.deepEqual(found(steady(3, (i) => gapAt(AAC_FRAME, i))), []);
+      assert.deepEqual(found(steady(3, (i) => gapAt(-0.05, i))), []);
+      const marked = mediaText([2, 2, 2]).replace(
+        '#EXTINF:2.000,\ns1.ts',
+        '#EXT-X-DISCONTINUITY\n#EXTINF:2.000,\ns1.ts',
+      );
+      assert.deepEqual(
+        found(
+          steady(3, (i) => gapAt(0.1, i)),
+          marked,
+        ),
+        [],
+      );
+      const silent = steady(3, (i) =>
+        i === 1 ? { audioStart: undefined, audioEnd: undefined, audio: undefined } : {},
+      );
+      const [none] = expectCode(found(silent), 'HLS-AUDIO-GAP');
+      assert.match(none!.message, /Segment s1\.ts carries no audio, but segment s0\.ts before it does: 2 s of silence/);
+      // An audio rendition of its own: the same rule on its audio-only segments.
+      const audioOnly = steady(3, (i) => ({
+        video: undefined,
+        videoStart: undefined,
+        videoEnd: undefined,
+        keyframes: [],
+        ...gapAt(0.2, i),
+      }));
+      const rendition = playlist('a/en.m3u8', mediaText([2, 2, 2]), { role: 'audio', medias: audioOnly });
+      assert.deepEqual(
+        runChecks(stream([rendition])).map((f) => [f.code, f.variant, f.segment]),
+        [['HLS-AUDIO-GAP', 'a/en.m3u8', 's1.ts']],
+      );
     });
 
     it('audio starting 1 s after the video', () => {
