@@ -18,7 +18,9 @@ export { parseAttributes };
 
 export const playlistFamily = {
   name: 'playlist',
-  title: 'Playlist syntax and tag rules',
+  get title(): string {
+    return l10n.t('Playlist syntax and tag rules');
+  },
   codes: {
     'HLS-PLAYLIST-HEADER': {
       severity: 'error',

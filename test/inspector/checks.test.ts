@@ -16,7 +16,7 @@ import { pathToFileURL } from 'node:url';
 import { BufferTarget, EncodedAudioPacketSource, EncodedPacket, Mp4OutputFormat, Output } from 'mediabunny';
 import '../../src/inspector/checks/index';
 import { failing, toJunit, toSarif } from '../../src/inspector/ciOutput';
-import type { Finding } from '../../src/inspector/findings';
+import { finding, outsideCode, type Finding } from '../../src/inspector/findings';
 import { parsePlaylist } from '../../src/inspector/hls';
 import { inspect } from '../../src/inspector/inspect';
 import type { MediaFacts } from '../../src/inspector/mediaFacts';
@@ -989,24 +989,18 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
         name: 'test-outside',
         title: 'Registered by a test',
         codes: { 'TEST-OUTSIDE-FOUND': { severity: 'warning', meaning: 'a test family', clause: 'none' } },
+        // Its codes are not in the built-in union: `outsideCode` says the family registers them itself.
         check: (model) =>
-          model.address === 'test://outside'
-            ? [
-                {
-                  code: 'TEST-OUTSIDE-FOUND',
-                  severity: 'warning',
-                  family: 'test-outside',
-                  message: 'found',
-                  clause: 'none',
-                },
-              ]
-            : [],
+          model.address === 'test://outside' ? [finding(outsideCode('TEST-OUTSIDE-FOUND'), 'found')] : [],
       });
       assert.equal(codeInfo('TEST-OUTSIDE-FOUND')?.family, 'test-outside');
       assert.deepEqual(
         runChecks({ ...stream([]), address: 'test://outside' }).map((f) => f.code),
         ['TEST-OUTSIDE-FOUND'],
       );
+      // A misspelt built-in code fails the typecheck (the directive fails it if the line were accepted), and at run time.
+      // @ts-expect-error 'HLS-AUDIO-GAPS' is no registered code
+      assert.throws(() => finding('HLS-AUDIO-GAPS', 'x'), /finding code HLS-AUDIO-GAPS is not registered/);
       assert.throws(
         () =>
           registerFamily({

@@ -10,7 +10,9 @@ import { registerFamily } from '../registry';
 
 export const liveFamily = {
   name: 'live',
-  title: 'Live',
+  get title(): string {
+    return l10n.t('Live playlists');
+  },
   codes: {
     'HLS-LIVE-PLAYLIST-STALE': {
       severity: 'error',

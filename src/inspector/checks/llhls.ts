@@ -20,7 +20,9 @@ const LATE_PART_TARGETS = 3;
 
 export const llhlsFamily = {
   name: 'llhls',
-  title: 'Low-latency HLS',
+  get title(): string {
+    return l10n.t('Low-latency HLS');
+  },
   codes: {
     'HLS-LL-PART-INF-MISSING': {
       severity: 'error',

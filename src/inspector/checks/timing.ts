@@ -27,7 +27,9 @@ const AUDIO_GAP_FRAMES = 1.5;
 
 export const timingFamily = {
   name: 'timing',
-  title: 'Segments and timing',
+  get title(): string {
+    return l10n.t('Segments and timing');
+  },
   codes: {
     'HLS-EXTINF-MISMATCH': {
       severity: 'warning',
