@@ -3,6 +3,9 @@
  * platform-facts.md sections 3 and 4). Field names are the platform's own.
  */
 
+import type { CHANNEL_SORTS, SORT_ORDERS } from './operations/channels';
+import type { VIDEO_SORTS } from './operations/videos';
+
 /** Every response: code 0 and success true, or an error code (section 2.1). */
 export interface Envelope<T> {
   code: number;
@@ -22,15 +25,16 @@ export const PROTOCOL_HLS = 1;
 export const PROTOCOL_RTMP = 2;
 
 /** Channel status (facts section 3): 0 initialised, 1 ready (stopped), 2 live, 3 pulling, 5 starting. */
-export type ChannelStatus = 0 | 1 | 2 | 3 | 5;
 export const ChannelStatuses = { initialised: 0, ready: 1, live: 2, pulling: 3, starting: 5 } as const;
+export type ChannelStatus = (typeof ChannelStatuses)[keyof typeof ChannelStatuses];
 
 /** "Running": live, pulling or starting (the statuses a stop applies to and a delete refuses). */
 export function isChannelRunning(status: ChannelStatus | number): boolean {
   return status === ChannelStatuses.live || status === ChannelStatuses.pulling || status === ChannelStatuses.starting;
 }
-/** 1 normal (source present), 2 no source. */
-export type StreamStatus = 1 | 2;
+/** A channel's `streamStatus`: 1 normal (source present), 2 no source. */
+export const StreamStatuses = { sourcePresent: 1, noSource: 2 } as const;
+export type StreamStatus = (typeof StreamStatuses)[keyof typeof StreamStatuses];
 
 /** 0 normal, 2 VR, 3 advanced (HD), 4 4K. */
 export type LiveType = 0 | 2 | 3 | 4;
@@ -216,8 +220,9 @@ export interface ChannelUpdate extends ChannelDefinition {
   id: string;
 }
 
-export type ChannelSortKey = 'name' | 'type' | 'status' | 'streamStatus' | 'createTime';
-export type SortOrder = 'asc' | 'desc';
+/** The channel list's sort keys, as the operation's spec accepts them. */
+export type ChannelSortKey = (typeof CHANNEL_SORTS)[number];
+export type SortOrder = (typeof SORT_ORDERS)[number];
 
 export interface ChannelListQuery {
   /** 1-based page number; default 1. */
@@ -427,7 +432,6 @@ export interface SecondTranscodeResult {
 }
 
 /** Video status (section 3.2). */
-export type VideoStatus = 0 | 1 | 2 | 3 | 4 | 5 | 6 | 7;
 export const VideoStatuses = {
   uploadFinished: 0,
   transcoding: 1,
@@ -438,6 +442,7 @@ export const VideoStatuses = {
   secondTranscoding: 6,
   waiting: 7,
 } as const;
+export type VideoStatus = (typeof VideoStatuses)[keyof typeof VideoStatuses];
 
 export interface TranscodedStream {
   name: string;
@@ -515,7 +520,8 @@ export interface Video {
   logoGroupId: number | null;
 }
 
-export type VideoSortKey = 'title' | 'size' | 'category' | 'uploadTime' | 'status' | 'tag';
+/** queryVideo's sort keys, as the operation's spec accepts them. */
+export type VideoSortKey = (typeof VIDEO_SORTS)[number];
 
 export interface VideoQuery {
   /** 1-based page number (this project's choice, consistent with the channel list). */

@@ -12,7 +12,7 @@ import { accountDir } from '../../src/localPlatform/accounts';
 import type { MediaTools } from '../../src/media/tools';
 import { ACCOUNT, apiError, OTHER, removeDir, tempDir, TestPlatform } from './harness';
 import { loadTools } from './live/media';
-import { makeClip, mediaTools, uploadFile, waitForStatus } from './media/helpers';
+import { makeClip, mediaTools, uploadFile, SETTLED, waitForStatus } from './media/helpers';
 
 describe('local platform security: accounts on 0.0.0.0 keep to their own media', function () {
   this.timeout(120_000);
@@ -62,7 +62,7 @@ describe('local platform security: accounts on 0.0.0.0 keep to their own media',
       ],
     });
     assert.equal(queued.code, 0);
-    const video = await waitForStatus(a, videoId, [2, 3]);
+    const video = await waitForStatus(a, videoId, SETTLED);
     hlsUrl = video.transcodedVideoList.find((s) => s.hlsUrl)!.hlsUrl!;
     const t = await a.liveTemplateCreate({ displayName: 'Tiny', videoWidth: 160, videoHeight: 90, videoBitrate: 150 });
     channelId = (

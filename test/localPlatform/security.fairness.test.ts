@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import type { PlatformClient } from '../../src/api/client';
 import type { MediaTools } from '../../src/media/tools';
 import { OTHER, removeDir, tempDir, TestPlatform } from './harness';
-import { makeClip, mediaTools, uploadFile, waitForStatus } from './media/helpers';
+import { makeClip, mediaTools, uploadFile, SETTLED, waitForStatus } from './media/helpers';
 
 describe('local platform security: job slots shared between accounts', function () {
   this.timeout(180_000);
@@ -44,11 +44,11 @@ describe('local platform security: job slots shared between accounts', function 
     const done = new Map<string, number>();
     await Promise.all([
       ...[first, ...queued].map(async (id) => {
-        await waitForStatus(a, id, [2, 3]);
+        await waitForStatus(a, id, SETTLED);
         done.set(id, Date.now());
       }),
       (async () => {
-        await waitForStatus(b, other, [2, 3]);
+        await waitForStatus(b, other, SETTLED);
         done.set(other, Date.now());
       })(),
     ]);

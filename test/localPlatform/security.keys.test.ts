@@ -10,7 +10,7 @@ import { runCli, stopCli, type CliProcess } from './child';
 import { eventually } from '../helpers/eventually';
 import { httpGet, loadTools, probeUrl } from './live/media';
 import { removeDir, tempDir, TestPlatform } from './harness';
-import { makeClip, mediaTools, uploadFile, waitForStatus } from './media/helpers';
+import { makeClip, mediaTools, uploadFile, SETTLED, waitForStatus } from './media/helpers';
 
 describe('local platform security: AES-128 keys', function () {
   this.timeout(120_000);
@@ -53,7 +53,7 @@ describe('local platform security: AES-128 keys', function () {
       queued.map((r) => r.code),
       [0],
     );
-    const video = await waitForStatus(client, id, [2, 3]);
+    const video = await waitForStatus(client, id, SETTLED);
     assert.equal(video.status, 2);
     const stream = video.transcodedVideoList.find((s) => s.hlsEncryptType === 6)!;
     hlsUrl = stream.hlsUrl!;

@@ -1,5 +1,5 @@
 import type { Channel, ChannelStatus, LiveOutput, OutputGroup } from '../../api/types';
-import { ChannelStatuses, isChannelRunning, PROTOCOL_HLS } from '../../api/types';
+import { ChannelStatuses, isChannelRunning, PROTOCOL_HLS, StreamStatuses } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { formatCategory, formatDateTime } from '../util/format';
 import { hideAuthCode } from '../util/secretAddress';
@@ -22,7 +22,9 @@ function state(status: number): { flag: string; text: string } {
 export function channelStateText(channel: Channel): string {
   const base = state(channel.status).text;
   if (channel.status === ChannelStatuses.live || channel.status === ChannelStatuses.pulling) {
-    return channel.streamStatus === 2 ? l10n.t('{0}, no source', base) : l10n.t('{0}, source present', base);
+    return channel.streamStatus === StreamStatuses.noSource
+      ? l10n.t('{0}, no source', base)
+      : l10n.t('{0}, source present', base);
   }
   return base;
 }
@@ -32,7 +34,7 @@ export function channelStateText(channel: Channel): string {
  * twenty characters ("Live, source prese..."); the tooltip says it in full (channelStateText).
  */
 export function channelStateWord(channel: Channel): string {
-  const noSource = channel.streamStatus === 2;
+  const noSource = channel.streamStatus === StreamStatuses.noSource;
   switch (channel.status) {
     case ChannelStatuses.initialised:
       return l10n.t('New');
@@ -85,9 +87,15 @@ function channelIcon(channel: Channel, busy: boolean): NodeIcon {
   if (busy || channel.status === ChannelStatuses.starting) return { id: 'loading~spin', color: 'charts.yellow' };
   switch (channel.status) {
     case ChannelStatuses.live:
-      return { id: 'broadcast', color: channel.streamStatus === 2 ? 'charts.orange' : 'charts.green' };
+      return {
+        id: 'broadcast',
+        color: channel.streamStatus === StreamStatuses.noSource ? 'charts.orange' : 'charts.green',
+      };
     case ChannelStatuses.pulling:
-      return { id: 'cloud-download', color: channel.streamStatus === 2 ? 'charts.orange' : 'charts.blue' };
+      return {
+        id: 'cloud-download',
+        color: channel.streamStatus === StreamStatuses.noSource ? 'charts.orange' : 'charts.blue',
+      };
     case ChannelStatuses.ready:
       return { id: 'debug-stop', color: 'descriptionForeground' };
     case ChannelStatuses.initialised:

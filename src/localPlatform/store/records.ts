@@ -9,9 +9,9 @@
  */
 import { randomBytes } from 'node:crypto';
 import type {
+  AdHocTemplate,
   Channel,
   ChannelCategory,
-  EncryptType,
   Flag,
   LiveLogo,
   LogoGroup,
@@ -21,7 +21,7 @@ import type {
   TranscodedStream,
   Video,
 } from '../../api/types';
-import { ChannelStatuses, VideoStatuses } from '../../api/types';
+import { ChannelStatuses, StreamStatuses, VideoStatuses } from '../../api/types';
 
 export interface MetaRec {
   id: 'meta';
@@ -187,23 +187,12 @@ export interface VideoRec extends Omit<
   covers: boolean;
 }
 
-/** The rendition a transcoding run produces, resolved from a group or ad-hoc templates at request time. */
-export interface JobTemplate {
-  name: string;
-  videoWidth: number;
-  videoHeight: number;
-  videoBitrate: number;
-  audioBitrate: number;
-  hls: boolean;
-  mp4: boolean;
-  flv: boolean;
-  ts: boolean;
-  hlsEncryptType: EncryptType;
-  mp4EncryptType: 0 | 7;
-  flvEncryptType: 0 | 7;
-  tsEncryptType: 0 | 7;
-  defaultVideo: 0 | 1;
-  /** A group item's `advancedArguments` JSON text (real media maps it to ffmpeg: media/advanced.ts). */
+/**
+ * The rendition a transcoding run produces, resolved from a group or ad-hoc templates at request time: an ad-hoc
+ * template (the wire shape) with every option settled, plus a group item's `advancedArguments` JSON text (real
+ * media maps it to ffmpeg: media/advanced.ts).
+ */
+export interface JobTemplate extends Required<Omit<AdHocTemplate, 'logoGroupId'>> {
   advancedArguments?: string | null;
 }
 
@@ -275,7 +264,7 @@ export function newChannelRecord(
     pullStream: null,
     pullTaskId: null,
     status: ChannelStatuses.initialised,
-    streamStatus: 2,
+    streamStatus: StreamStatuses.noSource,
     streamWidth: null,
     streamHeight: null,
     streamBitrate: null,

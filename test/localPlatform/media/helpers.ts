@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { request } from 'node:http';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
-import type { Video } from '../../../src/api/types';
+import { VideoStatuses, type Video, type VideoStatus } from '../../../src/api/types';
 import { testClipArgs } from '../../../src/localPlatform/media/commands';
 import { findMediaTools, runTool, type MediaTools } from '../../../src/media/tools';
 import { eventually } from '../../helpers/eventually';
@@ -64,6 +64,9 @@ export async function uploadFile(baseUrl: string, token: string, file: string, e
   return upload(baseUrl, { token, ...extra }, { name: file.split('/').pop()!, data: await readFile(file) });
 }
 
+/** A transcoding run has ended: completed or failed. */
+export const SETTLED = [VideoStatuses.completed, VideoStatuses.failed] as const;
+
 /**
  * Polls getVideoInfo (through eventually(), the one polling helper) until the status is one of `want`; the
  * limit is the media suites' timeout, which bounded it before it had one of its own.
@@ -71,7 +74,7 @@ export async function uploadFile(baseUrl: string, token: string, file: string, e
 export async function waitForStatus(
   client: PlatformClient,
   id: string,
-  want: number[],
+  want: readonly VideoStatus[],
   timeoutMs = 120_000,
 ): Promise<Video> {
   return eventually(

@@ -9,7 +9,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { createDecipheriv } from 'node:crypto';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
-import type { TranscodedStream } from '../../../src/api/types';
+import { VideoStatuses, type TranscodedStream } from '../../../src/api/types';
 import { accountDir } from '../../../src/localPlatform/accounts';
 import { runTool, type MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
@@ -22,6 +22,7 @@ import {
   rawGet,
   removeCopies,
   uploadFile,
+  SETTLED,
   waitForStatus,
 } from './helpers';
 
@@ -122,7 +123,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
       results.map((r) => r.code),
       [0],
     );
-    await waitForStatus(client, sourceId, [2, 3]);
+    await waitForStatus(client, sourceId, SETTLED);
     const item = (await client.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc' })).find(
       (v) => v.parentId === sourceId,
     );
@@ -244,7 +245,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
     assert.equal(cover.status, 200);
     assert.equal(cover.headers['content-type'], 'image/jpeg');
     assert.equal(cover.body.subarray(0, 2).toString('hex'), 'ffd8');
-    const done = await waitForStatus(client, r.videoId, [2, 3]);
+    const done = await waitForStatus(client, r.videoId, SETTLED);
     assert.equal(done.status, 2);
     assert.equal(done.tag, 'uploaded');
     const [s] = done.transcodedVideoList;
@@ -279,7 +280,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
       ],
     });
     await client.secondTranscodeV2({ videoIds: [sourceId], replace: true, transcodeTemplateGroupId: groupId });
-    const v = await waitForStatus(client, sourceId, [2, 3]);
+    const v = await waitForStatus(client, sourceId, SETTLED);
     assert.equal(v.status, 2);
     const s = v.transcodedVideoList[0];
     assert.equal(`${s.videoWidth}x${s.videoHeight}`, '180x180');
@@ -314,7 +315,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
         { ...same, videoBitrate: 400 },
       ],
     });
-    const v = await waitForStatus(client, id, [2, 3]);
+    const v = await waitForStatus(client, id, SETTLED);
     assert.equal(v.status, 2);
     const [low, high] = v.transcodedVideoList;
     assert.notEqual(low.mp4Url, high.mp4Url);
@@ -325,7 +326,7 @@ describe('local platform media: transcoding with ffmpeg', function () {
   });
 
   it('serves byte ranges, HEAD and CORS, and 404 for what does not exist or escapes the data folder', async () => {
-    const v = await waitForStatus(client, sourceId, [2]);
+    const v = await waitForStatus(client, sourceId, [VideoStatuses.completed]);
     void v;
     const item = (await client.queryVideo({ start: 1, number: 50, sort: 'uploadTime', order: 'desc' })).find(
       (x) => x.parentId === sourceId,

@@ -13,7 +13,8 @@ import { accountDir } from '../../../src/localPlatform/accounts';
 import { startLocalPlatform } from '../../../src/localPlatform/server';
 import type { MediaTools } from '../../../src/media/tools';
 import { ACCOUNT, removeDir, tempDir, TestPlatform } from '../harness';
-import { checkPictures, makeClip, mediaTools, rawGet, upload, uploadFile, waitForStatus } from './helpers';
+import { checkPictures, makeClip, mediaTools, rawGet, upload, uploadFile, SETTLED, waitForStatus } from './helpers';
+import { VideoStatuses } from '../../../src/api/types';
 
 const SLOW_TEMPLATE = {
   name: 'slow',
@@ -183,7 +184,7 @@ describe('local platform media: uploads, cancel and restart', function () {
     const answer = await uploadFile(tp.platform.baseUrl, token, longClip, { isTranscoder: '0' });
     const id = answer.result![0].videoId;
     await client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [SLOW_TEMPLATE] });
-    await waitForStatus(client, id, [6]);
+    await waitForStatus(client, id, [VideoStatuses.secondTranscoding]);
     const media = join(accountDir(tp.dataDir, ACCOUNT.accessKey), 'media');
     assert.ok(existsSync(join(media, id, 'source')));
     await client.deleteVideo([id]);
@@ -197,7 +198,7 @@ describe('local platform media: uploads, cancel and restart', function () {
       replace: true,
       transcodeTemplates: [{ ...SLOW_TEMPLATE, videoWidth: 160, videoHeight: 90, videoBitrate: 100 }],
     });
-    assert.equal((await waitForStatus(client, nextId, [2, 3])).status, 2);
+    assert.equal((await waitForStatus(client, nextId, SETTLED)).status, VideoStatuses.completed);
     for (let i = 0; i < 100 && existsSync(join(media, 'work')) && (await readdirCount(join(media, 'work'))) > 0; i++)
       await new Promise((r) => setTimeout(r, 50));
     assert.equal(await readdirCount(join(media, 'work')), 0, 'no run left behind');
@@ -212,7 +213,7 @@ describe('local platform media: uploads, cancel and restart', function () {
     console.error = (...args: unknown[]) => logged.push(args.join(' '));
     try {
       await client.secondTranscodeV2({ videoIds: [id], replace: true, transcodeTemplates: [SLOW_TEMPLATE] });
-      assert.equal((await waitForStatus(client, id, [2, 3])).status, 3);
+      assert.equal((await waitForStatus(client, id, SETTLED)).status, VideoStatuses.failed);
     } finally {
       console.error = original;
     }
@@ -235,11 +236,11 @@ describe('local platform media: uploads, cancel and restart', function () {
         replace: true,
         transcodeTemplates: [{ ...SLOW_TEMPLATE, videoWidth: 320, videoHeight: 180, videoBitrate: 300 }],
       });
-      await waitForStatus(c, id, [6]);
+      await waitForStatus(c, id, [VideoStatuses.secondTranscoding]);
       await platform.close();
       platform = await TestPlatform.start({ media: { npmFallback: true } }, dir);
       c = platform.client();
-      const v = await waitForStatus(c, id, [2, 3]);
+      const v = await waitForStatus(c, id, SETTLED);
       assert.equal(v.status, 2);
       assert.equal(v.transcodedVideoList[0].videoWidth, 320);
       assert.equal(v.duration, 30_000);
