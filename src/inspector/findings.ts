@@ -5,12 +5,46 @@
  * whose codes come from reading rather than from a check: the input, encryption and single files.
  * README.md ("Inspecting streams") lists the same table.
  */
+import { l10n } from '../l10n/l10n';
+import type { dateRangesFamily } from './checks/dateranges';
+import type { deliveryFamily } from './checks/delivery';
+import type { liveFamily } from './checks/live';
+import type { llhlsFamily } from './checks/llhls';
+import type { masterFamily } from './checks/master';
+import type { mediaFamily } from './checks/media';
+import type { timingFamily } from './checks/timing';
+import type { playlistFamily } from './playlistProblems';
 import { codeInfo, registerFamily } from './registry';
 
 export type Severity = 'error' | 'warning' | 'info';
 
+type CodesOf<F> = F extends { readonly codes: infer C } ? Extract<keyof C, string> : never;
+
+/** The codes of the built-in families, from their registrations: a misspelt code fails the typecheck. */
+export type BuiltInCode = CodesOf<
+  | typeof inputFamily
+  | typeof encryptionFamily
+  | typeof fileFamily
+  | typeof playlistFamily
+  | typeof masterFamily
+  | typeof timingFamily
+  | typeof mediaFamily
+  | typeof liveFamily
+  | typeof llhlsFamily
+  | typeof dateRangesFamily
+  | typeof deliveryFamily
+>;
+
+/** A code of a family registered from outside src/inspector (registerFamily): made by `outsideCode`. */
+export type OutsideCode = string & { readonly registeredOutside: true };
+
 /** A registered finding code (registry.ts); `finding` refuses any other. */
-export type FindingCode = string;
+export type FindingCode = BuiltInCode | OutsideCode;
+
+/** A code of a family from outside src/inspector, for `finding` and `Finding.code` (registerFamily checks its form). */
+export function outsideCode(code: string): OutsideCode {
+  return code as OutsideCode;
+}
 
 export interface Finding {
   readonly code: FindingCode;
@@ -35,9 +69,11 @@ export const BIS = 'rfc8216bis';
  */
 export const APPLE = 'Apple HLS Authoring Spec';
 
-registerFamily({
+const inputFamily = {
   name: 'input',
-  title: 'Reading the input',
+  get title(): string {
+    return l10n.t('Reading the input');
+  },
   codes: {
     'INPUT-UNREADABLE': {
       severity: 'error',
@@ -67,11 +103,15 @@ registerFamily({
       clause: `${RFC} 3`,
     },
   },
-});
+} as const;
 
-registerFamily({
+registerFamily(inputFamily);
+
+const encryptionFamily = {
   name: 'encryption',
-  title: 'Encryption',
+  get title(): string {
+    return l10n.t('Encryption');
+  },
   codes: {
     'HLS-KEY-UNAVAILABLE': {
       severity: 'error',
@@ -81,7 +121,7 @@ registerFamily({
     'HLS-KEY-INVALID': {
       severity: 'error',
       meaning: 'the AES-128 key is not 16 bytes long',
-      clause: `${RFC} 5.2`,
+      clause: `${RFC} 5.1`,
     },
     'HLS-DECRYPT-FAILED': {
       severity: 'error',
@@ -94,11 +134,15 @@ registerFamily({
       clause: `${RFC} 4.3.2.4`,
     },
   },
-});
+} as const;
 
-registerFamily({
+registerFamily(encryptionFamily);
+
+const fileFamily = {
   name: 'file',
-  title: 'Single files (MP4, FLV, TS)',
+  get title(): string {
+    return l10n.t('Single files (MP4, FLV, TS)');
+  },
   codes: {
     'MP4-MOOV-AT-END': {
       severity: 'warning',
@@ -111,7 +155,9 @@ registerFamily({
       clause: `${RFC} 3`,
     },
   },
-});
+} as const;
+
+registerFamily(fileFamily);
 
 /** A finding of the registry's severity, family and clause, unless the caller has reason to lower the severity. */
 export function finding(

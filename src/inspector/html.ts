@@ -209,7 +209,7 @@ function findingsHtml(report: Report, indexed: Indexed[]): string {
           );
         })
         .join('');
-      return `<h3>${escapeHtml(l10n.t(title))}</h3><ul class="findings">${items}</ul>`;
+      return `<h3>${escapeHtml(title)}</h3><ul class="findings">${items}</ul>`;
     })
     .join('\n');
 }

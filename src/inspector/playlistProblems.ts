@@ -18,7 +18,9 @@ export { parseAttributes };
 
 export const playlistFamily = {
   name: 'playlist',
-  title: 'Playlist syntax and tag rules',
+  get title(): string {
+    return l10n.t('Playlist syntax and tag rules');
+  },
   codes: {
     'HLS-PLAYLIST-HEADER': {
       severity: 'error',
@@ -61,7 +63,7 @@ export const playlistFamily = {
     'HLS-UNKNOWN-TAG': {
       severity: 'info',
       meaning: 'a tag the inspector does not know (clients ignore it)',
-      clause: `${RFC} 4.1`,
+      clause: `${RFC} 4.1, 6.3.1`,
     },
   },
   check: (model: StreamModel): Finding[] => [

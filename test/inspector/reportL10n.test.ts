@@ -5,13 +5,15 @@
  * RFC 8216 they cite and the input's kind stay as they are.
  */
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { renderReportHtml } from '../../src/inspector/html';
 import { inspect } from '../../src/inspector/inspect';
 import { playlistProblems } from '../../src/inspector/playlistProblems';
-import { setTranslator } from '../../src/l10n/l10n';
+import { registeredFamilies } from '../../src/inspector/registry';
+import { fillPlaceholders, setTranslator } from '../../src/l10n/l10n';
 import { dataTexts, markingTranslator, untranslated } from '../helpers/untranslated';
 
 const MASTER = [
@@ -90,5 +92,24 @@ describe('Inspector in another language: the report and the playlist problems go
     // The findings' messages name the variant and the line they are about.
     assert.match(html, /«Segments»/);
     assert.match(html, /«error»/);
+    // Each family's heading is translated once (its title is `l10n.t` itself).
+    assert.match(html, /<h3>«[^«»]+»<\/h3>/);
+  });
+
+  it("every built-in family's heading is in the exported bundle and has a zh-cn translation", () => {
+    const chinese = JSON.parse(
+      readFileSync(join(__dirname, '..', '..', 'l10n', 'bundle.l10n.zh-cn.json'), 'utf8'),
+    ) as Record<string, string>;
+    const undo = setTranslator((message, args) => fillPlaceholders(chinese[message] ?? message, args));
+    try {
+      const shown = registeredFamilies()
+        .filter((family) => !family.name.startsWith('test-'))
+        .map((family) => [family.name, family.title] as const);
+      assert.ok(shown.length >= 11, JSON.stringify(shown));
+      const untranslatedTitles = shown.filter(([, title]) => !/[\u4e00-\u9fff]/.test(title));
+      assert.deepEqual(untranslatedTitles, []);
+    } finally {
+      undo();
+    }
   });
 });

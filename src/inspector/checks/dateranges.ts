@@ -9,7 +9,9 @@ import { parseAttributes, tagLines, type AddProblem } from './tags';
 
 export const dateRangesFamily = {
   name: 'dateranges',
-  title: 'Date ranges and SCTE-35',
+  get title(): string {
+    return l10n.t('Date ranges and SCTE-35');
+  },
   codes: {
     'HLS-DATERANGE-INVALID': {
       severity: 'error',

@@ -14,7 +14,9 @@ const SEGMENT_TYPES =
 
 export const deliveryFamily = {
   name: 'delivery',
-  title: 'Delivery (HTTP)',
+  get title(): string {
+    return l10n.t('Delivery (HTTP)');
+  },
   codes: {
     'HLS-CONTENT-TYPE': {
       severity: 'warning',

@@ -10,7 +10,9 @@ import { parseAttributes, tagLines, type AddProblem } from './tags';
 
 export const masterFamily = {
   name: 'master',
-  title: 'Master playlist and rendition groups',
+  get title(): string {
+    return l10n.t('Master playlist and rendition groups');
+  },
   codes: {
     'HLS-RENDITION-GROUP-MISSING': {
       severity: 'error',

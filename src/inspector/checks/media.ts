@@ -12,7 +12,9 @@ const FMP4_BOXES = new Set(['moof', 'styp', 'sidx', 'emsg', 'prft']);
 
 export const mediaFamily = {
   name: 'media',
-  title: 'Media',
+  get title(): string {
+    return l10n.t('Media');
+  },
   codes: {
     'HLS-MAP-MISSING': {
       severity: 'error',

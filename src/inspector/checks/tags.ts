@@ -2,6 +2,7 @@
  * A playlist's tags with their lines, for the text checks (an open `.m3u8` shows their problems on the line).
  * hls-parser (hls.ts) gives the model; the rules about where a tag is and how often need the lines themselves.
  */
+import type { FindingCode } from '../findings';
 
 export interface TagLine {
   /** Without the `#`, e.g. `EXT-X-MEDIA`. */
@@ -12,7 +13,7 @@ export interface TagLine {
 }
 
 /** A problem of a playlist's text on one line (0-based lines and columns). */
-export type AddProblem = (code: string, message: string, line: number, start?: number, end?: number) => void;
+export type AddProblem = (code: FindingCode, message: string, line: number, start?: number, end?: number) => void;
 
 export function tagLines(lines: readonly string[]): TagLine[] {
   const out: TagLine[] = [];
