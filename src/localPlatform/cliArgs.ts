@@ -16,6 +16,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--replay-guard] [--verbose]
                      [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
                      [--allow-private-sources] [--test-public-address ADDRESS:PORT]
+                     [--faults FILE]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -43,6 +44,8 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
   --test-public-address ADDRESS:PORT
                           for tests only: this exact address and port (127.0.0.1:8080, [::1]:8080)
                           counts as public; repeat for several; every other private address stays refused
+  --faults FILE           a stream fault profile (a JSON array of rules, src/localPlatform/README.md
+                          "Stream faults"), read again each time the file changes; empty or removed: off
 
 Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
 without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
@@ -109,6 +112,7 @@ const OPTIONS = {
   'simulated-live': { type: 'boolean' },
   'allow-private-sources': { type: 'boolean' },
   'test-public-address': { type: 'string', multiple: true },
+  faults: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -215,6 +219,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
   if (v.ffmpeg !== undefined) live.ffmpegDir = v.ffmpeg;
   if (v['allow-private-sources']) live.allowPrivateSources = true;
   if (v['test-public-address'] !== undefined) live.publicAddressesForTests = v['test-public-address'].map(testAddress);
+  if (v.faults !== undefined) {
+    if (v.faults === '') throw new UsageError('--faults needs a file holding a fault profile (a JSON array of rules)');
+    options.faultsFile = v.faults;
+  }
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;
   return options;

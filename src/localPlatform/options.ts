@@ -39,6 +39,11 @@ export interface LocalPlatformOptions {
   onRequest?: (entry: { action: string; code: number; durationMs: number }) => void;
   /** Real live media (RTMP ingest, ffmpeg outputs; live/liveMedia.ts) when ffmpeg is found; simulated otherwise. */
   live?: LiveOptions;
+  /**
+   * A stream fault profile (faults/profile.ts: a JSON array of rules), read at start (a bad one refuses the start)
+   * and again each time the file changes; a removed or empty file turns its faults off.
+   */
+  faultsFile?: string;
 }
 
 export interface LocalPlatform {

@@ -10,6 +10,8 @@
 import { findMediaTools } from '../media/tools';
 import { makeOrigin, type Origin } from './http/addresses';
 import { DEFAULT_TIMESTAMP_WINDOW_MS, ReplayGuard } from './http/auth';
+import { faultsAdminRoute } from './faults/admin';
+import { FaultBoard } from './faults/board';
 import { PlatformFault } from './http/faults';
 import { allowedHostNames, WILDCARD_HOSTS } from './http/normalise';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request';
@@ -92,16 +94,22 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   );
   let server: HttpServer | undefined;
   const originOf = originsFor(host, () => server?.port ?? 0, live);
+  const auth = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
+  // Stream faults (faults/): a profile file read again when it changes, and rules injected per account.
+  const faults = new FaultBoard(accounts, (line) => console.error(`local platform: ${line}`));
   const rest = restRoute({
     accounts,
-    auth: { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined },
+    auth,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 60_000,
     originOf,
   });
   try {
+    if (options.faultsFile) await faults.watch(options.faultsFile);
     server = await listen(host, options.port ?? 0, {
-      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
+      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts, faults), live, originOf, faults, [
+        faultsAdminRoute(faults, accounts, auth),
+      ]),
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,
       idleTimeoutMs: options.idleTimeoutMs,
@@ -109,6 +117,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       onRequest: options.onRequest,
     });
   } catch (error) {
+    faults.close();
     await stopMedia();
     await closeAccounts(accounts);
     engine.close();
@@ -128,6 +137,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     liveSimulatedReason,
     close(): Promise<void> {
       closing ??= (async () => {
+        faults.close();
         await stopMedia();
         for (const account of accounts.values()) account.transcoder.close();
         await listening.close();
