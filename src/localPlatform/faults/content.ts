@@ -58,7 +58,9 @@ export function rewriteMediaPlaylist(text: string, rules: readonly KeyedRule[], 
   const { head, entries, tail } = splitPlaylist(text);
   const kept: Entry[] = [];
   for (const entry of entries) {
-    const hits = segmentRules.filter(({ rule, key }) => segmentHit(rule, key, entry, `${path}#${entry.sequence}`));
+    const hits = segmentRules.filter(({ rule, key }) =>
+      segmentHit(rule, key, { segmentIndex: entry.index, sequence: entry.sequence }, `${path}#${entry.sequence}`),
+    );
     if (hits.some((h) => h.rule.fault === 'segment-drop')) continue;
     const lie = hits.find((h) => h.rule.fault === 'extinf-lie');
     if (lie) {
@@ -171,12 +173,78 @@ function ptsOf(data: Buffer, at: number): number | undefined {
   );
 }
 
-/** no-idr-start: the segment's first video frame (its IDR) is left out, so it starts with a frame that needs one. */
+/** The bytes a run of TS packets carries (the PES packet). */
+function pesOf(data: Buffer, run: number[]): Buffer {
+  return Buffer.concat(run.map((at) => data.subarray(payloadStart(data, at), at + PACKET)));
+}
+
+/** The parameter sets (SPS 7, PPS 8) of an H.264 PES, each with its start code: a decoder's configuration. */
+function parameterSets(pes: Buffer): Buffer[] {
+  const es = pes.subarray(9 + pes[8]);
+  const starts: number[] = [];
+  for (let i = 0; i + 3 <= es.length; i++) if (es[i] === 0 && es[i + 1] === 0 && es[i + 2] === 1) starts.push(i);
+  return starts
+    .map((start, k) => es.subarray(start, starts[k + 1] ?? es.length))
+    .filter((nal) => [7, 8].includes(nal[3] & 0x1f))
+    .map((nal) => Buffer.concat([Buffer.from([0]), nal]));
+}
+
+/** A PES packet as TS packets of `pid`, the last one filled by adaptation-field stuffing. */
+function packetize(pes: Buffer, pid: number): Buffer[] {
+  const out: Buffer[] = [];
+  for (let at = 0; at < pes.length;) {
+    const packet = Buffer.alloc(PACKET, 0xff);
+    const take = Math.min(184, pes.length - at);
+    packet[0] = 0x47;
+    packet[1] = (at === 0 ? 0x40 : 0) | ((pid >> 8) & 0x1f);
+    packet[2] = pid & 0xff;
+    if (take < 184) {
+      packet[3] = 0x30;
+      packet[4] = 183 - take;
+      if (take < 183) packet[5] = 0x00;
+    } else {
+      packet[3] = 0x10;
+    }
+    pes.copy(packet, PACKET - take, at, at + take);
+    out.push(packet);
+    at += take;
+  }
+  return out;
+}
+
+/**
+ * no-idr-start: the segment's first video frame (its IDR) is left out, so it starts with a frame that needs one.
+ * Its parameter sets (SPS, PPS) move to the next frame, as an encoder that repeats them writes: the segment still
+ * names its decoder configuration, only the keyframe is missing. Continuity counters are numbered again.
+ */
 export function withoutFirstVideoFrame(data: Buffer): Buffer {
   const { video } = elementaryPids(data);
   if (video === undefined) return data;
-  const first = pesRuns(data, video)[0];
-  return first ? withoutPackets(data, new Set(first)) : data;
+  const [first, second] = pesRuns(data, video);
+  if (!first || !second) return data;
+  const next = pesOf(data, second);
+  const sets = parameterSets(pesOf(data, first));
+  const es = next.subarray(9 + next[8]);
+  // After the access unit delimiter (NAL type 9, 00 00 00 01 09 xx) when the frame starts with one.
+  const aud = es.length > 6 && es[0] === 0 && es[1] === 0 && es[2] === 0 && es[3] === 1 && (es[4] & 0x1f) === 9 ? 6 : 0;
+  const rebuilt = Buffer.concat([next.subarray(0, 9 + next[8]), es.subarray(0, aud), ...sets, es.subarray(aud)]);
+  const length = rebuilt.length - 6;
+  rebuilt.writeUInt16BE(next.readUInt16BE(4) === 0 || length > 0xffff ? 0 : length, 4);
+  const dropped = new Set([...first, ...second]);
+  const out: Buffer[] = [];
+  for (let at = 0; at + PACKET <= data.length; at += PACKET) {
+    if (at === second[0]) out.push(...packetize(rebuilt, video));
+    else if (!dropped.has(at)) out.push(data.subarray(at, at + PACKET));
+  }
+  // A copy (the input is never written to), its video counters numbered again from the first one.
+  const result = Buffer.concat(out);
+  let counter = data[first[0] + 3] & 0x0f;
+  for (let at = 0; at + PACKET <= result.length; at += PACKET) {
+    if (pidOf(result, at) !== video || !(result[at + 3] & 0x10)) continue;
+    result[at + 3] = (result[at + 3] & 0xf0) | counter;
+    counter = (counter + 1) % 16;
+  }
+  return result;
 }
 
 /** audio-gap: the audio frames of the segment's first `ms` are left out (silence a player has to fill). */
