@@ -121,21 +121,24 @@ const RULE_SCHEMA = {
   required: ['target', 'fault'],
 };
 
-let compiled: { rule: ValidateFunction; faults: Map<FaultName, ValidateFunction> } | undefined;
+let ajv: Ajv | undefined;
+let ruleValid: ValidateFunction | undefined;
+const faultValid = new Map<FaultName, ValidateFunction>();
 
-/** Compiled on first use: the platform starts as fast without faults. */
-function validators(): NonNullable<typeof compiled> {
-  if (compiled) return compiled;
-  const ajv = new Ajv({ allErrors: false, strict: true });
-  const faults = new Map<FaultName, ValidateFunction>();
-  for (const name of FAULT_NAMES) {
-    faults.set(
-      name,
-      ajv.compile({ type: 'object', properties: { ...SELECTORS, ...OPTIONS[name] }, additionalProperties: false }),
-    );
+/** Compiled on first use, each fault's schema when a rule names it: the platform starts as fast without faults. */
+function validatorOf(fault?: FaultName): ValidateFunction {
+  ajv ??= new Ajv({ allErrors: false, strict: true });
+  if (!fault) return (ruleValid ??= ajv.compile(RULE_SCHEMA));
+  let valid = faultValid.get(fault);
+  if (!valid) {
+    valid = ajv.compile({
+      type: 'object',
+      properties: { ...SELECTORS, ...OPTIONS[fault] },
+      additionalProperties: false,
+    });
+    faultValid.set(fault, valid);
   }
-  compiled = { rule: ajv.compile(RULE_SCHEMA), faults };
-  return compiled;
+  return valid;
 }
 
 export class ProfileError extends Error {
@@ -167,14 +170,14 @@ function describe(index: number, rule: Record<string, unknown>, error: ErrorObje
 export function checkProfile(value: unknown): FaultRule[] {
   if (!Array.isArray(value)) throw new ProfileError('a fault profile must be a JSON array of rules');
   if (value.length > MAX_RULES) throw new ProfileError(`a fault profile holds at most ${MAX_RULES} rules`);
-  const { rule: ruleValid, faults } = validators();
   value.forEach((rule: unknown, i) => {
     if (typeof rule !== 'object' || rule === null || Array.isArray(rule)) {
       throw new ProfileError(`rule ${i}: must be an object {"target", "fault", ...options}`);
     }
     const record = rule as Record<string, unknown>;
-    if (!ruleValid(rule)) throw new ProfileError(describe(i, record, ruleValid.errors![0]));
-    const valid = faults.get(record.fault as FaultName)!;
+    const base = validatorOf();
+    if (!base(rule)) throw new ProfileError(describe(i, record, base.errors![0]));
+    const valid = validatorOf(record.fault as FaultName);
     if (!valid(rule)) throw new ProfileError(describe(i, record, valid.errors![0]));
     for (const field of ['bitrate', 'segmentIndex', 'mediaSequence'] as const) {
       const range = record[field];

@@ -23,11 +23,12 @@ export interface MediaRoutes {
 }
 
 /**
- * What a stream fault needs to know of an on-demand HLS answer (`/vod/<videoId>/<base>.m3u8`, `<base>-segNNN.ts`,
- * `<base>.key`: media/jobs.ts): the account and video, which file, its rendition and segment number.
+ * What a stream fault needs to know of an on-demand HLS answer (`/vod/<videoId>/[<job>/]<base>.m3u8`,
+ * `<base>-segNNN.ts`, `<base>.key`: media/jobs.ts): the account and video, which file, its rendition and segment number.
  */
 function servedOf(accounts: Iterable<Account>, path: string): { owner: Account; served: Served } | undefined {
-  const m = /^\/vod\/([0-9a-f]{32})\/([A-Za-z0-9_.-]+?)(?:-seg(\d{1,6}))?\.(m3u8|ts|key)$/.exec(path);
+  const m =
+    /^\/vod\/([0-9a-f]{32})\/((?:[A-Za-z0-9_-]{1,64}\/)?[A-Za-z0-9_.-]+?)(?:-seg(\d{1,6}))?\.(m3u8|ts|key)$/.exec(path);
   if (!m) return undefined;
   for (const owner of accounts) {
     const video = owner.store.get('videos', m[1]);
