@@ -81,7 +81,7 @@ registerFamily({
     'HLS-KEY-INVALID': {
       severity: 'error',
       meaning: 'the AES-128 key is not 16 bytes long',
-      clause: `${RFC} 5.2`,
+      clause: `${RFC} 5.1`,
     },
     'HLS-DECRYPT-FAILED': {
       severity: 'error',

@@ -17,6 +17,7 @@ import { l10n } from '../l10n/l10n';
 import './checks/index';
 import { leadingType } from './checks/media';
 import { liveEdgeSeconds } from './checks/live';
+import { isLowLatency, probeLowLatency, READ_PARTS } from './lowLatency';
 import { finding, type Finding } from './findings';
 import { measure } from './measures';
 import { mediaFacts, UnreadableMedia, type MediaFacts } from './mediaFacts';
@@ -126,10 +127,18 @@ export function notChecked(model: StreamModel): string[] {
   if (model.playlists.some((p) => p.role === 'iframe' && !p.allSized)) {
     out.push(l10n.t('I-frame playlists without byte ranges: their BANDWIDTH not measured'));
   }
-  if (model.playlists.some((p) => p.text?.includes('#EXT-X-PART'))) {
+  if (model.playlists.some((p) => p.text?.includes('#EXT-X-PART') && !p.lowLatency)) {
     out.push(
       l10n.t(
-        'low-latency HLS: partial segments not downloaded (INDEPENDENT parts not checked for a sync frame), blocking reloads (_HLS_msn, _HLS_part) and delta updates (_HLS_skip) not requested',
+        'low-latency HLS without a live edge (EXT-X-ENDLIST or VOD): partial segments not downloaded, blocking reloads (_HLS_msn, _HLS_part) and delta updates (_HLS_skip) not requested',
+      ),
+    );
+  }
+  if (model.playlists.some((p) => p.lowLatency)) {
+    out.push(
+      l10n.t(
+        'low-latency HLS: per live playlist one blocking reload for the next part, one delta update when CAN-SKIP-UNTIL is offered, and the newest {0} INDEPENDENT parts read; other parts not downloaded',
+        READ_PARTS,
       ),
     );
   }
@@ -275,6 +284,14 @@ async function readPlaylist(p: MediaPlaylistModel, ctx: HlsContext, alreadyRead?
   }
   await readMediaOfSegments(p, segments, ctx, findings);
   p.allSized = p.segments.every((s) => s.size !== undefined);
+  if (isLowLatency(p)) {
+    await probeLowLatency(p, {
+      reader: ctx.reader,
+      maxSegmentBytes: ctx.maxSegmentBytes,
+      parse: parsePlaylist,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  }
   if (isLive(p)) await watchLive(p, ctx, findings);
   return findings;
 }

@@ -38,6 +38,10 @@ export interface MediaFacts {
   readonly videoEnd?: number;
   /** First presentation time of the audio packets (s), when there is audio. */
   readonly audioStart?: number;
+  /** Where the last audio frame ends (its presentation time plus its duration, s), when there is audio. */
+  readonly audioEnd?: number;
+  /** The mean audio frame's duration (s): 1024 samples for AAC, 1152 for MP3, as the packets show. */
+  readonly audioFrame?: number;
   /** Whether the first video packet in decode order is a keyframe (IDR). */
   readonly startsWithKeyframe: boolean;
   /** Presentation times of the video keyframes (s), ascending. */
@@ -110,7 +114,7 @@ export async function mediaFacts(
     start: r.start,
     end: r.end,
     ...(v && v.packets > 0 ? { videoStart: v.start, videoEnd: v.end } : {}),
-    ...(a && a.packets > 0 ? { audioStart: a.start } : {}),
+    ...(a && a.packets > 0 ? { audioStart: a.start, audioEnd: a.end, audioFrame: (a.end - a.start) / a.packets } : {}),
     startsWithKeyframe: v?.startsWithKeyframe ?? false,
     keyframes: v?.keyframes ?? [],
     videoPackets: v?.packets ?? 0,

@@ -55,6 +55,50 @@ export interface PlaylistReload {
   readonly playlist: HLS.types.MediaPlaylist;
 }
 
+/** A blocking playlist reload (`_HLS_msn`/`_HLS_part`) asked for the part after the playlist's last. */
+export interface BlockingReloadProbe {
+  readonly msn: number;
+  readonly part: number;
+  /** How long the answer took (ms), or how long was waited for none. */
+  readonly waitedMs: number;
+  /** The answer lists the asked part, or a later one (absent when there was no answer). */
+  readonly holdsAsked?: boolean;
+  /** The last segment and part the answer lists, for messages. */
+  readonly answeredUpTo?: { readonly msn: number; readonly parts: number };
+  /** Why there was no playlist: an HTTP status, a timeout, a network error. */
+  readonly failure?: string;
+}
+
+/** A playlist delta update (`_HLS_skip`) and the full playlist read just before it. */
+export interface DeltaUpdateProbe {
+  readonly skip: 'YES' | 'v2';
+  readonly fullText: string;
+  readonly full?: HLS.types.MediaPlaylist;
+  readonly deltaText?: string;
+  /** Absent when the answer is not a media playlist. */
+  readonly delta?: HLS.types.MediaPlaylist;
+  readonly failure?: string;
+}
+
+/** An INDEPENDENT=YES partial segment, downloaded (its byte range) and read. */
+export interface IndependentPartProbe {
+  readonly uri: string;
+  readonly msn: number;
+  readonly index: number;
+  /** Absent when it could not be read (`failure` says why). */
+  readonly media?: { readonly hasVideo: boolean; readonly startsWithKeyframe: boolean };
+  readonly failure?: string;
+}
+
+/** What was asked of a low-latency server beyond reading its playlist (rfc8216bis 6.2.5). */
+export interface LowLatencyProbe {
+  readonly partTarget: number;
+  readonly targetDuration: number;
+  blocking?: BlockingReloadProbe;
+  delta?: DeltaUpdateProbe;
+  parts: IndependentPartProbe[];
+}
+
 export type PlaylistRole = 'variant' | 'audio' | 'subtitles' | 'video' | 'iframe';
 
 export interface MediaPlaylistModel {
@@ -82,6 +126,8 @@ export interface MediaPlaylistModel {
   /** The bytes of the initialization section (EXT-X-MAP) when read: fMP4 segments. */
   initBytes?: number;
   delivery?: Delivery;
+  /** A live low-latency playlist: the blocking reload, delta update and parts asked for (lowLatency.ts). */
+  lowLatency?: LowLatencyProbe;
 }
 
 export interface StreamModel {

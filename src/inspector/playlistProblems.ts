@@ -61,7 +61,7 @@ export const playlistFamily = {
     'HLS-UNKNOWN-TAG': {
       severity: 'info',
       meaning: 'a tag the inspector does not know (clients ignore it)',
-      clause: `${RFC} 4.1`,
+      clause: `${RFC} 4.1, 6.3.1`,
     },
   },
   check: (model: StreamModel): Finding[] => [

@@ -136,6 +136,9 @@ function stream(playlists: MediaPlaylistModel[], masterText?: string): StreamMod
   };
 }
 
+/** One AAC frame at 48 kHz (s). */
+const AAC_FRAME = 1024 / 48_000;
+
 /** Two-second segments of video read one after the other, each starting where the last ended. */
 function steady(count: number, over: (i: number) => Partial<MediaFacts> = () => ({})): MediaFacts[] {
   return Array.from({ length: count }, (_, i) =>
@@ -145,6 +148,8 @@ function steady(count: number, over: (i: number) => Partial<MediaFacts> = () => 
       videoStart: 2 * i,
       videoEnd: 2 * i + 2,
       audioStart: 2 * i,
+      audioEnd: 2 * i + 2,
+      audioFrame: AAC_FRAME,
       keyframes: [2 * i, 2 * i + 1],
       ...over(i),
     }),
@@ -333,6 +338,114 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
   });
 
   describe('measured against declared, segments and timing, media, live, delivery (models)', () => {
+    it('low-latency HLS as served: a blocking reload not held, late or refused; a delta update that disagrees; an INDEPENDENT part without a sync frame', () => {
+      /** A live LL-HLS playlist of `published` one-second parts, two per segment; `skipped` segments left out. */
+      const live = (published: number, o: { skipped?: number; listFrom?: number } = {}): string => {
+        const lines = [
+          '#EXTM3U',
+          '#EXT-X-VERSION:9',
+          '#EXT-X-TARGETDURATION:2',
+          '#EXT-X-PART-INF:PART-TARGET=1',
+          '#EXT-X-SERVER-CONTROL:CAN-BLOCK-RELOAD=YES,PART-HOLD-BACK=3,CAN-SKIP-UNTIL=12',
+          '#EXT-X-MEDIA-SEQUENCE:0',
+          '#EXT-X-MAP:URI="init.mp4"',
+        ];
+        if (o.skipped !== undefined) lines.push(`#EXT-X-SKIP:SKIPPED-SEGMENTS=${o.skipped}`);
+        for (let n = o.listFrom ?? o.skipped ?? 0; n < Math.floor(published / 2); n++) {
+          lines.push(`#EXT-X-PART:DURATION=1,URI="s${n}.m4s",BYTERANGE=1000@0,INDEPENDENT=YES`);
+          lines.push(`#EXT-X-PART:DURATION=1,URI="s${n}.m4s",BYTERANGE=1000@1000`, '#EXTINF:2,', `s${n}.m4s`);
+        }
+        if (published % 2 === 1)
+          lines.push(`#EXT-X-PART:DURATION=1,URI="p${(published - 1) / 2}.0.m4s",INDEPENDENT=YES`);
+        return `${lines.join('\n')}\n`;
+      };
+      const parsed = (text: string): HLS.types.MediaPlaylist => parsePlaylist(text) as HLS.types.MediaPlaylist;
+      const served = (lowLatency: Partial<NonNullable<MediaPlaylistModel['lowLatency']>>): Finding[] => {
+        const p = playlist('v0.m3u8', live(15));
+        p.lowLatency = { partTarget: 1, targetDuration: 2, parts: [], ...lowLatency };
+        return runChecks(stream([p])).filter((f) => f.family === 'llhls');
+      };
+      const codes = (found: Finding[]): string[] => found.map((f) => f.code);
+      // Held and answered at once; a full playlist of 16 s whose delta skips the one segment past 12 s; parts in sync.
+      const full = live(16);
+      const good = {
+        blocking: { msn: 7, part: 1, waitedMs: 120, holdsAsked: true },
+        delta: {
+          skip: 'YES' as const,
+          fullText: full,
+          full: parsed(full),
+          deltaText: live(16, { skipped: 1 }),
+          delta: parsed(live(16, { skipped: 1 })),
+        },
+        parts: [{ uri: 's6.m4s', msn: 6, index: 0, media: { hasVideo: true, startsWithKeyframe: true } }],
+      };
+      assert.deepEqual(codes(served(good)), []);
+
+      const [early] = expectCode(
+        served({ blocking: { msn: 7, part: 1, waitedMs: 5, holdsAsked: false, answeredUpTo: { msn: 7, parts: 1 } } }),
+        'HLS-LL-BLOCKING-RELOAD-NOT-HELD',
+      );
+      assert.match(early!.message, /part 7\.1 was answered after 0\.01 s with a playlist that ends at part 7\.0/);
+      assert.deepEqual(codes(served({ blocking: { msn: 7, part: 1, waitedMs: 3, failure: 'HTTP 503' } })), [
+        'HLS-LL-BLOCKING-RELOAD-NOT-HELD',
+      ]);
+      const [late] = expectCode(
+        served({ blocking: { msn: 7, part: 1, waitedMs: 4000, holdsAsked: true } }),
+        'HLS-LL-BLOCKING-RELOAD-LATE',
+      );
+      assert.match(late!.message, /answered after 4\.00 s, more than 3 × PART-TARGET \(3 s\)/);
+      assert.deepEqual(
+        codes(served({ blocking: { msn: 7, part: 1, waitedMs: 10_000, failure: 'no data for 10 s' } })),
+        ['HLS-LL-BLOCKING-RELOAD-LATE'],
+      );
+
+      const delta = (text: string) => ({ ...good.delta, deltaText: text, delta: parsed(text) });
+      const [noSkip] = expectCode(served({ delta: delta(full) }), 'HLS-LL-DELTA-UPDATE-INVALID');
+      assert.match(noSkip!.message, /sent the full playlist without EXT-X-SKIP/);
+      // SKIPPED-SEGMENTS says 2 but the list starts at segment 1: every segment is numbered one too high.
+      const [wrongCount] = expectCode(
+        served({ delta: delta(live(16, { skipped: 2, listFrom: 1 })) }),
+        'HLS-LL-DELTA-UPDATE-INVALID',
+      );
+      assert.match(wrongCount!.message, /names s1\.m4s as segment 2; the full playlist has s2\.m4s there/);
+      const [tooMuch] = expectCode(served({ delta: delta(live(16, { skipped: 3 })) }), 'HLS-LL-DELTA-UPDATE-INVALID');
+      assert.match(
+        tooMuch!.message,
+        /skips s2\.m4s, which starts 12 s from the end of the playlist, within CAN-SKIP-UNTIL \(12 s\)/,
+      );
+      // A playlist no longer than CAN-SKIP-UNTIL has nothing to skip: the full playlist is a right answer.
+      const short = live(12);
+      assert.deepEqual(
+        codes(
+          served({
+            delta: { skip: 'YES', fullText: short, full: parsed(short), deltaText: short, delta: parsed(short) },
+          }),
+        ),
+        [],
+      );
+
+      const [noSync] = expectCode(
+        served({ parts: [{ uri: 's6.m4s', msn: 6, index: 1, media: { hasVideo: true, startsWithKeyframe: false } }] }),
+        'HLS-LL-INDEPENDENT-PART-NO-SYNC',
+      );
+      assert.equal(noSync!.segment, 's6.m4s');
+      assert.match(
+        noSync!.message,
+        /Part 6\.1 \(s6\.m4s\) is marked INDEPENDENT=YES but its video does not start with a sync frame/,
+      );
+      assert.deepEqual(
+        codes(
+          served({
+            parts: [{ uri: 'a.m4s', msn: 6, index: 1, media: { hasVideo: false, startsWithKeyframe: false } }],
+          }),
+        ),
+        [],
+      );
+      assert.deepEqual(codes(served({ parts: [{ uri: 'x.m4s', msn: 6, index: 1, failure: 'HTTP 404' }] })), [
+        'HLS-LL-INDEPENDENT-PART-NO-SYNC',
+      ]);
+    });
+
     const declared: Declared = {
       bandwidth: 440_000,
       averageBandwidth: 400_000,
@@ -445,6 +558,52 @@ describe('inspector checks: each family from a small model or fixture (no ffmpeg
         'HLS-MEDIA-CHANGED-WITHOUT-DISCONTINUITY',
       );
       assert.match(changed!.message, /codecs .* then hvc1.*frame rate 25\.00 then 50\.00/);
+    });
+
+    it('audio gaps between segments: 100 ms and a segment without audio are found; a frame, an overlap, a marked discontinuity are not', () => {
+      const gapAt = (seconds: number, i: number): Partial<MediaFacts> => (i === 1 ? { audioStart: 2 + seconds } : {});
+      const found = (medias: MediaFacts[], text = mediaText([2, 2, 2])): Finding[] =>
+        runChecks(stream([playlist('v0.m3u8', text, { medias })])).filter((f) => f.code === 'HLS-AUDIO-GAP');
+      const [gap] = expectCode(found(steady(3, (i) => gapAt(0.1, i))), 'HLS-AUDIO-GAP');
+      assert.equal(gap!.segment, 's1.ts');
+      assert.equal(gap!.severity, 'warning');
+      assert.match(
+        gap!.message,
+        /The audio of segment s1\.ts starts 100 ms after the audio of segment s0\.ts ends \(4\.7 audio frames of 21\.3 ms\)/,
+      );
+      // Just over the tolerance (1.5 frames, 32 ms) is found, one missing frame (21 ms) is not.
+      assert.equal(found(steady(3, (i) => gapAt(1.6 * AAC_FRAME, i))).length, 1);
+      assert.deepEqual(found(steady(3, (i) => gapAt(AAC_FRAME, i))), []);
+      assert.deepEqual(found(steady(3, (i) => gapAt(-0.05, i))), []);
+      const marked = mediaText([2, 2, 2]).replace(
+        '#EXTINF:2.000,\ns1.ts',
+        '#EXT-X-DISCONTINUITY\n#EXTINF:2.000,\ns1.ts',
+      );
+      assert.deepEqual(
+        found(
+          steady(3, (i) => gapAt(0.1, i)),
+          marked,
+        ),
+        [],
+      );
+      const silent = steady(3, (i) =>
+        i === 1 ? { audioStart: undefined, audioEnd: undefined, audio: undefined } : {},
+      );
+      const [none] = expectCode(found(silent), 'HLS-AUDIO-GAP');
+      assert.match(none!.message, /Segment s1\.ts carries no audio, but segment s0\.ts before it does: 2 s of silence/);
+      // An audio rendition of its own: the same rule on its audio-only segments.
+      const audioOnly = steady(3, (i) => ({
+        video: undefined,
+        videoStart: undefined,
+        videoEnd: undefined,
+        keyframes: [],
+        ...gapAt(0.2, i),
+      }));
+      const rendition = playlist('a/en.m3u8', mediaText([2, 2, 2]), { role: 'audio', medias: audioOnly });
+      assert.deepEqual(
+        runChecks(stream([rendition])).map((f) => [f.code, f.variant, f.segment]),
+        [['HLS-AUDIO-GAP', 'a/en.m3u8', 's1.ts']],
+      );
     });
 
     it('audio starting 1 s after the video', () => {

@@ -25,6 +25,8 @@ export interface LadderOptions {
   variants?: 1 | 2 | 3;
   /** MPEG-TS segments (the default) or fMP4 segments with an init section (EXT-X-MAP). */
   segmentType?: 'mpegts' | 'fmp4';
+  /** An ffmpeg audio filter for every variant's audio (e.g. `aselect` to cut a gap, timestamps kept). */
+  audioFilter?: string;
 }
 
 const SIZES = ['320x180', '256x144', '160x90'];
@@ -68,6 +70,7 @@ export async function makeLadder(
       .join('')};${scaled}`,
   ];
   for (let i = 0; i < n; i++) {
+    if (options.audioFilter) args.push('-filter:a', options.audioFilter);
     args.push('-map', `[v${i}]`, '-map', '1:a', '-c:v', 'libx264', '-preset', 'veryfast', '-profile:v', 'high');
     args.push('-level:v', '3.0', '-sc_threshold', '0', '-g', String(gops[i]), '-keyint_min', String(gops[i]));
     args.push(

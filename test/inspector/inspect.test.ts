@@ -74,6 +74,9 @@ describe('inspector: golden HLS streams, each with one known defect', function (
     );
     await ladder('misaligned', { gops: [25, 40, 25] });
     await ladder('split', { variants: 1, gops: [100], splitByTime: true });
+    // 0.3 s of audio cut out across the boundary of the first two segments (1 s), its timestamps kept: a dropout
+    // under the half second of a timestamp jump.
+    await ladder('audio-gap', { variants: 1, audioFilter: "aselect='not(between(t,0.85,1.15))'" });
     await ladder('resolution');
     edit(join(dirs.resolution!, 'master.m3u8'), (t) => t.replace('RESOLUTION=256x144', 'RESOLUTION=1280x720'));
     // AES-128: the key file's URI is served by a route that answers 404, a wrong key, or the key.
@@ -191,6 +194,21 @@ describe('inspector: golden HLS streams, each with one known defect', function (
     );
     assert.ok(codes(report).includes('HLS-KEYFRAME-INTERVAL'));
     assert.ok(report.variants[0]!.measured.keyframeInterval!.mean > 2);
+  });
+
+  it('finds a 0.3 s audio gap between two segments of real media, and none in the clean ladder', async () => {
+    const report = await run('/audio-gap/master.m3u8');
+    const found = report.findings.filter((f) => f.code === 'HLS-AUDIO-GAP');
+    assert.equal(found.length, 1, JSON.stringify(report.findings, null, 1));
+    assert.equal(found[0]!.segment, 'v0_001.ts');
+    // ffmpeg keeps whole AAC frames: the gap is 0.3 s give or take a frame on either side.
+    const ms = Number(/starts (\d+) ms after the audio of segment v0_000\.ts ends/.exec(found[0]!.message)?.[1]);
+    assert.ok(ms > 250 && ms < 350, found[0]!.message);
+    assert.ok(!codes(report).includes('HLS-TIMESTAMP-JUMP'));
+    assert.deepEqual(
+      codes(await run('/clean/master.m3u8')).filter((c) => c === 'HLS-AUDIO-GAP'),
+      [],
+    );
   });
 
   it('finds a declared resolution that the video does not have', async () => {

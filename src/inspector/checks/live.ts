@@ -20,7 +20,7 @@ export const liveFamily = {
     'HLS-MEDIA-SEQUENCE-REGRESSED': {
       severity: 'error',
       meaning: 'EXT-X-MEDIA-SEQUENCE went down, or a segment changed its media sequence number, between reloads',
-      clause: `${RFC} 6.2.1`,
+      clause: `${RFC} 6.2.1, 6.2.2`,
     },
     'HLS-LIVE-TAG-CHANGED': {
       severity: 'error',

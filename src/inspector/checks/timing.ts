@@ -16,6 +16,14 @@ const seconds = (s: number): string => `${Math.round(s * 1000) / 1000} s`;
 const JUMP_TOLERANCE = 0.5;
 /** Audio starting this much (s) before or after the video is heard out of sync at the start. */
 const AV_START_TOLERANCE = 0.25;
+/**
+ * A gap between one segment's last audio frame and the next segment's first, in audio frames, that is a dropout.
+ * Media Source Extensions let a gap under one frame pass as silence (its coded frame processing; hls.js realigns
+ * drift up to one frame, maxAudioFramesDrift), and half a frame more covers the 90 kHz rounding of MPEG-TS
+ * timestamps and the reader's estimate of where the last frame ends. ffmpeg's own segments measure 0 ms (fMP4)
+ * and -0.03 ms (TS) here; a missing frame or more (over 21-23 ms of AAC) is heard as a click or a hole.
+ */
+const AUDIO_GAP_FRAMES = 1.5;
 
 export const timingFamily = {
   name: 'timing',
@@ -52,6 +60,12 @@ export const timingFamily = {
       meaning: 'the codecs, picture size or frame rate change between segments without EXT-X-DISCONTINUITY',
       clause: `${RFC} 4.3.2.3`,
     },
+    'HLS-AUDIO-GAP': {
+      severity: 'warning',
+      meaning:
+        "a segment's first audio frame starts more than 1.5 audio frames after the previous segment's last one ends, or a segment between others carries no audio, without EXT-X-DISCONTINUITY",
+      clause: `${RFC} 3 (each segment continues the bitstream of the one before it)`,
+    },
     'HLS-AUDIO-VIDEO-START-OFFSET': {
       severity: 'warning',
       meaning:
@@ -66,7 +80,13 @@ export const timingFamily = {
     },
   },
   check: (model: StreamModel): Finding[] => [
-    ...model.playlists.flatMap((p) => [...durations(p), ...continuity(p), ...keyframes(p), ...audioVideoStart(p)]),
+    ...model.playlists.flatMap((p) => [
+      ...durations(p),
+      ...continuity(p),
+      ...audioGaps(p),
+      ...keyframes(p),
+      ...audioVideoStart(p),
+    ]),
     ...alignment(variants(model)),
     ...renditionStart(model),
     ...unequalRenditions(model),
@@ -110,18 +130,34 @@ function durations(p: MediaPlaylistModel): Finding[] {
   return out;
 }
 
-/** Consecutive read segments: timestamps continue and media stays alike unless a discontinuity is marked. */
-function continuity(p: MediaPlaylistModel): Finding[] {
-  const out: Finding[] = [];
+type ReadSegment = ReturnType<typeof readSegments>[number];
+
+/** Pairs of read segments that follow each other in the playlist without EXT-X-DISCONTINUITY between them. */
+function continuousPairs(p: MediaPlaylistModel): Array<[ReadSegment, ReadSegment]> {
   const read = readSegments(p);
+  const out: Array<[ReadSegment, ReadSegment]> = [];
   for (let i = 1; i < read.length; i++) {
     const before = read[i - 1]!;
     const after = read[i]!;
-    if (after.index !== before.index + 1 || after.seg.discontinuity) continue;
+    if (after.index === before.index + 1 && !after.seg.discontinuity) out.push([before, after]);
+  }
+  return out;
+}
+
+/** How far (s) a segment starts from where the one before it started plus its EXTINF; 0 within the tolerance. */
+function timestampJump(before: ReadSegment, after: ReadSegment): number {
+  const jump = mediaSpan(after.media).start - (mediaSpan(before.media).start + before.seg.duration);
+  return Math.abs(jump) > JUMP_TOLERANCE ? jump : 0;
+}
+
+/** Consecutive read segments: timestamps continue and media stays alike unless a discontinuity is marked. */
+function continuity(p: MediaPlaylistModel): Finding[] {
+  const out: Finding[] = [];
+  for (const [before, after] of continuousPairs(p)) {
     const at = { variant: p.name, segment: after.seg.uri };
-    const expected = mediaSpan(before.media).start + before.seg.duration;
     const start = mediaSpan(after.media).start;
-    if (Math.abs(start - expected) > JUMP_TOLERANCE) {
+    const jump = timestampJump(before, after);
+    if (jump !== 0) {
       out.push(
         finding(
           'HLS-TIMESTAMP-JUMP',
@@ -132,7 +168,7 @@ function continuity(p: MediaPlaylistModel): Finding[] {
             before.seg.uri,
             seconds(mediaSpan(before.media).start),
             before.seg.duration,
-            seconds(start - expected),
+            seconds(jump),
           ),
           at,
         ),
@@ -153,6 +189,57 @@ function continuity(p: MediaPlaylistModel): Finding[] {
         ),
       );
     }
+  }
+  return out;
+}
+
+/**
+ * The audio of consecutive segments: each segment's first audio frame starts where the previous segment's last
+ * one ended. Gaps well under the half second of a timestamp jump are dropouts too. When the whole segment jumps
+ * (HLS-TIMESTAMP-JUMP), that finding says it and the audio's gap is not reported again; overlaps are not gaps.
+ */
+function audioGaps(p: MediaPlaylistModel): Finding[] {
+  const out: Finding[] = [];
+  for (const [before, after] of continuousPairs(p)) {
+    const a = before.media;
+    const b = after.media;
+    if (a.audioEnd === undefined || timestampJump(before, after) !== 0) continue;
+    const at = { variant: p.name, segment: after.seg.uri };
+    if (b.audioStart === undefined) {
+      // A segment of video without its audio: the whole segment is a dropout.
+      if (b.video && a.audioStart !== undefined) {
+        out.push(
+          finding(
+            'HLS-AUDIO-GAP',
+            l10n.t(
+              'Segment {0} carries no audio, but segment {1} before it does: {2} of silence.',
+              after.seg.uri,
+              before.seg.uri,
+              seconds(after.seg.duration),
+            ),
+            at,
+          ),
+        );
+      }
+      continue;
+    }
+    const frame = a.audioFrame ?? b.audioFrame ?? 1024 / (a.audio?.sampleRate ?? 48_000);
+    const gap = b.audioStart - a.audioEnd;
+    if (gap <= AUDIO_GAP_FRAMES * frame) continue;
+    out.push(
+      finding(
+        'HLS-AUDIO-GAP',
+        l10n.t(
+          'The audio of segment {0} starts {1} ms after the audio of segment {2} ends ({3} audio frames of {4} ms): players play silence or skip there.',
+          after.seg.uri,
+          Math.round(gap * 1000),
+          before.seg.uri,
+          (gap / frame).toFixed(1),
+          (frame * 1000).toFixed(1),
+        ),
+        at,
+      ),
+    );
   }
   return out;
 }
