@@ -29,6 +29,7 @@ const FAULT_CODES: FindingCode[] = [
   'HLS-CODECS-MISSING',
   'HLS-CODECS-MISMATCH',
   'HLS-FRAME-RATE-MISSING',
+  'HLS-AUDIO-GAP',
 ];
 
 function codes(report: Report): string[] {
@@ -81,6 +82,7 @@ describe('local platform: stream content faults, seen by the inspector (real ffm
       liveSeconds: 0,
     },
     { fault: { fault: 'no-idr-start' }, expect: 'HLS-SEGMENT-NOT-IDR-START', liveSeconds: 0 },
+    { fault: { fault: 'audio-gap', ms: 500 }, expect: 'HLS-AUDIO-GAP', liveSeconds: 0 },
   ];
   for (const c of cases) {
     it(`${String(c.fault.fault)}: the inspector reports ${c.expect}`, async () => {
