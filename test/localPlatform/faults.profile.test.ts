@@ -73,7 +73,8 @@ describe('local platform: stream fault profiles', function () {
   }
 
   it('takes a target by name, by id and *', async () => {
-    const [pattern] = (await p.client().liveGetChannelsByPage({ number: 50, searchType: 'name', keyword: PATTERN })).channels;
+    const [pattern] = (await p.client().liveGetChannelsByPage({ number: 50, searchType: 'name', keyword: PATTERN }))
+      .channels;
     const answer = await add([
       { target: PATTERN, fault: 'playlist-stall' },
       { target: pattern.id, fault: 'delay', ms: 10, probability: 0.5, seed: 3 },
