@@ -38,9 +38,10 @@ const PLATFORM_ALLOWED: Record<string, readonly string[]> = {
   ],
   actions: ['store', 'http', 'live', 'transcoder.ts'],
   demo: ['store', 'actions', 'transcoder.ts'],
-  media: ['store', 'http', 'actions', 'live', 'demo', 'accounts.ts', 'transcoder.ts'],
-  live: ['store', 'http', 'actions', 'media', 'accounts.ts'],
+  media: ['store', 'http', 'actions', 'live', 'demo', 'accounts.ts', 'transcoder.ts', 'faults'],
+  live: ['store', 'http', 'actions', 'media', 'accounts.ts', 'faults'],
   callbacks: ['store', 'http', 'actions', 'live/pullSource.ts', 'accounts.ts'],
+  faults: ['store', 'http', 'actions', 'live/tsShift.ts'],
 };
 
 /** Where VS Code's API may be imported: the shell, and the suite that runs inside the extension host. */

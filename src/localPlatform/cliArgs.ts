@@ -19,6 +19,7 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                      [--rtmp-port N] [--max-live-channels N] [--max-jobs N] [--ffmpeg DIR] [--simulated-live]
                      [--allow-private-sources] [--test-public-address ADDRESS:PORT]
                      [--callback-url URL ...] [--allow-remote-callbacks] [--allow-private-callbacks]
+                     [--faults FILE]
 
   --data DIR              where the accounts' data is kept (created if missing)
   --access-key KEY        access key of the single account
@@ -50,6 +51,8 @@ export const USAGE = `Usage: localPlatform --data DIR (--access-key KEY --secret
                           transcoding start and end; signed, see README); repeat for several (at most 5)
   --allow-remote-callbacks  callback URLs on hosts other than loopback (public addresses only)
   --allow-private-callbacks callback URLs on private and link-local addresses too
+  --faults FILE           a stream fault profile (a JSON array of rules, src/localPlatform/README.md
+                          "Stream faults"), read again each time the file changes; empty or removed: off
 
 Media: with ffmpeg and ffprobe found, uploads and transcodings are real media (files that play);
 without them transcoding is simulated (statuses only) and uploads are refused. The mode is said on
@@ -120,6 +123,7 @@ const OPTIONS = {
   'callback-url': { type: 'string', multiple: true },
   'allow-remote-callbacks': { type: 'boolean' },
   'allow-private-callbacks': { type: 'boolean' },
+  faults: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -243,6 +247,10 @@ export function parseArgs(argv: string[], env: NodeJS.ProcessEnv): LocalPlatform
       if (problem) throw new UsageError(`--callback-url ${problem}`);
     }
     accounts[0] = { ...accounts[0], callbackUrls: v['callback-url'] };
+  }
+  if (v.faults !== undefined) {
+    if (v.faults === '') throw new UsageError('--faults needs a file holding a fault profile (a JSON array of rules)');
+    options.faultsFile = v.faults;
   }
   // Real live media unless asked not to (simulated anyway when no ffmpeg is found).
   if (!v['simulated-live']) options.live = live;

@@ -43,6 +43,11 @@ export interface LocalPlatformOptions {
   live?: LiveOptions;
   /** How the callbacks are delivered and where they may go (callbacks/callbacks.ts); the URLs are per account. */
   callbacks?: CallbackOptions;
+  /**
+   * A stream fault profile (faults/profile.ts: a JSON array of rules), read at start (a bad one refuses the start)
+   * and again each time the file changes; a removed or empty file turns its faults off.
+   */
+  faultsFile?: string;
 }
 
 export interface LocalPlatform {

@@ -12,6 +12,8 @@ import { PlatformCallbacks } from './callbacks/callbacks';
 import { callbacksAdminRoute, isCallbacksAdminPath } from './callbacks/route';
 import { makeOrigin, type Origin } from './http/addresses';
 import { DEFAULT_TIMESTAMP_WINDOW_MS, ReplayGuard } from './http/auth';
+import { faultsAdminRoute } from './faults/admin';
+import { FaultBoard } from './faults/board';
 import { PlatformFault } from './http/faults';
 import { allowedHostNames, WILDCARD_HOSTS } from './http/normalise';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request';
@@ -95,6 +97,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   let server: HttpServer | undefined;
   const originOf = originsFor(host, () => server?.port ?? 0, live);
   const auth = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
+  // Stream faults (faults/): a profile file read again when it changes, and rules injected per account.
+  const faults = new FaultBoard(accounts, (line) => console.error(`local platform: ${line}`));
   const rest = restRoute({
     accounts,
     auth,
@@ -113,12 +117,13 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
       () => originOf(undefined),
       logError,
     );
+    if (options.faultsFile) await faults.watch(options.faultsFile);
     server = await listen(host, options.port ?? 0, {
-      routes: [
-        ...routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
+      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts, faults), live, originOf, faults, [
+        faultsAdminRoute(faults, accounts, auth),
         // The callbacks' admin route (callbacks/route.ts): loopback only, signed like /rest.
         { path: isCallbacksAdminPath, serve: callbacksAdminRoute(accounts, auth, () => callbacks) },
-      ],
+      ]),
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,
       idleTimeoutMs: options.idleTimeoutMs,
@@ -127,6 +132,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     });
   } catch (error) {
     await callbacks?.close();
+    faults.close();
     await stopMedia();
     await closeAccounts(accounts);
     engine.close();
@@ -148,6 +154,7 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
     callbacks: openedCallbacks,
     close(): Promise<void> {
       closing ??= (async () => {
+        faults.close();
         await stopMedia();
         for (const account of accounts.values()) account.transcoder.close();
         await listening.close();

@@ -33,9 +33,12 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured);
-  // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured); to
-  // 320 KB for issue 26: the callbacks (signed deliveries, delivery log, admin route; 313.7 KB measured).
-  'dist/lazy/localPlatform.js': 320_000, // the local platform, busboy, node-media-server
+  // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured).
+  // To 460 KB for issue 26: the callbacks (signed deliveries, delivery log, admin route; about 14 KB) and stream
+  // faults, which validate profiles with ajv at run time (ajv about 125 KB minified, the faults room about 18 KB;
+  // 441 KB measured without the callbacks). Precompiled standalone validators, as src/authoring/generated/ does
+  // for documents, would take ajv out again.
+  'dist/lazy/localPlatform.js': 460_000, // the local platform, busboy, node-media-server, ajv
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
   // Raised from 76 KB for issue 24 (nine check families with about 70 finding codes, the model, the timeline; the

@@ -46,6 +46,7 @@ import { evaluateTemplateGroup, inspectStream, openPlayerInBrowser, previewStrea
 import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
+import { clearStreamFaults, injectStreamFault } from './streamFaults';
 import { transcodeVideos } from './transcodeVideos';
 import { updateLiveTemplate } from './updateLiveTemplate';
 import { uploadVideos } from './uploadVideos';
@@ -103,6 +104,9 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
   { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
+  // Stream faults of the local platform (src/localPlatform/faults/)
+  { id: 'videoPlatform.injectStreamFault', title: 'Inject stream fault', run: injectStreamFault },
+  { id: 'videoPlatform.clearStreamFaults', title: 'Clear stream faults', run: clearStreamFaults },
   // The ladder lab (src/app/ladder/)
   { id: 'videoPlatform.evaluateTemplateGroup', title: 'Evaluate template group', run: evaluateTemplateGroup },
 

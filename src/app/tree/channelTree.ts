@@ -30,6 +30,8 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   private readonly categoryLists = new Map<CategoryNode, PagedList<Channel>>();
   private nodes = new Map<string, ChannelNode>();
   private readonly transient = new Map<string, string>();
+  /** Items the local platform serves with stream faults (commands/streamFaults.ts). */
+  private readonly faulted = new Set<string>();
   /** Settling channels the platform refused to read (deleted elsewhere): not polled again until a refresh. */
   private unfollowed = new Set<string>();
   /** Channels created here since the last refresh: listed first, wherever their page would be. */
@@ -236,6 +238,7 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
     node.channel = channel;
     node.simulated = this.liveSimulated();
     node.transient = this.transient.get(channel.id);
+    node.faults = this.faulted.has(channel.id);
     return node;
   }
 
@@ -331,6 +334,17 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
     for (const list of this.lists()) list.remove((channel) => gone.has(channel.id));
     for (const id of ids) this.nodes.delete(id);
     this.fire(undefined);
+  }
+
+  /** The items the local platform serves with stream faults now (all of the account's: the others lose the mark). */
+  markFaulted(ids: Iterable<string>): void {
+    this.faulted.clear();
+    for (const id of ids) this.faulted.add(id);
+    for (const [id, node] of this.nodes) {
+      if (node.faults === this.faulted.has(id)) continue;
+      node.faults = this.faulted.has(id);
+      this.fire(node);
+    }
   }
 
   /** Shows `text` as the channel's description while an operation runs; undefined clears it. */

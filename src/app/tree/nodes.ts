@@ -15,8 +15,22 @@ export abstract class TreeNode {
   abstract view(): NodeView;
 }
 
+/**
+ * A channel or video the local platform serves with stream faults now (commands/streamFaults.ts): `+faults` in
+ * its contextValue (Clear Stream Faults is offered) and said first in its description.
+ */
+function withFaults(view: NodeView): NodeView {
+  return {
+    ...view,
+    description: [l10n.t('stream faults'), view.description].filter(Boolean).join(' · '),
+    contextValue: `${view.contextValue}+faults`,
+  };
+}
+
 export class ChannelNode extends TreeNode {
   readonly kind = 'channel';
+  /** The local platform serves it with stream faults (set by the model on every update). */
+  faults = false;
   /** Transient description while an operation runs ("Starting..."). */
   transient: string | undefined;
   /** The platform simulates live media: nothing to play or inspect (set by the model on every update). */
@@ -28,7 +42,8 @@ export class ChannelNode extends TreeNode {
     super(parent);
   }
   view(): NodeView {
-    return channelView(this.channel, this.transient, this.simulated);
+    const view = channelView(this.channel, this.transient, this.simulated);
+    return this.faults ? withFaults(view) : view;
   }
 }
 
@@ -83,6 +98,8 @@ export class CategoryNode extends TreeNode {
 
 export class VideoNode extends TreeNode {
   readonly kind = 'video';
+  /** The local platform serves it with stream faults (set by the model on every update). */
+  faults = false;
   transient: string | undefined;
   constructor(
     public video: Video,
@@ -94,7 +111,8 @@ export class VideoNode extends TreeNode {
     super(undefined);
   }
   view(): NodeView {
-    return videoView(this.video, this.transient, this.sourceTitle(this.video), this.transcoding(this.video));
+    const view = videoView(this.video, this.transient, this.sourceTitle(this.video), this.transcoding(this.video));
+    return this.faults ? withFaults(view) : view;
   }
 }
 

@@ -22,6 +22,8 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
   private readonly list: PagedList<Video>;
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
+  /** Items the local platform serves with stream faults (commands/streamFaults.ts). */
+  private readonly faulted = new Set<string>();
   /** The videos a command started, and whether each was seen settling (or known to be queued). */
   private readonly tracked = new Map<string, boolean>();
   /** Videos whose save-as transcoding was requested: when one settles, the list is read again for the new item. */
@@ -146,6 +148,7 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
     }
     node.video = video;
     node.transient = this.transient.get(video.id);
+    node.faults = this.faulted.has(video.id);
     return node;
   }
 
@@ -197,6 +200,17 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
       this.fire(node);
     }
     return true;
+  }
+
+  /** The items the local platform serves with stream faults now (all of the account's: the others lose the mark). */
+  markFaulted(ids: Iterable<string>): void {
+    this.faulted.clear();
+    for (const id of ids) this.faulted.add(id);
+    for (const [id, node] of this.nodes) {
+      if (node.faults === this.faulted.has(id)) continue;
+      node.faults = this.faulted.has(id);
+      this.fire(node);
+    }
   }
 
   /** A tracked video never seen transcoding is dropped after a few rounds. */

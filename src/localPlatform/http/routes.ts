@@ -41,6 +41,9 @@ export function routeTable(
   media: MediaRoutes,
   live: LiveMedia | undefined,
   originOf: (hostName: string | undefined) => Origin,
+  /** Stream faults on live answers (faults/), and the routes of other rooms (the faults' admin route). */
+  liveFaults?: Parameters<typeof serveLive>[4],
+  extra: RouteEntry[] = [],
 ): RouteEntry[] {
   return [
     { path: (path) => path === '/rest' || path === '/rest/', serve: rest },
@@ -66,11 +69,12 @@ export function routeTable(
       anyOrigin: true,
       serve: async (req, res, incoming, exchange) => {
         exchange.action = 'live-file';
-        if (live) await serveLive(live, req, res, incoming.path);
+        if (live) await serveLive(live, req, res, incoming.path, liveFaults);
         exchange.code = Codes.success;
       },
     },
     // The browser player of Open Player in Browser (player.ts).
     { path: isPlayerPath, serve: servePlayer },
+    ...extra,
   ];
 }

@@ -13,7 +13,10 @@
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FaultHook } from '../faults/board';
+import type { Served } from '../faults/match';
 import { keyToken, keyTokenValid } from '../media/tokens';
+import type { LiveChannel } from './liveChannel';
 import type { LiveMedia } from './liveMedia';
 
 const NAME = '[A-Za-z0-9_-]{1,64}';
@@ -89,6 +92,7 @@ export async function serveLive(
   req: IncomingMessage,
   res: ServerResponse,
   path: string,
+  faults?: FaultHook,
 ): Promise<boolean> {
   if (!path.startsWith('/live/')) return false;
   req.resume();
@@ -106,48 +110,16 @@ export async function serveLive(
   }
   m = HLS.exec(path);
   if (m) {
-    const [, channelId, name, ext] = m;
-    const media = live.mediaOf(channelId);
+    const media = live.mediaOf(m[1]);
     if (!media) {
       notFound(res, 'the channel is not live');
       return true;
     }
-    const group = media.hlsGroups.find((g) => g.id === name);
-    if (ext === 'm3u8' && group) {
-      // The master is listed only once the children exist, so a player never gets a dead child.
-      const text = await media.childPlaylist(group.id, 0);
-      if (text === undefined) notFound(res, 'no segment yet: is a source delivering?');
-      else sendText(req, res, master(group), 'm3u8');
-      return true;
-    }
-    const child = /^(.+)-(\d{1,3})$/.exec(name);
-    if (ext === 'm3u8' && child) {
-      const g = media.hlsGroups.find((x) => x.id === child[1]);
-      const n = Number(child[2]);
-      const text = g && n >= 1 && n <= g.renditions.length ? await media.childPlaylist(g.id, n - 1) : undefined;
-      if (text === undefined) notFound(res, g ? 'not available (yet)' : 'no such playlist');
-      else sendText(req, res, withKeyTokens(text, `/live/hls/${channelId}/`), 'm3u8');
-      return true;
-    }
-    if (ext === 'key' && !media.hlsGroups.some((g) => g.id === name && g.encrypted)) {
-      notFound(res, 'no such key');
-      return true;
-    }
-    if (ext === 'key' && !keyTokenValid(path, tokenOf(req), Date.now())) {
-      const body =
-        'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
-      res.writeHead(403, {
-        'Content-Type': 'text/plain;charset=UTF-8',
-        'Content-Length': Buffer.byteLength(body),
-        'Access-Control-Allow-Origin': '*',
-      });
-      res.end(req.method === 'HEAD' ? undefined : body);
-      return true;
-    }
-    const file = ext === 'm3u8' ? undefined : media.mediaFile(name, ext as 'ts' | 'key');
-    if (!file) notFound(res, ext === 'm3u8' ? 'no such playlist' : 'no such segment');
-    else if (typeof file === 'string') await sendFile(req, res, file, ext);
-    else sendBytes(req, res, file, ext);
+    // Stream faults (src/localPlatform/faults/) see the answer first when a profile names this channel.
+    const served = faults && servedOf(media, m[2], m[3], path);
+    if (faults && served)
+      await faults.serve(req, res, media.store, served, (out) => serveHls(media, req, out, path, m!));
+    else await serveHls(media, req, res, path, m);
     return true;
   }
   m = FLV.exec(path);
@@ -164,6 +136,81 @@ export async function serveLive(
   return true;
 }
 
+/** What a stream fault needs to know of an HLS answer: the channel, which file, its variant and segment number. */
+function servedOf(media: LiveChannel, name: string, ext: string, path: string): Served | undefined {
+  const ch = media.channelRecord();
+  if (!ch) return undefined;
+  const item = { kind: 'channel' as const, id: ch.id, name: ch.name };
+  const variantsOf = (groupId: string) =>
+    (media.hlsGroups.find((g) => g.id === groupId)?.renditions ?? []).map((r, i) => ({
+      index: i + 1,
+      width: r.width,
+      height: r.height,
+      videoBitrate: r.videoBitrate,
+    }));
+  if (ext === 'key') return { item, file: 'key', path };
+  if (ext === 'm3u8' && media.hlsGroups.some((g) => g.id === name)) {
+    return { item, file: 'master', path, variants: variantsOf(name) };
+  }
+  // Children are `<group>-<n>`; segments `<group>_<n - 1>_<media sequence>` (ladder.ts, patternLoop.ts).
+  const child = ext === 'm3u8' ? /^(.+)-(\d{1,3})$/.exec(name) : /^(.+)_(\d{1,3})_(\d{1,15})$/.exec(name);
+  if (!child) return undefined;
+  const n = ext === 'm3u8' ? Number(child[2]) : Number(child[2]) + 1;
+  const variant = variantsOf(child[1])[n - 1];
+  if (ext === 'm3u8') return { item, file: 'playlist', path, variant };
+  return { item, file: 'segment', path, variant, sequence: Number(child[3]) };
+}
+
+async function serveHls(
+  media: LiveChannel,
+  req: IncomingMessage,
+  res: ServerResponse,
+  path: string,
+  m: RegExpExecArray,
+): Promise<void> {
+  const [, channelId, name, ext] = m;
+  const group = media.hlsGroups.find((g) => g.id === name);
+  if (ext === 'm3u8' && group) {
+    // The master is listed only once the children exist, so a player never gets a dead child.
+    const text = await media.childPlaylist(group.id, 0);
+    if (text === undefined) notFound(res, 'no segment yet: is a source delivering?');
+    else {
+      const ch = media.channelRecord();
+      const source = { frameRate: ch?.streamFrameRate ?? 0, audio: ch?.streamAudioBitrate != null };
+      sendText(req, res, master(group, source), 'm3u8');
+    }
+    return;
+  }
+  const child = /^(.+)-(\d{1,3})$/.exec(name);
+  if (ext === 'm3u8' && child) {
+    const g = media.hlsGroups.find((x) => x.id === child[1]);
+    const n = Number(child[2]);
+    const text = g && n >= 1 && n <= g.renditions.length ? await media.childPlaylist(g.id, n - 1) : undefined;
+    if (text === undefined) notFound(res, g ? 'not available (yet)' : 'no such playlist');
+    else sendText(req, res, withKeyTokens(text, `/live/hls/${channelId}/`), 'm3u8');
+    return;
+  }
+  if (ext === 'key' && !media.hlsGroups.some((g) => g.id === name && g.encrypted)) {
+    notFound(res, 'no such key');
+    return;
+  }
+  if (ext === 'key' && !keyTokenValid(path, tokenOf(req), Date.now())) {
+    const body =
+      'an AES-128 key is served only through the address its playlist names (token missing, wrong or expired)\n';
+    res.writeHead(403, {
+      'Content-Type': 'text/plain;charset=UTF-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Access-Control-Allow-Origin': '*',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return;
+  }
+  const file = ext === 'm3u8' ? undefined : media.mediaFile(name, ext as 'ts' | 'key');
+  if (!file) notFound(res, ext === 'm3u8' ? 'no such playlist' : 'no such segment');
+  else if (typeof file === 'string') await sendFile(req, res, file, ext);
+  else sendBytes(req, res, file, ext);
+}
+
 function tokenOf(req: IncomingMessage): string | null {
   return new URL(req.url ?? '/', 'http://host').searchParams.get('token');
 }
@@ -177,15 +224,66 @@ function withKeyTokens(text: string, folder: string): string {
   );
 }
 
-function master(group: {
-  id: string;
-  renditions: { width: number; height: number; videoBitrate: number; audioBitrate: number; frameRate: number }[];
-}): string {
+/**
+ * H.264 levels (ITU-T H.264 Table A-1): level_idc, largest frame (macroblocks), macroblocks per second, and
+ * bit rate (kbit/s, Baseline/Main; High allows 1.25 times). x264 picks the lowest level that fits, as here.
+ */
+const H264_LEVELS: [number, number, number, number][] = [
+  [10, 99, 1485, 64],
+  [11, 396, 3000, 192],
+  [12, 396, 6000, 384],
+  [13, 396, 11880, 768],
+  [20, 396, 11880, 2000],
+  [21, 792, 19800, 4000],
+  [22, 1620, 20250, 4000],
+  [30, 1620, 40500, 10000],
+  [31, 3600, 108000, 14000],
+  [32, 5120, 216000, 20000],
+  [40, 8192, 245760, 20000],
+  [41, 8192, 245760, 50000],
+  [42, 8704, 522240, 50000],
+  [50, 22080, 589824, 135000],
+  [51, 36864, 983040, 240000],
+  [52, 36864, 2073600, 240000],
+];
+
+/**
+ * The CODECS of a rendition as the ladder encodes it (ladder.ts, patternLoop.ts): libx264 in yuv420p is High
+ * profile (avc1.64), at the level its size, frame rate and maxrate need; audio AAC-LC (mp4a.40.2) when the
+ * channel's source has audio.
+ */
+export function renditionCodecs(
+  r: { width: number; height: number; videoBitrate: number },
+  fps: number,
+  audio: boolean,
+): string {
+  const mbs = Math.ceil(r.width / 16) * Math.ceil(r.height / 16);
+  const level =
+    H264_LEVELS.find(
+      ([, fs, mbps, br]) =>
+        mbs <= fs &&
+        mbs * fps <= mbps &&
+        r.videoBitrate <= br * 1.25 &&
+        Math.max(Math.ceil(r.width / 16), Math.ceil(r.height / 16)) <= Math.sqrt(fs * 8),
+    )?.[0] ?? 52;
+  const video = `avc1.6400${level.toString(16).padStart(2, '0')}`;
+  return audio ? `${video},mp4a.40.2` : video;
+}
+
+function master(
+  group: {
+    id: string;
+    renditions: { width: number; height: number; videoBitrate: number; audioBitrate: number; frameRate: number }[];
+  },
+  source: { frameRate: number; audio: boolean },
+): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
   group.renditions.forEach((r, i) => {
     const bandwidth = Math.round((r.videoBitrate + (r.audioBitrate || 64)) * 1000 * 1.1);
+    // The frame rate the ladder encodes: the template's, else the source's, else 25 (ladder.ts).
+    const fps = r.frameRate || source.frameRate || 25;
     lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},AVERAGE-BANDWIDTH=${Math.round(bandwidth / 1.1)},RESOLUTION=${r.width}x${r.height}${r.frameRate ? `,FRAME-RATE=${r.frameRate.toFixed(3)}` : ''}`,
+      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},AVERAGE-BANDWIDTH=${Math.round(bandwidth / 1.1)},RESOLUTION=${r.width}x${r.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${renditionCodecs(r, fps, source.audio)}"`,
       `${group.id}-${i + 1}.m3u8`,
     );
   });
