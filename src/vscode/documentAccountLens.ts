@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { documentAccountLens } from '../app/accounts/documentAccounts';
-import { inPulledFolder } from '../app/configs/state';
+import { inPulledFolder } from '../app/configs/stateFile';
 import type { AppContext } from '../app/context';
 import { inBackground } from '../app/failures';
 import { documentKind } from '../authoring/documentKind';

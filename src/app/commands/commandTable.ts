@@ -18,7 +18,7 @@ import {
   planToPutMineBackCommand,
   pullAccountIntoFolder,
   takePlatformVersionCommand,
-} from '../configs/commands';
+} from '../configs/lazy';
 import { compareWithPlatform } from './compareWithPlatform';
 import { copyPlayAddress, copyPushAddress } from './copyAddresses';
 import { copyResourceId } from './copyResourceId';
