@@ -8,7 +8,7 @@ import {
   planToPutMineBackCommand,
   pullAccountIntoFolder,
   takePlatformVersionCommand,
-} from '../../../src/app/configs/commands';
+} from '../../../src/app/configs/lazy';
 import { planRows } from '../../../src/app/configs/planTree';
 import { configsOf } from '../../../src/app/configs/service';
 import { platformSuite } from '../helpers/platformSuite';

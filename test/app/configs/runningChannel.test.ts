@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isChannelRunning } from '../../../src/api/types';
 import { applyPlan, applySummary } from '../../../src/app/configs/apply';
-import { applyPlanCommand, planFolderCommand, pullAccountIntoFolder } from '../../../src/app/configs/commands';
+import { applyPlanCommand, planFolderCommand, pullAccountIntoFolder } from '../../../src/app/configs/lazy';
 import { planFolder, type Plan } from '../../../src/app/configs/plan';
 import { planRows } from '../../../src/app/configs/planTree';
 import { planLines } from '../../../src/app/configs/render';
