@@ -155,7 +155,6 @@ export const configsFlow: Flow = {
     await wb.editorTitleAction('Create or Update on the Platform');
     await wb.notification(/Updated template group "Mobile HLS"/, 30_000);
     await wb.runCommand('View: Revert and Close Editor');
-    await wb.setExpanded(section, false);
     for (const title of ['Live Channels', 'Videos']) await setPaneOpen(ctx, title, true);
 
     // Planned again: drift, shown in the plan, the Explorer and the Problems panel.
