@@ -49,6 +49,9 @@ const LAZY = {
   // Inspect Stream, Preview and Open Player in Browser with the stream inspector (~40 KiB minified), loaded by
   // src/app/commands/inspectCommands.ts on the first use of one of them.
   inspect: { source: 'src/app/inspect/commands.ts', outfile: 'dist/lazy/inspect.js' },
+  // Configuration as code (pull, plan, apply, drift; issue 27), loaded by src/app/configs/lazy.ts on the first use of
+  // one of its commands or when the workspace holds a pulled folder.
+  configs: { source: 'src/app/configs/part.ts', outfile: 'dist/lazy/configs.js' },
 };
 // The folders whose code goes into the inspection part. What it imports from the rest of src/ is the extension
 // bundle's own module, handed over when the part is loaded, never a copy: one translator (src/app/l10n.ts), one
@@ -98,6 +101,19 @@ const lazyParts = {
       path: args.path,
       external: true,
     }));
+    // The configs part likewise: the require of ./part in src/app/configs/lazy.ts.
+    build.onResolve({ filter: /^\.\/part$/ }, (args) =>
+      args.importer === join(root, 'src', 'app', 'configs', 'lazy.ts')
+        ? { path: 'configs', namespace: 'lazy-configs' }
+        : undefined,
+    );
+    build.onResolve({ filter: /^\.\/lazy\/configs\.js$/, namespace: 'lazy-configs' }, (args) => ({
+      path: args.path,
+      external: true,
+    }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-configs' }, () =>
+      sharedPartLoader(configsShared, 'lazyConfigs', 'configs'),
+    );
     build.onLoad({ filter: /.*/, namespace: 'lazy-inspect' }, () => {
       if (sharedWithInspect.size === 0) return { errors: [{ text: 'build the inspection part (lazyInspect) first' }] };
       const modules = [...sharedWithInspect]
@@ -113,6 +129,19 @@ const lazyParts = {
     });
   },
 };
+
+/** The extension bundle's module that loads a sharing part: the part called with the bundle's modules it imports. */
+function sharedPartLoader(shared, buildName, part) {
+  if (shared.size === 0) return { errors: [{ text: `build the ${part} part (${buildName}) first` }] };
+  const modules = [...shared]
+    .sort()
+    .map((file) => `${JSON.stringify(relative(root, file).split(sep).join('/'))}: require(${JSON.stringify(file)})`);
+  return {
+    contents: `module.exports = require("./lazy/${part}.js")({ ${modules.join(', ')} });`,
+    resolveDir: root,
+    loader: 'js',
+  };
+}
 
 const MEDIABUNNY_VERSION = JSON.parse(
   readFileSync(join(root, 'node_modules', 'mediabunny', 'package.json'), 'utf8'),
@@ -181,6 +210,32 @@ const inspectPart = {
   },
 };
 
+/** The files of src/ outside src/app/configs/ that the configs part imports; filled by its build, which runs first. */
+const configsShared = new Set();
+const CONFIGS_DIR = join(root, 'src', 'app', 'configs');
+
+/**
+ * The configs part's build, as the inspection part's: its imports of src/ outside src/app/configs/ read the modules
+ * the extension's bundle hands over (one translator, one class per error), never copies.
+ */
+const configsPart = {
+  name: 'configs-part',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.?\// }, (args) => {
+      if (args.namespace !== 'file') return undefined;
+      const file = sourceFile(resolve(args.resolveDir, args.path));
+      if (file === undefined || !file.startsWith(join(root, 'src') + sep) || file.startsWith(CONFIGS_DIR + sep))
+        return undefined;
+      configsShared.add(file);
+      return { path: relative(root, file).split(sep).join('/'), namespace: 'configs-shared' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'configs-shared' }, (args) => ({
+      contents: `module.exports = shared[${JSON.stringify(args.path)}];`,
+      loader: 'js',
+    }));
+  },
+};
+
 const entries = {
   extension: {
     entryPoints: ['src/vscode/extension.ts'],
@@ -222,6 +277,15 @@ const entries = {
     },
     footer: { js: 'return module.exports;\n};' },
   },
+  lazyConfigs: {
+    entryPoints: [LAZY.configs.source],
+    outfile: LAZY.configs.outfile,
+    plugins: [configsPart],
+    banner: {
+      js: "module.exports = (shared) => {\n'use strict';\nconst module = { exports: {} }, exports = module.exports;",
+    },
+    footer: { js: 'return module.exports;\n};' },
+  },
   lazyValidators: {
     entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
     outdir: 'dist/lazy/validators',
@@ -241,6 +305,7 @@ const EXTENSION_PARTS = [
   'lazyHlsParser',
   'lazyMediabunny',
   'lazyInspect',
+  'lazyConfigs',
   'lazyValidators',
 ];
 
@@ -280,11 +345,10 @@ async function buildExtension(options) {
   if (metafile) await writeFile(join(root, 'dist', 'extension.meta.json'), JSON.stringify(result.metafile));
 }
 
-// The inspection part first: the extension's bundle hands it the modules its build found it imports.
-const { lazyInspect, ...others } = selected;
-const extensionBuild = lazyInspect
-  ? esbuild.build({ ...common, ...lazyInspect }).then(() => others.extension && buildExtension(others.extension))
-  : others.extension && buildExtension(others.extension);
+// The inspection and configs parts first: the extension's bundle hands them the modules their builds found they import.
+const { lazyInspect, lazyConfigs, ...others } = selected;
+const sharingParts = [lazyInspect, lazyConfigs].filter(Boolean).map((part) => esbuild.build({ ...common, ...part }));
+const extensionBuild = Promise.all(sharingParts).then(() => others.extension && buildExtension(others.extension));
 await Promise.all([
   extensionBuild,
   ...Object.entries(others)

@@ -9,9 +9,10 @@ import * as vscode from 'vscode';
 import type { AppContext } from '../app/context';
 import { CONFIGS_IN_USE_KEY } from '../app/contextKeys';
 import { inBackground } from '../app/failures';
-import { planRows, type PlanRow } from '../app/configs/planTree';
-import { configsOf, type FolderDrift } from '../app/configs/service';
-import { STATE_FILE } from '../app/configs/state';
+import { configsPart, whenConfigsLoaded } from '../app/configs/lazy';
+import type { PlanRow } from '../app/configs/planTree';
+import type { FolderDrift } from '../app/configs/service';
+import { STATE_FILE } from '../app/configs/stateFile';
 import { l10n } from '../l10n/l10n';
 
 export const CONFIG_PLAN_VIEW = 'videoPlatform.configPlan';
@@ -127,7 +128,9 @@ class DriftFixes implements vscode.CodeActionProvider {
   ): vscode.CodeAction[] {
     const drift = context.diagnostics.find((d) => d.code === DRIFT_CODE);
     if (!drift) return [];
-    const args = { files: [document.uri.fsPath] };
+    // The file's URI: the shell's command arguments (extension.ts commandArgs) read a URI as the clicked file; a
+    // plain object would arrive as a tree node, and the command would not know the file.
+    const args = document.uri;
     const take = new vscode.CodeAction(l10n.t("Take the platform's version"), vscode.CodeActionKind.QuickFix);
     take.command = { command: 'videoPlatform.takePlatformVersion', title: take.title, arguments: [args] };
     take.diagnostics = [drift];
@@ -138,8 +141,11 @@ class DriftFixes implements vscode.CodeActionProvider {
   }
 }
 
+/**
+ * The plan view, the drift's decorations, problems and quick fixes. The part behind them (src/app/configs/lazy.ts)
+ * is loaded on first use: a command of it, or a pulled folder in the workspace, which also starts the drift watch.
+ */
 export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposable[]): void {
-  const service = configsOf(ctx);
   const tree = new PlanTreeProvider();
   const view = vscode.window.createTreeView(CONFIG_PLAN_VIEW, { treeDataProvider: tree, showCollapseAll: true });
   const drift = new DriftPresentation();
@@ -157,19 +163,31 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
     vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/*.json' }, new DriftFixes(), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
-    service.onDidChangePlan((plan) => {
-      if (plan) inUse();
-      tree.show(planRows(plan));
-      view.description = plan ? plan.dir.split(/[\\/]/).pop() : undefined;
-    }),
-    service.onDidChangeDrift(() => drift.show(service.folderDrifts)),
-    ctx.connection.onDidChange(() => void service.compareAll()),
-    { dispose: () => service.dispose() },
   );
-  // The workspace's pulled folders, and those pulled later.
+  // Once loaded (by a command or by the pulled folders below), the view and the drift follow the part's service.
+  let disposed = false;
+  subscriptions.push({ dispose: () => void (disposed = true) });
+  whenConfigsLoaded(({ configsOf, planRows }) => {
+    if (disposed) return;
+    const service = configsOf(ctx);
+    subscriptions.push(
+      service.onDidChangePlan((plan) => {
+        if (plan) inUse();
+        tree.show(planRows(plan));
+        view.description = plan ? plan.dir.split(/[\\/]/).pop() : undefined;
+      }),
+      service.onDidChangeDrift(() => drift.show(service.folderDrifts)),
+      ctx.connection.onDidChange(() => void service.compareAll()),
+      { dispose: () => service.dispose() },
+    );
+  });
+  // The workspace's pulled folders, and those pulled later: only they load the part and start the drift watch.
   const watchStateFiles = (uris: readonly vscode.Uri[]): void => {
-    if (uris.length > 0) inUse();
-    service.watch(uris.map((uri) => dirname(uri.fsPath)));
+    if (uris.length === 0 || disposed) return;
+    inUse();
+    configsPart()
+      .configsOf(ctx)
+      .watch(uris.map((uri) => dirname(uri.fsPath)));
   };
   void vscode.workspace.findFiles(`**/${STATE_FILE}`, '**/node_modules/**', 50).then(watchStateFiles);
   const watcher = vscode.workspace.createFileSystemWatcher(`**/${STATE_FILE}`);

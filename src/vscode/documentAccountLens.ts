@@ -4,6 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { documentAccountLens } from '../app/accounts/documentAccounts';
+import { inPulledFolder } from '../app/configs/stateFile';
 import type { AppContext } from '../app/context';
 import { inBackground } from '../app/failures';
 import { documentKind } from '../authoring/documentKind';
@@ -20,7 +21,8 @@ class DocumentAccountLenses implements vscode.CodeLensProvider {
   }
 
   provideCodeLenses(document: vscode.TextDocument): vscode.CodeLens[] {
-    if (!documentKind(document.fileName)) return [];
+    // A pulled folder's files go to its account by Plan and Apply, not one by one (src/app/configs/).
+    if (!documentKind(document.fileName) || inPulledFolder(document.fileName)) return [];
     const uri = document.uri.toString();
     const lens = documentAccountLens(this.ctx.documentAccounts.accountOf(uri), this.ctx.connection.activeAccount);
     return [

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
+import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -1139,4 +1140,6 @@ export const flows: Flow[] = [
   },
   // The Resources view (test/e2e/resourceFlows.ts).
   ...resourceFlows,
+  // Configuration as code (test/e2e/configsFlow.ts).
+  configsFlow,
 ];

@@ -30,7 +30,9 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Raised to 320 KB for issue 27: configuration as code (src/app/configs/: pull, plan, apply, drift, its commands and
 // plan view) is in the extension's bundle; a lazy part of its own, like the inspection's, would take it out of
 // activation again (issue 29's goal is 150 KiB loaded before activate() returns).
-const BUNDLE_BUDGET_BYTES = 320_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
+// Lowered to 295 KB for issue 27: configuration as code is that lazy part now (dist/lazy/configs.js, 30.6 KB), loaded
+// on its first command or when the workspace holds a pulled folder; activation loads 289,855 bytes (was 316,636).
+const BUNDLE_BUDGET_BYTES = 295_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured);
   // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured).
@@ -45,6 +47,8 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // playlist text checks moved here out of dist/extension.js) and issue 28 (the ladder lab: Evaluate Template Group,
   // its panel and chart, the local platform's encode command): 138 KB measured.
   'dist/lazy/inspect.js': 150_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured.
+  'dist/lazy/configs.js': 36_000,
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,
@@ -144,6 +148,7 @@ describe('packaging: production bundle and VSIX', function () {
       './lazy/localPlatform.js',
       './lazy/undici.js',
       './lazy/inspect.js',
+      './lazy/configs.js',
       './lazy/validators/channel.js',
     ]) {
       assert.ok(source.includes(`require("${part}")`), `bundle does not load ${part}`);
@@ -154,6 +159,8 @@ describe('packaging: production bundle and VSIX', function () {
     assert.ok(inspectPart.includes('require("./hls-parser.js")'), 'the inspection part does not load ./hls-parser.js');
     entry('extension/dist/lazy/hls-parser.js');
     assert.ok(!/require\(["']undici["'/]/.test(inspectPart), 'the inspection part requires undici at run time');
+    // Configuration as code is its part's alone: its plan's words are not in the activation bundle.
+    assert.ok(!source.includes('Plan for {0}: {1}.'), 'the configs part is in dist/extension.js');
     assert.ok(!source.includes('sourceMappingURL'), 'production bundle points at a source map');
     // Template literals keep their line breaks when minified (undici's SQL, multipart heads, the local platform's
     // texts), so lines are weighed against the size: minified code averages thousands of characters a line,

@@ -18,7 +18,7 @@ import {
   planToPutMineBackCommand,
   pullAccountIntoFolder,
   takePlatformVersionCommand,
-} from '../configs/commands';
+} from '../configs/lazy';
 import {
   copyCallbackSecret,
   openCallbackDelivery,

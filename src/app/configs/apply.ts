@@ -5,6 +5,8 @@
  * remembered in the state file, and not a change at the next plan.
  */
 import type { PlatformClient } from '../../api/client';
+import { sleep } from '../../api/retry';
+import { isChannelRunning } from '../../api/types';
 import type { DocumentKind } from '../../authoring/documentKind';
 import type { JsonObject } from '../../authoring/rules/ruleKit';
 import { sendRequest } from '../../authoring/send';
@@ -12,7 +14,16 @@ import { toRequest } from '../../authoring/toRequest';
 import { l10n } from '../../l10n/l10n';
 import { describeFailure } from '../failures';
 import type { FieldChange } from './diff';
-import { hashOf, NameBook, recordName, toFolderRecord, type AnyRecord, type ConfigKind } from './folderForm';
+import {
+  hashOf,
+  hasTemplates,
+  NameBook,
+  recordName,
+  toFolderRecord,
+  withKnownTemplates,
+  type AnyRecord,
+  type ConfigKind,
+} from './folderForm';
 import { runnable, changesBetween, planBlockersList, type Plan, type PlannedOperation } from './plan';
 import { configKindLabel, toPlatformDocument } from './references';
 import { emptyState, writeState, type FolderState } from './state';
@@ -37,13 +48,20 @@ export type ApplyClient = Pick<
   | 'liveChannelTypeCreate'
   | 'liveChannelTypeList'
   | 'secondTranscodeV2'
+  | 'liveStopChannel'
+  | 'liveStartChannel'
 >;
+
+/** How long apply waits for a stopped channel to leave the running statuses before it updates it. */
+export const STOP_WAIT_MS = 30_000;
 
 export interface AppliedOperation {
   readonly operation: PlannedOperation;
   readonly id: string;
   /** Fields the platform answered differently from what was sent. */
   readonly normalised: FieldChange[];
+  /** A running channel stopped for its update and started again. */
+  readonly restarted?: true;
 }
 
 export interface ApplyResult {
@@ -99,6 +117,62 @@ async function runOne(
     delete state.files[file];
     return { operation, id: operation.id!, normalised: [] };
   }
+  if (!operation.needsStop) return sendOne(client, operation, state, book, signal);
+  // The platform updates only a stopped channel: stopped, updated, started again, even when the update is refused.
+  const id = operation.id!;
+  await stopChannel(client, id, signal);
+  let applied: AppliedOperation;
+  try {
+    applied = await sendOne(client, operation, state, book, signal);
+  } catch (error) {
+    await client.liveStartChannel(id, { signal }).catch((startError: unknown) => {
+      throw new Error(
+        l10n.t(
+          '{0} Channel "{1}" was stopped for the update and did not start again: {2}',
+          describeFailure(error),
+          operation.name,
+          describeFailure(startError),
+        ),
+      );
+    });
+    throw error;
+  }
+  try {
+    await client.liveStartChannel(id, { signal });
+  } catch (error) {
+    throw new Error(
+      l10n.t(
+        'Channel "{0}" was updated but did not start again (it was stopped for the update): {1}',
+        operation.name,
+        describeFailure(error),
+      ),
+    );
+  }
+  return { ...applied, restarted: true };
+}
+
+/** Stops a channel and waits (bounded) until the platform no longer has it running. */
+async function stopChannel(client: ApplyClient, id: string, signal?: AbortSignal): Promise<void> {
+  let channel = await client.liveStopChannel(id, { signal });
+  const until = Date.now() + STOP_WAIT_MS;
+  while (isChannelRunning(channel.status)) {
+    if (Date.now() > until)
+      throw new Error(
+        l10n.t('Channel "{0}" was still running {1} s after it was stopped: nothing was updated.', channel.name, 30),
+      );
+    await sleep(500, signal, () => new Error(l10n.t('Cancelled while channel "{0}" was stopping.', channel.name)));
+    channel = await client.liveGetChannelById(id, { signal });
+  }
+}
+
+async function sendOne(
+  client: ApplyClient,
+  operation: PlannedOperation,
+  state: FolderState,
+  book: NameBook,
+  signal?: AbortSignal,
+): Promise<AppliedOperation> {
+  const { kind, file } = operation;
   const entry = state.files[file];
   const resolved = toPlatformDocument(
     kind,
@@ -107,17 +181,22 @@ async function runOne(
     (k, ref) => book.resolve(k, ref),
   );
   if (resolved.problems.length > 0) throw new Error(resolved.problems.join(' '));
+  // Never a template group without templates: the plan refuses it, and a plan made by hand is refused here too.
+  if (kind === 'templategroup' && !hasTemplates(operation.doc))
+    throw new Error(l10n.t('{0} has no templates: a template group is never sent without them.', file));
   const id = await sendDocument(client, kind, resolved.doc, entry?.id, signal);
   const record = await readBack(client, kind, id, signal);
   if (kind !== 'templategroup' && kind !== 'channel') book.add(kind, id, recordName(kind, record));
+  // Templates the platform does not list read back as the ones just sent (they are not "normalised away").
   const folder = toFolderRecord(kind, record, book);
-  const normalised = changesBetween(kind, operation.doc, folder.doc);
+  const doc = withKnownTemplates(folder, operation.doc);
+  const normalised = changesBetween(kind, operation.doc, doc);
   state.files[file] = {
     kind,
     id,
-    hash: hashOf(kind, folder.doc),
+    hash: hashOf(kind, doc),
     fileHash: hashOf(kind, operation.doc),
-    base: folder.doc,
+    base: doc,
     ...(folder.groups ? { groups: folder.groups } : {}),
     ...(normalised.length > 0 ? { normalised } : {}),
   };
@@ -185,7 +264,14 @@ async function deleteRecord(client: ApplyClient, kind: ConfigKind, id: string, s
 
 /** "2 ran (1 update, 1 create); refused: ...; not run: ..." in plain words. */
 export function applySummary(result: ApplyResult): string {
-  const ran = result.ran.map((r) => `${r.operation.action} ${r.operation.file}`).join(', ') || l10n.t('nothing');
+  const ran =
+    result.ran
+      .map((r) =>
+        r.restarted
+          ? l10n.t('{0} {1} (stopped, updated and started again)', r.operation.action, r.operation.file)
+          : `${r.operation.action} ${r.operation.file}`,
+      )
+      .join(', ') || l10n.t('nothing');
   if (!result.failed) return l10n.t('Applied: {0}.', ran);
   const notRun = result.notRun.map((op) => `${op.action} ${op.file}`).join(', ') || l10n.t('nothing');
   return l10n.t(

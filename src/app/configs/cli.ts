@@ -11,8 +11,8 @@ import { describeFailure } from '../failures';
 import { accountAddress } from './address';
 import { applyPlan, applySummary, operationsToRun } from './apply';
 import { dryRun } from './dryRun';
-import { planFolder, planJson, runnable, type Plan } from './plan';
-import { pullFolder, pullSummary } from './pull';
+import { channelsToRestart, planFolder, planJson, runnable, type Plan } from './plan';
+import { pullFolder, pullNotes, pullSummary } from './pull';
 import { countsText, planLines } from './render';
 
 const USAGE = 'usage: npm run configs -- pull|plan|apply --dir DIR [--json] [--allow-delete] [--yes] [--dry-run]';
@@ -74,6 +74,9 @@ async function confirm(plan: Plan, out: Out): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stdout });
   try {
     const count = operationsToRun(plan).filter((op) => op.action !== 'none').length;
+    const restarted = channelsToRestart(plan);
+    if (restarted.length > 0)
+      out(`Running now, so stopped, updated and started again: ${restarted.map((n) => `"${n}"`).join(', ')}.`);
     const answer = await rl.question(`Apply ${count} operations to ${plan.account} (${countsText(plan)})? [y/N] `);
     return /^y(es)?$/i.test(answer.trim());
   } finally {
@@ -100,6 +103,7 @@ export async function run(argv: readonly string[], env: NodeJS.ProcessEnv, out: 
         for (const file of result.files.filter((f) => f.change !== 'unchanged')) out(`${file.change} ${file.file}`);
         out(pullSummary(result));
       }
+      for (const note of pullNotes(result)) err(note);
       return 0;
     }
     const plan = await planFolder(client, args.dir, { account, allowDelete: args.allowDelete });

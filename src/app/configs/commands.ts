@@ -9,8 +9,8 @@ import { l10n } from '../../l10n/l10n';
 import { accountAddress } from './address';
 import { applyPlan, applySummary, operationsToRun } from './apply';
 import { markToPutBack, takePlatformVersion } from './fixes';
-import { planFolder, planBlockersList, runnable, type Plan } from './plan';
-import { pullFolder, pullSummary, type PullResult } from './pull';
+import { channelsToRestart, planFolder, planBlockersList, runnable, type Plan } from './plan';
+import { pullFolder, pullNotes, pullSummary, type PullResult } from './pull';
 import { planLines, countsText } from './render';
 import { configsOf } from './service';
 
@@ -41,6 +41,7 @@ export async function pullAccountIntoFolder(ctx: AppContext, args: CommandArgs =
   for (const file of result.files.filter((f) => f.change !== 'unchanged'))
     ctx.log.info(`configs: ${file.change} ${file.file}`);
   void ctx.ui.info(l10n.t('Pulled {0} into {1}: {2}', account.name, basename(dir), pullSummary(result)));
+  for (const note of pullNotes(result)) void ctx.ui.warn(note);
   configsOf(ctx).watch([dir]);
   return result;
 }
@@ -66,9 +67,15 @@ async function planAndShow(ctx: AppContext, dir: string, allowDelete = false): P
   return plan;
 }
 
-/** videoPlatform.planFolder */
+/** The folder clicked (Explorer) or named (an editor); else the one the plan view shows; else asked. */
+async function plannedFolder(ctx: AppContext, args: CommandArgs, title: string): Promise<string | undefined> {
+  const last = configsOf(ctx).lastPlan;
+  return args.files?.[0] || args.uri || !last ? folderOf(ctx, args, title) : last.dir;
+}
+
+/** videoPlatform.planFolder: from the plan view's title, plans its folder again. */
 export async function planFolderCommand(ctx: AppContext, args: CommandArgs = {}): Promise<Plan | undefined> {
-  const dir = await folderOf(ctx, args, l10n.t('Plan folder'));
+  const dir = await plannedFolder(ctx, args, l10n.t('Plan folder'));
   if (!dir) return undefined;
   const plan = await planAndShow(ctx, dir);
   if (!runnable(plan))
@@ -82,10 +89,7 @@ export async function planFolderCommand(ctx: AppContext, args: CommandArgs = {})
 /** videoPlatform.applyPlan: plans again (what runs is what the platform holds now), confirms once, applies. */
 export async function applyPlanCommand(ctx: AppContext, args: CommandArgs = {}): Promise<Plan | undefined> {
   const last = configsOf(ctx).lastPlan;
-  const dir =
-    args.files?.[0] || args.uri
-      ? await folderOf(ctx, args, l10n.t('Apply plan'))
-      : (last?.dir ?? (await folderOf(ctx, args, l10n.t('Apply plan'))));
+  const dir = await plannedFolder(ctx, args, l10n.t('Apply plan'));
   if (!dir) return undefined;
   const account = activeAccount(ctx);
   const plan = await planAndShow(ctx, dir, last?.dir === dir && last.allowDelete);
@@ -105,8 +109,10 @@ export async function applyPlanCommand(ctx: AppContext, args: CommandArgs = {}):
     return plan;
   }
   const confirmed = await ctx.ui.confirm(
-    l10n.t('Apply {0} operations to account "{1}" ({2})?', count, account.name, account.address),
-    countsText(plan),
+    count === 1
+      ? l10n.t('Apply 1 operation to account "{0}" ({1})?', account.name, account.address)
+      : l10n.t('Apply {0} operations to account "{1}" ({2})?', count, account.name, account.address),
+    [countsText(plan), ...restartLine(plan)].join('\n'),
     l10n.t('Apply'),
   );
   if (!confirmed) return undefined;
@@ -132,6 +138,14 @@ export async function applyPlanCommand(ctx: AppContext, args: CommandArgs = {}):
   ctx.models.channels.refresh();
   ctx.models.resources.refresh();
   return planAndShow(ctx, dir, plan.allowDelete);
+}
+
+/** The running channels apply stops and starts again, for its confirmation. */
+function restartLine(plan: Plan): string[] {
+  const names = channelsToRestart(plan);
+  return names.length === 0
+    ? []
+    : [l10n.t('Running now, so stopped, updated and started again: {0}.', names.map((n) => `"${n}"`).join(', '))];
 }
 
 /** The drifted record of the file a quick fix names. */

@@ -121,6 +121,11 @@ export interface FolderRecord {
   readonly name: string;
   readonly doc: JsonObject;
   readonly groups?: GroupIdentity[];
+  /**
+   * A template group the platform listed without its templates (a real platform may: facts section 4 lists the
+   * other fields only): its doc has no `transcodeTemplates` at all, never an empty list. See withKnownTemplates.
+   */
+  readonly templatesUnlisted?: true;
 }
 
 export function toFolderRecord(kind: ConfigKind, record: AnyRecord, book: NameBook): FolderRecord {
@@ -135,10 +140,13 @@ export function toFolderRecord(kind: ConfigKind, record: AnyRecord, book: NameBo
     case 'livelogo':
       return { ...base, doc: withoutId(liveLogoToDocument(record as LiveLogo)) };
     case 'templategroup': {
-      const doc = withoutId(templateGroupToDocument(record as TemplateGroupSummary).doc);
+      const { doc: full, templatesListed } = templateGroupToDocument(record as TemplateGroupSummary);
+      const doc = withoutId(full);
       const logoGroupId = Number(doc.logoGroupId);
       if (logoGroupId) doc.logoGroupId = book.refer('logogroup', String(logoGroupId));
-      return { ...base, doc };
+      if (templatesListed) return { ...base, doc };
+      delete doc.transcodeTemplates;
+      return { ...base, doc, templatesUnlisted: true };
     }
     case 'channel':
       return channelFolderRecord(base, record as Channel, book);
@@ -166,6 +174,24 @@ function channelFolderRecord(
     return rest;
   });
   return { ...base, doc, groups };
+}
+
+/**
+ * The record's folder document; for a template group listed without its templates, with the templates known from
+ * elsewhere (the file before a pull, the last pull for a plan, what apply sent): what the platform did not say is
+ * taken as unchanged, and with nothing known the document has none rather than an empty list.
+ */
+export function withKnownTemplates(folder: FolderRecord, known: unknown): JsonObject {
+  if (!folder.templatesUnlisted) return folder.doc;
+  const templates = (known as JsonObject | undefined)?.transcodeTemplates;
+  return Array.isArray(templates) && templates.length > 0
+    ? { ...folder.doc, transcodeTemplates: templates }
+    : folder.doc;
+}
+
+/** A template group document with at least one template (an update replaces the group's whole list). */
+export function hasTemplates(doc: JsonObject | undefined): boolean {
+  return Array.isArray(doc?.transcodeTemplates) && doc.transcodeTemplates.length > 0;
 }
 
 function withoutId(doc: JsonObject): JsonObject {

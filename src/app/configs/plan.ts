@@ -3,6 +3,7 @@
  * record; every document that would be sent is checked first (schema, rules, references in the folder and on the
  * account), so what the platform would refuse is a line of the plan and nothing is sent.
  */
+import { isChannelRunning } from '../../api/types';
 import type { DocumentKind } from '../../authoring/documentKind';
 import { hasErrors } from '../../authoring/problems';
 import type { JsonObject } from '../../authoring/rules/ruleKit';
@@ -13,10 +14,12 @@ import { documentName, readFolderFiles, type FolderFile } from './folderFiles';
 import {
   CONFIG_KINDS,
   folderText,
+  hasTemplates,
   hashOf,
   NameBook,
   ownedRecords,
   toFolderRecord,
+  withKnownTemplates,
   type ConfigKind,
   type ReferredKind,
   type Snapshot,
@@ -43,6 +46,13 @@ export interface PlannedOperation {
   readonly entry?: StateEntry;
   /** The platform's record in folder form now (update, drift, conflict: "take the platform's version"). */
   readonly platformDoc?: JsonObject;
+  /** A template group the platform listed without its templates: compared with the last pull's templates. */
+  readonly templatesUnlisted?: true;
+  /**
+   * An update of a running channel (live, pulling, starting): the platform updates only a stopped one, so apply
+   * stops it, updates it and starts it again.
+   */
+  readonly needsStop?: true;
 }
 
 /** A line of the plan that makes apply refuse: a file (or "" for the folder) and what is wrong. */
@@ -73,8 +83,6 @@ export interface PlanOptions {
 /** Kinds with no update operation, and kinds with no delete operation, in the platform's interface. */
 const NO_UPDATE: ReadonlySet<ConfigKind> = new Set(['livelogo', 'category']);
 const DELETABLE: ReadonlySet<ConfigKind> = new Set(['channel', 'templategroup', 'logogroup']);
-/** Channel statuses in which the platform refuses an update (live, pulling, starting). */
-const RUNNING = new Set([2, 3, 5]);
 const PLACEHOLDER: Readonly<Record<ReferredKind, string>> = {
   logogroup: '1',
   livetemplate: '0'.repeat(32),
@@ -145,12 +153,13 @@ export function comparePlan(input: PlanInput): Plan {
 
   for (const file of named) {
     const entry = state?.files[file.file];
-    const operation = entry
+    const compared = entry
       ? compareRecord(file, entry, snapshot, book, problems)
       : planCreate(file, snapshot, problems);
-    if (!operation) continue;
+    if (!compared) continue;
+    const operation = runningChannelUpdate(compared, snapshot) ? { ...compared, needsStop: true as const } : compared;
     if (operation.action === 'create' || operation.action === 'update')
-      problems.push(...checkDocument(file, entry, resolve, operation.action, snapshot));
+      problems.push(...checkDocument(file, entry, resolve, operation));
     operations.push(operation);
   }
   for (const [file, entry] of Object.entries(state?.files ?? {}))
@@ -228,11 +237,17 @@ function compareRecord(
     });
     return undefined;
   }
-  const platformDoc = toFolderRecord(file.kind, record, book).doc;
+  const folder = toFolderRecord(file.kind, record, book);
+  // Templates the platform did not list are taken as the last pull had them (it cannot say they changed).
+  const platformDoc = withKnownTemplates(folder, entry.base);
   const fileChanged = hashOf(file.kind, file.doc) !== entry.fileHash;
   const platformChanged = hashOf(file.kind, platformDoc) !== entry.hash;
   const toPlatform = withoutNormalised(entry, changesBetween(file.kind, platformDoc, file.doc!));
-  const withPlatform = { ...base, platformDoc };
+  const withPlatform = {
+    ...base,
+    platformDoc,
+    ...(folder.templatesUnlisted ? { templatesUnlisted: true as const } : {}),
+  };
   if (!fileChanged && !platformChanged) return { ...withPlatform, action: 'none', changes: [] };
   if (!platformChanged || (entry.restore && !fileChanged))
     return { ...withPlatform, action: 'update', changes: toPlatform };
@@ -320,15 +335,28 @@ function planDelete(
   return { action: 'delete', kind: entry.kind, name, file, id: entry.id, entry, changes: [] };
 }
 
-/** What the platform would refuse, found now: references, schema and rules, kinds that cannot change, running channels. */
+/**
+ * What the platform would refuse, found now: references, schema and rules, kinds that cannot change, a template
+ * group update that would empty the group. (A running channel is not refused: apply stops and restarts it.)
+ */
 function checkDocument(
   file: FolderFile,
   entry: StateEntry | undefined,
   resolve: Resolver,
-  action: 'create' | 'update',
-  snapshot: Snapshot,
+  operation: PlannedOperation,
 ): PlanProblem[] {
+  const { action } = operation;
   const problem = (message: string): PlanProblem => ({ file: file.file, message });
+  // An update replaces the group's whole list: one from a file without templates would leave the group empty.
+  if (action === 'update' && operation.templatesUnlisted && !hasTemplates(file.doc))
+    return [
+      problem(
+        l10n.t(
+          'The platform lists template group "{0}" without its templates, and this file has none: the update would leave the group without templates, so it is not sent. Put the group\'s templates in "transcodeTemplates".',
+          operation.name,
+        ),
+      ),
+    ];
   if (action === 'update' && NO_UPDATE.has(file.kind))
     return [
       problem(
@@ -338,18 +366,6 @@ function checkDocument(
         ),
       ),
     ];
-  if (action === 'update' && file.kind === 'channel') {
-    const channel = snapshot.channel.find((c) => c.id === entry?.id);
-    if (channel && RUNNING.has(channel.status))
-      return [
-        problem(
-          l10n.t(
-            'Channel "{0}" is running: the platform updates only a stopped channel. Stop it, then apply.',
-            channel.name,
-          ),
-        ),
-      ];
-  }
   const resolved = toPlatformDocument(file.kind, file.doc!, entry, resolve);
   // A name that names nothing is the one problem there (the schema would also call it a malformed id).
   const problems = resolved.problems.map(problem);
@@ -357,6 +373,18 @@ function checkDocument(
   const { problems: found } = validateDocument(file.kind as DocumentKind, JSON.stringify(resolved.doc, null, 2));
   if (hasErrors(found)) for (const p of found) if (p.severity === 'error') problems.push(problem(p.message));
   return problems;
+}
+
+/** An update of a channel that is running now: apply stops it first and starts it again after. */
+function runningChannelUpdate(operation: PlannedOperation, snapshot: Snapshot): boolean {
+  if (operation.action !== 'update' || operation.kind !== 'channel') return false;
+  const channel = snapshot.channel.find((c) => c.id === operation.id);
+  return channel !== undefined && isChannelRunning(channel.status);
+}
+
+/** The channels apply stops and starts again, by name. */
+export function channelsToRestart(plan: Plan): string[] {
+  return plan.operations.filter((op) => op.needsStop).map((op) => op.name);
 }
 
 /** Owned records of a kind (built-in template groups left out). */

@@ -9,6 +9,7 @@ import { operationsToRun } from './apply';
 import { describeChange, type FieldChange } from './diff';
 import type { Plan, PlannedOperation } from './plan';
 import { configKindLabel } from './references';
+import { RESTART_NOTE } from './render';
 
 export interface PlanRow {
   readonly label: string;
@@ -43,11 +44,20 @@ function changeRow(change: FieldChange, onPlatform = false): PlanRow {
 
 function operationRow(plan: Plan, op: PlannedOperation, index?: number): PlanRow {
   const changes = op.changes.map((change) => changeRow(change));
+  if (op.needsStop)
+    changes.unshift({
+      label: l10n.t('Stopped, updated, started again'),
+      tooltip: RESTART_NOTE(),
+      icon: 'debug-restart',
+      children: [],
+    });
   const platform = (op.platformChanges ?? []).map((change) => changeRow(change, true));
   return {
     label: index === undefined ? op.name : `${index}. ${op.name}`,
-    description: l10n.t('{0} {1}', op.action, configKindLabel(op.kind)),
-    tooltip: op.file,
+    // The action alone beside the name: with the kind too it was cut off in a side bar of the usual width; the
+    // kind is in the tooltip (and in the file's name).
+    description: op.action,
+    tooltip: l10n.t('{0} {1} "{2}" ({3})', op.action, configKindLabel(op.kind), op.name, op.file),
     icon: ICONS[op.action],
     path: join(plan.dir, op.file),
     children: op.action === 'conflict' ? [...platform, ...changes] : changes,
@@ -72,6 +82,12 @@ export function planRows(plan: Plan | undefined): PlanRow[] {
       children: [],
     });
   if (rows.length === 0)
-    rows.push({ label: l10n.t('No changes: the folder and the platform agree.'), icon: 'check', children: [] });
+    rows.push({
+      label: l10n.t('No changes: the folder and the platform agree.'),
+      // Cut off in a narrow side bar: whole in the tooltip.
+      tooltip: l10n.t('No changes: the folder and the platform agree.'),
+      icon: 'check',
+      children: [],
+    });
   return rows;
 }

@@ -15,6 +15,7 @@ import {
   ownedRecords,
   toFolderRecord,
   type AnyRecord,
+  withKnownTemplates,
   type ConfigKind,
 } from './folderForm';
 import { readSnapshot, type SnapshotClient } from './snapshot';
@@ -27,6 +28,8 @@ export interface PulledFile {
   readonly kind: ConfigKind;
   readonly name: string;
   readonly change: FileChange;
+  /** A template group the platform listed without its templates: the file keeps the ones it had, if any. */
+  readonly templatesUnlisted?: true;
 }
 
 export interface PullResult {
@@ -59,18 +62,26 @@ export async function pullFolder(
       const folder = toFolderRecord(kind, record, book);
       const file = fileFor(previous, folder.kind, folder.id, folder.name, taken);
       taken.add(file.toLowerCase());
-      const text = folderText(kind, folder.doc);
       const before = await readFile(join(dir, file), 'utf8').catch(() => undefined);
+      // Templates the platform did not list are not written as none: the file keeps the ones it has.
+      const doc = withKnownTemplates(folder, parsed(before));
+      const text = folderText(kind, doc);
       if (before !== text) await writeFile(join(dir, file), text);
       const change: FileChange = before === undefined ? 'created' : before === text ? 'unchanged' : 'updated';
-      files.push({ file, kind, name: folder.name, change });
-      const hash = hashOf(kind, folder.doc);
+      files.push({
+        file,
+        kind,
+        name: folder.name,
+        change,
+        ...(folder.templatesUnlisted ? { templatesUnlisted: true } : {}),
+      });
+      const hash = hashOf(kind, doc);
       state.files[file] = {
         kind,
         id: folder.id,
         hash,
         fileHash: hash,
-        base: folder.doc,
+        base: doc,
         ...(folder.groups ? { groups: folder.groups } : {}),
       };
     }
@@ -82,6 +93,16 @@ export async function pullFolder(
     }
   await writeState(dir, state);
   return { files };
+}
+
+/** A file's document, or undefined when there is none or it does not parse. */
+function parsed(text: string | undefined): unknown {
+  if (text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The file a record had at the last pull while its name gives the same file name, else a new one. */
@@ -112,4 +133,16 @@ export function pullSummary(result: PullResult): string {
     count('removed'),
     count('unchanged'),
   );
+}
+
+/** What the pull could not read: the template groups the platform listed without their templates. */
+export function pullNotes(result: PullResult): string[] {
+  const unlisted = result.files.filter((f) => f.templatesUnlisted);
+  if (unlisted.length === 0) return [];
+  return [
+    l10n.t(
+      'The platform listed these template groups without their templates: {0}. Their files keep the templates they had (a new file has none: add them before planning a change).',
+      unlisted.map((f) => f.file).join(', '),
+    ),
+  ];
 }

@@ -25,6 +25,10 @@ export function countsText(plan: Plan): string {
   );
 }
 
+/** What apply does with a running channel it updates. */
+export const RESTART_NOTE = (): string =>
+  l10n.t('The channel is running: apply stops it, updates it and starts it again (viewers lose it for a moment).');
+
 function operationLine(op: PlannedOperation): string {
   return l10n.t('{0} {1} "{2}" ({3})', op.action, configKindLabel(op.kind), op.name, op.file);
 }
@@ -35,6 +39,7 @@ export function planLines(plan: Plan): string[] {
   if (toRun.length > 0) lines.push(l10n.t('In this order:'));
   toRun.forEach((op, i) => {
     lines.push(`  ${i + 1}. ${operationLine(op)}`);
+    if (op.needsStop) lines.push(`       ${RESTART_NOTE()}`);
     for (const change of op.changes) lines.push(`       ${describeChange(change)}`);
   });
   const others = plan.operations.filter((op) => op.action === 'drift' || op.action === 'conflict');

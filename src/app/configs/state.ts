@@ -5,14 +5,15 @@
  * Never credentials: the account is named by its address only.
  */
 import { readFile, rename, writeFile } from 'node:fs/promises';
-import { existsSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { l10n } from '../../l10n/l10n';
 import type { JsonObject } from '../../authoring/rules/ruleKit';
 import type { FieldChange } from './diff';
 import { CONFIG_KINDS, configKindOf, type ConfigKind, type GroupIdentity } from './folderForm';
+import { STATE_FILE } from './stateFile';
 
-export const STATE_FILE = '.video-platform-state.json';
+export { STATE_FILE };
+
 const VERSION = 1;
 /** A state file larger than this is not one this tool wrote. */
 const MAX_STATE_BYTES = 16 * 1024 * 1024;
@@ -107,9 +108,4 @@ export async function writeState(dir: string, state: FolderState): Promise<void>
   const path = join(dir, STATE_FILE);
   await writeFile(`${path}.tmp`, `${JSON.stringify({ ...state, files: sorted }, null, 2)}\n`);
   await rename(`${path}.tmp`, path);
-}
-
-/** Whether a file lies in a pulled folder (its documents refer by name: the plan checks them, not the editor's rules). */
-export function inPulledFolder(fileName: string): boolean {
-  return existsSync(join(dirname(fileName), STATE_FILE));
 }

@@ -8,7 +8,7 @@
  * keys) is left to them while their validation is on (`reportedByJsonService`). Quick fixes are
  * offered for every problem either way.
  */
-import { inPulledFolder } from '../../app/configs/state';
+import { inPulledFolder } from '../../app/configs/stateFile';
 import * as vscode from 'vscode';
 import { documentKind, type DocumentKind } from '../../authoring/documentKind';
 import { reportedByJsonService, type Problem } from '../../authoring/problems';

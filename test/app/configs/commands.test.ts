@@ -8,7 +8,7 @@ import {
   planToPutMineBackCommand,
   pullAccountIntoFolder,
   takePlatformVersionCommand,
-} from '../../../src/app/configs/commands';
+} from '../../../src/app/configs/lazy';
 import { planRows } from '../../../src/app/configs/planTree';
 import { configsOf } from '../../../src/app/configs/service';
 import { platformSuite } from '../helpers/platformSuite';
@@ -61,16 +61,13 @@ describe('configuration as code in the extension (issue 27): commands, plan view
     assert.equal(plan, configsOf(harness.ctx).lastPlan);
     assert.deepEqual(
       rows.map((row) => [row.label, row.description, row.children.map((c) => `${c.label}: ${c.description}`)]),
-      [['1. Mobile HLS', 'update template group', ['trailorDuration: 30 → 60']]],
+      [['1. Mobile HLS', 'update', ['trailorDuration: 30 → 60']]],
     );
 
     harness.ui.script(accept());
     await harness.run(applyPlanCommand);
     const asked = harness.ui.asked.find((entry) => entry.kind === 'confirm');
-    assert.match(
-      String(asked?.title),
-      /^Apply 1 operations to account "Test account" \(http:\/\/127\.0\.0\.1:\d+\)\?$/,
-    );
+    assert.match(String(asked?.title), /^Apply 1 operation to account "Test account" \(http:\/\/127\.0\.0\.1:\d+\)\?$/);
     assert.deepEqual(harness.ui.errors, []);
     assert.equal((await suite.client.templateGroupList({})).find((g) => g.name === 'Mobile HLS')!.trailorDuration, 60);
     assert.deepEqual(

@@ -257,12 +257,6 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
       await refusedWith(/^Watermark\.livelogo\.json: A live logo cannot be modified on the platform/);
     });
 
-    it('an update of a live channel (the platform updates only stopped ones)', async () => {
-      const channel = await readJson('Newsroom 24-7.channel.json');
-      await writeJson('Newsroom 24-7.channel.json', { ...channel, description: 'changed' });
-      await refusedWith(/Channel "Newsroom 24\/7" is running: the platform updates only a stopped channel/);
-    });
-
     it('a record changed in the file and on the platform: a conflict, not applied', async () => {
       const channel = await readJson('Town hall.channel.json');
       await writeJson('Town hall.channel.json', { ...channel, description: 'mine' });
