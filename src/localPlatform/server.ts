@@ -14,6 +14,7 @@ import { PlatformFault } from './http/faults';
 import { allowedHostNames, WILDCARD_HOSTS } from './http/normalise';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request';
 import { restRoute } from './http/rest';
+import { healthRoute } from './http/health';
 import { routeTable } from './http/routes';
 import { listen, type HttpServer } from './http/server';
 import type { LiveMedia } from './live/liveMedia';
@@ -92,16 +93,23 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
   );
   let server: HttpServer | undefined;
   const originOf = originsFor(host, () => server?.port ?? 0, live);
+  const auth = { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined };
   const rest = restRoute({
     accounts,
-    auth: { windowMs, replayGuard: options.replayGuard ? new ReplayGuard(windowMs) : undefined },
+    auth,
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     bodyTimeoutMs: options.bodyTimeoutMs ?? 60_000,
     originOf,
   });
   try {
     server = await listen(host, options.port ?? 0, {
-      routes: routeTable(rest, mediaRoutes(engine, options.dataDir, accounts), live, originOf),
+      routes: routeTable(
+        rest,
+        mediaRoutes(engine, options.dataDir, accounts),
+        live,
+        originOf,
+        healthRoute({ accounts, auth }),
+      ),
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,
       idleTimeoutMs: options.idleTimeoutMs,

@@ -34,6 +34,7 @@ import { createLiveLogo } from './createLiveLogo';
 import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
+import { channelHealthCommand } from '../health/command';
 import { evaluateTemplateGroup, inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
 import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
@@ -97,6 +98,8 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
   // The ladder lab (src/app/ladder/)
   { id: 'videoPlatform.evaluateTemplateGroup', title: 'Evaluate template group', run: evaluateTemplateGroup },
+  // Live channel health on a local platform (src/app/health/)
+  { id: 'videoPlatform.channelHealth', title: 'Channel health', run: channelHealthCommand },
 
   // Resources view (template groups, logo groups, live templates and logos, channel categories); item addresses
   { id: 'videoPlatform.refreshResources', title: 'Refresh resources', run: refreshResources },

@@ -1,7 +1,7 @@
 /**
  * The routes: `/rest` the REST interface, `/multipart/upload` the upload (media/upload.ts), `/vod/...` and
  * `/logo/...` the media files (media/routes.ts), `/live/...` a live channel's files when real live media runs
- * (live/router.ts), `/player` the browser player (player.ts). Every route gets the same pipeline before it
+ * (live/router.ts), `/player` the browser player (player.ts), `/_local/health/channel` a channel's health (health.ts). Every route gets the same pipeline before it
  * (normalise) and after it (the answer to a refusal, the request log: server.ts). A new route is one more entry.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -10,6 +10,7 @@ import type { LiveMedia } from '../live/liveMedia';
 import { serveLive } from '../live/router';
 import type { MediaRoutes } from '../media/router';
 import type { Origin } from './addresses';
+import { HEALTH_PATH } from './health';
 import type { Incoming } from './normalise';
 import { isPlayerPath, servePlayer } from './player';
 
@@ -41,6 +42,7 @@ export function routeTable(
   media: MediaRoutes,
   live: LiveMedia | undefined,
   originOf: (hostName: string | undefined) => Origin,
+  health?: Route,
 ): RouteEntry[] {
   return [
     { path: (path) => path === '/rest' || path === '/rest/', serve: rest },
@@ -72,5 +74,7 @@ export function routeTable(
     },
     // The browser player of Open Player in Browser (player.ts).
     { path: isPlayerPath, serve: servePlayer },
+    // A started channel's health (health.ts): signed, loopback only, not an operation of the interface.
+    ...(health ? [{ path: (path: string) => path === HEALTH_PATH, serve: health }] : []),
   ];
 }
