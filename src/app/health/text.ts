@@ -11,9 +11,9 @@ export function keyframeText(source: SourceFigures): string {
   return l10n.t('{0} s ({1} frames)', source.keyframeIntervalSeconds.toFixed(2), source.keyframeIntervalFrames ?? '?');
 }
 
-/** "HLS 1/2" or "Main 2/3": the group by its name (or its place among the HLS groups), the rendition's number. */
+/** "HLS group 1 · 2": the group by its place among the channel's HLS groups, then the rendition's number. */
 export function renditionName(r: RenditionHealth): string {
-  return `${r.groupName || l10n.t('HLS group {0}', r.groupNumber)} · ${r.index}`;
+  return `${l10n.t('HLS group {0}', r.groupNumber)} · ${r.index}`;
 }
 
 export function ageText(rendition: RenditionHealth): string {

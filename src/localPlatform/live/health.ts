@@ -12,8 +12,7 @@ export type { SourceFigures } from './ingestMeter';
 
 export interface RenditionHealth {
   readonly groupId: string;
-  /** The output group's name (null when it has none) and its place among the channel's HLS groups (1-based). */
-  readonly groupName: string | null;
+  /** The output group's place among the channel's HLS groups (1-based; groups have no names). */
   readonly groupNumber: number;
   /** 1-based, in template order (as the child playlist's address `/<groupId>-<n>.m3u8`). */
   readonly index: number;
@@ -37,14 +36,11 @@ export interface ChannelHealth {
 
 export async function channelHealth(channel: LiveChannel): Promise<ChannelHealth> {
   const renditions: RenditionHealth[] = [];
-  const record = channel.channelRecord();
   for (const [g, group] of channel.hlsGroups.entries()) {
-    const groupName = record?.groups.find((r) => r.id === group.id)?.name ?? null;
     for (const [n, rendition] of group.renditions.entries()) {
       const newest = await newestSegment(channel, group.id, n);
       renditions.push({
         groupId: group.id,
-        groupName,
         groupNumber: g + 1,
         index: n + 1,
         width: rendition.width,

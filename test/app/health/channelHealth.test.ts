@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { PlatformClient } from '../../../src/api/client';
-import type { Channel } from '../../../src/api/types';
+import { ChannelStatuses, type Channel } from '../../../src/api/types';
 import { readChannelHealth, type ChannelHealth, type HealthTarget } from '../../../src/app/health/client';
 import { channelHealthCommand, channelHealthTooltips } from '../../../src/app/health/command';
 import { ChannelNode } from '../../../src/app/tree/nodes';
@@ -203,7 +203,7 @@ describe('Channel health (local platform, a pushed source of known figures, real
     assert.match(text, /HLS group 1 · 1 \(320x180\): newest segment \d+\.\d s ago/);
     assert.match(text, /HLS group 1 · 2 \(160x90\): newest segment \d+\.\d s ago/);
     // A stopped channel's row asks nothing.
-    assert.equal(extra.applies(new ChannelNode(undefined, { ...node.channel, status: 4 })), false);
+    assert.equal(extra.applies(new ChannelNode(undefined, { ...node.channel, status: ChannelStatuses.ready })), false);
   });
 
   it('opens the Channel Health panel, reads every few seconds while open and stops when closed', async () => {
