@@ -35,7 +35,13 @@ import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
 import { channelHealthCommand } from '../health/command';
-import { evaluateTemplateGroup, inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
+import {
+  checkContent,
+  evaluateTemplateGroup,
+  inspectStream,
+  openPlayerInBrowser,
+  previewStream,
+} from './inspectCommands';
 import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
@@ -94,6 +100,7 @@ export const COMMANDS: readonly CommandRow[] = [
 
   // Inspecting and previewing (src/app/inspect/)
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
+  { id: 'videoPlatform.checkContent', title: 'Check content', run: checkContent },
   { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
   // The ladder lab (src/app/ladder/)
