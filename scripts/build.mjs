@@ -291,7 +291,7 @@ const entries = {
     outdir: 'dist/lazy/validators',
   },
   platform: { entryPoints: ['src/localPlatform/cli.ts'], outfile: 'dist/localPlatform.js', external: FFMPEG_PACKAGES },
-  inspect: { entryPoints: ['src/inspector/cli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
+  inspect: { entryPoints: ['src/app/inspect/inspectCli.ts'], outfile: 'dist/inspect.js', external: FFMPEG_PACKAGES },
   qa: { entryPoints: ['src/media/qa/cli.ts'], outfile: 'dist/qa.js', external: FFMPEG_PACKAGES },
   ladder: { entryPoints: ['src/app/ladder/cli.ts'], outfile: 'dist/ladder.js', external: FFMPEG_PACKAGES },
   // `npm run configs` (issue 27); its --dry-run starts a local platform in-process.

@@ -58,6 +58,10 @@ export interface Finding {
   /** The segment (its address as written in the media playlist), when the finding concerns one. */
   readonly segment?: string;
   readonly clause: string;
+  /** The stretch of the media it concerns (s from its start), for findings of media families. */
+  readonly range?: { readonly start: number; readonly end: number };
+  /** A still of the picture at that time (a `data:image/jpeg;base64,...` address). */
+  readonly still?: string;
 }
 
 export const RFC = 'RFC 8216';

@@ -205,7 +205,14 @@ function findingsHtml(report: Report, indexed: Indexed[]): string {
                 ? ` <a class="where" href="#${segmentAnchor(segment.variant, segment.sequence)}">${escapeHtml(segmentText)}</a>`
                 : ` <span class="where">${escapeHtml(segmentText)}</span>`
               : '') +
-            `<div>${escapeHtml(f.message)}</div><div class="clause">${uri ? `<a href="${escapeHtml(uri)}">${escapeHtml(f.clause)}</a>` : escapeHtml(f.clause)}</div></li>`
+            (f.range
+              ? ` <span class="where">${escapeHtml(l10n.t('{0}–{1} s', f.range.start.toFixed(2), f.range.end.toFixed(2)))}</span>`
+              : '') +
+            `<div>${escapeHtml(f.message)}</div>` +
+            (f.still?.startsWith('data:image/jpeg;base64,')
+              ? `<img class="still" alt="" width="240" src="${escapeHtml(f.still)}">`
+              : '') +
+            `<div class="clause">${uri ? `<a href="${escapeHtml(uri)}">${escapeHtml(f.clause)}</a>` : escapeHtml(f.clause)}</div></li>`
           );
         })
         .join('');

@@ -4,10 +4,11 @@
  */
 import { open } from 'node:fs/promises';
 import { l10n } from '../l10n/l10n';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { finding, type Finding } from './findings';
 import { inspectHls } from './hls';
 import { describeCodecs, keyframeInterval, mediaFacts, UnreadableMedia } from './mediaFacts';
+import { registeredFamilies, type MediaInput } from './registry';
 import type { InputKind, Report, VariantRow } from './report';
 import {
   DEFAULT_LIMITS,
@@ -41,6 +42,8 @@ export interface InspectOptions {
   readonly now?: () => number;
   /** Largest single media file (not a segment) read from the network (default 256 MiB). */
   readonly maxFileBytes?: number;
+  /** The media families (registry.ts `inspectMedia`) to run, by name, with their options; none by default. */
+  readonly mediaFamilies?: Readonly<Record<string, unknown>>;
 }
 
 /** The input could not be inspected at all (a bad address, nothing there, not media): exit code 2. */
@@ -145,6 +148,7 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
       result = await inspectFile(address, undefined, reader, options);
     }
   }
+  await runMediaFamilies(address, result, reader, options, progress);
   if (deadline.aborted && !options.signal?.aborted) {
     result.findings.push(
       finding(
@@ -174,6 +178,38 @@ export async function inspect(input: string, options: InspectOptions): Promise<R
       reader: READER,
     },
   };
+}
+
+/** The media families the run names, over the input's renditions (a single file: the input itself). */
+async function runMediaFamilies(
+  address: string,
+  result: Result,
+  reader: Reader,
+  options: InspectOptions,
+  progress: (text: string) => void,
+): Promise<void> {
+  const asked = registeredFamilies().filter((f) => f.inspectMedia && options.mediaFamilies?.[f.name] !== undefined);
+  if (asked.length === 0) return;
+  const single = result.kind !== 'hls-master' && result.kind !== 'hls-media';
+  const input: MediaInput = {
+    live: result.live,
+    renditions: result.variants.map((v) => {
+      const base = v.address.startsWith('/') ? pathToFileURL(v.address).href : v.address.replace(/\?…$/, '');
+      return {
+        name: v.name,
+        encrypted: (v.encryption ?? 'none') !== 'none',
+        files: single ? [address] : (v.timeline ?? []).map((s) => new URL(s.uri, base).href),
+      };
+    }),
+    read: async (at, maxBytes) => (await reader.read(at, { maxBytes })).data,
+    ...(options.signal ? { signal: options.signal } : {}),
+    progress,
+  };
+  for (const family of asked) {
+    const out = await family.inspectMedia!(input, options.mediaFamilies![family.name]);
+    result.findings.push(...out.findings);
+    if (out.notChecked?.length) result.notChecked = [...(result.notChecked ?? []), ...out.notChecked];
+  }
 }
 
 /** The input's first read: a failure is the run's error, in words. */

@@ -23,6 +23,29 @@ export interface CheckFamily {
   readonly codes: Readonly<Record<string, CodeInfo>>;
   /** The family's judgement of a stream; omitted by families whose codes come from reading (INPUT-...). */
   readonly check?: (model: StreamModel) => Finding[];
+  /**
+   * A family that decodes the media itself (the content checks: src/app/inspect/contentFamily.ts): run after
+   * reading, only when the run names it in `InspectOptions.mediaFamilies` (with its options), with the input's
+   * renditions and the inspector's bounded reader.
+   */
+  readonly inspectMedia?: (input: MediaInput, options: unknown) => Promise<MediaFamilyResult>;
+}
+
+/** What a media family is given: the renditions of the input as addresses, and the inspector's reader. */
+export interface MediaInput {
+  readonly live: boolean;
+  /** Each variant (or the input file): its name, whether it is encrypted, its segments' addresses in order. */
+  readonly renditions: ReadonlyArray<{ readonly name: string; readonly encrypted: boolean; readonly files: string[] }>;
+  /** One address read through the inspector's reader (its address policy and limits), at most `maxBytes`. */
+  read(address: string, maxBytes: number): Promise<Buffer>;
+  readonly signal?: AbortSignal;
+  progress(text: string): void;
+}
+
+export interface MediaFamilyResult {
+  readonly findings: Finding[];
+  /** What it could not check, in words (said in the report's sampling note). */
+  readonly notChecked?: string[];
 }
 
 const families = new Map<string, CheckFamily>();

@@ -47,7 +47,8 @@ export function reportText(report: Report): string {
   out.push(`${errors} error(s), ${warnings} warning(s), ${report.findings.length - errors - warnings} note(s)`);
   for (const f of report.findings) {
     const where = [f.variant, f.segment !== undefined ? `segment ${f.segment}` : undefined].filter(Boolean).join(', ');
-    out.push(`  ${f.severity.toUpperCase().padEnd(7)} ${f.code}${where ? ` [${where}]` : ''}`);
+    const range = f.range ? ` [${f.range.start.toFixed(2)}–${f.range.end.toFixed(2)} s]` : '';
+    out.push(`  ${f.severity.toUpperCase().padEnd(7)} ${f.code}${where ? ` [${where}]` : ''}${range}`);
     out.push(`          ${f.message}`);
     out.push(`          (${f.clause})`);
   }

@@ -18,6 +18,7 @@ import { PlatformFault } from './http/faults';
 import { allowedHostNames, WILDCARD_HOSTS } from './http/normalise';
 import { DEFAULT_MAX_BODY_BYTES } from './http/request';
 import { restRoute } from './http/rest';
+import { HEALTH_PATH, healthRoute } from './http/health';
 import { routeTable } from './http/routes';
 import { listen, type HttpServer } from './http/server';
 import type { LiveMedia } from './live/liveMedia';
@@ -123,6 +124,8 @@ export async function startLocalPlatform(options: LocalPlatformOptions): Promise
         faultsAdminRoute(faults, accounts, auth),
         // The callbacks' admin route (callbacks/route.ts): loopback only, signed like /rest.
         { path: isCallbacksAdminPath, serve: callbacksAdminRoute(accounts, auth, () => callbacks) },
+        // A started channel's health (http/health.ts): signed, loopback only, not an operation of the interface.
+        { path: (path: string) => path === HEALTH_PATH, serve: healthRoute({ accounts, auth }) },
       ]),
       allowedHosts: allowedHostNames(host, options.allowedHosts),
       served: `/rest, ${UPLOAD_PATH} and the media files it lists`,

@@ -24,6 +24,7 @@ import { createPlaylistDiagnostics } from './playlistDiagnostics';
 import { createCallbacksView, createResourceView } from './resourceView';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
 import { AccountStatusBar, MediaToolsStatusBar } from './statusBar';
+import { channelHealthTooltips } from '../app/health/command';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
 import { createVscodeUi } from './vscodeUi';
 import { createWebPanels } from './webPanels';
@@ -97,6 +98,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     CHANNELS_FILTERED_KEY,
     subscriptions,
     ctx.stills,
+    channelHealthTooltips(ctx),
   );
   views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions, ctx.stills);
   createResourceView(ctx.models.resources, subscriptions);

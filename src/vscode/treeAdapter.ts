@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { FetchTracker } from '../app/tree/fetchTracker';
 import type { TreeNode } from '../app/tree/nodes';
+import type { TooltipExtra } from '../app/health/command';
 import type { Stills } from '../app/tree/stills';
 
 /** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */
@@ -24,10 +25,14 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   /** What VS Code has fetched since the last change: a reveal waits for it (see fetchTracker.ts). */
   readonly fetched = new FetchTracker<TreeNode>();
 
-  /** `stills`: a node with a still gets its tooltip when hovered (resolveTreeItem), picture embedded. */
+  /**
+   * `stills`: a node with a still gets its tooltip when hovered (resolveTreeItem), picture embedded; `extra`: more
+   * tooltip for the rows it applies to, also when hovered (a running channel's health).
+   */
   constructor(
     private readonly model: TreeModel,
     private readonly stills?: Stills,
+    private readonly extra?: TooltipExtra,
   ) {
     this.subscription = model.onDidChange((node) => {
       if (node === undefined) this.fetched.rootChanged();
@@ -41,7 +46,8 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
     if (view.id !== undefined) item.id = view.id;
     item.description = view.description;
     // With a still, the tooltip is left for resolveTreeItem: listing does not wait for pictures.
-    if (view.tooltip && !(view.still && this.stills)) item.tooltip = new vscode.MarkdownString(view.tooltip);
+    if (view.tooltip && !(view.still && this.stills) && !this.extra?.applies(node))
+      item.tooltip = new vscode.MarkdownString(view.tooltip);
     if (view.icon)
       item.iconPath = new vscode.ThemeIcon(
         view.icon.id,
@@ -54,9 +60,13 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
 
   async resolveTreeItem(item: vscode.TreeItem, node: TreeNode): Promise<vscode.TreeItem> {
     const view = node.view();
-    if (item.tooltip === undefined && this.stills) {
-      const tooltip = await this.stills.tooltip(view);
-      if (tooltip) item.tooltip = new vscode.MarkdownString(tooltip);
+    if (item.tooltip === undefined && (this.stills || this.extra)) {
+      const [tooltip, more] = await Promise.all([
+        this.stills ? this.stills.tooltip(view) : view.tooltip,
+        this.extra?.applies(node) ? this.extra.text(node) : undefined,
+      ]);
+      const text = [tooltip, more].filter(Boolean).join('\n\n');
+      if (text) item.tooltip = new vscode.MarkdownString(text);
     }
     return item;
   }

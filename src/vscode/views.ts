@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import type { TreeNode } from '../app/tree/nodes';
 import type { Poller } from '../app/tree/poller';
+import type { TooltipExtra } from '../app/health/command';
 import type { Stills } from '../app/tree/stills';
 import { ModelTreeProvider, type TreeModel } from './treeAdapter';
 
@@ -25,8 +26,9 @@ export function createView(
   filteredKey: string,
   subscriptions: vscode.Disposable[],
   stills?: Stills,
+  extra?: TooltipExtra,
 ): View {
-  const provider = new ModelTreeProvider(model, stills);
+  const provider = new ModelTreeProvider(model, stills, extra);
   const view = vscode.window.createTreeView(id, {
     treeDataProvider: provider,
     canSelectMany: true,

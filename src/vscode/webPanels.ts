@@ -5,6 +5,7 @@ const VIEW_TYPES = {
   report: 'videoPlatform.inspectReport',
   preview: 'videoPlatform.preview',
   ladder: 'videoPlatform.ladder',
+  health: 'videoPlatform.channelHealth',
 } as const;
 
 /**

@@ -234,6 +234,7 @@ describe('package.json contributions match the code', () => {
             'videoPlatform.chooseDocumentAccount',
             // Any address, asked for: no account needed.
             'videoPlatform.inspectStream',
+            'videoPlatform.checkContent',
             'videoPlatform.previewStream',
             'videoPlatform.openPlayerInBrowser',
             // Looks for ffmpeg on this machine.
@@ -333,9 +334,11 @@ describe('package.json contributions match the code', () => {
       liveOutputs: [],
       outputTemplateList: [],
     } as unknown as OutputGroup);
-    // An HLS group can be inspected and played; an RTMP group cannot. Both have addresses to copy.
+    // An HLS group can be inspected (its content checked too) and played; an RTMP group cannot. Both have
+    // addresses to copy.
     assert.deepEqual(menuCommandsFor(group.contextValue, 'videoPlatform.channels'), [
       'inspectStream',
+      'checkContent',
       'openPlayerInBrowser',
       'copyItemAddress',
       'openItemAddress',

@@ -42,7 +42,14 @@ import { createLiveLogo } from './createLiveLogo';
 import { deleteChannels } from './deleteChannel';
 import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
 import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
-import { evaluateTemplateGroup, inspectStream, openPlayerInBrowser, previewStream } from './inspectCommands';
+import { channelHealthCommand } from '../health/command';
+import {
+  checkContent,
+  evaluateTemplateGroup,
+  inspectStream,
+  openPlayerInBrowser,
+  previewStream,
+} from './inspectCommands';
 import { setUpFfmpeg } from './setUpFfmpeg';
 import type { CommandRow } from './runCommand';
 import { startChannels, stopChannels } from './startStopChannel';
@@ -102,6 +109,7 @@ export const COMMANDS: readonly CommandRow[] = [
 
   // Inspecting and previewing (src/app/inspect/)
   { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
+  { id: 'videoPlatform.checkContent', title: 'Check content', run: checkContent },
   { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
   { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
   // Stream faults of the local platform (src/localPlatform/faults/)
@@ -109,6 +117,8 @@ export const COMMANDS: readonly CommandRow[] = [
   { id: 'videoPlatform.clearStreamFaults', title: 'Clear stream faults', run: clearStreamFaults },
   // The ladder lab (src/app/ladder/)
   { id: 'videoPlatform.evaluateTemplateGroup', title: 'Evaluate template group', run: evaluateTemplateGroup },
+  // Live channel health on a local platform (src/app/health/)
+  { id: 'videoPlatform.channelHealth', title: 'Channel health', run: channelHealthCommand },
 
   // Resources view (template groups, logo groups, live templates and logos, channel categories); item addresses
   { id: 'videoPlatform.refreshResources', title: 'Refresh resources', run: refreshResources },

@@ -14,6 +14,8 @@ function inspectCommands(): typeof InspectCommands {
 
 export const inspectStream: typeof InspectCommands.inspectStream = (ctx, args) =>
   inspectCommands().inspectStream(ctx, args);
+export const checkContent: typeof InspectCommands.checkContent = (ctx, args) =>
+  inspectCommands().checkContent(ctx, args);
 export const previewStream: typeof InspectCommands.previewStream = (ctx, args) =>
   inspectCommands().previewStream(ctx, args);
 export const openPlayerInBrowser: typeof InspectCommands.openPlayerInBrowser = (ctx, args) =>

@@ -5,7 +5,7 @@
  * `.m3u8` come from here too, loaded when the first playlist document is checked.
  */
 export { playlistProblems } from '../../inspector/playlistProblems';
-export { inspectStream } from './inspectStream';
+export { checkContent, inspectStream } from './inspectStream';
 export { openPlayerFor, openPlayerInBrowser } from './player';
 export { previewStream } from './preview';
 export { evaluateTemplateGroup } from '../ladder/command';

@@ -7,12 +7,14 @@ import { inspect } from '../../inspector/inspect';
 import type { Report } from '../../inspector/report';
 import { resolveUri, toAddress } from '../../inspector/source';
 import { makeContactSheet, makeThumbnail } from '../../inspector/stills';
+import { TARGETS, type TargetName } from '../../media/qa/checks';
 import { INSTALL_HINT, type MediaTools } from '../../media/tools';
 import type { AppContext, CommandArgs } from '../context';
 import { describeFailure, inBackground, reportFailure } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { formatDateTime, formatMilliseconds, formatSeconds } from '../util/format';
 import { askAddress } from './askAddress';
+import { CONTENT_FAMILY, type ContentFamilyOptions } from './contentFamily';
 import type { WebPanel } from './panels';
 import { targetOfArgs, type StreamTarget } from './streamTargets';
 import { videoLadder } from './videoLadder';
@@ -43,10 +45,12 @@ export class InspectSession {
   private readonly closed = new AbortController();
 
   /** `notes`: said above every report of this panel (what was inspected, when it is not the address as given). */
+  /** `content`: the content checks run too (contentFamily.ts), against this loudness target. */
   constructor(
     private readonly ctx: AppContext,
     readonly target: StreamTarget,
     private readonly notes: readonly string[] = [],
+    private readonly content?: TargetName,
   ) {
     this.panel = ctx.inspection.panels.open({ kind: 'report', title: l10n.t('Inspect {0}', target.name) });
     this.panel.setHtml(this.page(`<p>${escapeHtml(l10n.t('Inspecting {0}…', target.address))}</p>`));
@@ -83,16 +87,23 @@ export class InspectSession {
     const work = async (signal: AbortSignal, report: (text: string) => void): Promise<Report> => {
       const both = AbortSignal.any([signal, this.closed.signal]);
       const fetch = this.ctx.inspection.fetch.port();
-      // Media is read in-process: the measuring needs no ffmpeg; only the pictures below do.
+      const mode = await this.ctx.inspection.tools.mode();
+      // Media is read in-process: the measuring needs no ffmpeg; the pictures below and the content checks do
+      // (Check Content: contentFamily.ts; on the first run of a live stream only, not on each refresh).
+      const content: ContentFamilyOptions | undefined = !this.content
+        ? undefined
+        : mode.kind === 'real'
+          ? { ffmpeg: mode.tools.ffmpeg, target: this.content }
+          : { ffmpeg: undefined, missing: INSTALL_HINT };
       const result = await inspect(this.target.address, {
         fetch,
+        ...(content && progress ? { mediaFamilies: { [CONTENT_FAMILY]: content } } : {}),
         ...(this.ctx.inspection.live.watchSeconds !== undefined
           ? { liveSeconds: this.ctx.inspection.live.watchSeconds }
           : {}),
         signal: both,
         onProgress: report,
       });
-      const mode = await this.ctx.inspection.tools.mode();
       if (mode.kind !== 'real') {
         const notes = [
           l10n.t(
@@ -235,16 +246,43 @@ export class InspectSession {
 }
 
 /** videoPlatform.inspectStream: the item's stream, the file, or an address asked for; the report in a panel. */
-export async function inspectStream(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
+export function inspectStream(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
+  return openInspection(ctx, args, l10n.t('Inspect stream'));
+}
+
+/**
+ * videoPlatform.checkContent: Inspect Stream with the content checks (loudness against the chosen target, true
+ * peak, black, frozen video, silence, audio/video start offset) over one rendition, each finding with its time
+ * range and a still.
+ */
+export async function checkContent(ctx: AppContext, args: CommandArgs = {}): Promise<InspectSession | undefined> {
+  const target = await ctx.ui.pick(
+    Object.values(TARGETS).map((t) => ({
+      label: t.label,
+      description: `${t.integrated} LUFS, ${t.maxTruePeak} dBTP`,
+      value: t.name,
+    })),
+    { title: l10n.t('Check content: loudness target') },
+  );
+  if (!target) return undefined;
+  return openInspection(ctx, args, l10n.t('Check content'), target);
+}
+
+async function openInspection(
+  ctx: AppContext,
+  args: CommandArgs,
+  title: string,
+  content?: TargetName,
+): Promise<InspectSession | undefined> {
   // A transcoded video: its whole ladder (videoLadder.ts), so that the checks across variants run.
   const ladder = args.node instanceof VideoNode ? await videoLadder(args.node.video) : undefined;
-  const target = ladder?.target ?? (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, l10n.t('Inspect stream')));
+  const target = ladder?.target ?? (await targetOfArgs(ctx, args)) ?? (await askAddress(ctx, title));
   if (!target) return undefined;
   // A channel that runs may not have written its playlists yet (liveStart.ts).
   const channel =
     args.node instanceof ChannelNode || args.node instanceof OutputGroupNode ? args.node.channel : undefined;
   if (channel && isRunning(channel)) await waitForLivePlaylists(ctx, target.address, channel.name);
-  const session = new InspectSession(ctx, target, ladder ? [ladder.note] : []);
+  const session = new InspectSession(ctx, target, ladder ? [ladder.note] : [], content);
   if (ladder)
     session.panel.onDidDispose(() => inBackground(ctx.log, "Removing the ladder's playlists", ladder.dispose()));
   try {

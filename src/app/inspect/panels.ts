@@ -18,7 +18,7 @@ export interface WebPanel {
 
 export interface PanelOptions {
   /** What the panel shows: one panel kind per purpose. */
-  readonly kind: 'report' | 'preview' | 'ladder';
+  readonly kind: 'report' | 'preview' | 'ladder' | 'health';
   readonly title: string;
   /** Folders whose files the page may load (preview files). */
   readonly folders?: readonly string[];

@@ -7,7 +7,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { Watchdog } from '../../localPlatform/live/watchdog';
-import { findMediaTools } from '../../media/tools';
+import { readOptions, startMediaCommandLine, type MediaCommandLine } from '../../media/commandLine';
+import type { MediaTools } from '../../media/tools';
 import { rateQualitySvg } from './chart';
 import { ladderCsv, ladderJson } from './exports';
 import { LadderInputError, ladderFromDocument } from './group';
@@ -28,42 +29,41 @@ export interface LadderArgs {
   ffmpegDir?: string;
 }
 
-function needValue(option: string, value: string | undefined): string {
-  if (value === undefined || value.startsWith('--')) throw new LadderInputError(`${option} needs a value; ${USAGE}`);
-  return value;
-}
+const OPTIONS = {
+  group: { type: 'string', multiple: true },
+  compare: { type: 'string', multiple: true },
+  reference: { type: 'string' },
+  seconds: { type: 'string' },
+  format: { type: 'string' },
+  svg: { type: 'string' },
+  ffmpeg: { type: 'string' },
+} as const;
 
 export function parseLadderArgs(argv: readonly string[]): LadderArgs {
-  const groups: string[] = [];
-  let reference: string | undefined;
+  const { values } = readOptions(argv, OPTIONS, USAGE);
+  const text = (name: keyof typeof OPTIONS): string | undefined => values[name] as string | undefined;
+  const groups = [
+    ...((values.group as string[] | undefined) ?? []),
+    ...((values.compare as string[] | undefined) ?? []),
+  ];
   let seconds = DEFAULT_SECONDS;
-  let format: LadderArgs['format'] = 'text';
-  let svg: string | undefined;
-  let ffmpegDir: string | undefined;
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--group' || arg === '--compare') groups.push(needValue(arg, argv[++i]));
-    else if (arg === '--reference') reference = needValue(arg, argv[++i]);
-    else if (arg === '--seconds') {
-      const text = needValue(arg, argv[++i]);
-      seconds = Number(text);
-      if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
-        throw new LadderInputError(`--seconds needs a number above 0, at most ${MAX_SECONDS} (not "${text}")`);
-      }
-    } else if (arg === '--format') {
-      const text = needValue(arg, argv[++i]);
-      if (text !== 'text' && text !== 'json' && text !== 'csv') {
-        throw new LadderInputError(`--format: use text, json or csv (not "${text}")`);
-      }
-      format = text;
-    } else if (arg === '--svg') svg = needValue(arg, argv[++i]);
-    else if (arg === '--ffmpeg') ffmpegDir = needValue(arg, argv[++i]);
-    else if (arg === '--help' || arg === '-h') throw new LadderInputError(USAGE);
-    else throw new LadderInputError(`unknown argument ${arg}; ${USAGE}`);
+  const secondsText = text('seconds');
+  if (secondsText !== undefined) {
+    seconds = Number(secondsText);
+    if (!(seconds > 0 && seconds <= MAX_SECONDS)) {
+      throw new LadderInputError(`--seconds needs a number above 0, at most ${MAX_SECONDS} (not "${secondsText}")`);
+    }
   }
+  const format = text('format') ?? 'text';
+  if (format !== 'text' && format !== 'json' && format !== 'csv') {
+    throw new LadderInputError(`--format: use text, json or csv (not "${format}")`);
+  }
+  const reference = text('reference');
   if (groups.length === 0) throw new LadderInputError(`--group: name a *.templategroup.json file; ${USAGE}`);
   if (groups.length > 4) throw new LadderInputError('--compare: at most 4 groups on one chart');
   if (!reference) throw new LadderInputError(`--reference: a media file, or "builtin" for the test clip; ${USAGE}`);
+  const svg = text('svg');
+  const ffmpegDir = text('ffmpeg');
   return { groups, reference, seconds, format, ...(svg ? { svg } : {}), ...(ffmpegDir ? { ffmpegDir } : {}) };
 }
 
@@ -89,23 +89,8 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
   return lines.join('\n');
 }
 
-async function main(): Promise<number> {
-  let args: LadderArgs;
-  try {
-    args = parseLadderArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`ladder: ${(error as Error).message}\n`);
-    return 2;
-  }
-  const mode = await findMediaTools({ ...(args.ffmpegDir ? { dir: args.ffmpegDir } : {}), npmFallback: true });
-  if (mode.kind !== 'real') {
-    process.stderr.write(`ladder: the ladder lab encodes and compares pictures with ffmpeg: ${mode.reason}\n`);
-    return 2;
-  }
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+/** Evaluates every group on the reference; the report on stdout (and the chart into `--svg`). */
+async function runLadder(args: LadderArgs, tools: MediaTools, signal: AbortSignal): Promise<number> {
   // No ffmpeg outlives this process, even killed with -9.
   const watchdog = new Watchdog();
   const workDir = await mkdtemp(join(tmpdir(), 'vpt-ladder-'));
@@ -118,25 +103,20 @@ async function main(): Promise<number> {
       args.reference === 'builtin'
         ? {
             label: 'built-in test clip',
-            file: await builtinReference(
-              mode.tools.ffmpeg,
-              join(homedir(), '.cache', 'video-platform-tools'),
-              undefined,
-              {
-                signal: controller.signal,
-                track: watchdog,
-              },
-            ),
+            file: await builtinReference(tools.ffmpeg, join(homedir(), '.cache', 'video-platform-tools'), undefined, {
+              signal,
+              track: watchdog,
+            }),
           }
         : { label: args.reference, file: args.reference };
     const evaluations: LadderEvaluation[] = [];
     for (const ladder of ladders) {
       progress(`${ladder.name}: ${ladder.rungs.length} renditions`);
       evaluations.push(
-        await evaluateLadder(mode.tools, ladder, reference, {
+        await evaluateLadder(tools, ladder, reference, {
           workDir,
           seconds: args.seconds,
-          signal: controller.signal,
+          signal,
           track: watchdog,
           onProgress: progress,
         }),
@@ -151,30 +131,20 @@ async function main(): Promise<number> {
           : `${ladderText(evaluations)}\n`;
     process.stdout.write(out);
     return evaluations.some((e) => e.findings.length > 0) ? 1 : 0;
-  } catch (error) {
-    if (controller.signal.aborted) {
-      process.stderr.write('ladder: stopped\n');
-      return 130;
-    }
-    const message = (error as Error).message ?? String(error);
-    process.stderr.write(`ladder: ${error instanceof LadderInputError ? message : `could not evaluate: ${message}`}\n`);
-    return 2;
   } finally {
     await rm(workDir, { recursive: true, force: true });
     watchdog.close();
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
   }
 }
 
-if (require.main === module) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`ladder: ${String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+export const LADDER_COMMAND_LINE: MediaCommandLine<LadderArgs> = {
+  name: 'ladder',
+  parse: parseLadderArgs,
+  ffmpegDir: (args) => args.ffmpegDir,
+  needs: 'the ladder lab encodes and compares pictures with ffmpeg',
+  isInputError: (error) => error instanceof LadderInputError,
+  couldNot: 'could not evaluate',
+  run: runLadder,
+};
+
+if (require.main === module) startMediaCommandLine(LADDER_COMMAND_LINE);

@@ -1,7 +1,7 @@
 /**
  * The routes: `/rest` the REST interface, `/multipart/upload` the upload (media/upload.ts), `/vod/...` and
  * `/logo/...` the media files (media/routes.ts), `/live/...` a live channel's files when real live media runs
- * (live/router.ts), `/player` the browser player (player.ts). Every route gets the same pipeline before it
+ * (live/router.ts), `/player` the browser player (player.ts), `/_local/health/channel` a channel's health (health.ts). Every route gets the same pipeline before it
  * (normalise) and after it (the answer to a refusal, the request log: server.ts). A new route is one more entry.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';

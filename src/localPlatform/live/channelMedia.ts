@@ -23,6 +23,7 @@ import {
   type LogoBox,
   type Rendition,
 } from './ladder';
+import { IngestMeter, meterPublisher, type SourceFigures } from './ingestMeter';
 import type { HlsGroupInfo, LiveChannel } from './liveChannel';
 import type { NmsSession } from './nms';
 import {
@@ -63,6 +64,8 @@ export class ChannelMedia implements LiveChannel {
   private proxy: SourceProxy | undefined;
   private ladder: Supervised | undefined;
   private publisher: NmsSession | undefined;
+  /** Measures the connected publisher's packets (the channel's health); a new one per publish. */
+  private meter: IngestMeter | undefined;
   private stopped = false;
   /** Ladders finishing after their source left. */
   private readonly finishing = new Set<Promise<void>>();
@@ -102,6 +105,10 @@ export class ChannelMedia implements LiveChannel {
 
   mediaFile(name: string, ext: 'ts' | 'key'): string | undefined {
     return join(this.env.dir, `${name}.${ext}`);
+  }
+
+  sourceFigures(): SourceFigures | undefined {
+    return this.publisher ? this.meter?.figures() : undefined;
   }
 
   channelRecord(): ChannelRec | undefined {
@@ -177,6 +184,8 @@ export class ChannelMedia implements LiveChannel {
   published(session: NmsSession): void {
     if (this.stopped) return;
     this.publisher = session;
+    this.meter = new IngestMeter();
+    meterPublisher(session, this.meter);
     // An encoder that stalls without closing its connection is no source either: after
     // STALL_MS without a byte its connection is closed (and reads as gone).
     let bytes = session.inBytes;

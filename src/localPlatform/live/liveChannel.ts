@@ -5,6 +5,7 @@
  */
 import type { ChannelRec } from '../store/records';
 import type { AccountStore } from '../store/store';
+import type { SourceFigures } from './ingestMeter';
 import type { Rendition } from './ladder';
 import type { NmsSession } from './nms';
 
@@ -40,4 +41,6 @@ export interface LiveChannel {
    * undefined for a name not served.
    */
   mediaFile(name: string, ext: 'ts' | 'key'): string | Buffer | undefined;
+  /** What the platform receives from the connected source now (ingestMeter.ts); undefined without one. */
+  sourceFigures(): SourceFigures | undefined;
 }

@@ -13,6 +13,7 @@ import { PlatformFault } from '../http/faults';
 import type { ChannelRec } from '../store/records';
 import { Tx } from '../store/store';
 import { ChannelMedia, renditionsOf } from './channelMedia';
+import { channelHealth, type ChannelHealth } from './health';
 import type { LiveChannel } from './liveChannel';
 import { isLoopable, PatternLoop } from './patternLoop';
 import {
@@ -61,6 +62,8 @@ export interface LiveHooks {
   stop(channelId: string): Promise<void>;
   /** The channel's thumbnail is on disk (its ladder wrote one since the channel started): lists name it. */
   thumbnail(channelId: string): boolean;
+  /** The started channel's health (live/health.ts); undefined when this account has no such started channel. */
+  health(channelId: string): Promise<ChannelHealth | undefined>;
   /** Why the platform will not pull from this address (its host is not public), or undefined. */
   pullProblem(pullStream: string): Promise<string | undefined>;
   /** Why the platform will not send an RTMP group to this address (`rtmpThirdPartyOutputUrl`), or undefined. */
@@ -163,6 +166,10 @@ export class LiveMedia {
         const media = this.channels.get(channelId);
         // Of this account's channel only: demo data gives two accounts the same ids.
         return media !== undefined && media.store === account.store && media.thumbnailReady;
+      },
+      health: async (channelId) => {
+        const media = this.channels.get(channelId);
+        return media !== undefined && media.store === account.store ? channelHealth(media) : undefined;
       },
     };
   }

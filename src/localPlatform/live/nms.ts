@@ -9,6 +9,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 
+/** One FLV tag as the library parses it (core/avpacket.js): `codec_type` 8 audio, 9 video; `flags` see flv.js. */
+export interface NmsPacket {
+  codec_id: number;
+  codec_type: number;
+  flags: number;
+  dts: number;
+  size: number;
+  data: Buffer;
+}
+
 export interface NmsSession {
   id: string;
   ip: string;
@@ -25,7 +35,7 @@ export interface NmsSession {
   audioCodec: number;
   inBytes: number;
   socket: Socket;
-  rtmp: { onPushCallback: () => void; onPlayCallback: () => void };
+  rtmp: { onPushCallback: () => void; onPlayCallback: () => void; onPacketCallback: (packet: NmsPacket) => void };
   broadcast: { publishGraceMs: number; subscribers: Map<string, NmsSession> };
   run(): void;
   close(): void;

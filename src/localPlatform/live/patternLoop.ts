@@ -228,6 +228,11 @@ export class PatternLoop implements LiveChannel {
     return shiftSegment(loop.segments[s % LOOP_SEGMENTS], Math.floor(s / LOOP_SEGMENTS), loop.turn);
   }
 
+  /** A loop made once and served from memory: nothing is received. */
+  sourceFigures(): undefined {
+    return undefined;
+  }
+
   published(): void {
     // A pull channel takes no push (LiveMedia.authorize refuses it).
   }

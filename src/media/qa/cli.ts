@@ -7,7 +7,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { findMediaTools } from '../tools';
+import { readOptions, startMediaCommandLine, type MediaCommandLine } from '../commandLine';
+import type { MediaTools } from '../tools';
 import { checkContent, targetNamed, TARGETS, type LoudnessTarget, type QaFinding } from './checks';
 import { measureContent, QaInputError } from './measure';
 import type { ContentMeasurement } from './model';
@@ -26,39 +27,43 @@ interface Args {
   ffmpegDir?: string;
 }
 
-function needValue(option: string, value: string | undefined): string {
-  if (value === undefined || value.startsWith('--')) throw new QaInputError(`${option} needs a value; ${USAGE}`);
-  return value;
-}
+const OPTIONS = {
+  target: { type: 'string' },
+  format: { type: 'string' },
+  json: { type: 'boolean' },
+  stills: { type: 'string' },
+  'max-seconds': { type: 'string' },
+  ffmpeg: { type: 'string' },
+} as const;
 
 export function parseQaArgs(argv: readonly string[]): Args {
-  const args: Args = { files: [], target: TARGETS.ebu, json: false };
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
-    if (arg === '--target') {
-      try {
-        args.target = targetNamed(needValue(arg, argv[++i]));
-      } catch (error) {
-        throw new QaInputError((error as Error).message);
-      }
-    } else if (arg === '--format') {
-      const format = needValue(arg, argv[++i]);
-      if (format !== 'json' && format !== 'text')
-        throw new QaInputError(`--format: use text or json (not "${format}")`);
-      args.json = format === 'json';
-    } else if (arg === '--json') args.json = true;
-    else if (arg === '--stills') args.stills = needValue(arg, argv[++i]);
-    else if (arg === '--ffmpeg') args.ffmpegDir = needValue(arg, argv[++i]);
-    else if (arg === '--max-seconds') {
-      const text = needValue(arg, argv[++i]);
-      const value = Number(text);
-      if (!Number.isFinite(value) || value <= 0 || value > 86_400) {
-        throw new QaInputError(`--max-seconds needs a number of seconds above 0, at most 86400 (not "${text}")`);
-      }
-      args.maxSeconds = value;
-    } else if (arg === '--help' || arg === '-h') throw new QaInputError(USAGE);
-    else if (arg.startsWith('--')) throw new QaInputError(`unknown option ${arg}; ${USAGE}`);
-    else args.files.push(arg);
+  const { values, positionals } = readOptions(argv, OPTIONS, USAGE, true);
+  const text = (name: keyof typeof OPTIONS): string | undefined => values[name] as string | undefined;
+  const args: Args = { files: positionals, target: TARGETS.ebu, json: values.json === true };
+  const target = text('target');
+  if (target !== undefined) {
+    try {
+      args.target = targetNamed(target);
+    } catch (error) {
+      throw new QaInputError((error as Error).message);
+    }
+  }
+  const format = text('format');
+  if (format !== undefined) {
+    if (format !== 'json' && format !== 'text') throw new QaInputError(`--format: use text or json (not "${format}")`);
+    args.json = format === 'json';
+  }
+  const stills = text('stills');
+  if (stills !== undefined) args.stills = stills;
+  const ffmpeg = text('ffmpeg');
+  if (ffmpeg !== undefined) args.ffmpegDir = ffmpeg;
+  const maxSeconds = text('max-seconds');
+  if (maxSeconds !== undefined) {
+    const value = Number(maxSeconds);
+    if (!Number.isFinite(value) || value <= 0 || value > 86_400) {
+      throw new QaInputError(`--max-seconds needs a number of seconds above 0, at most 86400 (not "${maxSeconds}")`);
+    }
+    args.maxSeconds = value;
   }
   if (args.files.length === 0) throw new QaInputError(`no file given; ${USAGE}`);
   return args;
@@ -85,79 +90,48 @@ export function qaText(m: ContentMeasurement, target: LoudnessTarget, findings: 
   return lines.join('\n');
 }
 
-async function main(): Promise<number> {
-  let args: Args;
-  try {
-    args = parseQaArgs(process.argv.slice(2));
-  } catch (error) {
-    process.stderr.write(`qa: ${(error as Error).message}\n`);
-    return 2;
+/** The checks of the files, the report on stdout, the stills into `--stills`. */
+async function runQa(args: Args, tools: MediaTools, signal: AbortSignal): Promise<number> {
+  const m = await measureContent(tools.ffmpeg, args.files, {
+    signal,
+    ...(args.maxSeconds ? { maxSeconds: args.maxSeconds } : {}),
+    ...(args.json
+      ? {}
+      : { onProgress: (s, total) => process.stderr.write(`… ${s.toFixed(0)} / ${total.toFixed(0)} s\r`) }),
+  });
+  if (!args.json) process.stderr.write('\n');
+  const findings = checkContent(m, args.target);
+  let stills: Array<{ code: string; at: number; file: string }> = [];
+  if (args.stills) {
+    await mkdir(args.stills, { recursive: true });
+    const made = await stillsFor(tools.ffmpeg, m, args.files, findings, { signal });
+    stills = await Promise.all(
+      made.map(async (s, i) => {
+        const file = join(args.stills!, `${String(i + 1).padStart(2, '0')}-${s.finding.code}-${s.at.toFixed(2)}s.jpg`);
+        await writeFile(file, s.jpeg);
+        return { code: s.finding.code, at: s.at, file };
+      }),
+    );
   }
-  const mode = await findMediaTools({ ...(args.ffmpegDir ? { dir: args.ffmpegDir } : {}), npmFallback: true });
-  if (mode.kind !== 'real') {
-    process.stderr.write(`qa: the content checks decode pictures and sound with ffmpeg: ${mode.reason}\n`);
-    return 2;
+  if (args.json) {
+    process.stdout.write(
+      `${JSON.stringify({ target: args.target.name, measurement: m, findings, stills }, null, 2)}\n`,
+    );
+  } else {
+    process.stdout.write(`${qaText(m, args.target, findings)}\n`);
+    for (const s of stills) process.stdout.write(`Still for ${s.code} at ${s.at.toFixed(2)} s: ${s.file}\n`);
   }
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    const m = await measureContent(mode.tools.ffmpeg, args.files, {
-      signal: controller.signal,
-      ...(args.maxSeconds ? { maxSeconds: args.maxSeconds } : {}),
-      ...(args.json
-        ? {}
-        : { onProgress: (s, total) => process.stderr.write(`… ${s.toFixed(0)} / ${total.toFixed(0)} s\r`) }),
-    });
-    if (!args.json) process.stderr.write('\n');
-    const findings = checkContent(m, args.target);
-    let stills: Array<{ code: string; at: number; file: string }> = [];
-    if (args.stills) {
-      await mkdir(args.stills, { recursive: true });
-      const made = await stillsFor(mode.tools.ffmpeg, m, args.files, findings, { signal: controller.signal });
-      stills = await Promise.all(
-        made.map(async (s, i) => {
-          const file = join(
-            args.stills!,
-            `${String(i + 1).padStart(2, '0')}-${s.finding.code}-${s.at.toFixed(2)}s.jpg`,
-          );
-          await writeFile(file, s.jpeg);
-          return { code: s.finding.code, at: s.at, file };
-        }),
-      );
-    }
-    if (args.json) {
-      process.stdout.write(
-        `${JSON.stringify({ target: args.target.name, measurement: m, findings, stills }, null, 2)}\n`,
-      );
-    } else {
-      process.stdout.write(`${qaText(m, args.target, findings)}\n`);
-      for (const s of stills) process.stdout.write(`Still for ${s.code} at ${s.at.toFixed(2)} s: ${s.file}\n`);
-    }
-    return findings.some((f) => f.severity === 'error') ? 1 : 0;
-  } catch (error) {
-    if (controller.signal.aborted) {
-      process.stderr.write('qa: stopped\n');
-      return 130;
-    }
-    const message = (error as Error).message ?? String(error);
-    process.stderr.write(`qa: ${error instanceof QaInputError ? message : `could not check: ${message}`}\n`);
-    return 2;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+  return findings.some((f) => f.severity === 'error') ? 1 : 0;
 }
 
-if (require.main === module) {
-  main().then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`qa: ${String(error)}\n`);
-      process.exitCode = 2;
-    },
-  );
-}
+export const QA_COMMAND_LINE: MediaCommandLine<Args> = {
+  name: 'qa',
+  parse: parseQaArgs,
+  ffmpegDir: (args) => args.ffmpegDir,
+  needs: 'the content checks decode pictures and sound with ffmpeg',
+  isInputError: (error) => error instanceof QaInputError,
+  couldNot: 'could not check',
+  run: runQa,
+};
+
+if (require.main === module) startMediaCommandLine(QA_COMMAND_LINE);

@@ -236,9 +236,11 @@ describe('content checks: loudness, black, frozen, silence on real media', funct
       /target: use one of ebu, atsc, stream-14, stream-16 \(not "loud"\)/,
     );
     assert.throws(() => parseQaArgs(['a.mp4', '--format', 'xml']), /--format: use text or json/);
+    assert.throws(() => parseQaArgs(['a.mp4', '--max-seconds=-3']), /--max-seconds needs a number of seconds above 0/);
+    // A value that looks like an option is named with how to give it (node:util parseArgs).
     assert.throws(
       () => parseQaArgs(['a.mp4', '--max-seconds', '-3']),
-      /--max-seconds needs a number of seconds above 0/,
+      /'--max-seconds' argument is ambiguous.*--max-seconds=-XYZ/,
     );
     assert.throws(() => parseQaArgs([]), /no file given/);
     assert.equal(parseQaArgs(['a.mp4', '--target', 'atsc', '--format', 'json']).target.name, 'atsc');
