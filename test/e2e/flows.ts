@@ -9,6 +9,7 @@ import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
+import { testDoubleFlow } from './testDoubleFlow';
 import type { Flow, FlowContext } from './runFlows';
 
 const ACCOUNT_NAME = 'Local e2e';
@@ -80,7 +81,7 @@ export function writeWorkspace(folder: string): void {
   writeFileSync(join(folder, TEMPLATE_GROUP_FILE), JSON.stringify(group, null, 2) + '\n');
 }
 
-async function channelRow(ctx: FlowContext, name: string) {
+export async function channelRow(ctx: FlowContext, name: string) {
   const pane = await ctx.wb.expandPane('Live Channels');
   const row = ctx.wb.treeRow(pane, name);
   // Channels may be grouped by category: open the collapsed groups until the channel shows.
@@ -123,7 +124,7 @@ async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
   return (await page.evaluate('navigator.clipboard.readText()')) as string;
 }
 
-async function expectRowText(
+export async function expectRowText(
   row: ReturnType<FlowContext['wb']['treeRow']>,
   pattern: RegExp,
   what: string,
@@ -239,7 +240,7 @@ async function tooltipPicture(
 }
 
 /** Moves the pointer off the views, so that a row's hover (its tooltip) does not cover the next click. */
-async function awayFromTooltips(ctx: FlowContext): Promise<void> {
+export async function awayFromTooltips(ctx: FlowContext): Promise<void> {
   await ctx.wb.page.mouse.move(800, 300);
   await ctx.wb.page.keyboard.press('Escape');
   await ctx.wb.within(2_000, async () => (await ctx.wb.page.locator('.monaco-hover:visible').count()) === 0);
@@ -1142,4 +1143,6 @@ export const flows: Flow[] = [
   ...resourceFlows,
   // Configuration as code (test/e2e/configsFlow.ts).
   configsFlow,
+  // The local platform as a test double: stream faults and callbacks (test/e2e/testDoubleFlow.ts).
+  testDoubleFlow,
 ];
