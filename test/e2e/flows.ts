@@ -5,10 +5,10 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
-import { eventually } from '../helpers/eventually';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
+import { awayFromTooltips, channelRow, expectRowText } from './rows';
 import { testDoubleFlow } from './testDoubleFlow';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -81,35 +81,6 @@ export function writeWorkspace(folder: string): void {
   writeFileSync(join(folder, TEMPLATE_GROUP_FILE), JSON.stringify(group, null, 2) + '\n');
 }
 
-export async function channelRow(ctx: FlowContext, name: string) {
-  const pane = await ctx.wb.expandPane('Live Channels');
-  const row = ctx.wb.treeRow(pane, name);
-  // Channels may be grouped by category: open the collapsed groups until the channel shows.
-  const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
-  let opened = 0;
-  await ctx.wb.until(
-    `the channel "${name}" to show`,
-    async () => {
-      if (await row.isVisible().catch(() => false)) return true;
-      const group =
-        opened < 10
-          ? await collapsed
-              .first()
-              .elementHandle({ timeout: 1_000 })
-              .catch(() => null)
-          : null;
-      if (group) {
-        opened++;
-        await (await group.$('.monaco-tl-twistie'))?.click();
-        await ctx.wb.within(1_000, async () => (await group.getAttribute('aria-expanded')) !== 'false');
-      }
-      return undefined;
-    },
-    20_000,
-  );
-  return row;
-}
-
 /** A workspace file as saved on disk, once it parses and `ready` accepts it (a save takes a moment). */
 function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean): Promise<T> {
   return ctx.wb.until(`${name} saved`, async () => {
@@ -122,25 +93,6 @@ function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean
 async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
   return (await page.evaluate('navigator.clipboard.readText()')) as string;
-}
-
-export async function expectRowText(
-  row: ReturnType<FlowContext['wb']['treeRow']>,
-  pattern: RegExp,
-  what: string,
-  timeoutMs = 20_000,
-): Promise<string> {
-  let text = '';
-  return eventually(
-    what,
-    async () => {
-      text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
-      return pattern.test(text) ? text : undefined;
-    },
-    timeoutMs,
-  ).catch(() => {
-    throw new Error(`${what}: the row shows "${text}", expected ${pattern}`);
-  });
 }
 
 /** The text of the webview (report panel) whose page says `pattern`, once one does. */
@@ -237,13 +189,6 @@ async function tooltipPicture(
     },
     timeoutMs,
   );
-}
-
-/** Moves the pointer off the views, so that a row's hover (its tooltip) does not cover the next click. */
-export async function awayFromTooltips(ctx: FlowContext): Promise<void> {
-  await ctx.wb.page.mouse.move(800, 300);
-  await ctx.wb.page.keyboard.press('Escape');
-  await ctx.wb.within(2_000, async () => (await ctx.wb.page.locator('.monaco-hover:visible').count()) === 0);
 }
 
 /** The state of the preview webview's <video> (readyState, currentTime, error), where a webview holds one. */

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
-import { awayFromTooltips, channelRow, expectRowText } from './flows';
+import { awayFromTooltips, channelRow, expectRowText } from './rows';
 import type { Flow, FlowContext } from './runFlows';
 
 interface Received {

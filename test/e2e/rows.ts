@@ -1,0 +1,58 @@
+// Rows of the extension's views as the flows read them: shared by the flow files.
+import { eventually } from '../helpers/eventually';
+import type { FlowContext } from './runFlows';
+
+export async function channelRow(ctx: FlowContext, name: string) {
+  const pane = await ctx.wb.expandPane('Live Channels');
+  const row = ctx.wb.treeRow(pane, name);
+  // Channels may be grouped by category: open the collapsed groups until the channel shows.
+  const collapsed = pane.locator('.monaco-list-row[aria-expanded="false"]');
+  let opened = 0;
+  await ctx.wb.until(
+    `the channel "${name}" to show`,
+    async () => {
+      if (await row.isVisible().catch(() => false)) return true;
+      const group =
+        opened < 10
+          ? await collapsed
+              .first()
+              .elementHandle({ timeout: 1_000 })
+              .catch(() => null)
+          : null;
+      if (group) {
+        opened++;
+        await (await group.$('.monaco-tl-twistie'))?.click();
+        await ctx.wb.within(1_000, async () => (await group.getAttribute('aria-expanded')) !== 'false');
+      }
+      return undefined;
+    },
+    20_000,
+  );
+  return row;
+}
+
+export async function expectRowText(
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+  pattern: RegExp,
+  what: string,
+  timeoutMs = 20_000,
+): Promise<string> {
+  let text = '';
+  return eventually(
+    what,
+    async () => {
+      text = (await row.innerText().catch(() => '')).replace(/\s+/g, ' ');
+      return pattern.test(text) ? text : undefined;
+    },
+    timeoutMs,
+  ).catch(() => {
+    throw new Error(`${what}: the row shows "${text}", expected ${pattern}`);
+  });
+}
+
+/** Moves the pointer off the views, so that a row's hover (its tooltip) does not cover the next click. */
+export async function awayFromTooltips(ctx: FlowContext): Promise<void> {
+  await ctx.wb.page.mouse.move(800, 300);
+  await ctx.wb.page.keyboard.press('Escape');
+  await ctx.wb.within(2_000, async () => (await ctx.wb.page.locator('.monaco-hover:visible').count()) === 0);
+}
