@@ -121,7 +121,10 @@ function clauseProblem(clause: string): string | undefined {
 }
 
 describe('inspector: every finding code cites a section that exists, in a shape the report links', () => {
-  const builtIn = (): string[] => registeredCodes().filter((code) => !code.startsWith('TEST-'));
+  // The content family (src/app/inspect/contentFamily.ts, registered from outside when a test loads it) cites
+  // loudness and picture standards, not the HLS texts.
+  const builtIn = (): string[] =>
+    registeredCodes().filter((code) => !code.startsWith('TEST-') && codeInfo(code)?.family !== 'content');
 
   it('each clause is RFC 8216 / rfc8216bis sections of their tables of contents, or Apple by section name', () => {
     const wrong = builtIn()

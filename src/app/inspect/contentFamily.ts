@@ -6,6 +6,7 @@
  * lists), and report each finding with its time range and a still at that time. Without ffmpeg they are named as
  * not run.
  */
+import { l10n } from '../../l10n/l10n';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -117,7 +118,10 @@ async function inspectContent(input: MediaInput, raw: unknown): Promise<MediaFam
 
 registerFamily({
   name: CONTENT_FAMILY,
-  title: 'Content: loudness, black, frozen video, silence',
+  // A getter, as the built-in families have: the heading follows the language the report is drawn in.
+  get title(): string {
+    return l10n.t('Content: loudness, black, frozen video, silence');
+  },
   codes: codes as Record<QaCode | 'QA-NOT-RUN', CodeInfo>,
   inspectMedia: inspectContent,
 });
