@@ -32,21 +32,27 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // activation again (issue 29's goal is 150 KiB loaded before activate() returns).
 // Lowered to 295 KB for issue 27: configuration as code is that lazy part now (dist/lazy/configs.js, 30.6 KB), loaded
 // on its first command or when the workspace holds a pulled folder; activation loads 289,855 bytes (was 316,636).
-const BUNDLE_BUDGET_BYTES = 295_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
+// Raised to 316 KB when issue 26 and issue 28's channel health merged: the stream-fault commands and the health
+// tooltip and panel are in the bundle (311,899 bytes measured). Both could ride in a lazy part as the Callbacks
+// view's commands do (issue 29).
+const BUNDLE_BUDGET_BYTES = 316_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured);
   // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured).
   // To 460 KB for issue 26: the callbacks (signed deliveries, delivery log, admin route; about 14 KB) and stream
   // faults, which validate profiles with ajv at run time (ajv about 125 KB minified, the faults room about 18 KB;
   // 441 KB measured without the callbacks). Precompiled standalone validators, as src/authoring/generated/ does
-  // for documents, would take ajv out again.
-  'dist/lazy/localPlatform.js': 460_000, // the local platform, busboy, node-media-server, ajv
+  // for documents, would take ajv out again. To 470 KB for issue 28: live channel health (the ingest meter, the
+  // health route; 462,186 bytes measured with all of issue 26).
+  'dist/lazy/localPlatform.js': 470_000, // the local platform, busboy, node-media-server, ajv
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
   // Raised from 76 KB for issue 24 (nine check families with about 70 finding codes, the model, the timeline; the
   // playlist text checks moved here out of dist/extension.js) and issue 28 (the ladder lab: Evaluate Template Group,
-  // its panel and chart, the local platform's encode command): 138 KB measured.
-  'dist/lazy/inspect.js': 150_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // its panel and chart, the local platform's encode command): 138 KB measured. To 175 KB for issues 24, 26 and 28:
+  // LL-HLS reading (blocking reload, delta update, parts), the Callbacks view's commands and the content family
+  // (169,174 bytes measured).
+  'dist/lazy/inspect.js': 175_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured.
   'dist/lazy/configs.js': 36_000,
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
@@ -63,7 +69,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 // Raised for issues 21 and 25: the walkthrough's pages, the looped pattern, security and tour code made it 755 KiB.
 // Raised for issues 23, 24, 27 and 28: the contracts, the inspector's check families, configuration as code and the
 // ladder lab with their Chinese translations made it about 803 KiB.
-const VSIX_BUDGET_BYTES = 850_000;
+// Raised for issues 26 and 28: ajv in the local platform's part (stream fault profiles), the callbacks, channel
+// health, LL-HLS reading and the content family made it 910,321 bytes.
+const VSIX_BUDGET_BYTES = 930_000;
 
 const INPUTS = [
   'src',

@@ -7,7 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { appendFile, mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DIR_MODE, FILE_MODE } from '../store/permissions';
+import { DIR_MODE, FILE_MODE, restrictFolder } from '../store/permissions';
 import type { DeliveryRecord } from './events';
 
 export const LOG_KEEP = 500;
@@ -15,6 +15,8 @@ export const LOG_KEEP = 500;
 /** The account's signing secret: the stored one, or a new one stored now. */
 export async function loadSecret(dir: string): Promise<string> {
   await mkdir(dir, { recursive: true, mode: DIR_MODE });
+  // mkdir leaves an existing folder's mode alone: one an older copy left readable is the owner's again.
+  await restrictFolder(dir);
   const file = join(dir, 'secret');
   try {
     const text = (await readFile(file, 'utf8')).trim();
@@ -44,6 +46,7 @@ export class DeliveryLog {
 
   static async open(dir: string, onError: (error: unknown) => void, keep = LOG_KEEP): Promise<DeliveryLog> {
     await mkdir(dir, { recursive: true, mode: DIR_MODE });
+    await restrictFolder(dir);
     const file = join(dir, 'deliveries.jsonl');
     let text = '';
     try {
