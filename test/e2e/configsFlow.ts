@@ -141,15 +141,22 @@ export const configsFlow: Flow = {
       return undefined;
     });
     await wb.page.keyboard.press('Shift+F10');
-    await wb.page
+    const openAsFile = wb.page
       .locator('.monaco-menu .action-item')
       .filter({ hasText: /Open as File/ })
-      .first()
-      .click();
-    // The platform's document carries the group's id (the folder's file does not).
-    await wb.until('the template group document', async () =>
-      /"id": 1002/.test((await wb.editorText().innerText()).replace(/\s+/g, ' ')) ? true : undefined,
-    );
+      .first();
+    await openAsFile.waitFor({ state: 'visible', timeout: 10_000 });
+    // The platform's document carries the group's id (the folder's file does not). A click that lands while the
+    // menu is still being placed is lost (seen in a full run): click again while the menu is still there.
+    await wb.until('the template group document', async () => {
+      const text = await wb
+        .editorText()
+        .innerText({ timeout: 1_000 })
+        .catch(() => '');
+      if (/"id": 1002/.test(text.replace(/\s+/g, ' '))) return true;
+      if (await openAsFile.isVisible().catch(() => false)) await openAsFile.click({ timeout: 2_000 }).catch(() => {});
+      return undefined;
+    });
     await wb.replaceInEditor('"videoBitrate": 500', '"videoBitrate": 650');
     await wb.clearNotifications();
     await wb.editorTitleAction('Create or Update on the Platform');

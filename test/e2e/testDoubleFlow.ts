@@ -109,10 +109,14 @@ export const testDoubleFlow: Flow = {
       );
       await ctx.shot('callbacks view');
       await delivery.click();
-      const editor = wb.page.locator('.editor-instance .view-lines').first();
+      // The top of the delivery's document (the body may be below the fold when the panel is open).
+      const editor = wb.editorText();
       await wb.until(
-        'the delivery opened with its body and headers',
-        async () => (/channelStatus/.test(await editor.innerText().catch(() => '')) ? true : undefined),
+        'the delivery opened with its request headers',
+        async () =>
+          /channel-status[\s\S]*x-callback-signature/.test(await editor.innerText({ timeout: 1_000 }).catch(() => ''))
+            ? true
+            : undefined,
         20_000,
       );
       ctx.log(`delivery: ${(await editor.innerText()).replace(/\s+/g, ' ').slice(0, 300)}`);
