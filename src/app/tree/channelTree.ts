@@ -10,7 +10,7 @@ import type { ClientSource } from './clientSource';
 import { channelQuery, describeChannelFilter, isEmptyFilter, type ChannelFilter } from './filters';
 import { listChildren } from './listChildren';
 import { channelOrder, isStatusOrder, MAX_SORTED_LIVE, readLiveRun } from './liveRun';
-import { CategoryNode, ChannelNode, ErrorNode, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
+import { CategoryNode, ChannelNode, ErrorNode, FaultMarks, OutputGroupNode, OutputNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
 
 /** How many pages `locateChannel` reads at most to find a channel for reveal. */
@@ -31,7 +31,7 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
   private nodes = new Map<string, ChannelNode>();
   private readonly transient = new Map<string, string>();
   /** Items the local platform serves with stream faults (commands/streamFaults.ts). */
-  private readonly faulted = new Set<string>();
+  private readonly faulted = new FaultMarks();
   /** Settling channels the platform refused to read (deleted elsewhere): not polled again until a refresh. */
   private unfollowed = new Set<string>();
   /** Channels created here since the last refresh: listed first, wherever their page would be. */
@@ -338,13 +338,7 @@ export class ChannelTreeModel extends FilteredListModel<ChannelFilter> {
 
   /** The items the local platform serves with stream faults now (all of the account's: the others lose the mark). */
   markFaulted(ids: Iterable<string>): void {
-    this.faulted.clear();
-    for (const id of ids) this.faulted.add(id);
-    for (const [id, node] of this.nodes) {
-      if (node.faults === this.faulted.has(id)) continue;
-      node.faults = this.faulted.has(id);
-      this.fire(node);
-    }
+    this.faulted.mark(ids, this.nodes, (node) => this.fire(node));
   }
 
   /** Shows `text` as the channel's description while an operation runs; undefined clears it. */

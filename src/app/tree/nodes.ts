@@ -27,6 +27,31 @@ function withFaults(view: NodeView): NodeView {
   };
 }
 
+/** The ids the local platform serves with stream faults now, as the channel and video models keep them. */
+export class FaultMarks {
+  private readonly ids = new Set<string>();
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  /** Takes the new ids (all of the account's: the others lose the mark) and fires each of `nodes` that changed. */
+  mark<N extends { faults: boolean }>(
+    ids: Iterable<string>,
+    nodes: Iterable<[string, N]>,
+    fire: (node: N) => void,
+  ): void {
+    this.ids.clear();
+    for (const id of ids) this.ids.add(id);
+    for (const [id, node] of nodes) {
+      const faults = this.ids.has(id);
+      if (node.faults === faults) continue;
+      node.faults = faults;
+      fire(node);
+    }
+  }
+}
+
 export class ChannelNode extends TreeNode {
   readonly kind = 'channel';
   /** The local platform serves it with stream faults (set by the model on every update). */

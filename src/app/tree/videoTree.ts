@@ -8,7 +8,7 @@ import type { ClientSource } from './clientSource';
 import { FilteredListModel, listTotal } from './filteredList';
 import { describeVideoFilter, isEmptyFilter, videoQuery, type VideoFilter } from './filters';
 import { listChildren } from './listChildren';
-import { RenditionNode, VideoNode, type TreeNode } from './nodes';
+import { FaultMarks, RenditionNode, VideoNode, type TreeNode } from './nodes';
 import { PagedList } from './pagedList';
 import { isVideoSettling, type TranscodingSeen } from './videoPresentation';
 
@@ -23,7 +23,7 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
   private nodes = new Map<string, VideoNode>();
   private readonly transient = new Map<string, string>();
   /** Items the local platform serves with stream faults (commands/streamFaults.ts). */
-  private readonly faulted = new Set<string>();
+  private readonly faulted = new FaultMarks();
   /** The videos a command started, and whether each was seen settling (or known to be queued). */
   private readonly tracked = new Map<string, boolean>();
   /** Videos whose save-as transcoding was requested: when one settles, the list is read again for the new item. */
@@ -204,13 +204,7 @@ export class VideoTreeModel extends FilteredListModel<VideoFilter> {
 
   /** The items the local platform serves with stream faults now (all of the account's: the others lose the mark). */
   markFaulted(ids: Iterable<string>): void {
-    this.faulted.clear();
-    for (const id of ids) this.faulted.add(id);
-    for (const [id, node] of this.nodes) {
-      if (node.faults === this.faulted.has(id)) continue;
-      node.faults = this.faulted.has(id);
-      this.fire(node);
-    }
+    this.faulted.mark(ids, this.nodes, (node) => this.fire(node));
   }
 
   /** A tracked video never seen transcoding is dropped after a few rounds. */
