@@ -410,8 +410,14 @@ describe('local platform: durability', () => {
       const found = [`${dir}:${((await stat(dir!)).mode & 0o777).toString(8)}`];
       for (const d of [join(dir!, 'accounts'), account])
         found.push(`${d}:${((await stat(d)).mode & 0o777).toString(8)}`);
-      for (const f of await readdir(account))
-        found.push(`${f}:${((await stat(join(account, f))).mode & 0o777).toString(8)}`);
+      for (const f of await readdir(account)) {
+        // A snapshot being written (snapshot.jsonl.tmp) may be renamed between readdir and stat.
+        const s = await stat(join(account, f)).catch((e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') return undefined;
+          throw e;
+        });
+        if (s) found.push(`${f}:${(s.mode & 0o777).toString(8)}`);
+      }
       return found;
     };
     for (const entry of await modes()) assert.match(entry, /:(700|600)$/, entry);
