@@ -124,6 +124,20 @@ describe('Callbacks view (local platform callbacks)', () => {
     assert.equal(received[0].body, received[1].body);
     assert.equal(JSON.parse(received[0].body).status, 3);
 
+    // The counted faults ask their number in their range, offered from what is set now.
+    h.ui.script(chooseMany('Fail the next attempts', 'Delay each delivery'), type('2'), type('1500'));
+    assert.deepEqual(await h.run(setCallbackFaults), { fail: 2, delayMs: 1500, duplicate: false, outOfOrder: false });
+    const asked = h.ui.asked.filter((q) => q.kind === 'input').slice(-2);
+    assert.deepEqual(
+      asked.map((q) => [q.input?.prompt, q.input?.value, q.input?.validate?.('0')]),
+      [
+        ['How many attempts count as failed (1 to 100)', '1', 'fail must be from 1 to 100'],
+        ['Delay in milliseconds (1 to 60000)', '1000', 'delayMs must be from 1 to 60000'],
+      ],
+    );
+    h.ui.script(chooseMany());
+    assert.deepEqual(await h.run(setCallbackFaults), { fail: 0, delayMs: 0, duplicate: false, outOfOrder: false });
+
     await h.run(copyCallbackSecret);
     const profile = h.store.get(accountId)!;
     const secret = (

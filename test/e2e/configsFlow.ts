@@ -7,6 +7,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import type { Flow, FlowContext } from './runFlows';
+import { connectLocalPlatform } from './rows';
 
 const FOLDER = 'platform-config';
 const GROUP = DEMO_NAMES.templateGroups.mobile;
@@ -74,11 +75,7 @@ export const configsFlow: Flow = {
   timeoutMs: 240_000,
   async run(ctx) {
     const { wb } = ctx;
-    // The view container first, as a user finds the extension (it activates it).
-    await wb.openActivity('Video Platform');
-    await wb.clearNotifications();
-    await wb.runCommand('Video Platform: Connect to Local Platform');
-    await wb.notification(/Connected to the local platform at http:\/\/127\.0\.0\.1:\d+/, 60_000);
+    await connectLocalPlatform(ctx);
     mkdirSync(join(ctx.workspace, FOLDER), { recursive: true });
 
     // Pull from the folder's context menu in the Explorer.

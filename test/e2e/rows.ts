@@ -56,3 +56,11 @@ export async function awayFromTooltips(ctx: FlowContext): Promise<void> {
   await ctx.wb.page.keyboard.press('Escape');
   await ctx.wb.within(2_000, async () => (await ctx.wb.page.locator('.monaco-hover:visible').count()) === 0);
 }
+
+/** Opens the extension's view container (as a user finds it; it activates the extension) and connects the sandbox. */
+export async function connectLocalPlatform(ctx: FlowContext): Promise<void> {
+  await ctx.wb.openActivity('Video Platform');
+  await ctx.wb.clearNotifications();
+  await ctx.wb.runCommand('Video Platform: Connect to Local Platform');
+  await ctx.wb.notification(/Connected to the local platform at http:\/\/127\.0\.0\.1:\d+/, 60_000);
+}

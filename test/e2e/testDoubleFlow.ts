@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
-import { awayFromTooltips, channelRow, expectRowText } from './rows';
+import { awayFromTooltips, channelRow, connectLocalPlatform, expectRowText } from './rows';
 import type { Flow, FlowContext } from './runFlows';
 
 interface Received {
@@ -78,10 +78,7 @@ export const testDoubleFlow: Flow = {
   timeoutMs: 300_000,
   async run(ctx) {
     const { wb } = ctx;
-    await wb.openActivity('Video Platform');
-    await wb.clearNotifications();
-    await wb.runCommand('Video Platform: Connect to Local Platform');
-    await wb.notification(/Connected to the local platform at http:\/\/127\.0\.0\.1:\d+/, 60_000);
+    await connectLocalPlatform(ctx);
     await injectAndClear(ctx);
 
     const receiver = await startReceiver();

@@ -193,34 +193,29 @@ export async function setCallbackFaults(ctx: AppContext): Promise<ReceiverFaults
     ),
   );
   const faults: ReceiverFaults = { fail: 0, delayMs: 0, duplicate: false, outOfOrder: false };
-  if (chosen.includes('fail'))
-    faults.fail = answered(
-      await askInteger(ctx.ui, {
-        title,
-        field: 'fail',
-        prompt: l10n.t('How many attempts count as failed'),
-        value: now.fail || 1,
-        min: 1,
-        max: 100,
-      }),
-    );
-  if (chosen.includes('delayMs'))
-    faults.delayMs = answered(
-      await askInteger(ctx.ui, {
-        title,
-        field: 'delayMs',
-        prompt: l10n.t('Delay in milliseconds'),
-        value: now.delayMs || 1000,
-        min: 1,
-        max: 60_000,
-      }),
-    );
+  for (const field of ['fail', 'delayMs'] as const)
+    if (chosen.includes(field)) {
+      const { prompt, first, min, max } = COUNTED[field];
+      faults[field] = answered(
+        await askInteger(ctx.ui, { title, field, prompt, value: now[field] || first, min, max }),
+      );
+    }
   faults.duplicate = chosen.includes('duplicate');
   faults.outOfOrder = chosen.includes('outOfOrder');
   const set = await step(title, () => callbacksAdmin.faults(admin, faults));
   void ctx.ui.info(l10n.t('Receiver faults: {0}', JSON.stringify(set)));
   return set;
 }
+
+/** The receiver faults that take a number: what to ask, the first value offered, and the range. */
+const COUNTED = {
+  get fail() {
+    return { prompt: l10n.t('How many attempts count as failed'), first: 1, min: 1, max: 100 };
+  },
+  get delayMs() {
+    return { prompt: l10n.t('Delay in milliseconds'), first: 1000, min: 1, max: 60_000 };
+  },
+};
 
 /** videoPlatform.copyCallbackSecret: copied, and kept in secret storage with the account; never shown as text. */
 export async function copyCallbackSecret(ctx: AppContext): Promise<void> {

@@ -1,77 +1,28 @@
 import assert from 'node:assert/strict';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, request, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../../../src/api/client';
 import { applyPlan } from '../../../src/app/configs/apply';
 import { planFolder, planJson } from '../../../src/app/configs/plan';
 import { pullFolder, pullNotes } from '../../../src/app/configs/pull';
+import { startFaultyServer, type FaultyServer } from '../helpers/faultyServer';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from '../helpers/platform';
 
 type Json = Record<string, unknown>;
 const FILE = 'Mobile HLS.templategroup.json';
 
-/**
- * A loopback server in front of the local platform that answers as a real platform may: the template group list
- * without each group's templates. Everything else is forwarded unchanged (the signature does not cover the host);
- * the actions it forwarded are kept, in order.
- */
-async function startUnlistingServer(
-  target: string,
-): Promise<{ baseUrl: string; seen: string[]; close(): Promise<void> }> {
-  const seen: string[] = [];
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      const url = new URL(req.url ?? '/', target);
-      const action = url.searchParams.get('action') ?? new URLSearchParams(body.toString('utf8')).get('action') ?? '';
-      seen.push(action);
-      const headers = { ...req.headers, host: url.host };
-      delete headers['accept-encoding'];
-      const forward = request(url, { method: req.method, headers }, (answer) => {
-        const parts: Buffer[] = [];
-        answer.on('data', (part: Buffer) => parts.push(part));
-        answer.on('end', () => {
-          let text = Buffer.concat(parts).toString('utf8');
-          if (action === 'templateGroupList') {
-            const envelope = JSON.parse(text) as { result: Json[] };
-            for (const group of envelope.result) delete group.transcodeTemplates;
-            text = JSON.stringify(envelope);
-          }
-          res.writeHead(answer.statusCode ?? 502, {
-            'content-type': answer.headers['content-type'] ?? 'application/json',
-            'content-length': Buffer.byteLength(text),
-          });
-          res.end(text);
-        });
-      });
-      forward.on('error', () => res.destroy());
-      forward.end(body);
-    });
-  });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    seen,
-    async close() {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+/** A real platform may list template groups without each group's templates: the loopback server does. */
+function unlistTemplates(action: string, text: string): string | undefined {
+  if (action !== 'templateGroupList') return undefined;
+  const envelope = JSON.parse(text) as { result: Json[] };
+  for (const group of envelope.result) delete group.transcodeTemplates;
+  return JSON.stringify(envelope);
 }
 
 describe('configuration as code: a platform that lists template groups without their templates', function () {
   let platform: TestPlatform;
-  let proxy: Awaited<ReturnType<typeof startUnlistingServer>>;
+  let proxy: FaultyServer;
   let direct: PlatformClient;
   let unlisting: PlatformClient;
   let dir: string;
@@ -85,7 +36,8 @@ describe('configuration as code: a platform that lists template groups without t
 
   beforeEach(async () => {
     platform = await startTestPlatform();
-    proxy = await startUnlistingServer(platform.platform.baseUrl);
+    proxy = await startFaultyServer(platform.platform.baseUrl);
+    proxy.rewrite = unlistTemplates;
     account = proxy.baseUrl;
     direct = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
     unlisting = new PlatformClient({ baseUrl: proxy.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });

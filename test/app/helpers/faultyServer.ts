@@ -4,7 +4,9 @@ import type { AddressInfo, Socket } from 'node:net';
 /**
  * A misbehaving loopback server in front of the local platform: requests for the actions in
  * `hang` are held open and never answered; `failNext` answers the next n requests with HTTP 502;
- * everything else is forwarded unchanged (the signature does not cover the host, so it stays valid).
+ * everything else is forwarded (the signature does not cover the host, so it stays valid), unchanged unless
+ * `rewrite` is set: then an answer's body for the actions it names is the text it returns (as a real platform
+ * may answer differently from the local one).
  */
 export interface FaultyServer {
   readonly baseUrl: string;
@@ -12,6 +14,8 @@ export interface FaultyServer {
   failNext: number;
   /** Actions seen, in order. */
   readonly seen: string[];
+  /** Rewrites the upstream answer's text for an action; undefined forwards it unchanged. */
+  rewrite?: (action: string, text: string) => string | undefined;
   close(): Promise<void>;
 }
 
@@ -26,6 +30,7 @@ export async function startFaultyServer(target: string | undefined): Promise<Fau
   const state: { failNext: number } = { failNext: 0 };
   const hang = new Set<string>();
   const seen: string[] = [];
+  const hooks: Pick<FaultyServer, 'rewrite'> = {};
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -43,14 +48,27 @@ export async function startFaultyServer(target: string | undefined): Promise<Fau
         return;
       }
       const upstream = new URL(req.url ?? '/', target);
-      const forward = request(
-        upstream,
-        { method: req.method, headers: { ...req.headers, host: upstream.host } },
-        (answer) => {
+      const headers = { ...req.headers, host: upstream.host };
+      if (hooks.rewrite) delete headers['accept-encoding'];
+      const forward = request(upstream, { method: req.method, headers }, (answer) => {
+        if (!hooks.rewrite) {
           res.writeHead(answer.statusCode ?? 502, answer.headers);
           answer.pipe(res);
-        },
-      );
+          return;
+        }
+        const rewrite = hooks.rewrite;
+        const parts: Buffer[] = [];
+        answer.on('data', (part: Buffer) => parts.push(part));
+        answer.on('end', () => {
+          const upstreamText = Buffer.concat(parts).toString('utf8');
+          const text = rewrite(action, upstreamText) ?? upstreamText;
+          res.writeHead(answer.statusCode ?? 502, {
+            'content-type': answer.headers['content-type'] ?? 'application/json',
+            'content-length': Buffer.byteLength(text),
+          });
+          res.end(text);
+        });
+      });
       forward.on('error', () => res.destroy());
       forward.end(body);
     });
@@ -70,6 +88,12 @@ export async function startFaultyServer(target: string | undefined): Promise<Fau
     },
     set failNext(value: number) {
       state.failNext = value;
+    },
+    get rewrite() {
+      return hooks.rewrite;
+    },
+    set rewrite(value) {
+      hooks.rewrite = value;
     },
     async close() {
       for (const res of held) res.destroy();
