@@ -79,12 +79,9 @@ class DriftPresentation implements vscode.FileDecorationProvider {
             new vscode.ThemeColor(conflict ? 'list.errorForeground' : 'list.warningForeground'),
           ),
         );
-        const fields = (op.platformChanges ?? op.changes).map((c) => c.path || '(document)').join(', ');
         const diagnostic = new vscode.Diagnostic(
           new vscode.Range(0, 0, 0, 1),
-          conflict
-            ? l10n.t('Changed in this file and on the platform since the pull (platform: {0}).', fields)
-            : l10n.t('Changed on the platform since the pull: {0}.', fields),
+          configsPart().driftMessage(op),
           conflict ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
         );
         diagnostic.code = DRIFT_CODE;

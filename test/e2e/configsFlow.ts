@@ -183,7 +183,7 @@ export const configsFlow: Flow = {
       });
     ctx.log(`Explorer decoration of ${GROUP_FILE}: ${badge}`);
     const problems = (await wb.problems(/Changed on the platform since the pull/)).replace(/\s+/g, ' ');
-    assert.match(problems, /transcodeTemplates\[1\]\.videoBitrate/);
+    assert.match(problems, /transcodeTemplates\[1\]\.videoBitrate 500 → 650/);
     await ctx.shot('drift in the Explorer and the Problems panel');
 
     // The quick fix on the file: take the platform's version.

@@ -10,4 +10,5 @@ export {
   takePlatformVersionCommand,
 } from './commands';
 export { planRows } from './planTree';
+export { driftMessage } from './render';
 export { configsOf } from './service';

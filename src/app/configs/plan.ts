@@ -409,7 +409,16 @@ export function planBlockersList(plan: Plan): string {
 /** The plan as `--json` prints it for scripts. */
 export function planJson(plan: Plan): unknown {
   return {
-    operations: plan.operations.map(({ action, kind, name, file }) => ({ action, kind, name, file })),
+    operations: plan.operations.map(({ action, kind, name, file, needsStop, changes, platformChanges }) => ({
+      action,
+      kind,
+      name,
+      file,
+      // A running channel that apply stops, updates and starts again (viewers lose it for a moment).
+      ...(needsStop ? { needsStop } : {}),
+      ...(changes.length > 0 ? { changes } : {}),
+      ...(platformChanges?.length ? { platformChanges } : {}),
+    })),
     problems: plan.problems,
   };
 }

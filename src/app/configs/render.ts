@@ -29,6 +29,22 @@ export function countsText(plan: Plan): string {
 export const RESTART_NOTE = (): string =>
   l10n.t('The channel is running: apply stops it, updates it and starts it again (viewers lose it for a moment).');
 
+/** A value in a one-line message: whole when short, else its start (a template list can be long). */
+function shortValue(value: unknown): string {
+  const text = value === undefined ? '∅' : JSON.stringify(value);
+  return text.length > 60 ? `${text.slice(0, 57)}…` : text;
+}
+
+/** A drifted or conflicting file's problem line: each field the platform changed, with its value in the file and now. */
+export function driftMessage(op: PlannedOperation): string {
+  const fields = (op.platformChanges ?? op.changes)
+    .map((c) => `${c.path || '(document)'} ${shortValue(c.old)} → ${shortValue(c.new)}`)
+    .join('; ');
+  return op.action === 'conflict'
+    ? l10n.t('Changed in this file and on the platform since the pull (platform: {0}).', fields)
+    : l10n.t('Changed on the platform since the pull: {0}.', fields);
+}
+
 function operationLine(op: PlannedOperation): string {
   return l10n.t('{0} {1} "{2}" ({3})', op.action, configKindLabel(op.kind), op.name, op.file);
 }

@@ -76,7 +76,15 @@ describe('npm run configs (issue 27): the command line', function () {
     const json = JSON.parse(planned.out) as { operations: Array<{ action: string }> };
     assert.deepEqual(
       json.operations.filter((op) => op.action !== 'none'),
-      [{ action: 'update', kind: 'templategroup', name: 'Mobile HLS', file: 'Mobile HLS.templategroup.json' }],
+      [
+        {
+          action: 'update',
+          kind: 'templategroup',
+          name: 'Mobile HLS',
+          file: 'Mobile HLS.templategroup.json',
+          changes: [{ path: 'trailorDuration', old: 30, new: 50 }],
+        },
+      ],
     );
 
     const before = await records();

@@ -7,6 +7,7 @@ import { applyPlan } from '../../../src/app/configs/apply';
 import { planFolder, planJson, type Plan } from '../../../src/app/configs/plan';
 import { pullFolder } from '../../../src/app/configs/pull';
 import { readSnapshot } from '../../../src/app/configs/snapshot';
+import { driftMessage } from '../../../src/app/configs/render';
 import { STATE_FILE } from '../../../src/app/configs/state';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from '../helpers/platform';
 
@@ -23,9 +24,9 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
     writeFile(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
   const plan = (allowDelete = false): Promise<Plan> => planFolder(client, dir, { account, allowDelete });
   const changed = (p: Plan): Array<{ action: string; kind: string; name: string; file: string }> =>
-    (
-      planJson(p) as { operations: Array<{ action: string; kind: string; name: string; file: string }> }
-    ).operations.filter((op) => op.action !== 'none');
+    (planJson(p) as { operations: Array<{ action: string; kind: string; name: string; file: string }> }).operations
+      .filter((op) => op.action !== 'none')
+      .map(({ action, kind, name, file }) => ({ action, kind, name, file }));
   /** Everything the account holds, as the platform answers it: to show that nothing was sent. */
   const records = async (): Promise<string> => JSON.stringify(await readSnapshot(client));
 
@@ -139,6 +140,11 @@ describe('configuration as code (issue 27): pull, plan, apply against the local 
     assert.deepEqual(
       driftOp.changes.map((c) => c.path),
       ['trailor', 'trailorDuration'],
+    );
+    // The Problems line a user reads names each field with the file's value and the platform's.
+    assert.equal(
+      driftMessage(driftOp),
+      'Changed on the platform since the pull: trailor false → true; trailorDuration 0 → 12.',
     );
   });
 

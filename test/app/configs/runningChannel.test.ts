@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { isChannelRunning } from '../../../src/api/types';
 import { applyPlan, applySummary } from '../../../src/app/configs/apply';
 import { applyPlanCommand, planFolderCommand, pullAccountIntoFolder } from '../../../src/app/configs/lazy';
-import { planFolder, type Plan } from '../../../src/app/configs/plan';
+import { planFolder, planJson, type Plan } from '../../../src/app/configs/plan';
 import { planRows } from '../../../src/app/configs/planTree';
 import { planLines } from '../../../src/app/configs/render';
 import { configsOf } from '../../../src/app/configs/service';
@@ -47,6 +47,9 @@ describe('configuration as code: an update of a running channel stops it, update
     const update = plan.operations.find((op) => op.file === FILE)!;
     assert.equal(update.action, 'update');
     assert.equal(update.needsStop, true);
+    // Scripts read it from --json too.
+    const json = planJson(plan) as { operations: Array<{ file: string; needsStop?: boolean }> };
+    assert.equal(json.operations.find((op) => op.file === FILE)?.needsStop, true);
     assert.ok(
       planLines(plan).some((line) =>
         /The channel is running: apply stops it, updates it and starts it again/.test(line),
