@@ -11,7 +11,9 @@ import type { MediaTools } from '../../../src/media/tools';
 import { removeDir, tempDir, TestPlatform } from '../harness';
 import { makeClip, mediaTools, type UploadAnswer } from './helpers';
 
-const LIMIT_MS = 600;
+// Long enough that a loaded machine's stalls (seen up to about a second at load 13 to 19) stay well inside the gaps
+// between the slow upload's pieces (a fifth of it), short enough that the file takes seconds.
+const LIMIT_MS = 2_000;
 
 describe('local platform: request time limits', function () {
   this.timeout(60_000);
@@ -104,7 +106,7 @@ describe('local platform: request time limits', function () {
       req.write('{"name":');
     });
     assert.equal(status, 408);
-    assert.match(text, /the request body did not arrive within 0\.6 s/);
+    assert.match(text, /the request body did not arrive within 2 s/);
   });
 
   it('closes a connection that stays silent after connecting', async () => {
