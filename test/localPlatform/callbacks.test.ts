@@ -400,6 +400,49 @@ describe('local platform: callbacks to a receiver on 127.0.0.1', () => {
     );
   });
 
+  it('takes up a retry that a stop cut short, and keeps the receiver faults, across a restart', async () => {
+    const dir = await tempDir();
+    try {
+      const slow = { callbacks: { attempts: 3, backoffMs: 1500, timeoutMs: 2000 } };
+      await start(slow, dir);
+      await callbacksAdmin.faults(admin, { duplicate: true });
+      receiver.answers = [500];
+      const { channels } = await p.client().liveGetChannelsByPage({ number: 5 });
+      const sent = await callbacksAdmin.trigger(admin, 'channel-status', channels[0].id);
+      await eventually('the first attempt, answered 500', async () =>
+        (await callbacksAdmin.list(admin)).deliveries.some((d) => d.outcome === 'retrying'),
+      );
+      await p.close(); // before the 1.5 s back-off ends
+      assert.equal(receiver.received.length, 1);
+
+      await start(slow, dir);
+      // The second attempt of the same event, then its duplicate: the fault set before the stop still holds.
+      await eventually('the resumed attempt and its duplicate', () => receiver.received.length === 3, 10_000);
+      assert.deepEqual(
+        receiver.received.map((r) => [r.headers['x-callback-id'], r.headers['x-callback-attempt']]),
+        [
+          [sent.eventId, '1'],
+          [sent.eventId, '2'],
+          [sent.eventId, '2'],
+        ],
+      );
+      assert.deepEqual((await callbacksAdmin.list(admin)).faults, {
+        fail: 0,
+        delayMs: 0,
+        duplicate: true,
+        outOfOrder: false,
+      });
+      // Delivered now: a third start resumes nothing.
+      await p.close();
+      await start(slow, dir);
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      assert.equal(receiver.received.length, 3);
+    } finally {
+      await p.close();
+      await removeDir(dir);
+    }
+  });
+
   it('keeps the secret across a restart, and never writes it to the log, the delivery log or stderr', async () => {
     const dir = await tempDir();
     const errors: string[] = [];

@@ -24,7 +24,7 @@ import {
   type CallbackMessage,
   type DeliveryRecord,
 } from './events';
-import { DeliveryLog, LOG_KEEP, loadSecret } from './state';
+import { DeliveryLog, LOG_KEEP, loadFaults, loadSecret, saveFaults } from './state';
 import { MAX_URLS, callbackUrlProblem, type CallbackPolicy } from './urlRules';
 
 export interface CallbackOptions extends Partial<DeliveryOptions> {
@@ -91,8 +91,14 @@ export function checkFaults(value: Partial<Record<keyof ReceiverFaults, unknown>
 export class AccountCallbacks {
   private urlList: string[] = [];
 
+  private saving: Promise<void> = Promise.resolve();
+  /** Faults were set (now or in an earlier run): their file is kept up to date at close. */
+  private faultsKept = false;
+
   private constructor(
     private readonly account: Account,
+    private readonly dir: string,
+    private readonly logError: (error: unknown) => void,
     readonly secret: string,
     readonly log: DeliveryLog,
     readonly deliveries: Deliveries,
@@ -128,8 +134,18 @@ export class AccountCallbacks {
       for (const { event, body } of eventsOf(changes, view()))
         deliveries.send({ eventId: newEventId(), event, body, origin: 'change' });
     });
-    self = new AccountCallbacks(account, secret, log, deliveries, view, policy, unsubscribe);
+    self = new AccountCallbacks(account, dir, logError, secret, log, deliveries, view, policy, unsubscribe);
     self.setUrls(urls, 'callbackUrls');
+    const kept = await loadFaults(dir);
+    if (kept !== undefined) {
+      try {
+        deliveries.setFaults(checkFaults(kept as Partial<Record<keyof ReceiverFaults, unknown>>));
+        self.faultsKept = true;
+      } catch (error) {
+        logError(error); // A file edited by hand into something the route would refuse: no faults.
+      }
+    }
+    deliveries.resume(log.list().reverse());
     return self;
   }
 
@@ -213,13 +229,22 @@ export class AccountCallbacks {
   setFaults(faults: Partial<Record<keyof ReceiverFaults, unknown>>): ReceiverFaults {
     const checked = checkFaults(faults);
     this.deliveries.setFaults(checked);
+    this.faultsKept = true;
+    this.saveFaults();
     return checked;
+  }
+
+  /** Keeps the receiver faults as they are now (what is left of `fail` too) for the next start. */
+  private saveFaults(): void {
+    const now = this.deliveries.receiverFaults;
+    this.saving = this.saving.then(() => saveFaults(this.dir, now)).catch(this.logError);
   }
 
   async close(): Promise<void> {
     this.unsubscribe();
     this.deliveries.close();
-    await this.log.flushed();
+    if (this.faultsKept) this.saveFaults();
+    await Promise.all([this.log.flushed(), this.saving]);
   }
 }
 

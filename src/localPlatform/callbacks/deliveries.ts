@@ -6,7 +6,10 @@
  * at most `maxQueue` deliveries waiting or retrying (beyond: recorded as failed at once), `timeoutMs` per attempt,
  * an answer's body read up to 64 KiB and dropped.
  *
- * Receiver faults, to test a receiver (set at run time, not kept across restarts): `fail` N makes the next N
+ * A retry still waiting when the platform stops is resumed at the next start (`resume`, from the delivery log: a
+ * delivery whose last attempt says `retrying`), at the time its back-off said.
+ *
+ * Receiver faults, to test a receiver (kept across restarts by callbacks.ts): `fail` N makes the next N
  * attempts count as failed whatever the receiver answers (it is sent, so the receiver sees the same event id
  * again: an acknowledgement lost on the way); `delayMs` holds each first attempt; `duplicate` sends each
  * delivered event a second time (same id, same body); `outOfOrder` holds an event until the next one has gone
@@ -191,8 +194,7 @@ export class Deliveries {
       this.pending--;
       return;
     }
-    const wait = Math.min(MAX_BACKOFF_MS, this.options.backoffMs * 2 ** (n - 1));
-    this.later(wait, () => void this.attempt(delivery, n + 1));
+    this.later(this.backoff(n), () => void this.attempt(delivery, n + 1));
   }
 
   private record(
@@ -313,7 +315,38 @@ export class Deliveries {
     return new Promise((resolve) => this.later(ms, resolve));
   }
 
-  /** Stops: no new attempt starts, those in flight are cut off; waiting and retrying deliveries are dropped. */
+  /**
+   * Takes up the retries a stop cut short: each delivery (event, URL, resend) whose newest record in `records`
+   * (oldest first) is `retrying` gets its next attempt when its back-off ends (at once if it ended while stopped).
+   * Only to URLs still in the callback URLs; within `maxQueue`. Returns how many were resumed.
+   */
+  resume(records: readonly DeliveryRecord[]): number {
+    const newest = new Map<string, DeliveryRecord>();
+    for (const record of records) newest.set(`${record.eventId}\n${record.url}\n${record.resendOf ?? ''}`, record);
+    const urls = new Set(this.urls());
+    let resumed = 0;
+    for (const record of newest.values()) {
+      if (record.outcome !== 'retrying' || !urls.has(record.url) || this.pending >= this.options.maxQueue) continue;
+      const message: CallbackMessage = {
+        eventId: record.eventId,
+        event: record.event,
+        body: JSON.parse(record.body) as CallbackMessage['body'],
+        origin: record.origin,
+        ...(record.resendOf ? { resendOf: record.resendOf } : {}),
+      };
+      this.pending++;
+      resumed++;
+      const due = record.time + this.backoff(record.attempt) - Date.now();
+      this.later(Math.max(0, due), () => void this.attempt({ message, url: record.url }, record.attempt + 1));
+    }
+    return resumed;
+  }
+
+  private backoff(attempt: number): number {
+    return Math.min(MAX_BACKOFF_MS, this.options.backoffMs * 2 ** (attempt - 1));
+  }
+
+  /** Stops: no new attempt starts, those in flight are cut off; waiting first attempts are dropped (retries resume). */
   close(): void {
     this.stop.abort();
     for (const timer of this.timers) clearTimeout(timer);

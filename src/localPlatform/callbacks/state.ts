@@ -1,7 +1,7 @@
 /**
  * What the callbacks keep per account, beside its store in `DATA/accounts/<hash>/callbacks/` (folder 0700, files
  * 0600): `secret`, the signing secret (made once, kept across restarts, never logged, never in the delivery log),
- * and `deliveries.jsonl`, the delivery log: one JSON record per attempt, the newest LOG_KEEP kept in memory; the
+ * `faults.json`, the receiver faults set (with what is left of `fail`), and `deliveries.jsonl`, the delivery log: one JSON record per attempt, the newest LOG_KEEP kept in memory; the
  * file is rewritten with those once it holds twice as many lines, so it stays bounded.
  */
 import { randomBytes } from 'node:crypto';
@@ -28,6 +28,23 @@ export async function loadSecret(dir: string): Promise<string> {
   await writeFile(`${file}.tmp`, secret, { mode: FILE_MODE });
   await rename(`${file}.tmp`, file);
   return secret;
+}
+
+/** The receiver faults kept from the last run (unchecked: callbacks.ts checks them as it would a request). */
+export async function loadFaults(dir: string): Promise<unknown> {
+  try {
+    return JSON.parse(await readFile(join(dir, 'faults.json'), 'utf8')) as unknown;
+  } catch (error) {
+    // None set yet, or a torn file: no faults.
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT' || error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+export async function saveFaults(dir: string, faults: unknown): Promise<void> {
+  const file = join(dir, 'faults.json');
+  await writeFile(`${file}.tmp`, JSON.stringify(faults), { mode: FILE_MODE });
+  await rename(`${file}.tmp`, file);
 }
 
 /** The bounded, persisted log of delivery attempts. */
