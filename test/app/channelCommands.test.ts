@@ -13,53 +13,37 @@ import { refreshItem } from '../../src/app/commands/viewCommands';
 import { ChannelNode, OutputGroupNode, OutputNode } from '../../src/app/tree/nodes';
 import { createHarness, type Harness } from './helpers/harness';
 import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { platformSuite } from './helpers/platformSuite';
 import { accept, choose, chooseMany, decline, dismissPick, type } from './helpers/scriptedUi';
 
 describe('Channel commands against the local platform', () => {
-  let platform: TestPlatform;
-  let harness: Harness;
-  let client: PlatformClient;
+  const suite = platformSuite();
 
   const channelNamed = async (name: string): Promise<Channel> =>
-    (await client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find(
+    (await suite.client.liveGetChannelsByPage({ searchType: 'name', keyword: name })).channels.find(
       (channel) => channel.name === name,
     )!;
   const nodeNamed = async (name: string): Promise<ChannelNode> => {
-    harness.channels.setFilter({ searchType: 'name', keyword: name });
-    const node = (await harness.channels.getChildren()).find(
+    suite.harness.channels.setFilter({ searchType: 'name', keyword: name });
+    const node = (await suite.harness.channels.getChildren()).find(
       (candidate): candidate is ChannelNode => candidate instanceof ChannelNode && candidate.channel.name === name,
     );
     assert.ok(node, `no node for ${name}`);
     return node;
   };
   const newChannel = async (name: string): Promise<Channel> => {
-    const [template] = await client.liveGetTemplates();
-    return client.liveCreateChannel({
+    const [template] = await suite.client.liveGetTemplates();
+    return suite.client.liveCreateChannel({
       name,
       signalType: '1',
       outputGroupList: [{ protocolType: 1, outputTemplateList: [{ templateId: template!.id, isDefault: '1' }] }],
     });
   };
 
-  before(async () => {
-    platform = await startTestPlatform();
-    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  });
-  after(async () => {
-    await client.close();
-    await platform.close();
-  });
-  beforeEach(async () => {
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-    });
-  });
-  afterEach(async () => harness.dispose());
-
   it('refreshes every selected item, each channel once, and names the one that could not be read', async () => {
     const [a, b, c] = [await newChannel('Refresh A'), await newChannel('Refresh B'), await newChannel('Refresh C')];
-    harness.channels.setFilter({ searchType: 'name', keyword: 'Refresh ' });
-    const nodes = (await harness.channels.getChildren()).filter(
+    suite.harness.channels.setFilter({ searchType: 'name', keyword: 'Refresh ' });
+    const nodes = (await suite.harness.channels.getChildren()).filter(
       (node): node is ChannelNode => node instanceof ChannelNode,
     );
     const byId = (id: string): ChannelNode => nodes.find((node) => node.channel.id === id)!;
@@ -69,20 +53,24 @@ describe('Channel commands against the local platform', () => {
       na.channel.outputGroupList[0]!.liveOutputs[0]!,
     );
     // Changed elsewhere (another client): two started, one deleted.
-    await client.liveStartChannel(a.id);
-    await client.liveStartChannel(b.id);
-    await client.liveDelete([c.id]);
+    await suite.client.liveStartChannel(a.id);
+    await suite.client.liveStartChannel(b.id);
+    await suite.client.liveDelete([c.id]);
     try {
-      const reads = (): number => harness.log.lines.filter((line) => / GET liveGetChannelById /.test(line)).length;
+      const reads = (): number =>
+        suite.harness.log.lines.filter((line) => / GET liveGetChannelById /.test(line)).length;
       const before = reads();
       // VS Code's arguments for a context-menu command on a multi-selection: clicked item, selection.
-      await harness.run(refreshItem, { node: nb, selection: [na, nb, nc, outputOfA] });
+      await suite.harness.run(refreshItem, { node: nb, selection: [na, nb, nc, outputOfA] });
       assert.equal(na.channel.status, 2, 'the selected item that was not clicked is refreshed too');
       assert.equal(nb.channel.status, 2);
       assert.equal(reads() - before, 3, 'a channel and its output selected together are read once');
-      assert.equal(harness.ui.errors.length, 1);
-      assert.match(harness.ui.errors[0]!, /^Refresh "Refresh C" failed: The channel does not exist in this account\./);
-      const after = (await harness.channels.getChildren()).filter(
+      assert.equal(suite.harness.ui.errors.length, 1);
+      assert.match(
+        suite.harness.ui.errors[0]!,
+        /^Refresh "Refresh C" failed: The channel does not exist in this account\./,
+      );
+      const after = (await suite.harness.channels.getChildren()).filter(
         (node): node is ChannelNode => node instanceof ChannelNode,
       );
       assert.deepEqual(
@@ -90,10 +78,10 @@ describe('Channel commands against the local platform', () => {
         ['Refresh A', 'Refresh B'],
         'the channel deleted elsewhere leaves the view',
       );
-      assert.ok(harness.polled.channels > 0);
+      assert.ok(suite.harness.polled.channels > 0);
     } finally {
-      await client.liveStopChannel(a.id);
-      await client.liveStopChannel(b.id);
+      await suite.client.liveStopChannel(a.id);
+      await suite.client.liveStopChannel(b.id);
     }
   });
 
@@ -101,88 +89,88 @@ describe('Channel commands against the local platform', () => {
     const node = await nodeNamed('Town hall');
     assert.match(node.view().contextValue, /^channel\+new\+/);
     const transients: Array<string | undefined> = [];
-    harness.channels.onDidChange((changed) => {
+    suite.harness.channels.onDidChange((changed) => {
       if (changed === node) transients.push(node.view().description);
     });
-    const outcome = await harness.run(startChannels, { node: node, selection: [node] });
+    const outcome = await suite.harness.run(startChannels, { node: node, selection: [node] });
     assert.equal(outcome?.done.length, 1);
     assert.equal(transients[0], 'Starting...', 'the item says what is going on');
     assert.equal(node.channel.status, 2);
     assert.match(node.view().contextValue, /^channel\+live\+/);
     assert.equal((await channelNamed('Town hall')).status, 2);
-    assert.deepEqual(harness.ui.errors, []);
-    assert.equal(harness.polled.channels, 1, 'polling is kicked for settling channels');
+    assert.deepEqual(suite.harness.ui.errors, []);
+    assert.equal(suite.harness.polled.channels, 1, 'polling is kicked for settling channels');
   });
 
   it('asks before stopping a live channel, naming it and the account, Stop not the default; declining changes nothing', async () => {
     const node = await nodeNamed('Newsroom 24/7');
-    harness.ui.script(decline());
-    assert.equal(await harness.run(stopChannels, { node: node }), undefined);
-    assert.equal(harness.ui.asked[0]!.title, 'Stop live channel "Newsroom 24/7" on account "Test account"?');
-    assert.equal(harness.ui.asked[0]!.action, 'Stop');
-    assert.equal(harness.ui.asked[0]!.destructive, true, 'Stop is not the default button');
+    suite.harness.ui.script(decline());
+    assert.equal(await suite.harness.run(stopChannels, { node: node }), undefined);
+    assert.equal(suite.harness.ui.asked[0]!.title, 'Stop live channel "Newsroom 24/7" on account "Test account"?');
+    assert.equal(suite.harness.ui.asked[0]!.action, 'Stop');
+    assert.equal(suite.harness.ui.asked[0]!.destructive, true, 'Stop is not the default button');
     assert.equal((await channelNamed('Newsroom 24/7')).status, 2);
 
-    harness.ui.script(accept());
-    const outcome = await harness.run(stopChannels, { node: node, selection: [node] });
+    suite.harness.ui.script(accept());
+    const outcome = await suite.harness.run(stopChannels, { node: node, selection: [node] });
     assert.equal(outcome?.done.length, 1);
     assert.equal(node.channel.status, 1);
     assert.ok(node.channel.endTime);
     assert.match(node.view().contextValue, /^channel\+stopped\+/);
-    await client.liveStartChannel(node.channel.id);
+    await suite.client.liveStartChannel(node.channel.id);
   });
 
   it('works on a multi-selection, skipping channels where the command makes no sense', async () => {
     const a = await newChannel('Multi A');
     const b = await newChannel('Multi B');
-    harness.channels.setFilter({ searchType: 'name', keyword: 'Multi' });
-    const nodes = (await harness.channels.getChildren()).filter(
+    suite.harness.channels.setFilter({ searchType: 'name', keyword: 'Multi' });
+    const nodes = (await suite.harness.channels.getChildren()).filter(
       (node): node is ChannelNode => node instanceof ChannelNode,
     );
     const live = await nodeNamed('Newsroom 24/7');
-    const outcome = await harness.run(startChannels, { node: nodes[0], selection: [...nodes, live] });
+    const outcome = await suite.harness.run(startChannels, { node: nodes[0], selection: [...nodes, live] });
     assert.deepEqual(outcome?.done.map(({ item }) => item.name).sort(), ['Multi A', 'Multi B']);
-    assert.equal((await client.liveGetChannelById(a.id)).status, 2);
-    assert.equal((await client.liveGetChannelById(b.id)).status, 2);
+    assert.equal((await suite.client.liveGetChannelById(a.id)).status, 2);
+    assert.equal((await suite.client.liveGetChannelById(b.id)).status, 2);
   });
 
   it('from the palette, offers only the channels the command applies to', async () => {
     await newChannel('Palette start');
-    harness.ui.script(chooseMany('Palette start'));
-    const outcome = await harness.run(startChannels);
+    suite.harness.ui.script(chooseMany('Palette start'));
+    const outcome = await suite.harness.run(startChannels);
     assert.equal(outcome?.done[0]?.result.name, 'Palette start');
-    const offered = harness.ui.asked[0]!.items!.map((item) => item.label);
+    const offered = suite.harness.ui.asked[0]!.items!.map((item) => item.label);
     assert.ok(!offered.includes('Newsroom 24/7'), 'a live channel is not offered for start');
   });
 
   it('reports a refused start with the explanation of the code and a Show Log button', async () => {
     const channel = await newChannel('Conflict');
     const stale = { ...channel };
-    await client.liveStartChannel(channel.id);
-    harness.ui.messageChoice = 'Show Log';
-    const outcome = await harness.run(startChannels, { node: stale });
+    await suite.client.liveStartChannel(channel.id);
+    suite.harness.ui.messageChoice = 'Show Log';
+    const outcome = await suite.harness.run(startChannels, { node: stale });
     assert.equal(outcome?.failed.length, 1);
-    assert.equal(harness.ui.errors.length, 1);
+    assert.equal(suite.harness.ui.errors.length, 1);
     assert.match(
-      harness.ui.errors[0]!,
+      suite.harness.ui.errors[0]!,
       new RegExp(
         `^Start channel "Conflict" failed: The platform would not start the channel.*code ${Codes.channelStateConflict}.*already live`,
       ),
     );
-    assert.equal(harness.ui.showLogCount, 1);
+    assert.equal(suite.harness.ui.showLogCount, 1);
   });
 
   it('deletes after a confirmation naming the channel and the account, and refreshes the view', async () => {
     const channel = await newChannel('To delete');
     const node = await nodeNamed('To delete');
-    harness.ui.script(accept());
-    const ids = await harness.run(deleteChannels, { node: node });
+    suite.harness.ui.script(accept());
+    const ids = await suite.harness.run(deleteChannels, { node: node });
     assert.deepEqual(ids, [channel.id]);
-    assert.match(harness.ui.asked[0]!.title, /^Delete "To delete" on account "Test account"\?$/);
-    assert.equal(harness.ui.asked[0]!.destructive, true, 'Delete is not the default button');
-    await assert.rejects(client.liveGetChannelById(channel.id), { code: Codes.channelNotExists });
+    assert.match(suite.harness.ui.asked[0]!.title, /^Delete "To delete" on account "Test account"\?$/);
+    assert.equal(suite.harness.ui.asked[0]!.destructive, true, 'Delete is not the default button');
+    await assert.rejects(suite.client.liveGetChannelById(channel.id), { code: Codes.channelNotExists });
     assert.ok(
-      !(await harness.channels.getChildren()).some(
+      !(await suite.harness.channels.getChildren()).some(
         (candidate) => candidate instanceof ChannelNode && candidate.channel.id === channel.id,
       ),
     );
@@ -190,11 +178,14 @@ describe('Channel commands against the local platform', () => {
 
   it('shows playback addresses grouped by output group; choosing one copies or opens it', async () => {
     const node = await nodeNamed('Newsroom 24/7');
-    harness.ui.script(choose('Master playlist'), choose('Copy address'));
-    const used = await harness.run(showChannelPlayAddresses, { node: node });
+    suite.harness.ui.script(choose('Master playlist'), choose('Copy address'));
+    const used = await suite.harness.run(showChannelPlayAddresses, { node: node });
     assert.equal(used?.action, 'copy');
-    assert.match(harness.ui.copied[0]!, /^http:\/\/127\.0\.0\.1:\d+\/live\/hls\/[0-9a-f]{32}\/[0-9a-f]{32}\.m3u8$/);
-    const items = harness.ui.asked[0]!.items!;
+    assert.match(
+      suite.harness.ui.copied[0]!,
+      /^http:\/\/127\.0\.0\.1:\d+\/live\/hls\/[0-9a-f]{32}\/[0-9a-f]{32}\.m3u8$/,
+    );
+    const items = suite.harness.ui.asked[0]!.items!;
     const separators = items.filter((item) => item.separator).map((item) => item.label);
     assert.deepEqual(
       separators.map((label) => label.replace(/ .*output group$/, '')),
@@ -202,64 +193,70 @@ describe('Channel commands against the local platform', () => {
     );
     assert.ok(items.filter((item) => !item.separator).length >= 5, 'master and child streams');
 
-    harness.ui.script(choose('1920x1080'), choose('Open in browser'));
-    const opened = await harness.run(showChannelPlayAddresses, { node: node });
+    suite.harness.ui.script(choose('1920x1080'), choose('Open in browser'));
+    const opened = await suite.harness.run(showChannelPlayAddresses, { node: node });
     assert.equal(opened?.action, 'open');
-    assert.equal(harness.ui.opened.length, 1);
+    assert.equal(suite.harness.ui.opened.length, 1);
     // The player page with the playlist, not the raw .m3u8 (a browser would download it as text).
     assert.match(opened!.address.url, /\.m3u8$/);
     // The player page Open Player uses (served by the platform bundled with the extension).
-    assert.match(harness.ui.opened[0]!, /^http:\/\/127\.0\.0\.1:\d+\/player\?src=/);
-    assert.ok(harness.ui.opened[0]!.endsWith(`/player?src=${encodeURIComponent(opened!.address.url)}`));
+    assert.match(suite.harness.ui.opened[0]!, /^http:\/\/127\.0\.0\.1:\d+\/player\?src=/);
+    assert.ok(suite.harness.ui.opened[0]!.endsWith(`/player?src=${encodeURIComponent(opened!.address.url)}`));
 
     // RTMP addresses cannot open in a browser: they are copied straight away.
-    harness.ui.script({
+    suite.harness.ui.script({
       kind: 'pick',
       answer: (rows) => rows.find((row) => !row.separator && (row.detail ?? '').startsWith('rtmp://'))?.value,
     });
-    const rtmp = await harness.run(showChannelPlayAddresses, { node: node });
+    const rtmp = await suite.harness.run(showChannelPlayAddresses, { node: node });
     assert.equal(rtmp?.action, 'copy');
-    assert.match(harness.ui.copied.at(-1)!, /^rtmp:\/\//);
+    assert.match(suite.harness.ui.copied.at(-1)!, /^rtmp:\/\//);
   });
 
   it('copies the push address of a push channel, and an output play address', async () => {
     const node = await nodeNamed('Newsroom 24/7');
-    const push = await harness.run(copyPushAddress, { node: node });
+    const push = await suite.harness.run(copyPushAddress, { node: node });
     assert.equal(push, node.channel.pushUrl);
-    assert.equal(harness.ui.copied[0], node.channel.pushUrl);
+    assert.equal(suite.harness.ui.copied[0], node.channel.pushUrl);
     // The message names the address without showing its auth code (messages end up in screenshots).
     const authCode = /auth=([^&]+)/.exec(node.channel.pushUrl)?.[1];
     assert.ok(authCode, 'the push address carries an auth code');
-    assert.equal(harness.ui.infos.at(-1), `Copied the push address of "Newsroom 24/7" (it contains the auth code).`);
+    assert.equal(
+      suite.harness.ui.infos.at(-1),
+      `Copied the push address of "Newsroom 24/7" (it contains the auth code).`,
+    );
     assert.ok(!node.view().tooltip?.includes(`auth=${authCode}`), 'the tooltip hides the auth code');
     assert.match(node.view().tooltip ?? '', /auth=\*\*\*/);
 
-    const [group] = (await harness.channels.getChildren(node)) as OutputGroupNode[];
-    const [output] = (await harness.channels.getChildren(group)) as OutputNode[];
-    assert.equal(await harness.run(copyPlayAddress, { node: output }), output!.output.publicOutputUrl);
-    assert.equal(harness.ui.copied[1], output!.output.publicOutputUrl);
+    const [group] = (await suite.harness.channels.getChildren(node)) as OutputGroupNode[];
+    const [output] = (await suite.harness.channels.getChildren(group)) as OutputNode[];
+    assert.equal(await suite.harness.run(copyPlayAddress, { node: output }), output!.output.publicOutputUrl);
+    assert.equal(suite.harness.ui.copied[1], output!.output.publicOutputUrl);
 
     // A pull channel has no push address to offer.
     const pull = await nodeNamed('Stadium feed');
-    assert.equal(await harness.run(copyPushAddress, { node: pull }), undefined);
-    assert.match(harness.ui.infos.at(-1)!, /nothing to do/);
+    assert.equal(await suite.harness.run(copyPushAddress, { node: pull }), undefined);
+    assert.match(suite.harness.ui.infos.at(-1)!, /nothing to do/);
 
     // From the palette: the channel, then the address, copied straight away.
-    const asked = harness.ui.asked.length;
-    harness.ui.script(chooseMany('Newsroom 24/7'), choose('Master playlist'));
-    const copied = await harness.run(copyPlayAddress);
+    const asked = suite.harness.ui.asked.length;
+    suite.harness.ui.script(chooseMany('Newsroom 24/7'), choose('Master playlist'));
+    const copied = await suite.harness.run(copyPlayAddress);
     assert.match(copied ?? '', /\.m3u8$/);
-    assert.equal(harness.ui.copied.at(-1), copied);
-    assert.equal(harness.ui.asked.length - asked, 2, 'no "copy or open" question after the address');
+    assert.equal(suite.harness.ui.copied.at(-1), copied);
+    assert.equal(suite.harness.ui.asked.length - asked, 2, 'no "copy or open" question after the address');
 
     // On a multi-selection the clicked channel's address is copied, not the first selected one's.
     const town = await nodeNamed('Town hall');
-    assert.equal(await harness.run(copyPushAddress, { node: town, selection: [node, town] }), town.channel.pushUrl);
+    assert.equal(
+      await suite.harness.run(copyPushAddress, { node: town, selection: [node, town] }),
+      town.channel.pushUrl,
+    );
     assert.notEqual(town.channel.pushUrl, node.channel.pushUrl);
   });
 
   it('creates a channel with the wizard, then refreshes and reveals it', async () => {
-    harness.ui.script(
+    suite.harness.ui.script(
       type('Wizard channel'),
       choose('Pull'),
       type('rtmp://198.51.100.7/live/feed'),
@@ -272,9 +269,9 @@ describe('Channel commands against the local platform', () => {
       choose('720p'),
       choose('Create channel'),
     );
-    const channel = await harness.run(createChannel);
-    assert.ok(channel, harness.ui.errors.join('\n'));
-    const stored = await client.liveGetChannelById(channel.id);
+    const channel = await suite.harness.run(createChannel);
+    assert.ok(channel, suite.harness.ui.errors.join('\n'));
+    const stored = await suite.client.liveGetChannelById(channel.id);
     assert.equal(stored.signalType, '2');
     assert.equal(stored.pullStream, 'rtmp://198.51.100.7/live/feed');
     assert.equal(stored.typeName, 'News');
@@ -285,11 +282,11 @@ describe('Channel commands against the local platform', () => {
     assert.equal(stored.outputGroupList[0]!.isTimeShift, '1');
     assert.equal(stored.outputGroupList[0]!.timeShiftDuration, '3');
     assert.equal(stored.outputGroupList[0]!.liveOutputs.length, 2);
-    assert.deepEqual(harness.revealed, [channel.id]);
+    assert.deepEqual(suite.harness.revealed, [channel.id]);
   });
 
   it('offers channels in Create Resource... (palette, view title): the Create Channel wizard', async () => {
-    harness.ui.script(
+    suite.harness.ui.script(
       choose('Channel'),
       type('From Create Resource'),
       choose('Push'),
@@ -299,39 +296,39 @@ describe('Channel commands against the local platform', () => {
       chooseMany('720p'),
       choose('Create channel'),
     );
-    const id = await harness.run(createResource);
-    assert.deepEqual(harness.ui.errors, []);
-    const offered = harness.ui.asked[0]!.items!.map((item) => item.label);
+    const id = await suite.harness.run(createResource);
+    assert.deepEqual(suite.harness.ui.errors, []);
+    const offered = suite.harness.ui.asked[0]!.items!.map((item) => item.label);
     assert.equal(offered[0], 'Channel', 'channels are offered first');
     assert.ok(offered.includes('Template Groups') && offered.includes('Channel Categories'), offered.join(', '));
     assert.ok(id);
-    assert.equal((await client.liveGetChannelById(id)).name, 'From Create Resource');
-    assert.deepEqual(harness.revealed, [id]);
+    assert.equal((await suite.client.liveGetChannelById(id)).name, 'From Create Resource');
+    assert.deepEqual(suite.harness.revealed, [id]);
   });
 
   it('refuses a bad pull address in the wizard, naming the field, and creates nothing', async () => {
-    const before = (await client.liveGetChannelsByPage({ number: 1 })).count;
-    harness.ui.script(type('Bad pull'), choose('Pull'), type('not an address'));
-    assert.equal(await harness.run(createChannel), undefined);
-    assert.match(harness.ui.errors[0]!, /Pull address must be an rtmp:\/\//);
-    assert.equal((await client.liveGetChannelsByPage({ number: 1 })).count, before);
+    const before = (await suite.client.liveGetChannelsByPage({ number: 1 })).count;
+    suite.harness.ui.script(type('Bad pull'), choose('Pull'), type('not an address'));
+    assert.equal(await suite.harness.run(createChannel), undefined);
+    assert.match(suite.harness.ui.errors[0]!, /Pull address must be an rtmp:\/\//);
+    assert.equal((await suite.client.liveGetChannelsByPage({ number: 1 })).count, before);
   });
 
   it('ends the wizard quietly when the user backs out', async () => {
-    harness.ui.script(type('Backed out'), dismissPick());
-    assert.equal(await harness.run(createChannel), undefined);
-    assert.deepEqual(harness.ui.errors, []);
+    suite.harness.ui.script(type('Backed out'), dismissPick());
+    assert.equal(await suite.harness.run(createChannel), undefined);
+    assert.deepEqual(suite.harness.ui.errors, []);
   });
 
   it('creates a category; a duplicate name is explained', async () => {
-    harness.ui.script(type('Weather'));
-    const category = await harness.run(createCategory);
+    suite.harness.ui.script(type('Weather'));
+    const category = await suite.harness.run(createCategory);
     assert.equal(category?.name, 'Weather');
-    assert.ok((await client.liveChannelTypeList()).some((candidate) => candidate.name === 'Weather'));
-    harness.ui.script(type('Weather'));
-    assert.equal(await harness.run(createCategory), undefined);
+    assert.ok((await suite.client.liveChannelTypeList()).some((candidate) => candidate.name === 'Weather'));
+    suite.harness.ui.script(type('Weather'));
+    assert.equal(await suite.harness.run(createCategory), undefined);
     assert.match(
-      harness.ui.errors[0]!,
+      suite.harness.ui.errors[0]!,
       new RegExp(
         `A channel category with this name already exists\\. \\(liveChannelTypeCreate: code ${Codes.channelCategoryExists}`,
       ),

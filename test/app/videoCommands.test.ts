@@ -1,6 +1,5 @@
 import { Codes } from '../../src/api/errorCodes';
 import assert from 'node:assert/strict';
-import { PlatformClient } from '../../src/api/client';
 import type { Video } from '../../src/api/types';
 import { filterVideos } from '../../src/app/commands/filterCommands';
 import { showVideoPlayAddresses } from '../../src/app/commands/playAddresses';
@@ -8,8 +7,9 @@ import { readAdHocSource, transcodeVideos } from '../../src/app/commands/transco
 import { refreshItem } from '../../src/app/commands/viewCommands';
 import { LoadMoreNode, RenditionNode, VideoNode, type TreeNode } from '../../src/app/tree/nodes';
 import { Poller } from '../../src/app/tree/poller';
-import { createHarness, MemoryDocument, type Harness } from './helpers/harness';
-import { ACCESS_KEY, SECRET_KEY, startTestPlatform, type TestPlatform } from './helpers/platform';
+import { createHarness, MemoryDocument } from './helpers/harness';
+import { ACCESS_KEY, SECRET_KEY, startTestPlatform, videoTitled as videoTitledOn } from './helpers/platform';
+import { platformSuite } from './helpers/platformSuite';
 import { choose, dismissPick, type } from './helpers/scriptedUi';
 import { eventually } from '../helpers/eventually';
 
@@ -26,45 +26,20 @@ const AD_HOC = `{
 }`;
 
 describe('Videos view and video commands against the local platform', () => {
-  let platform: TestPlatform;
-  let harness: Harness;
-  let client: PlatformClient;
-  const videoTitled = async (title: string): Promise<Video> =>
-    (
-      await client.queryVideo({
-        start: 1,
-        number: 50,
-        sort: 'uploadTime',
-        order: 'desc',
-        searchType: 'title',
-        keyword: title,
-      })
-    ).find((video) => video.title === title)!;
+  // A transcoding takes half a second: long enough for the first poll to see it running, even on a busy machine.
+  const suite = platformSuite({ clockSpeed: 20 });
+  const videoTitled = (title: string): Promise<Video> => videoTitledOn(suite.client, title);
   const nodeTitled = async (title: string): Promise<VideoNode> => {
-    harness.videos.setFilter({ searchType: 'title', keyword: title });
-    const node = videoNodes(await harness.videos.getChildren()).find((candidate) => candidate.video.title === title);
+    suite.harness.videos.setFilter({ searchType: 'title', keyword: title });
+    const node = videoNodes(await suite.harness.videos.getChildren()).find(
+      (candidate) => candidate.video.title === title,
+    );
     assert.ok(node, `no node for ${title}`);
     return node;
   };
 
-  before(async () => {
-    // A transcoding takes half a second: long enough for the first poll to see it running, even on a busy machine.
-    platform = await startTestPlatform({ clockSpeed: 20 });
-    client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
-  });
-  after(async () => {
-    await client.close();
-    await platform.close();
-  });
-  beforeEach(async () => {
-    harness = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
-    });
-  });
-  afterEach(async () => harness.dispose());
-
   it('lists videos newest first, paged, with a status icon and flags for each of the eight states', async () => {
-    const page = await harness.videos.getChildren();
+    const page = await suite.harness.videos.getChildren();
     const nodes = videoNodes(page);
     // queryVideo lists normal videos unless videoType 1 (VR) is asked for.
     assert.equal(nodes.length, 10);
@@ -91,9 +66,9 @@ describe('Videos view and video commands against the local platform', () => {
       [...uploadTimes].sort((a, b) => b - a),
     );
 
-    harness.videos.refresh();
+    suite.harness.videos.refresh();
     const small = await createHarness({
-      account: { baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
+      account: { baseUrl: suite.platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY },
       pageSize: 5,
     });
     try {
@@ -107,7 +82,7 @@ describe('Videos view and video commands against the local platform', () => {
 
   it('shows renditions (format, size, resolution, bitrate) under a transcoded video', async () => {
     const node = await nodeTitled('Match highlights');
-    const renditions = (await harness.videos.getChildren(node)) as RenditionNode[];
+    const renditions = (await suite.harness.videos.getChildren(node)) as RenditionNode[];
     assert.ok(renditions.length >= 2);
     const view = renditions[0]!.view();
     assert.match(view.description ?? '', /^(HLS|MP4)(\+(HLS|MP4))* · \d+x\d+ · \d+ kbps · [\d.]+ (KB|MB|GB)$/);
@@ -115,55 +90,57 @@ describe('Videos view and video commands against the local platform', () => {
   });
 
   it('filters by status and category through queryVideo, with the filter text', async () => {
-    harness.ui.script(choose('Only one status'), choose('Transcoding failed'));
-    await harness.run(filterVideos);
-    assert.equal(harness.videos.filterText, 'transcoding failed');
+    suite.harness.ui.script(choose('Only one status'), choose('Transcoding failed'));
+    await suite.harness.run(filterVideos);
+    assert.equal(suite.harness.videos.filterText, 'transcoding failed');
     assert.deepEqual(
-      videoNodes(await harness.videos.getChildren()).map((node) => node.video.title),
+      videoNodes(await suite.harness.videos.getChildren()).map((node) => node.video.title),
       ['Broken encode'],
     );
 
-    harness.ui.script(choose('Clear filter'));
-    await harness.run(filterVideos);
-    await harness.videos.getChildren();
-    const archive = harness.videos.loadedVideos().find((video) => video.category === 'Archive')!;
-    harness.ui.script(choose('Only one category'), choose('Archive'));
-    await harness.run(filterVideos);
-    assert.equal(harness.videos.filter.categoryId, archive.categoryId);
+    suite.harness.ui.script(choose('Clear filter'));
+    await suite.harness.run(filterVideos);
+    await suite.harness.videos.getChildren();
+    const archive = suite.harness.videos.loadedVideos().find((video) => video.category === 'Archive')!;
+    suite.harness.ui.script(choose('Only one category'), choose('Archive'));
+    await suite.harness.run(filterVideos);
+    assert.equal(suite.harness.videos.filter.categoryId, archive.categoryId);
     // Picked by name: the description names it, in the one category format (name and id).
-    assert.equal(harness.videos.filterText, `category: Archive (${archive.categoryId})`);
-    harness.ui.script(choose('Sort'), choose('Largest first'), dismissPick());
-    await harness.run(filterVideos);
-    await harness.run(filterVideos);
-    const rows = harness.ui.asked.at(-1)!.items!;
+    assert.equal(suite.harness.videos.filterText, `category: Archive (${archive.categoryId})`);
+    suite.harness.ui.script(choose('Sort'), choose('Largest first'), dismissPick());
+    await suite.harness.run(filterVideos);
+    await suite.harness.run(filterVideos);
+    const rows = suite.harness.ui.asked.at(-1)!.items!;
     assert.equal(rows.find((item) => item.label.includes('Only one category'))?.description, 'now Archive');
     assert.equal(rows.find((item) => item.label.includes('Sort'))?.description, 'now Largest first');
     assert.ok(
-      videoNodes(await harness.videos.getChildren()).every((node) => node.video.categoryId === archive.categoryId),
+      videoNodes(await suite.harness.videos.getChildren()).every(
+        (node) => node.video.categoryId === archive.categoryId,
+      ),
     );
 
-    harness.ui.script(choose('Clear filter'), choose('Show VR videos'));
-    await harness.run(filterVideos);
-    await harness.run(filterVideos);
-    assert.equal(harness.videos.filterText, 'VR');
-    const vr = videoNodes(await harness.videos.getChildren());
+    suite.harness.ui.script(choose('Clear filter'), choose('Show VR videos'));
+    await suite.harness.run(filterVideos);
+    await suite.harness.run(filterVideos);
+    assert.equal(suite.harness.videos.filterText, 'VR');
+    const vr = videoNodes(await suite.harness.videos.getChildren());
     assert.deepEqual(
       vr.map((node) => [node.video.title, node.view().contextValue]),
       [['VR walkthrough', 'video+done+vr+renditions']],
     );
 
-    harness.ui.script(choose('Only one category'), choose('Enter a category id'), type('twelve'));
-    await harness.run(filterVideos);
-    assert.match(harness.ui.errors[0]!, /Category id must be a whole number/);
+    suite.harness.ui.script(choose('Only one category'), choose('Enter a category id'), type('twelve'));
+    await suite.harness.run(filterVideos);
+    assert.match(suite.harness.ui.errors[0]!, /Category id must be a whole number/);
   });
 
   it('shows video playback addresses grouped by CDN and format', async () => {
     const node = await nodeTitled('Match highlights');
-    harness.ui.script(choose('MP4'), choose('Copy address'));
-    const used = await harness.run(showVideoPlayAddresses, { node: node });
+    suite.harness.ui.script(choose('MP4'), choose('Copy address'));
+    const used = await suite.harness.run(showVideoPlayAddresses, { node: node });
     assert.equal(used?.action, 'copy');
-    assert.match(harness.ui.copied[0]!, /^https?:\/\/.*\.mp4$/);
-    const separators = harness.ui.asked[0]!.items!.filter((item) => item.separator).map((item) => item.label);
+    assert.match(suite.harness.ui.copied[0]!, /^https?:\/\/.*\.mp4$/);
+    const separators = suite.harness.ui.asked[0]!.items!.filter((item) => item.separator).map((item) => item.label);
     assert.ok(
       separators.some((label) => /^CDN .* · HLS$/.test(label)) &&
         separators.some((label) => /^CDN .* · MP4$/.test(label)),
@@ -171,9 +148,9 @@ describe('Videos view and video commands against the local platform', () => {
     );
 
     const raw = await nodeTitled('Raw upload');
-    await harness.run(showVideoPlayAddresses, { node: raw });
+    await suite.harness.run(showVideoPlayAddresses, { node: raw });
     assert.match(
-      harness.ui.infos.at(-1)!,
+      suite.harness.ui.infos.at(-1)!,
       /"Raw upload" is uploaded, not transcoded; nothing to do \(no rendition yet: transcode it first\)/,
     );
   });
@@ -228,8 +205,8 @@ describe('Videos view and video commands against the local platform', () => {
     const done = await videoTitled('Match highlights');
     // A record from before another client started transcoding it: the platform refuses that one.
     const stale = { ...(await videoTitled('Keynote')), status: 2 as const };
-    harness.ui.script(choose('Mobile HLS'), choose('Replace'));
-    const outcome = await harness.run(transcodeVideos, { node: done, selection: [done, stale] });
+    suite.harness.ui.script(choose('Mobile HLS'), choose('Replace'));
+    const outcome = await suite.harness.run(transcodeVideos, { node: done, selection: [done, stale] });
     assert.ok(outcome);
     assert.equal(outcome.job.replace, true);
     assert.ok(outcome.job.transcodeTemplateGroupId);
@@ -237,18 +214,18 @@ describe('Videos view and video commands against the local platform', () => {
       outcome.results.map((result) => result.code),
       [Codes.success, Codes.transcodeRunning],
     );
-    assert.equal(harness.ui.warnings.length, 1);
+    assert.equal(suite.harness.ui.warnings.length, 1);
     assert.match(
-      harness.ui.warnings[0]!,
+      suite.harness.ui.warnings[0]!,
       new RegExp(
         `1 of 2 videos accepted\\. Refused: "Keynote": The video is already being transcoded; wait for it to finish\\. \\(code ${Codes.transcodeRunning}\\)`,
       ),
     );
-    assert.ok(harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
+    assert.ok(suite.harness.videos.settlingIds().includes(done.id), 'the accepted video is followed');
 
     const finished: Video[] = [];
-    harness.videos.onSettled((video) => finished.push(video));
-    const poller = new Poller(harness.videos, () => 10, harness.log);
+    suite.harness.videos.onSettled((video) => finished.push(video));
+    const poller = new Poller(suite.harness.videos, () => 10, suite.harness.log);
     try {
       await eventually('the transcoding to finish', () => {
         poller.kick();
@@ -258,58 +235,58 @@ describe('Videos view and video commands against the local platform', () => {
       poller.dispose();
     }
     assert.equal(finished.find((video) => video.id === done.id)?.status, 2);
-    assert.ok(!harness.videos.settlingIds().includes(done.id));
+    assert.ok(!suite.harness.videos.settlingIds().includes(done.id));
   });
 
   it('transcodes with the ad-hoc templates of an open *.transcode.json', async () => {
     const video = await videoTitled('Welcome tour');
-    harness.editor.open('/home/user/notes.json', '{}');
-    harness.editor.open('/home/user/jobs/mobile.transcode.json', AD_HOC);
-    harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
-    const outcome = await harness.run(transcodeVideos, { node: video });
-    assert.ok(outcome, harness.ui.errors.join('\n'));
+    suite.harness.editor.open('/home/user/notes.json', '{}');
+    suite.harness.editor.open('/home/user/jobs/mobile.transcode.json', AD_HOC);
+    suite.harness.ui.script(choose('mobile.transcode.json'), choose('Save as'));
+    const outcome = await suite.harness.run(transcodeVideos, { node: video });
+    assert.ok(outcome, suite.harness.ui.errors.join('\n'));
     assert.equal(outcome.job.replace, false);
     assert.deepEqual(outcome.job.videoIds, [video.id], 'the selected videos, not the ids in the file');
     assert.equal((outcome.job.transcodeTemplates as Array<{ name: string }>)[0]!.name, '360p');
     assert.equal(outcome.results[0]!.code, 0);
     assert.equal(
-      harness.ui.asked[0]!.items!.filter((item) => !item.separator && item.label.includes('notes.json')).length,
+      suite.harness.ui.asked[0]!.items!.filter((item) => !item.separator && item.label.includes('notes.json')).length,
       0,
       'only transcode files are offered',
     );
     // The file said replace: true, so Replace was offered first.
-    assert.match(harness.ui.asked[1]!.items![0]!.label, /Replace/);
-    assert.ok(harness.videos.settlingIds().includes(video.id), 'followed until done');
+    assert.match(suite.harness.ui.asked[1]!.items![0]!.label, /Replace/);
+    assert.ok(suite.harness.videos.settlingIds().includes(video.id), 'followed until done');
   });
 
   it('refreshes every selected video; one deleted elsewhere leaves the view, named in the message', async () => {
-    harness.videos.setFilter({ searchType: 'title', keyword: 'e' });
-    const nodes = videoNodes(await harness.videos.getChildren());
+    suite.harness.videos.setFilter({ searchType: 'title', keyword: 'e' });
+    const nodes = videoNodes(await suite.harness.videos.getChildren());
     const notes = nodes.find((node) => node.video.title === 'Meeting notes')!;
     const upload = nodes.find((node) => node.video.title === 'Interrupted upload')!;
-    await client.deleteVideo([notes.video.id]);
-    const reads = (): number => harness.log.lines.filter((line) => / GET getVideoInfo /.test(line)).length;
-    await harness.run(refreshItem, { node: upload, selection: [upload, notes] });
+    await suite.client.deleteVideo([notes.video.id]);
+    const reads = (): number => suite.harness.log.lines.filter((line) => / GET getVideoInfo /.test(line)).length;
+    await suite.harness.run(refreshItem, { node: upload, selection: [upload, notes] });
     assert.equal(reads(), 2, 'both selected videos are read');
     assert.match(
-      harness.ui.errors[0] ?? '',
+      suite.harness.ui.errors[0] ?? '',
       /^Refresh "Meeting notes" failed: The video does not exist in this account\./,
     );
-    const titles = videoNodes(await harness.videos.getChildren()).map((node) => node.video.title);
+    const titles = videoNodes(await suite.harness.videos.getChildren()).map((node) => node.video.title);
     assert.ok(titles.includes('Interrupted upload') && !titles.includes('Meeting notes'), titles.join(', '));
   });
 
   it('refuses a broken transcode file, naming the place and the rule, and sends nothing', async () => {
     const video = await videoTitled('Raw upload');
     const broken = AD_HOC.replace('"hls": true', '"hls": false');
-    harness.editor.open('bad.transcode.json', broken);
-    harness.ui.script(choose('bad.transcode.json'));
-    assert.equal(await harness.run(transcodeVideos, { node: video }), undefined);
+    suite.harness.editor.open('bad.transcode.json', broken);
+    suite.harness.ui.script(choose('bad.transcode.json'));
+    assert.equal(await suite.harness.run(transcodeVideos, { node: video }), undefined);
     assert.match(
-      harness.ui.errors[0]!,
+      suite.harness.ui.errors[0]!,
       /^Use bad\.transcode\.json failed: bad\.transcode\.json, line 6: transcodeTemplates\[0\] produces no format/,
     );
-    assert.equal((await client.getVideoInfo(video.id)).status, 0);
+    assert.equal((await suite.client.getVideoInfo(video.id)).status, 0);
     assert.throws(
       () => readAdHocSource(new MemoryDocument('x.transcode.json', '{"a": }')),
       /^Error: x\.transcode\.json, line 1: JSON syntax: a value is expected here\.$/,

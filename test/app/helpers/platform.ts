@@ -1,3 +1,5 @@
+import type { PlatformClient } from '../../../src/api/client';
+import type { Video } from '../../../src/api/types';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,4 +50,19 @@ export async function startTestPlatform(
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The newest video of the account with exactly this title (the demo's titles are unique). */
+export async function videoTitled(client: PlatformClient, title: string): Promise<Video> {
+  const found = await client.queryVideo({
+    start: 1,
+    number: 50,
+    sort: 'uploadTime',
+    order: 'desc',
+    searchType: 'title',
+    keyword: title,
+  });
+  const video = found.find((candidate) => candidate.title === title);
+  if (!video) throw new Error(`no video titled "${title}"`);
+  return video;
 }

@@ -14,12 +14,13 @@ export interface PlatformSuite {
   renewHarness(options: Omit<HarnessOptions, 'account'>): Promise<Harness>;
 }
 
-export function platformSuite(): PlatformSuite {
+/** `options`: the platform's (a clock speed, say), as startTestPlatform takes them. */
+export function platformSuite(options?: Parameters<typeof startTestPlatform>[0]): PlatformSuite {
   let platform: TestPlatform | undefined;
   let client: PlatformClient | undefined;
   let harness: Harness | undefined;
   before(async () => {
-    platform = await startTestPlatform();
+    platform = await startTestPlatform(options);
     client = new PlatformClient({ baseUrl: platform.platform.baseUrl, accessKey: ACCESS_KEY, secretKey: SECRET_KEY });
   });
   after(async () => {
