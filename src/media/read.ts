@@ -4,7 +4,8 @@
  * inspector measures segments and files with it; the local platform measures uploads, renditions and recordings.
  *
  * mediabunny (pure TypeScript, MPL-2.0) reads MP4/MOV (fragmented too, with the init segment in front), MPEG-TS,
- * Matroska/WebM, ADTS, MP3, Ogg, WAVE and FLAC; FLV has a reader of its own (readFlv.ts). HLS is deliberately not
+ * Matroska/WebM, ADTS, MP3, Ogg, WAVE and FLAC; FLV has a reader of its own (readFlv.ts), and the packets of an
+ * H.264/AAC MPEG-TS segment in memory are read in one pass (readTs.ts). HLS is deliberately not
  * one of the formats: a playlist, a concat list or any other file that names other files is "not media" here,
  * so nothing read through this module ever follows a reference to another file or address.
  */
