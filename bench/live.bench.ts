@@ -1,13 +1,15 @@
 /**
  * Live media: a real encoder (ffmpeg, 640x360 test pattern, real time) pushes to a channel with a
- * 3-rendition HLS group (640x360, 480x270, 320x180). Prints the time from the encoder's start (its
- * first pushed frame follows within a few tens of ms) to the first segment listed in the served
- * playlist, and the CPU of the channel's ffmpeg over 20 s against the same ladder command
- * (ladder.ts) run by hand on the same stream (ratio). Needs ffmpeg; prints a note without it.
+ * 3-rendition HLS group (640x360, 480x270, 320x180). Prints the time from the first pushed frame (the
+ * encoder's first video message that is not its codec configuration, seen on its way to the RTMP server)
+ * to the first segment listed in the served playlist, and the encoder's own start before it; and the CPU
+ * of the channel's ffmpeg over 20 s against the same ladder command (ladder.ts) run by hand on the same
+ * stream (ratio). Needs ffmpeg; prints a note without it.
  */
 import { spawn } from 'node:child_process';
 import { readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { connect, createServer, type AddressInfo, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PlatformClient } from '../src/api/client';
@@ -39,6 +41,69 @@ function ffmpegWith(marker: string): number | undefined {
   return undefined;
 }
 
+/**
+ * A TCP relay in front of the RTMP server that notes when the first video frame passes from the encoder: it
+ * skips the handshake (C0, C1, C2) and follows the RTMP chunk stream (RTMP 1.0, 5.3) to each message's start.
+ */
+async function frameTap(rtmpPort: number): Promise<{ port: number; firstFrame: Promise<number>; server: Server }> {
+  let found: (at: number) => void = () => undefined;
+  const firstFrame = new Promise<number>((resolve) => (found = resolve));
+  const server = createServer((encoder) => {
+    const upstream = connect(rtmpPort, '127.0.0.1');
+    encoder.pipe(upstream).pipe(encoder);
+    encoder.on('error', () => upstream.destroy());
+    upstream.on('error', () => encoder.destroy());
+    const reader = chunkReader((message) => {
+      // Video (type 9) whose AVC packet type is not 0 (the decoder configuration).
+      if (message.type === 9 && !((message.head[0]! & 0x0f) === 7 && message.head[1] === 0)) found(performance.now());
+    });
+    encoder.on('data', (data: Buffer) => reader(data));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { port: (server.address() as AddressInfo).port, firstFrame, server };
+}
+
+/** Calls `onMessage` with each RTMP message's type and first payload bytes, from the client's byte stream. */
+function chunkReader(onMessage: (message: { type: number; head: Buffer }) => void): (data: Buffer) => void {
+  let pending = Buffer.alloc(0);
+  let handshake = 1 + 1536 + 1536;
+  let chunkSize = 128;
+  const streams = new Map<number, { length: number; type: number; left: number; extended: boolean }>();
+  return (data) => {
+    pending = Buffer.concat([pending, data]);
+    if (handshake > 0) {
+      const skip = Math.min(handshake, pending.length);
+      handshake -= skip;
+      pending = pending.subarray(skip);
+    }
+    for (;;) {
+      if (pending.length < 3) return;
+      const fmt = pending[0]! >> 6;
+      let id = pending[0]! & 0x3f;
+      let at = 1;
+      if (id === 0) [id, at] = [64 + pending[1]!, 2];
+      else if (id === 1) [id, at] = [64 + pending[1]! + pending[2]! * 256, 3];
+      const headerLength = [11, 7, 3, 0][fmt]!;
+      if (pending.length < at + headerLength) return;
+      const previous = streams.get(id) ?? { length: 0, type: 0, left: 0, extended: false };
+      const state = { ...previous };
+      if (fmt < 3) state.extended = pending.readUIntBE(at, 3) === 0xffffff;
+      if (fmt < 2) [state.length, state.type] = [pending.readUIntBE(at + 3, 3), pending[at + 6]!];
+      const starts = fmt < 3 || previous.left === 0;
+      if (starts) state.left = state.length;
+      const payloadAt = at + headerLength + (state.extended ? 4 : 0);
+      const size = Math.min(chunkSize, state.left);
+      if (pending.length < payloadAt + size) return;
+      const payload = pending.subarray(payloadAt, payloadAt + size);
+      if (starts) onMessage({ type: state.type, head: payload.subarray(0, 2) });
+      if (starts && state.type === 1 && size >= 4) chunkSize = payload.readUInt32BE(0) & 0x7fffffff;
+      state.left -= size;
+      streams.set(id, state);
+      pending = pending.subarray(payloadAt + size);
+    }
+  };
+}
+
 async function cpuOver(pid: number, ms: number): Promise<number> {
   const a = cpuSeconds(pid);
   await new Promise((r) => setTimeout(r, ms));
@@ -56,6 +121,7 @@ export async function run(): Promise<void> {
   const platform = await startLocalPlatform({ dataDir: dir, accounts: [ACCOUNT], live: { rtmpPort: 0 } });
   const client = new PlatformClient({ baseUrl: platform.baseUrl, ...ACCOUNT });
   const encoder = { kill: (): void => undefined };
+  let tap: Awaited<ReturnType<typeof frameTap>> | undefined;
   try {
     const sizes: Array<[number, number, number]> = [
       [640, 360, 800],
@@ -80,6 +146,9 @@ export async function run(): Promise<void> {
     });
     const started = await client.liveStartChannel(ch.id);
     const [urls] = await client.liveGetChannelsPlayUrl(ch.id);
+    const pushUrl = new URL(started.pushUrl);
+    tap = await frameTap(Number(pushUrl.port));
+    pushUrl.port = String(tap.port);
     const t0 = performance.now();
     const child = spawn(
       tools.ffmpeg,
@@ -110,23 +179,25 @@ export async function run(): Promise<void> {
         'aac',
         '-f',
         'flv',
-        started.pushUrl,
+        pushUrl.href,
       ],
       { stdio: 'ignore' },
     );
     encoder.kill = () => child.kill('SIGKILL');
-    let firstSegmentMs = NaN;
+    let listedAt = NaN;
     while (performance.now() - t0 < 30_000) {
       const res = await httpGet(urls.playUrlList[0].url).catch(() => undefined);
       const text = res?.status === 200 ? res.body.toString('utf8') : '';
       if (/\.ts$/m.test(text)) {
-        firstSegmentMs = performance.now() - t0;
+        listedAt = performance.now();
         break;
       }
       await new Promise((r) => setTimeout(r, 50));
     }
+    const frameAt = await Promise.race([tap.firstFrame, new Promise<number>((r) => setTimeout(() => r(NaN), 1000))]);
+    const firstSegmentMs = listedAt - frameAt;
     console.log(
-      `first segment listed ${(firstSegmentMs / 1000).toFixed(2)} s after the encoder started (segments of ${SEGMENT_SECONDS} s, playlist of ${PLAYLIST_SEGMENTS})`,
+      `first segment listed ${(firstSegmentMs / 1000).toFixed(2)} s after the first pushed frame, which the encoder sent ${((frameAt - t0) / 1000).toFixed(2)} s after its start (segments of ${SEGMENT_SECONDS} s, playlist of ${PLAYLIST_SEGMENTS})`,
     );
     const inSegments = firstSegmentMs / 1000 / SEGMENT_SECONDS;
     goalRow({
@@ -180,6 +251,7 @@ export async function run(): Promise<void> {
     });
   } finally {
     encoder.kill();
+    tap?.server.close();
     await client.close();
     await platform.close();
     await rm(dir, { recursive: true, force: true });

@@ -4,7 +4,8 @@
  * inspector measures segments and files with it; the local platform measures uploads, renditions and recordings.
  *
  * mediabunny (pure TypeScript, MPL-2.0) reads MP4/MOV (fragmented too, with the init segment in front), MPEG-TS,
- * Matroska/WebM, ADTS, MP3, Ogg, WAVE and FLAC; FLV has a reader of its own (readFlv.ts). HLS is deliberately not
+ * Matroska/WebM, ADTS, MP3, Ogg, WAVE and FLAC; FLV has a reader of its own (readFlv.ts), and the packets of an
+ * H.264/AAC MPEG-TS segment in memory are read in one pass (readTs.ts). HLS is deliberately not
  * one of the formats: a playlist, a concat list or any other file that names other files is "not media" here,
  * so nothing read through this module ever follows a reference to another file or address.
  */
@@ -12,6 +13,7 @@ import type * as Mediabunny from 'mediabunny';
 import { open, stat } from 'node:fs/promises';
 import { looksLikeFlv, readFlv, type FlvContents } from './readFlv';
 import { avcProfileName } from './readSps';
+import { readTsPackets, type TsPackets, type TsTrackPackets } from './readTs';
 
 export type Container =
   'mp4' | 'mov' | 'mpegts' | 'flv' | 'matroska' | 'webm' | 'adts' | 'mp3' | 'ogg' | 'wav' | 'flac';
@@ -206,8 +208,23 @@ async function readWithMediabunny(input: string | Uint8Array, options: ReadOptio
     const audioTrack = await reader.getPrimaryAudioTrack();
     const verify = options.verifyKeyframes ?? typeof input !== 'string';
     const packets: PacketReading[] = [];
-    const video = videoTrack ? await readVideo(videoTrack, options, verify, packets) : undefined;
-    const audio = audioTrack ? await readAudio(audioTrack, options, packets) : undefined;
+    const ts = container === 'mpegts' ? await tsFastPath(input, options, verify, videoTrack, audioTrack) : undefined;
+    const video = videoTrack
+      ? await readVideo(
+          videoTrack,
+          options,
+          ts?.video ? tsPackets(ts.video) : mediabunnyPackets(videoTrack, verify),
+          packets,
+        )
+      : undefined;
+    const audio = audioTrack
+      ? await readAudio(
+          audioTrack,
+          options,
+          ts?.audio ? tsPackets(ts.audio) : mediabunnyPackets(audioTrack, false),
+          packets,
+        )
+      : undefined;
     const reading = summary(container, bytes, video, audio, packets, options);
     if (reading.complete) return reading;
     // Read in part: the whole input's length from the container's metadata (the MP4 moov), not by reading on.
@@ -220,6 +237,27 @@ async function readWithMediabunny(input: string | Uint8Array, options: ReadOptio
     reader.dispose();
     init?.dispose();
   }
+}
+
+/**
+ * An MPEG-TS segment in memory of the common shape (readTs.ts) has its packets read in one pass; the tracks'
+ * descriptions still come from mediabunny. Undefined when it is read through mediabunny alone.
+ */
+async function tsFastPath(
+  input: string | Uint8Array,
+  options: ReadOptions,
+  verify: boolean,
+  video: Mediabunny.InputVideoTrack | null,
+  audio: Mediabunny.InputAudioTrack | null,
+): Promise<TsPackets | undefined> {
+  if (typeof input === 'string' || options.init) return undefined;
+  if (video && (await video.getCodec()) !== 'avc') return undefined;
+  if (audio && (await audio.getCodec()) !== 'aac') return undefined;
+  const packets = readTsPackets(input, { verify, ...(audio ? { sampleRate: await audio.getSampleRate() } : {}) });
+  // Both tracks from one reader or neither: a track this reader did not find is not read from mediabunny's.
+  if (!packets || Boolean(packets.video) !== Boolean(video) || Boolean(packets.audio) !== Boolean(audio))
+    return undefined;
+  return packets;
 }
 
 interface Collected {
@@ -235,15 +273,47 @@ interface Collected {
   times: number[];
 }
 
+/** What the walk needs of a packet, from mediabunny's `EncodedPacket` or from readTs.ts. */
+interface PacketFacts {
+  readonly timestamp: number;
+  readonly duration: number;
+  readonly byteLength: number;
+  readonly key: boolean;
+}
+
+/** A track's packets as mediabunny reads them. */
+async function* mediabunnyPackets(track: Mediabunny.InputTrack, verify: boolean): AsyncGenerator<PacketFacts> {
+  const sink = new (mediabunny().EncodedPacketSink)(track);
+  const retrieval: Mediabunny.PacketRetrievalOptions = verify ? { verifyKeyPackets: true } : { metadataOnly: true };
+  for await (const packet of sink.packets(undefined, undefined, retrieval)) {
+    yield {
+      timestamp: packet.timestamp,
+      duration: packet.duration,
+      byteLength: packet.byteLength,
+      key: packet.type === 'key',
+    };
+  }
+}
+
+/** A track's packets as readTs.ts read them. */
+function* tsPackets(track: TsTrackPackets): Generator<PacketFacts> {
+  for (let i = 0; i < track.timestamps.length; i++) {
+    yield {
+      timestamp: track.timestamps[i]!,
+      duration: track.durations[i]!,
+      byteLength: track.sizes[i]!,
+      key: track.keys[i]!,
+    };
+  }
+}
+
 /** Walks a track's packets in decode order, up to `maxSeconds` past its first. */
 async function collect(
-  track: Mediabunny.InputTrack,
+  source: AsyncIterable<PacketFacts> | Iterable<PacketFacts>,
   options: ReadOptions,
-  verify: boolean,
   kind: 'video' | 'audio',
   out: PacketReading[],
 ): Promise<Collected> {
-  const sink = new (mediabunny().EncodedPacketSink)(track);
   const c: Collected = {
     start: Infinity,
     end: -Infinity,
@@ -257,11 +327,10 @@ async function collect(
   };
   const durations: number[] = [];
   const keys: boolean[] = [];
-  const retrieval: Mediabunny.PacketRetrievalOptions = verify ? { verifyKeyPackets: true } : { metadataOnly: true };
-  for await (const packet of sink.packets(undefined, undefined, retrieval)) {
+  for await (const packet of source) {
     if (c.count === 0) {
       c.firstDecodeTime = packet.timestamp;
-      c.firstIsKey = packet.type === 'key';
+      c.firstIsKey = packet.key;
     } else if (options.maxSeconds !== undefined && packet.timestamp - c.firstDecodeTime > options.maxSeconds) {
       c.complete = false;
       break;
@@ -271,10 +340,10 @@ async function collect(
     c.bytes += packet.byteLength;
     c.start = Math.min(c.start, packet.timestamp);
     c.end = Math.max(c.end, packet.timestamp + packet.duration);
-    if (packet.type === 'key') c.keyframes.push(packet.timestamp);
+    if (packet.key) c.keyframes.push(packet.timestamp);
     c.times.push(packet.timestamp);
     durations.push(packet.duration);
-    keys.push(packet.type === 'key');
+    keys.push(packet.key);
     if (options.packets)
       out.push({
         track: kind,
@@ -282,7 +351,7 @@ async function collect(
         dts: 0,
         duration: packet.duration,
         size: packet.byteLength,
-        key: packet.type === 'key',
+        key: packet.key,
       });
   }
   if (options.packets) fillDecodeTimes(out.slice(out.length - c.count), c.times);
@@ -351,12 +420,12 @@ function rate(bytes: number, start: number, end: number): { bitRate?: number } {
 async function readVideo(
   track: Mediabunny.InputVideoTrack,
   options: ReadOptions,
-  verify: boolean,
+  packets: AsyncIterable<PacketFacts> | Iterable<PacketFacts>,
   out: PacketReading[],
 ): Promise<VideoReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
-  const c = await collect(track, options, verify, 'video', out);
+  const c = await collect(packets, options, 'video', out);
   return {
     codec: codec ? (VIDEO_NAMES[codec] ?? codec) : 'unknown',
     ...(codecString ? { codecString } : {}),
@@ -379,11 +448,12 @@ async function readVideo(
 async function readAudio(
   track: Mediabunny.InputAudioTrack,
   options: ReadOptions,
+  packets: AsyncIterable<PacketFacts> | Iterable<PacketFacts>,
   out: PacketReading[],
 ): Promise<AudioReading> {
   const codec = await track.getCodec();
   const codecString = (await track.getCodecParameterString().catch(() => null)) ?? undefined;
-  const c = await collect(track, options, false, 'audio', out);
+  const c = await collect(packets, options, 'audio', out);
   const profile = codecString ? AAC_PROFILES[codecString] : undefined;
   return {
     codec: codec ? audioName(codec) : 'unknown',

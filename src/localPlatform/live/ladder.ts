@@ -84,7 +84,13 @@ function int(n: number): number {
 }
 
 export function ladderArgs(input: LadderInput): string[] {
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-rw_timeout', '10000000', '-i', input.source];
+  // The input is the platform's own RTMP server, whose FLV starts with the metadata and both codec
+  // configurations: no frames are needed to learn the streams. By default ffmpeg also waits for 40 video frames
+  // (1.6 s at 25 fps, arriving in real time) to estimate the frame rate before it encodes anything, then catches
+  // up: that wait was most of the delay from the first pushed frame to the first segment (issue 29). The
+  // frame rate is the ladder's own (the `fps` filter below).
+  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-rw_timeout', '10000000', '-fpsprobesize', '0'];
+  args.push('-i', input.source);
   const renditions = input.groups.flatMap((g) => g.renditions.map((r) => ({ r, logo: g.logo })));
   const graph: string[] = [];
   graph.push(`[0:v]split=${renditions.length + 1}${renditions.map((_, i) => `[s${i}]`).join('')}[sthumb]`);

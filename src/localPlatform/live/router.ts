@@ -177,7 +177,8 @@ async function serveHls(
     else {
       const ch = media.channelRecord();
       const source = { frameRate: ch?.streamFrameRate ?? 0, audio: ch?.streamAudioBitrate != null };
-      sendText(req, res, master(group, source), 'm3u8');
+      const rates = await Promise.all(group.renditions.map((_, i) => measuredRates(media, group.id, i)));
+      sendText(req, res, master(group, source, rates), 'm3u8');
     }
     return;
   }
@@ -270,20 +271,69 @@ export function renditionCodecs(
   return audio ? `${video},mp4a.40.2` : video;
 }
 
+/** Bit rates a rendition's listed segments measure (b/s): size × 8 / EXTINF, as players and the inspector do. */
+interface MeasuredRates {
+  average: number;
+  peak: number;
+}
+
+const SEGMENT_URI = new RegExp(`^(${NAME})\\.ts$`);
+
+/**
+ * What the segments child playlist `n` lists now measure; undefined while none is listed. A segment removed
+ * between the playlist and its size (the window moved on) is left out.
+ */
+async function measuredRates(media: LiveChannel, groupId: string, n: number): Promise<MeasuredRates | undefined> {
+  const text = await media.childPlaylist(groupId, n);
+  if (text === undefined) return undefined;
+  let seconds = 0;
+  let bits = 0;
+  let peak = 0;
+  let extinf = NaN;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('#EXTINF:')) extinf = parseFloat(line.slice(8));
+    const name = SEGMENT_URI.exec(line)?.[1];
+    if (!name || !(extinf > 0)) continue;
+    const size = await segmentSize(media.mediaFile(name, 'ts'));
+    if (size === undefined) continue;
+    seconds += extinf;
+    bits += size * 8;
+    peak = Math.max(peak, (size * 8) / extinf);
+  }
+  return seconds > 0 ? { average: Math.round(bits / seconds), peak: Math.ceil(peak) } : undefined;
+}
+
+async function segmentSize(file: string | Buffer | undefined): Promise<number | undefined> {
+  if (file === undefined || Buffer.isBuffer(file)) return file?.length;
+  return stat(file).then(
+    (s) => s.size,
+    () => undefined,
+  );
+}
+
+/**
+ * BANDWIDTH is the peak and AVERAGE-BANDWIDTH the average that the listed segments measure (RFC 8216 4.3.4.2):
+ * a looped test pattern averages well under its template's bit rate, and an encoder's rate control strays from
+ * it. A rendition with no segment yet declares its template's rate with 10 % headroom, and no average.
+ */
 function master(
   group: {
     id: string;
     renditions: { width: number; height: number; videoBitrate: number; audioBitrate: number; frameRate: number }[];
   },
   source: { frameRate: number; audio: boolean },
+  measured: readonly (MeasuredRates | undefined)[],
 ): string {
   const lines = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-INDEPENDENT-SEGMENTS'];
   group.renditions.forEach((r, i) => {
-    const bandwidth = Math.round((r.videoBitrate + (r.audioBitrate || 64)) * 1000 * 1.1);
+    const rates = measured[i];
+    const bandwidth = rates
+      ? `BANDWIDTH=${rates.peak},AVERAGE-BANDWIDTH=${rates.average}`
+      : `BANDWIDTH=${Math.round((r.videoBitrate + (r.audioBitrate || 64)) * 1000 * 1.1)}`;
     // The frame rate the ladder encodes: the template's, else the source's, else 25 (ladder.ts).
     const fps = r.frameRate || source.frameRate || 25;
     lines.push(
-      `#EXT-X-STREAM-INF:BANDWIDTH=${bandwidth},AVERAGE-BANDWIDTH=${Math.round(bandwidth / 1.1)},RESOLUTION=${r.width}x${r.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${renditionCodecs(r, fps, source.audio)}"`,
+      `#EXT-X-STREAM-INF:${bandwidth},RESOLUTION=${r.width}x${r.height},FRAME-RATE=${fps.toFixed(3)},CODECS="${renditionCodecs(r, fps, source.audio)}"`,
       `${group.id}-${i + 1}.m3u8`,
     );
   });

@@ -12,6 +12,8 @@ import { DEMO_NAMES } from '../../../src/localPlatform/demo/demo';
 import { SEGMENT_SECONDS } from '../../../src/localPlatform/live/ladder';
 import { LOOP_SEGMENTS } from '../../../src/localPlatform/live/patternLoop';
 import { TestPlatform } from '../harness';
+import { inspect } from '../../../src/inspector/inspect';
+import { nodeFetch } from '../../../src/inspector/source';
 import { readMedia } from '../../../src/media/read';
 import { runTool } from '../../../src/media/tools';
 import { eventually } from '../../helpers/eventually';
@@ -138,6 +140,19 @@ describe('local platform: the demo live channels (real ffmpeg)', function () {
     assert.deepEqual(commandsWith(`${p.platform.rtmpUrl}/${pattern.stream}`), []);
     // A number far from the live edge is not served.
     assert.equal((await httpGet(segment.replace(/_(\d+)\.ts$/, '_1.ts'))).status, 404);
+  });
+
+  it("declares in the test pattern's master the bit rates its segments measure: no bandwidth finding", async () => {
+    const [urls] = await client.liveGetChannelsPlayUrl(pattern.id);
+    const report = await inspect(urls.playUrl, { fetch: nodeFetch, liveSeconds: 0 });
+    const master = (await httpGet(urls.playUrl)).body.toString();
+    assert.match(master, /AVERAGE-BANDWIDTH=\d+/, 'the average is declared');
+    const bandwidth = report.findings.filter((f) => /BANDWIDTH/.test(f.code));
+    assert.deepEqual(
+      bandwidth.map((f) => `${f.code}: ${f.message}`),
+      [],
+      `findings on ${master}`,
+    );
   });
 
   it('starts a pushed and a pulled channel beside the demo channels at the default limits, plays, stops, deletes', async () => {
