@@ -26,8 +26,41 @@ export class JsonList {
 const edges = new Map<string, [Buffer, Buffer]>();
 const MAX_EDGES = 64;
 
+/**
+ * The edges of the success envelope (`{code:0, message:"success", result, success:true[, count]}`) by its count
+ * (-1: none): found without stringifying the envelope per answer, which cost more than the lookup of the page.
+ */
+const successEdges = new Map<number, [Buffer, Buffer]>();
+
+function isSuccess(envelope: Record<string, unknown>): boolean {
+  const keys = Object.keys(envelope);
+  return (
+    keys[0] === 'code' &&
+    keys[1] === 'message' &&
+    keys[2] === 'result' &&
+    keys[3] === 'success' &&
+    (keys.length === 4 || (keys.length === 5 && keys[4] === 'count' && Number.isSafeInteger(envelope.count))) &&
+    envelope.code === 0 &&
+    envelope.message === 'success' &&
+    envelope.success === true
+  );
+}
+
 /** The envelope's head up to its list's `[` and its tail from `]`, made once per envelope without its list. */
 function edgesOf(envelope: { result: unknown }): [Buffer, Buffer] {
+  const fields = envelope as Record<string, unknown>;
+  if (!isSuccess(fields)) return edgesOfAny(envelope);
+  const count = fields.count === undefined ? -1 : (fields.count as number);
+  let edge = successEdges.get(count);
+  if (!edge) {
+    edge = edgesOfAny(envelope);
+    if (successEdges.size >= MAX_EDGES) successEdges.clear();
+    successEdges.set(count, edge);
+  }
+  return edge;
+}
+
+function edgesOfAny(envelope: { result: unknown }): [Buffer, Buffer] {
   const whole = JSON.stringify({ ...envelope, result: [] });
   let edge = edges.get(whole);
   if (!edge) {
@@ -56,11 +89,22 @@ export function envelopeChunks(envelope: { result: unknown }): Buffer[] {
   return chunks;
 }
 
-interface Page {
+/** An answer's body and its headers, made once with the page (no header object per request). */
+export interface Answer {
+  body: Buffer;
+  headers: Readonly<Record<string, string | number>>;
+}
+
+interface Page extends Answer {
   head: Buffer;
   fragments: readonly Buffer[];
   tail: Buffer;
-  joined: Buffer;
+}
+
+const JSON_TYPE = 'application/json;charset=UTF-8';
+
+function answerOf(body: Buffer): Answer {
+  return { body, headers: { 'Content-Type': JSON_TYPE, 'Content-Length': body.length } };
 }
 
 /**
@@ -84,18 +128,23 @@ export class PageCache {
 
   /** The envelope's JSON as one buffer: the bytes JSON.stringify would make. */
   bytes(envelope: { result: unknown }): Buffer {
+    return this.answer(envelope).body;
+  }
+
+  /** The envelope's JSON as one buffer, with its Content-Type and Content-Length. */
+  answer(envelope: { result: unknown }): Answer {
     const { result } = envelope;
-    if (!(result instanceof JsonList)) return Buffer.from(JSON.stringify(envelope));
+    if (!(result instanceof JsonList)) return answerOf(Buffer.from(JSON.stringify(envelope)));
     const [head, tail] = edgesOf(envelope);
     const { fragments } = result;
     const key = fragments.length > 0 ? fragments[0] : head;
     const page = this.pages.get(key);
-    if (page && page.head === head && page.tail === tail && sameBuffers(page.fragments, fragments)) return page.joined;
+    if (page && page.head === head && page.tail === tail && sameBuffers(page.fragments, fragments)) return page;
     if (page) this.drop(key, page);
-    const joined = Buffer.concat(envelopeChunks(envelope));
-    if (joined.length > this.maxBytes / 4) return joined;
-    this.pages.set(key, { head, fragments, tail, joined });
-    this.size += joined.length;
+    const joined = answerOf(Buffer.concat(envelopeChunks(envelope)));
+    if (joined.body.length > this.maxBytes / 4) return joined;
+    this.pages.set(key, { head, fragments, tail, ...joined });
+    this.size += joined.body.length;
     if (this.size > this.maxBytes) {
       for (const [oldest, old] of this.pages) {
         if (this.size <= this.maxBytes * EVICT_TO) break;
@@ -107,7 +156,7 @@ export class PageCache {
 
   private drop(key: Buffer, page: Page): void {
     this.pages.delete(key);
-    this.size -= page.joined.length;
+    this.size -= page.body.length;
   }
 }
 
