@@ -34,6 +34,16 @@ export class SortedView<T> {
    * stays the same: paging through a filtered list then reads its page directly, however deep, and
    * the count is the list's length. `key` must name everything `keep` depends on besides the rows.
    */
+  /** The positions kept for `key` (see matching), or undefined: no filter needs to be made for a kept one. */
+  matched(key: string): Int32Array | undefined {
+    const found = this.matches.get(key);
+    if (found) {
+      this.matches.delete(key);
+      this.matches.set(key, found); // most recently used last
+    }
+    return found;
+  }
+
   matching(key: string, keep: (row: T, index: number) => boolean): Int32Array {
     let found = this.matches.get(key);
     if (found) {
