@@ -99,6 +99,8 @@ interface Page extends Answer {
   head: Buffer;
   fragments: readonly Buffer[];
   tail: Buffer;
+  /** Asked again since the last sweep. */
+  asked: boolean;
 }
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
@@ -113,11 +115,18 @@ function answerOf(body: Buffer): Answer {
  * writing one ready buffer of the same bytes, most of it in the socket's writev; a buffer joined per answer
  * costs the collector instead. A page is found by its first fragment (or its head when empty) and served only
  * while its head, every fragment (the very same buffers: a changed record, origin or version has new bytes)
- * and its tail are the same ones, so it can never be stale. Bounded in bytes; the oldest pages go first.
+ * and its tail are the same ones, so it can never be stale. Bounded in bytes.
+ *
+ * A full cache takes no new page until a sweep: after as many pages refused as it holds, the pages not asked
+ * since the last sweep go (stale ones among them: a changed record's page is never asked by its old buffers
+ * again). Dropping the oldest instead made a walk through a little more pages than fit (500 queryVideo pages of
+ * 17.5 KB in 8 MiB) miss on every page, joining and dropping one per answer; now the pages that fit stay served.
  */
 export class PageCache {
   private readonly pages = new Map<Buffer, Page>();
   private size = 0;
+  /** Pages refused since the last sweep. */
+  private refused = 0;
 
   constructor(private readonly maxBytes: number) {}
 
@@ -139,19 +148,29 @@ export class PageCache {
     const { fragments } = result;
     const key = fragments.length > 0 ? fragments[0] : head;
     const page = this.pages.get(key);
-    if (page && page.head === head && page.tail === tail && sameBuffers(page.fragments, fragments)) return page;
+    if (page && page.head === head && page.tail === tail && sameBuffers(page.fragments, fragments)) {
+      page.asked = true;
+      return page;
+    }
     if (page) this.drop(key, page);
     const joined = answerOf(Buffer.concat(envelopeChunks(envelope)));
-    if (joined.body.length > this.maxBytes / 4) return joined;
-    this.pages.set(key, { head, fragments, tail, ...joined });
-    this.size += joined.body.length;
-    if (this.size > this.maxBytes) {
-      for (const [oldest, old] of this.pages) {
-        if (this.size <= this.maxBytes * EVICT_TO) break;
-        this.drop(oldest, old);
-      }
-    }
+    const length = joined.body.length;
+    if (length > this.maxBytes / 4 || !this.roomFor(length)) return joined;
+    this.pages.set(key, { head, fragments, tail, asked: false, ...joined });
+    this.size += length;
     return joined;
+  }
+
+  /** Whether a page of `length` bytes fits, after a sweep when its turn has come. */
+  private roomFor(length: number): boolean {
+    if (this.size + length <= this.maxBytes) return true;
+    if (++this.refused < this.pages.size) return false;
+    this.refused = 0;
+    for (const [key, page] of this.pages) {
+      if (page.asked) page.asked = false;
+      else this.drop(key, page);
+    }
+    return this.size + length <= this.maxBytes;
   }
 
   private drop(key: Buffer, page: Page): void {
