@@ -4,6 +4,7 @@
  * the URL parser would give, for every spelling of the same values.
  */
 import * as assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { Codes } from '../../../src/api/errorCodes';
 import { signParams } from '../../../src/api/signing';
 import { ACCOUNT, rawSocket, TestPlatform } from '../harness';
@@ -86,6 +87,39 @@ describe('local platform: the request target', () => {
     // An escaped letter is not decoded in a path (the URL parser keeps it), nor is a trailing dot dropped.
     for (const path of ['/rest.', '/x/rest', '/rest/x', '/%72est']) {
       assert.equal((await answer(p, `${path}?${q}`)).status, 404, path);
+    }
+  });
+});
+
+describe('local platform: closing with a request in flight', () => {
+  it('answers a request whose body is still arriving, then closes at once (not after its 5 s limit)', async () => {
+    const p = await TestPlatform.start();
+    let closed: Promise<void> | undefined;
+    try {
+      const form = new URLSearchParams(signedWith('in flight')).toString();
+      const socket = connect(p.platform.port, '127.0.0.1');
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      const ended = new Promise((resolve) => socket.on('close', resolve));
+      await new Promise((resolve) => socket.on('connect', resolve));
+      socket.write(
+        `POST /rest HTTP/1.1\r\nHost: 127.0.0.1:${p.platform.port}\r\nContent-Type: application/x-www-form-urlencoded\r\n` +
+          `Content-Length: ${Buffer.byteLength(form)}\r\n\r\n${form.slice(0, 20)}`,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const started = performance.now();
+      closed = p.close();
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      socket.end(form.slice(20));
+      await closed;
+      const took = performance.now() - started;
+      await ended;
+      const text = Buffer.concat(chunks).toString();
+      assert.match(text, /^HTTP\/1\.1 200/, text);
+      assert.match(text, /"code":0/, text);
+      assert.ok(took < 3000, `closed ${took.toFixed(0)} ms after close() was called`);
+    } finally {
+      if (!closed) await p.close();
     }
   });
 });
