@@ -21,7 +21,7 @@ import { join } from 'node:path';
 import { cpuOf, signedPath, startChild, stopChild, type Child } from './children';
 import { goalRow } from './goalTable';
 import type { Drive, Driven } from './loadGenerator';
-import type { Replayed } from './platformServer';
+import { RARE_TAG, type Replayed } from './platformServer';
 
 const CONNECTIONS = 8;
 const ROUNDS = 3;
@@ -49,16 +49,6 @@ const pageCases: Array<[string, Params[]]> = [
     })),
   ],
 ];
-
-const RARE_TAG: Params = {
-  action: 'queryVideo',
-  start: '1',
-  number: '15',
-  sort: 'tag',
-  order: 'asc',
-  searchType: 'tag',
-  keyword: 'no-such-tag',
-};
 
 /** One GET as a plain client sees it: status, headers (raw, name then value) and body bytes. */
 function capture(origin: string, path: string): Promise<{ status: number; headers: string[]; body: Buffer }> {

@@ -42,6 +42,17 @@ export const WORDS = [
   'finance',
 ];
 
+/** The rare-tag search: a tag no video carries, so the whole order of 100,000 videos is searched (both benches). */
+export const RARE_TAG: Readonly<Record<string, string>> = {
+  action: 'queryVideo',
+  start: '1',
+  number: '15',
+  sort: 'tag',
+  order: 'asc',
+  searchType: 'tag',
+  keyword: 'no-such-tag',
+};
+
 /** Parent to child. */
 export type Ask =
   | { ask: 'cpu' }

@@ -97,6 +97,16 @@ let scratch = Buffer.allocUnsafe(4096);
  * a tight loop), more than the rest of the signing.
  */
 export function signParams(params: SignableParams, secretKey: string): string {
+  return hash('sha256', outerBlock(params, secretKey), 'hex');
+}
+
+/** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
+export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
+  return hash('sha256', outerBlock(params, secretKey), 'buffer');
+}
+
+/** The key XOR opad followed by the inner digest: what the HMAC's outer hash reads. */
+function outerBlock(params: SignableParams, secretKey: string): Buffer {
   const key = hmacKey(secretKey);
   const text = stringToSign(params, secretKey);
   const most = BLOCK + text.length * 3;
@@ -104,7 +114,7 @@ export function signParams(params: SignableParams, secretKey: string): string {
   key.inner.copy(scratch, 0);
   const length = BLOCK + scratch.write(text, BLOCK, 'utf8');
   hash('sha256', scratch.subarray(0, length), 'buffer').copy(key.outer, BLOCK);
-  return hash('sha256', key.outer, 'hex');
+  return key.outer;
 }
 
 /** A run of 64 hex digits in either case: what a signature looks like, however a server echoes it back. */

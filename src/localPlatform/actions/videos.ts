@@ -10,29 +10,60 @@ import type { ActionHandler } from './context';
 import { PlatformFault } from '../http/faults';
 import type { VideoRec } from '../store/records';
 import * as out from '../http/serialize';
-import { compareId, compareText, pageAt, pageOf, sortedView } from '../store/sortCache';
+import { compareId, compareText, pageAt, pageOf, sortedView, type SortedView } from '../store/sortCache';
 import { Tx, type AccountStore } from '../store/store';
 import { videosTagged } from '../store/videoIndex';
 
 type VideoSort = (typeof VIDEO_SORTS)[number];
 
-function comparator(store: AccountStore, sort: VideoSort): (a: VideoRec, b: VideoRec) => number {
-  switch (sort) {
-    case 'title':
-      return (a, b) => compareText(a.title, b.title) || compareId(a, b);
-    case 'size':
-      return (a, b) => a.size - b.size || compareId(a, b);
-    case 'category': {
-      const name = (v: VideoRec): string | null => store.get('videoCategories', v.categoryId)?.name ?? null;
-      return (a, b) => compareText(name(a), name(b)) || compareId(a, b);
-    }
-    case 'uploadTime':
-      return (a, b) => a.uploadTime - b.uploadTime || compareId(a, b);
-    case 'status':
-      return (a, b) => a.status - b.status || a.uploadTime - b.uploadTime || compareId(a, b);
-    case 'tag':
-      return (a, b) => compareText(a.tag, b.tag) || compareId(a, b);
-  }
+type Compare = (a: VideoRec, b: VideoRec) => number;
+
+/** The orders that read nothing but the videos: made once, not per request. */
+const PLAIN_ORDERS: Readonly<Record<Exclude<VideoSort, 'category'>, Compare>> = {
+  title: (a, b) => compareText(a.title, b.title) || compareId(a, b),
+  size: (a, b) => a.size - b.size || compareId(a, b),
+  uploadTime: (a, b) => a.uploadTime - b.uploadTime || compareId(a, b),
+  status: (a, b) => a.status - b.status || a.uploadTime - b.uploadTime || compareId(a, b),
+  tag: (a, b) => compareText(a.tag, b.tag) || compareId(a, b),
+};
+
+function comparator(store: AccountStore, sort: VideoSort): Compare {
+  if (sort !== 'category') return PLAIN_ORDERS[sort];
+  const name = (v: VideoRec): string | null => store.get('videoCategories', v.categoryId)?.name ?? null;
+  return (a, b) => compareText(name(a), name(b)) || compareId(a, b);
+}
+
+interface VideoFilter {
+  videoType: number;
+  categoryId: number | undefined;
+  status: number | undefined;
+}
+
+function passes(v: VideoRec, f: VideoFilter): boolean {
+  return (
+    v.videoType === f.videoType &&
+    (f.categoryId === undefined || v.categoryId === f.categoryId) &&
+    (f.status === undefined || v.status === f.status)
+  );
+}
+
+/** Which rows of the order a query keeps: made only when its matches are not kept already (sortCache.ts). */
+function keeper(
+  view: SortedView<VideoRec>,
+  filter: VideoFilter,
+  searchType: string | undefined,
+  keyword: string | undefined,
+): (v: VideoRec, i: number) => boolean {
+  if (keyword === undefined) return (v) => passes(v, filter);
+  const word = keyword;
+  const titles = searchType !== 'tag' ? view.lower('title', (v) => v.title) : [];
+  const tags = searchType !== 'title' ? view.lower('tag', (v) => v.tag) : [];
+  const byTitle = (i: number): boolean => titles[i]!.includes(word);
+  const byTag = (i: number): boolean => tags[i]?.includes(word) ?? false;
+  const matches =
+    searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : (i: number) => byTitle(i) || byTag(i);
+  // The search reads the compact lower-cased arrays first, so a rare keyword touches few records.
+  return (v, i) => matches(i) && passes(v, filter);
 }
 
 export const queryVideo: ActionHandler = (ctx) => {
@@ -62,29 +93,22 @@ export const queryVideo: ActionHandler = (ctx) => {
     comparator(ctx.account.store, sort),
     ctx.account.store.version('videoCategories'),
   );
-  let matches: ((i: number) => boolean) | undefined;
-  if (keyword !== undefined) {
-    const word = keyword;
-    const titles = searchType !== 'tag' ? view.lower('title', (v) => v.title) : [];
-    const tags = searchType !== 'title' ? view.lower('tag', (v) => v.tag) : [];
-    const byTitle = (i: number): boolean => titles[i]!.includes(word);
-    const byTag = (i: number): boolean => tags[i]?.includes(word) ?? false;
-    matches = searchType === 'title' ? byTitle : searchType === 'tag' ? byTag : (i) => byTitle(i) || byTag(i);
-  }
-  const filters = (v: VideoRec): boolean =>
-    v.videoType === videoType &&
-    (categoryId === undefined || v.categoryId === categoryId) &&
-    (status === undefined || v.status === status);
-  // The search reads the compact lower-cased arrays first, so a rare keyword touches few records.
-  const keep = (v: VideoRec, i: number): boolean => (matches === undefined || matches(i)) && filters(v);
+  const filter: VideoFilter = { videoType, categoryId, status };
   // A rare tag: sort the few videos carrying it instead of scanning the whole order.
   const tagged = searchType === 'tag' ? videosTagged(ctx.account.store, keyword!, view.rows.length >> 4) : undefined;
+  // Otherwise the filter's matches, kept beside the order while it stays the same, so a deep page is read directly.
+  const key = `${videoType} ${categoryId} ${status} ${searchType} ${keyword}`;
   const page = tagged
-    ? pageOf(tagged.sort(comparator(ctx.account.store, sort)), order === 'desc', filters, start, number)
-    : // The filter's matches, kept beside the order while it stays the same, so a deep page is read directly.
-      pageAt(
+    ? pageOf(
+        tagged.sort(comparator(ctx.account.store, sort)),
+        order === 'desc',
+        (v) => passes(v, filter),
+        start,
+        number,
+      )
+    : pageAt(
         view.rows,
-        view.matching(`${videoType} ${categoryId} ${status} ${searchType} ${keyword}`, keep),
+        view.matched(key) ?? view.matching(key, keeper(view, filter, searchType, keyword)),
         order === 'desc',
         start,
         number,

@@ -47,16 +47,20 @@ export function success(outcome: ActionOutcome): Envelope {
  */
 const pages = new PageCache(8 * 1024 * 1024);
 
+/** No headers besides the page's own (most answers): its headers object is written as it is. */
+const NO_EXTRA: Readonly<Record<string, string>> = {};
+
 export function send(
   res: ServerResponse,
   status: number,
   envelope: Envelope,
-  extra: Readonly<Record<string, string>> = {},
+  extra: Readonly<Record<string, string>> = NO_EXTRA,
 ): void {
   if (res.headersSent) return;
-  // Page answers carry ready JSON of unchanged records (answerCache.ts), joined once per page: one buffer written.
-  const body = pages.bytes(envelope);
-  res.writeHead(status, { 'Content-Type': 'application/json;charset=UTF-8', 'Content-Length': body.length, ...extra });
+  // Page answers carry ready JSON of unchanged records (answerCache.ts), joined once per page with its headers:
+  // one buffer written, as a bare server writes it.
+  const { body, headers } = pages.answer(envelope);
+  res.writeHead(status, extra === NO_EXTRA ? headers : { ...headers, ...extra });
   res.end(body);
 }
 

@@ -29,8 +29,11 @@ export const HANDLERS: Readonly<Record<ActionName, ActionHandler>> = {
   getToken: (ctx) => ({ result: issueToken(ctx.account, ctx.now) }),
 } satisfies Record<ActionName, ActionHandler>;
 
+/** The same, looked up per request: a Map of own entries only (no prototype names). */
+const BY_ACTION: ReadonlyMap<string, ActionHandler> = new Map(Object.entries(HANDLERS));
+
 export function handlerFor(action: string): ActionHandler | undefined {
-  return Object.prototype.hasOwnProperty.call(HANDLERS, action) ? HANDLERS[action as ActionName] : undefined;
+  return BY_ACTION.get(action);
 }
 
 /** The dispatch step: the handler of a request's action, or the interface's refusal of an unknown one. */

@@ -11,11 +11,49 @@ import { HttpFault } from './answer';
 
 export interface Incoming {
   method: string;
-  url: URL;
+  /** The target as a URL (made on first use: the REST route reads only the query's parameters). */
+  readonly url: URL;
+  /** The query's parameters, in order. */
+  readonly searchParams: URLSearchParams;
   /** The path with repeated slashes made one. */
   path: string;
   /** The host name the client used (no port, no brackets), for addresses in answers. */
   hostName: string | undefined;
+}
+
+/**
+ * A path of plain segments (no empty, `.` or `..` one, nothing percent-encoded) and a query of printable ASCII
+ * without `#`: read as they are, the path is what the URL parser's pathname would be and the query's parameters
+ * what its searchParams would hold, so no URL object is made per request. Anything else goes through `URL`.
+ */
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+\/?$|^\/$/;
+const PLAIN_QUERY = /^[\x21\x22\x24-\x7e]*$/;
+
+class Target implements Incoming {
+  private parsedUrl: URL | undefined;
+  private params: URLSearchParams | undefined;
+
+  constructor(
+    readonly method: string,
+    readonly path: string,
+    readonly hostName: string | undefined,
+    private readonly target: string,
+    /** The query without its `?`, when the target was read without URL. */
+    private readonly query: string | undefined,
+    url: URL | undefined,
+  ) {
+    this.parsedUrl = url;
+  }
+
+  get url(): URL {
+    this.parsedUrl ??= readTarget(this.target);
+    return this.parsedUrl;
+  }
+
+  get searchParams(): URLSearchParams {
+    this.params ??= this.query !== undefined ? new URLSearchParams(this.query) : this.url.searchParams;
+    return this.params;
+  }
 }
 
 export const WILDCARD_HOSTS: ReadonlySet<string> = new Set(['0.0.0.0', '::', '']);
@@ -54,12 +92,11 @@ function refused(detail: string): HttpFault {
   return new HttpFault(403, Codes.requestNotAllowed, detail);
 }
 
-function readTarget(req: IncomingMessage): URL {
+function readTarget(target: string): URL {
   try {
     // An origin-form target is read as a path even when it starts with `//` (a base address given
     // with a trailing slash: `http://host:port/` + `/rest`), never as a host name. An absolute-form
     // target (through a proxy) is routed by its path.
-    const target = req.url ?? '/';
     return target.startsWith('/') ? new URL(`http://local.invalid${target}`) : new URL(target);
   } catch {
     return new URL('http://local.invalid/unreadable');
@@ -76,9 +113,14 @@ export function normalise(
   allowedHosts: ReadonlySet<string>,
   anyOrigin: (path: string, method: string) => boolean = () => false,
 ): Incoming {
-  const url = readTarget(req);
+  const target = req.url ?? '/';
+  const mark = target.indexOf('?');
+  const plainPath = mark < 0 ? target : target.slice(0, mark);
+  const query = mark < 0 ? '' : target.slice(mark + 1);
+  const plain = PLAIN_PATH.test(plainPath) && PLAIN_QUERY.test(query);
+  const url = plain ? undefined : readTarget(target);
   // Repeated slashes are one, as web servers in front of the real service treat them.
-  const path = url.pathname.replace(/\/{2,}/g, '/');
+  const path = url ? url.pathname.replace(/\/{2,}/g, '/') : plainPath;
   const method = req.method ?? '';
   const hostHeader = req.headers.host;
   let hostName: string | undefined;
@@ -91,7 +133,7 @@ export function normalise(
       );
     }
   }
-  if (url.hostname !== 'local.invalid' && !allowedHosts.has(canonicalHost(url.hostname))) {
+  if (url && url.hostname !== 'local.invalid' && !allowedHosts.has(canonicalHost(url.hostname))) {
     throw refused(`the request's address names the host ${url.hostname.slice(0, 100)}, not this local platform`);
   }
   const origin = req.headers.origin;
@@ -106,5 +148,5 @@ export function normalise(
       throw refused(`requests from web pages of another origin (${origin.slice(0, 100)}) are not accepted`);
     }
   }
-  return { method, url, path, hostName };
+  return new Target(method, path, hostName, target, plain ? query : undefined, url);
 }

@@ -117,13 +117,38 @@ function jsonIfJson(text: string): unknown {
   }
 }
 
+/** Parameters gathered from the query and the body, in order: one object, no list of pairs per request. */
+class Gathered {
+  readonly params = Object.create(null) as Record<string, string>;
+  count = 0;
+  /** The first name given twice with different values (refused once the count is known to be within bounds). */
+  conflict: string | undefined;
+
+  add(value: string, name: string): void {
+    this.count++;
+    const had = this.params[name];
+    if (had !== undefined && had !== value) this.conflict ??= name;
+    else this.params[name] = value;
+  }
+
+  addAll(pairs: Iterable<[string, string]>): void {
+    for (const [name, value] of pairs) this.add(value, name);
+  }
+}
+
+/** URLSearchParams.forEach's callback, called with the Gathered as `this` (no closure made per request). */
+function gather(this: Gathered, value: string, name: string): void {
+  this.add(value, name);
+}
+
 export function parseRequest(
-  url: URL,
+  target: { readonly searchParams: URLSearchParams },
   contentTypeHeader: string | undefined,
   body: Buffer,
   jsonAction: boolean,
 ): ParsedRequest {
-  const pairs: Array<[string, string]> = [...url.searchParams];
+  const pairs = new Gathered();
+  target.searchParams.forEach(gather, pairs);
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
   // An empty or `null` body is normal for every operation and every content type (facts section 2).
@@ -133,13 +158,13 @@ export function parseRequest(
       const boundary = boundaryOf(contentTypeHeader ?? '');
       const fields = boundary ? parseMultipart(body, boundary) : undefined;
       if (!fields) throw malformed('the multipart/form-data body cannot be read (bad boundary or part)');
-      pairs.push(...fields);
+      pairs.addAll(fields);
     } else {
       const decoded = decodeText(body).trim();
       const declaredForm = contentType.startsWith('application/x-www-form-urlencoded');
       const asJson = declaredForm ? jsonIfJson(decoded) : undefined;
       if (declaredForm && asJson === undefined) {
-        pairs.push(...new URLSearchParams(decoded));
+        pairs.addAll(new URLSearchParams(decoded));
       } else if (
         asJson !== undefined ||
         /^[[{"]/.test(decoded) ||
@@ -150,7 +175,7 @@ export function parseRequest(
         if (jsonAction) json = value === null ? undefined : value;
       } else if (/^[^=&\s]+=/.test(decoded)) {
         // A form body sent without its content type, or labelled as JSON.
-        pairs.push(...new URLSearchParams(decoded));
+        pairs.addAll(new URLSearchParams(decoded));
       } else {
         throw malformed('the request body is neither JSON nor form data');
       }
@@ -159,15 +184,11 @@ export function parseRequest(
   return finish(pairs, json);
 }
 
-function finish(pairs: Array<[string, string]>, json: unknown): ParsedRequest {
-  if (pairs.length > MAX_PARAMS)
+function finish(pairs: Gathered, json: unknown): ParsedRequest {
+  if (pairs.count > MAX_PARAMS)
     throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
-  const params = Object.create(null) as Record<string, string>;
-  for (const [name, value] of pairs) {
-    if (name in params && params[name] !== value) {
-      throw new PlatformFault(Codes.parameterInvalid, `${name} is given more than once with different values`);
-    }
-    params[name] = value;
+  if (pairs.conflict !== undefined) {
+    throw new PlatformFault(Codes.parameterInvalid, `${pairs.conflict} is given more than once with different values`);
   }
-  return { params, json };
+  return { params: pairs.params, json };
 }

@@ -63,11 +63,11 @@ export function restRoute(options: RestOptions): Route {
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
     // for, so no deadline timer (Node drains such a request itself once answered).
     const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const jsonAction = !bodiless && takesJsonBody(incoming.url.searchParams.get('action') ?? '');
+    const jsonAction = !bodiless && takesJsonBody(incoming.searchParams.get('action') ?? '');
     const body = bodiless
       ? NO_BODY
       : await withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs);
-    const parsed = parseRequest(incoming.url, req.headers['content-type'], body, jsonAction);
+    const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
     const account = authenticate(parsed.params, options.accounts, options.auth, now);

@@ -461,10 +461,30 @@ export function channelList(view: View, channels: readonly ChannelRec[]): JsonLi
   );
 }
 
+/**
+ * The key of what a video's answer reads besides the record: made once per origin (origins are made once per host
+ * name) and user id, so that the cache compares one string with itself rather than a new one per request.
+ */
+const videoKeys = new WeakMap<Origin, Map<number, string>>();
+
+function videoKey(view: View): string {
+  let byUser = videoKeys.get(view.origin);
+  if (!byUser) {
+    byUser = new Map();
+    videoKeys.set(view.origin, byUser);
+  }
+  let key = byUser.get(view.userId);
+  if (key === undefined) {
+    key = `${view.origin.http} ${view.origin.host} ${view.userId}`;
+    byUser.set(view.userId, key);
+  }
+  return key;
+}
+
 /** A page of videos as `video` answers each (see channelList); a video also reads its category's name. */
 export function videoList(view: View, videos: readonly VideoRec[]): JsonList {
   const caches = cachesOf(view.store);
-  const key = `${view.origin.http} ${view.origin.host} ${view.userId}`;
+  const key = videoKey(view);
   return new JsonList(
     videos.map((v) =>
       caches.videos.bytes(v, key, view.store.get('videoCategories', v.categoryId)?.name ?? '', () => video(view, v)),

@@ -130,8 +130,13 @@ function answerClientError(error: NodeJS.ErrnoException, socket: import('node:st
 /** Listens on host:port (0: a free port) and serves every request through the pipeline. */
 export async function listen(host: string, port: number, options: HttpOptions): Promise<HttpServer> {
   const handle = handler(options);
-  // Requests being handled: close() lets them finish (their writes included) before closing the stores.
-  const inflight = new Set<Promise<void>>();
+  // Requests being handled: close() lets them finish (their writes included) before closing the stores. A count
+  // and one waiter, not a promise chained per request.
+  let inflight = 0;
+  let drained: (() => void) | undefined;
+  const finished = (): void => {
+    if (--inflight === 0) drained?.();
+  };
   // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
   // POST parameters there too, JSON text included: room for a long request line.
   const server = createServer(
@@ -139,9 +144,8 @@ export async function listen(host: string, port: number, options: HttpOptions): 
     // connections have limits of their own (headersTimeout, bodyTimeoutMs, server.timeout below).
     { keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
     (req, res) => {
-      const done = handle(req, res);
-      inflight.add(done);
-      void done.finally(() => inflight.delete(done));
+      inflight++;
+      void handle(req, res).finally(finished);
     },
   );
   // Destroyed when silent this long (no 'timeout' listener on the server: Node destroys the socket).
@@ -160,7 +164,10 @@ export async function listen(host: string, port: number, options: HttpOptions): 
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       server.closeIdleConnections();
       await Promise.race([
-        Promise.allSettled([...inflight]),
+        new Promise<void>((resolve) => {
+          drained = resolve;
+          if (inflight === 0) resolve();
+        }),
         new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
       ]);
       server.closeAllConnections();

@@ -34,6 +34,16 @@ export class SortedView<T> {
    * stays the same: paging through a filtered list then reads its page directly, however deep, and
    * the count is the list's length. `key` must name everything `keep` depends on besides the rows.
    */
+  /** The positions kept for `key` (see matching), or undefined: no filter needs to be made for a kept one. */
+  matched(key: string): Int32Array | undefined {
+    const found = this.matches.get(key);
+    if (found) {
+      this.matches.delete(key);
+      this.matches.set(key, found); // most recently used last
+    }
+    return found;
+  }
+
   matching(key: string, keep: (row: T, index: number) => boolean): Int32Array {
     let found = this.matches.get(key);
     if (found) {
@@ -99,6 +109,8 @@ interface Entry {
 /** The store's sorted orders, by collection and key (a member of the store: AccountStore.derived). */
 const SORTED = Symbol('sorted orders');
 
+const newOrders = (): Map<CollectionName, Map<string, Entry>> => new Map();
+
 /** The collection in the order of `compare` (which must be total: ids break ties). */
 export function sortedView<C extends CollectionName>(
   store: AccountStore,
@@ -107,10 +119,15 @@ export function sortedView<C extends CollectionName>(
   compare: (a: RecordOf<C>, b: RecordOf<C>) => number,
   extra = 0,
 ): SortedView<RecordOf<C>> {
-  const perStore = store.derived(SORTED, () => new Map<string, Entry>());
-  const cacheKey = `${c}:${key}`;
+  // By collection, then key: both constant texts, so no key is joined (and hashed anew) per request.
+  const perStore = store.derived(SORTED, newOrders);
+  let orders = perStore.get(c);
+  if (!orders) {
+    orders = new Map<string, Entry>();
+    perStore.set(c, orders);
+  }
   const version = store.version(c);
-  const hit = perStore.get(cacheKey) as { version: number; extra: number; view: SortedView<RecordOf<C>> } | undefined;
+  const hit = orders.get(key) as { version: number; extra: number; view: SortedView<RecordOf<C>> } | undefined;
   if (hit && hit.extra === extra) {
     if (hit.version === version) return hit.view;
     const changes = store.changesSince(c, hit.version);
@@ -120,7 +137,7 @@ export function sortedView<C extends CollectionName>(
     }
   }
   const view = new SortedView([...store.values(c)].sort(compare), compare);
-  perStore.set(cacheKey, { version, extra, view: view as SortedView<unknown> });
+  orders.set(key, { version, extra, view: view as SortedView<unknown> });
   return view;
 }
 

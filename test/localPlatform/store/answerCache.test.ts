@@ -91,6 +91,50 @@ describe('local platform: answer cache', () => {
     assert.ok(pages.bytesHeld > 0);
   });
 
+  it('keeps serving the pages that fit while a walk goes through more pages than fit', () => {
+    const pages = new PageCache(1000);
+    const walk = Array.from({ length: 12 }, (_, i) => [fragment({ i, pad: 'x'.repeat(30) })]);
+    const envelope = (fragments: Buffer[]) => ({
+      code: 0,
+      message: 'success',
+      result: new JsonList(fragments),
+      success: true,
+    });
+    const size = pages.bytes(envelope(walk[0])).length;
+    assert.ok(size * 12 > 1000 && size * 9 < 1000, `a page of ${size} bytes: 12 do not fit, 9 do`);
+    let previous = walk.map((fragments) => pages.bytes(envelope(fragments)));
+    let served = 0;
+    for (let round = 0; round < 5; round++) {
+      const now = walk.map((fragments) => pages.bytes(envelope(fragments)));
+      served += now.filter((body, i) => body === previous[i]).length;
+      previous = now;
+    }
+    // Dropping the oldest page for each new one served none of them again.
+    assert.ok(served >= 5 * 8, `${served} of ${5 * 12} answers were the kept page`);
+    assert.ok(pages.bytesHeld <= 1000);
+  });
+
+  it('lets new pages in once the pages it holds are no longer asked', () => {
+    const pages = new PageCache(1000);
+    const envelope = (fragments: Buffer[]) => ({
+      code: 0,
+      message: 'success',
+      result: new JsonList(fragments),
+      success: true,
+    });
+    const page = (i: number) => [fragment({ i, pad: 'x'.repeat(40) })];
+    const old = Array.from({ length: 12 }, (_, i) => page(i));
+    for (const fragments of old) pages.bytes(envelope(fragments));
+    // Another set of pages asked again and again (the old ones never again): they come to be the ones served.
+    const fresh = Array.from({ length: 6 }, (_, i) => page(100 + i));
+    let last: Buffer[] = [];
+    for (let round = 0; round < 10; round++) last = fresh.map((fragments) => pages.bytes(envelope(fragments)));
+    assert.deepEqual(
+      fresh.map((fragments, i) => pages.bytes(envelope(fragments)) === last[i]),
+      fresh.map(() => true),
+    );
+  });
+
   it('makes the chunks of an envelope: head, each fragment as it is, tail', () => {
     const fragments = [fragment({ id: 'a' }), fragment({ id: 'b' })];
     const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true, count: 2 };
