@@ -166,7 +166,7 @@ export function locateStrict(text: string, path: ReadonlyArray<string | number>,
  * so the value then holds fewer keys than the text has members. No tree is built for this.
  */
 export function repeatsKeys(text: string, value: unknown): boolean {
-  const keys = keyCount(value);
+  const keys = typeof value === 'object' && value !== null ? keyCount(value) : 0;
   // Each member has its colon, and the other colons are inside strings: as many colons as keys
   // means no member was dropped (a quick count). Else the members are counted string by string.
   return colonCount(text) !== keys && memberCount(text) !== keys;
@@ -189,15 +189,21 @@ function memberCount(text: string): number {
   return count;
 }
 
-/** How many keys the objects of a parsed value hold, all levels. */
-function keyCount(value: unknown): number {
-  if (typeof value !== 'object' || value === null) return 0;
+/** How many keys the objects of a parsed value hold, all levels (`value`: an object or array). */
+function keyCount(value: object): number {
   let count = 0;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) count += keyCount(value[i]);
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (typeof item === 'object' && item !== null) count += keyCount(item);
+    }
     return count;
   }
   // JSON.parse makes plain objects whose keys are all their own, and for-in reads them quickest.
-  for (const key in value) count += 1 + keyCount((value as Record<string, unknown>)[key]);
+  for (const key in value) {
+    count++;
+    const item = (value as Record<string, unknown>)[key];
+    if (typeof item === 'object' && item !== null) count += keyCount(item);
+  }
   return count;
 }
