@@ -15,6 +15,7 @@ export default tseslint.config(
       'out/**',
       '.vscode-test/**',
       'src/authoring/generated/**',
+      'src/localPlatform/faults/generated/**',
     ],
   },
   js.configs.recommended,

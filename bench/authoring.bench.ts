@@ -62,6 +62,18 @@ function time(run: () => void): number {
   return performance.now() - start;
 }
 
+/**
+ * Wall time of a run (ms), and the process's CPU time over it (ms, every thread: the collector's and the compiler's
+ * work counts). On a busy 2-core machine a run of a few milliseconds is often preempted, and the longer side more
+ * often, so the goal's ratios are taken in CPU time; wall times are printed beside them.
+ */
+function timeBoth(run: () => void, wall: number[], cpu: number[]): void {
+  const start = process.cpuUsage();
+  wall.push(time(run));
+  const used = process.cpuUsage(start);
+  cpu.push((used.user + used.system) / 1000);
+}
+
 function row(label: string, samples: number[]): void {
   const s = stats(samples);
   console.log(
@@ -81,12 +93,13 @@ export async function run(): Promise<void> {
   );
 
   const cold: number[] = [];
+  const coldCpu: number[] = [];
   for (let i = 0; i < 15; i++) {
     clearValidatorCache();
     // Cold means the generated validator module is loaded again too.
     for (const id of Object.keys(require.cache))
       if (/[\\/]authoring[\\/]generated[\\/]/.test(id)) delete require.cache[id];
-    cold.push(time(() => validateDocument('templategroup', big)));
+    timeBoth(() => validateDocument('templategroup', big), cold, coldCpu);
   }
   row('cold: compile + validate 500 templates', cold);
 
@@ -109,32 +122,38 @@ export async function run(): Promise<void> {
     validate(JSON.parse(big));
   };
   const ajvCold: number[] = [];
-  const ours: number[] = [];
+  const ajvColdCpu: number[] = [];
   for (let i = 0; i < 15; i++) {
     delete require.cache[generated];
-    ajvCold.push(time(ajvAlone));
+    timeBoth(ajvAlone, ajvCold, ajvColdCpu);
   }
-  const ajvWarm: number[] = [];
+  const [ours, oursCpu, ajvWarm, ajvWarmCpu]: number[][] = [[], [], [], []];
   ajvAlone();
   // Alternating, so that the machine's load weighs on both alike.
   for (let i = 0; i < 200; i++) {
-    ajvWarm.push(time(ajvAlone));
-    ours.push(time(() => validateDocument('templategroup', big)));
+    timeBoth(ajvAlone, ajvWarm, ajvWarmCpu);
+    timeBoth(() => validateDocument('templategroup', big), ours, oursCpu);
   }
   row('ajv alone, cold: load + parse + validate', ajvCold);
   row('ajv alone, warm: parse + validate', ajvWarm);
-  const warmRatio = stats(ours).median / stats(ajvWarm).median;
-  const coldRatio = stats(cold).median / stats(ajvCold).median;
+  const median = (samples: number[]): number => stats(samples).median;
+  console.log(
+    `CPU time, medians: ours warm ${median(oursCpu).toFixed(2)} ms, ajv alone warm ${median(ajvWarmCpu).toFixed(2)} ms ` +
+      `(wall ratio ${(median(ours) / median(ajvWarm)).toFixed(2)}x); ours cold ${median(coldCpu).toFixed(2)} ms, ` +
+      `ajv alone cold ${median(ajvColdCpu).toFixed(2)} ms (wall ratio ${(median(cold) / median(ajvCold)).toFixed(2)}x)`,
+  );
+  const warmRatio = median(oursCpu) / median(ajvWarmCpu);
+  const coldRatio = median(coldCpu) / median(ajvColdCpu);
   goalRow({
     figure: 'validation of a 500-template group vs ajv alone (same compiled schema), warm',
     goal: 'at most 1.5x',
-    measured: `${warmRatio.toFixed(2)}x (${stats(ours).median.toFixed(2)} / ${stats(ajvWarm).median.toFixed(2)} ms)`,
+    measured: `${warmRatio.toFixed(2)}x CPU (${median(oursCpu).toFixed(2)} / ${median(ajvWarmCpu).toFixed(2)} ms)`,
     met: warmRatio <= 1.5,
   });
   goalRow({
     figure: 'same, cold (the validator module loaded again)',
     goal: 'at most 2x',
-    measured: `${coldRatio.toFixed(2)}x (${stats(cold).median.toFixed(2)} / ${stats(ajvCold).median.toFixed(2)} ms)`,
+    measured: `${coldRatio.toFixed(2)}x CPU (${median(coldCpu).toFixed(2)} / ${median(ajvColdCpu).toFixed(2)} ms)`,
     met: coldRatio <= 2,
   });
   const s = stats(warm);

@@ -327,7 +327,8 @@ async function generateValidators() {
 }
 
 // The ladder's and the configs' command lines read documents with the authoring validators too.
-if (!only || only === 'extension' || only === 'ladder' || only === 'configs') await generateValidators();
+// The local platform's command line checks fault profiles with the validators generated there as well.
+if (!only || ['extension', 'ladder', 'configs', 'platform'].includes(only)) await generateValidators();
 
 const selected = only
   ? Object.fromEntries(

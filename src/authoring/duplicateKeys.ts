@@ -9,6 +9,8 @@ import { labelOf, rangeOf, type JsonDocument } from './jsonDocument';
 import type { Problem } from './problems';
 
 export function duplicateKeyProblems(doc: JsonDocument): Problem[] {
+  // Most documents repeat nothing: a count over the text says so without the tree.
+  if (!doc.repeatsKeys) return [];
   const problems: Problem[] = [];
   const visit = (node: Node): void => {
     if (node.type === 'object' && node.children && node.children.length > 1 && hasRepeatedKey(node.children)) {

@@ -6,30 +6,61 @@
  */
 import { applyEdits, modify, parseTree, type FormattingOptions, type Node, type ParseError } from 'jsonc-parser';
 import type { TextEdit, TextRange, Fix } from './problems';
+import { locateStrict, repeatsKeys, valueEnd, type Located as StrictLocated } from './strictPositions';
 import { strictJsonTree } from './strictTree';
+
+/** The deepest value along a path; `node` when it was read from the tree. */
+interface Located extends StrictLocated {
+  node?: Node;
+}
 
 export type JsonPath = ReadonlyArray<string | number>;
 
 export class JsonDocument {
-  readonly root: Node | undefined;
   readonly parseErrors: ParseError[] = [];
-  readonly formatting: FormattingOptions;
 
   /** The value, when the text is strict JSON (no comments, no trailing comma). */
   readonly strictValue: { value: unknown } | undefined;
 
+  private tree: Node | undefined;
+  private treeBuilt = false;
+  private repeatsKeysOnce: boolean | undefined;
+  private formattingOnce: FormattingOptions | undefined;
+
   constructor(readonly text: string) {
-    // Strict JSON (the usual case) is read by JSON.parse and its tree built in one quick pass; what
-    // only jsonc-parser accepts, or cannot read at all, goes to jsonc-parser, which says where it fails.
+    // Strict JSON (the usual case) is read by JSON.parse, and positions are found in its text only
+    // when a problem is placed (./strictPositions.ts); its node tree is built in one quick pass on
+    // first use. What only jsonc-parser accepts, or cannot read at all, goes to jsonc-parser, which
+    // says where it fails.
     try {
       this.strictValue = { value: JSON.parse(text) as unknown };
     } catch {
       this.strictValue = undefined;
+      this.tree = parseTree(text, this.parseErrors, { allowTrailingComma: false, disallowComments: false });
+      this.treeBuilt = true;
     }
-    this.root = this.strictValue
-      ? strictJsonTree(text)
-      : parseTree(text, this.parseErrors, { allowTrailingComma: false, disallowComments: false });
-    this.formatting = detectFormatting(text);
+  }
+
+  /** jsonc-parser's node tree of the text (built on first use for strict JSON). */
+  get root(): Node | undefined {
+    if (!this.treeBuilt) {
+      this.tree = strictJsonTree(this.text);
+      this.treeBuilt = true;
+    }
+    return this.tree;
+  }
+
+  /** The file's own indentation and line ending, for the text a fix inserts. */
+  get formatting(): FormattingOptions {
+    return (this.formattingOnce ??= detectFormatting(this.text));
+  }
+
+  /** Whether an object of the document names a field twice (JSON.parse then keeps the last). */
+  get repeatsKeys(): boolean {
+    this.repeatsKeysOnce ??= this.strictValue
+      ? repeatsKeys(this.text, this.strictValue.value)
+      : this.root !== undefined && treeRepeatsKeys(this.root);
+    return this.repeatsKeysOnce;
   }
 
   /** The node at a path; numeric-looking segments index arrays, any segment names object keys. */
@@ -37,48 +68,62 @@ export class JsonDocument {
     let node = this.root;
     for (const segment of path) {
       if (!node) return undefined;
-      if (node.type === 'array') {
-        const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
-        node = node.children?.[index];
-      } else if (node.type === 'object') {
-        const key = String(segment);
-        // The last of duplicated keys wins, as in JSON.parse.
-        const property = node.children?.filter((p) => p.children?.[0]?.value === key).pop();
-        node = property?.children?.[1];
-      } else {
-        return undefined;
-      }
+      node = childOf(node, segment);
     }
     return node;
   }
 
-  /** The property-key node of the last segment, when the path ends at an object member. */
-  keyNode(path: JsonPath): Node | undefined {
-    const value = this.node(path);
-    const parent = value?.parent;
-    return parent?.type === 'property' ? parent.children?.[0] : undefined;
+  /** Range of the property key of the last segment, when the path ends at an object member. */
+  keyRange(path: JsonPath): TextRange | undefined {
+    const found = this.locate(path);
+    return found?.depth === path.length ? found.key : undefined;
   }
 
   /** Range of the value at the path; for a missing value, the nearest existing ancestor's marker. */
   valueRange(path: JsonPath): TextRange {
-    for (let depth = path.length; depth >= 0; depth--) {
-      const node = this.node(path.slice(0, depth));
-      if (node) return depth === path.length ? rangeOf(node) : this.markerRange(path.slice(0, depth));
-    }
-    return { offset: 0, length: Math.min(1, this.text.length) };
+    const found = this.locate(path);
+    if (!found) return { offset: 0, length: Math.min(1, this.text.length) };
+    return found.depth === path.length ? this.rangeOfValue(found) : this.marker(found);
   }
 
   /**
    * A short range standing for a whole object or array: its property key when it has one, else its
-   * opening bracket (so a missing field does not squiggle the whole block).
+   * opening bracket (so a missing field does not squiggle the whole block). For a missing value, the
+   * nearest existing ancestor's marker.
    */
   markerRange(path: JsonPath): TextRange {
-    const node = this.node(path);
-    if (!node) return this.valueRange(path);
-    const key = this.keyNode(path);
-    if (key) return rangeOf(key);
-    if (node.type === 'object' || node.type === 'array') return { offset: node.offset, length: 1 };
-    return rangeOf(node);
+    const found = this.locate(path);
+    if (!found) return { offset: 0, length: Math.min(1, this.text.length) };
+    return this.marker(found);
+  }
+
+  /**
+   * The deepest value along the path: from the tree once it is built, else by scanning the strict
+   * text (placing a few problems builds no tree).
+   */
+  private locate(path: JsonPath): Located | undefined {
+    if (!this.treeBuilt) return locateStrict(this.text, path, this.repeatsKeys);
+    let node = this.tree;
+    if (!node) return undefined;
+    let depth = 0;
+    for (; depth < path.length; depth++) {
+      const child = childOf(node, path[depth]);
+      if (!child) break;
+      node = child;
+    }
+    const key = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+    return { depth, type: node.type, offset: node.offset, key: key && rangeOf(key), node };
+  }
+
+  private rangeOfValue(found: Located): TextRange {
+    if (found.node) return rangeOf(found.node);
+    return { offset: found.offset, length: valueEnd(this.text, found.offset) - found.offset };
+  }
+
+  private marker(found: Located): TextRange {
+    if (found.key) return found.key;
+    if (found.type === 'object' || found.type === 'array') return { offset: found.offset, length: 1 };
+    return this.rangeOfValue(found);
   }
 
   /** Builds a quick fix from edits made one after another; the result is one text edit. */
@@ -86,10 +131,15 @@ export class JsonDocument {
     const draft = new DraftEdits(this.text, this.formatting);
     change(draft);
     const fix: Fix = { title, edits: [singleEdit(this.text, draft.text)] };
-    const value = select ? new JsonDocument(draft.text).node(select) : undefined;
-    // The value the fix added: inside the quotes of a string, else all of it.
-    if (value)
-      fix.select = value.type === 'string' ? { offset: value.offset + 1, length: value.length - 2 } : rangeOf(value);
+    if (select) {
+      // The value the fix added: inside the quotes of a string, else all of it.
+      const added = new JsonDocument(draft.text);
+      const value = added.locate(select);
+      if (value?.depth === select.length) {
+        const range = added.rangeOfValue(value);
+        fix.select = value.type === 'string' ? { offset: range.offset + 1, length: range.length - 2 } : range;
+      }
+    }
     return fix;
   }
 }
@@ -114,8 +164,7 @@ export class DraftEdits {
 
   /** Renames a property keeping its value where it is. */
   renameKey(path: JsonPath, newName: string): this {
-    const doc = new JsonDocument(this.text);
-    const key = doc.keyNode(path);
+    const key = new JsonDocument(this.text).keyRange(path);
     if (key)
       this.text = this.text.slice(0, key.offset) + JSON.stringify(newName) + this.text.slice(key.offset + key.length);
     return this;
@@ -125,6 +174,34 @@ export class DraftEdits {
     const edits = modify(this.text, [...path], value, { formattingOptions: this.formatting, getInsertionIndex });
     this.text = applyEdits(this.text, edits);
   }
+}
+
+/** The child of an array or object node named by a path segment. */
+function childOf(node: Node, segment: string | number): Node | undefined {
+  if (node.type === 'array') {
+    const index = typeof segment === 'number' ? segment : /^\d+$/.test(segment) ? Number(segment) : -1;
+    return node.children?.[index];
+  }
+  if (node.type === 'object') {
+    const key = String(segment);
+    // The last of duplicated keys wins, as in JSON.parse.
+    const property = node.children?.filter((p) => p.children?.[0]?.value === key).pop();
+    return property?.children?.[1];
+  }
+  return undefined;
+}
+
+/** Whether an object of the tree names a field twice. */
+function treeRepeatsKeys(node: Node): boolean {
+  if (node.type === 'object' && node.children) {
+    const names = new Set<unknown>();
+    for (const property of node.children) {
+      const name = property.children?.[0]?.value as unknown;
+      if (names.has(name)) return true;
+      names.add(name);
+    }
+  }
+  return node.children?.some(treeRepeatsKeys) ?? false;
 }
 
 export function rangeOf(node: Node): TextRange {

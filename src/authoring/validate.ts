@@ -35,7 +35,7 @@ const RULES: Readonly<Record<DocumentKind, (sink: ProblemSink, value: unknown) =
 
 export function validateDocument(kind: DocumentKind, text: string, references?: ReferenceLists): ValidationResult {
   const doc = new JsonDocument(text);
-  if (doc.parseErrors.length > 0 || !doc.root) {
+  if (!doc.strictValue && (doc.parseErrors.length > 0 || !doc.root)) {
     const syntax = syntaxProblems(doc);
     // A comma before a closing bracket leaves the document readable: its other problems are still
     // shown (as VS Code's own check does), but it is not taken as well-formed (no value to send).
@@ -47,7 +47,7 @@ export function validateDocument(kind: DocumentKind, text: string, references?: 
 }
 
 function checkTree(kind: DocumentKind, doc: JsonDocument, references: ReferenceLists | undefined): ValidationResult {
-  if (!doc.root) return { problems: [] };
+  if (!doc.strictValue && !doc.root) return { problems: [] };
   const value = valueOf(doc);
 
   const validate = validatorFor(kind);

@@ -19,13 +19,16 @@ export const ADVANCED_ARGUMENT_KEYS = [
   'smartBorder',
 ] as const;
 
-export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value: unknown): void {
+const KNOWN: ReadonlySet<string> = new Set(ADVANCED_ARGUMENT_KEYS);
+
+/** `advancedArguments` at `at`; its path is made only for a problem reported. */
+export function checkAdvancedArguments(sink: ProblemSink, at: JsonPath, field: string, value: unknown): void {
   if (!isObject(value)) return;
   const known: readonly string[] = ADVANCED_ARGUMENT_KEYS;
-  for (const key of Object.keys(value)) {
-    if (known.includes(key)) continue;
+  for (const key in value) {
+    if (KNOWN.has(key) || !has(value, key)) continue;
     const guess = closest(key, known);
-    const keyPath = [...path, key];
+    const keyPath = [...at, field, key];
     sink.add(
       'warning',
       'advancedArguments.unknownKey',
@@ -51,7 +54,7 @@ export function checkAdvancedArguments(sink: ProblemSink, path: JsonPath, value:
     sink.add(
       'warning',
       'advancedArguments.bothBFrameSpellings',
-      [...path, 'bframe'],
+      [...at, field, 'bframe'],
       l10n.t('Both "bFrame" and "bframe" are given; keep one spelling so it is clear which B-frame count applies.'),
       undefined,
       true,

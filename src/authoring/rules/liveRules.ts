@@ -8,9 +8,9 @@ const CREATE_REQUIRED = ['displayName', 'videoWidth', 'videoHeight', 'videoBitra
 
 export function liveTemplateRules(sink: ProblemSink, value: unknown): void {
   if (!isObject(value)) return;
-  checkAudioKbps(sink, ['audioBitrate'], value.audioBitrate);
-  checkVideoKbps(sink, ['videoBitrate'], value.videoBitrate);
-  checkAdvancedArguments(sink, ['advancedArguments'], value.advancedArguments);
+  checkAudioKbps(sink, [], 'audioBitrate', value.audioBitrate);
+  checkVideoKbps(sink, [], 'videoBitrate', value.videoBitrate);
+  checkAdvancedArguments(sink, [], 'advancedArguments', value.advancedArguments);
   if (!has(value, 'id')) {
     const missing = CREATE_REQUIRED.filter((field) => !has(value, field));
     if (missing.length > 0) {

@@ -91,9 +91,15 @@ export function reportSeveralDefaults(
   }
 }
 
+/*
+ * The checks below take the object's path and the field apart: the field's path is made only for a
+ * problem reported (a group may list hundreds of templates, each checked on every keystroke).
+ */
+
 /** Audio bitrate that looks like kbps where bits per second are expected (64 instead of 64000). */
-export function checkAudioBitsPerSecond(sink: ProblemSink, path: JsonPath, value: unknown): void {
+export function checkAudioBitsPerSecond(sink: ProblemSink, at: JsonPath, field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value <= 0 || value >= 1000) return;
+  const path = [...at, field];
   sink.add(
     'warning',
     'bitrate.audioUnit',
@@ -109,11 +115,12 @@ export function checkAudioBitsPerSecond(sink: ProblemSink, path: JsonPath, value
 }
 
 /** Audio bitrate that looks like bits per second where kbps are expected (128000 instead of 128). */
-export function checkAudioKbps(sink: ProblemSink, path: JsonPath, value: unknown): void {
+export function checkAudioKbps(sink: ProblemSink, at: JsonPath, field: string, value: unknown): void {
   // Up to 1024 kbps (the schema's maximum) in bits per second; beyond, it is no unit slip.
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 8000 || value > 1_024_000 || value % 1000 !== 0)
     return;
   const kbps = value / 1000;
+  const path = [...at, field];
   sink.add(
     'warning',
     'bitrate.audioUnit',
@@ -129,9 +136,10 @@ export function checkAudioKbps(sink: ProblemSink, path: JsonPath, value: unknown
 }
 
 /** Video bitrate that looks like bits per second where kbps are expected (2500000 instead of 2500). */
-export function checkVideoKbps(sink: ProblemSink, path: JsonPath, value: unknown): void {
+export function checkVideoKbps(sink: ProblemSink, at: JsonPath, field: string, value: unknown): void {
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 100000 || value % 1000 !== 0) return;
   const kbps = value / 1000;
+  const path = [...at, field];
   sink.add(
     'warning',
     'bitrate.videoUnit',

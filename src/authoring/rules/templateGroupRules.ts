@@ -51,7 +51,7 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
   checkRepeatedNames(sink, at, items);
 
   for (const [index, item] of items) {
-    const path = [...at, index];
+    const path = ['transcodeTemplates', index];
     if (item.encryptType === AES && typeof item.format === 'number' && item.format !== HLS) {
       sink.add(
         'error',
@@ -65,9 +65,9 @@ export function templateGroupRules(sink: ProblemSink, value: unknown): void {
         sink.doc.fix(l10n.t('Use the HLS format (0) for this template'), (d) => d.set([...path, 'format'], HLS)),
       );
     }
-    checkAudioBitsPerSecond(sink, [...path, 'audioBitrate'], item.audioBitrate);
-    checkVideoKbps(sink, [...path, 'videoBitrate'], item.videoBitrate);
-    checkAdvancedArguments(sink, [...path, 'advancedArguments'], item.advancedArguments);
+    checkAudioBitsPerSecond(sink, path, 'audioBitrate', item.audioBitrate);
+    checkVideoKbps(sink, path, 'videoBitrate', item.videoBitrate);
+    checkAdvancedArguments(sink, path, 'advancedArguments', item.advancedArguments);
   }
 
   if (value.trailor === true && typeof value.trailorDuration === 'number' && value.trailorDuration < 1) {
@@ -97,14 +97,19 @@ const PROFILE = ['videoWidth', 'videoHeight', 'videoBitrate', 'audioBitrate'] as
  * A repeated name is a mistake when the format repeats too, or when the size or bitrates differ.
  */
 function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[number, JsonObject]>): void {
-  // Earlier items by name, in order (one pass, not a scan per item: groups may list hundreds).
-  const byName = new Map<unknown, Array<[number, JsonObject]>>();
+  // Earlier items by name, in order (one pass, not a scan per item: groups may list hundreds). Most
+  // groups repeat no name: their first item stands alone in the map, without a list of its own.
+  const byName = new Map<string, [number, JsonObject] | Array<[number, JsonObject]>>();
   for (const entry of items) {
     const [index, item] = entry;
     if (typeof item.name !== 'string') continue;
-    const earlier = byName.get(item.name) ?? [];
+    const seen = byName.get(item.name);
+    if (seen === undefined) {
+      byName.set(item.name, entry);
+      continue;
+    }
+    const earlier = isEntry(seen) ? [seen] : seen;
     byName.set(item.name, [...earlier, entry]);
-    if (earlier.length === 0) continue;
     const path = [...at, index, 'name'];
     const sameFormat = earlier.find(([, other]) => other.format === item.format);
     const otherProfile = earlier.find(([, other]) => PROFILE.some((field) => other[field] !== item[field]));
@@ -136,4 +141,8 @@ function checkRepeatedNames(sink: ProblemSink, at: JsonPath, items: Array<[numbe
       );
     }
   }
+}
+
+function isEntry(seen: [number, JsonObject] | Array<[number, JsonObject]>): seen is [number, JsonObject] {
+  return typeof seen[0] === 'number';
 }

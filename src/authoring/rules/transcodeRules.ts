@@ -134,6 +134,6 @@ function templateRules(sink: ProblemSink, at: Array<string | number>, item: Json
       );
     }
   }
-  checkAudioBitsPerSecond(sink, [...at, 'audioBitrate'], item.audioBitrate);
-  checkVideoKbps(sink, [...at, 'videoBitrate'], item.videoBitrate);
+  checkAudioBitsPerSecond(sink, at, 'audioBitrate', item.audioBitrate);
+  checkVideoKbps(sink, at, 'videoBitrate', item.videoBitrate);
 }

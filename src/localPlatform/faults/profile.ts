@@ -1,10 +1,12 @@
 /**
  * Fault profiles: a JSON array of rules `{"target": "<id, name or *>", "fault": "<name>", ...options}` that make
  * the local platform serve a channel's or a video's HLS badly on purpose (src/localPlatform/README.md "Stream
- * faults"). Each rule is checked with a JSON schema (ajv, as the project's documents are): the schema of every
- * rule, then the schema of its fault, so a refusal names the rule's index, the field and the rule it breaks.
+ * faults"). Each rule is checked with a JSON schema, as the project's documents are: the schema of every rule, then
+ * the schema of its fault, so a refusal names the rule's index, the field and the rule it breaks. The schemas below
+ * are compiled by `npm run build` into standalone ajv code (scripts/generateValidators.ts writes
+ * ./generated/profile.js, a build output), so the local platform carries no ajv and compiles nothing at run time.
  */
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import type { ErrorObject } from 'ajv';
 
 export const DELIVERY_FAULTS = [
   'delay',
@@ -121,24 +123,63 @@ const RULE_SCHEMA = {
   required: ['target', 'fault'],
 };
 
-let ajv: Ajv | undefined;
-let ruleValid: ValidateFunction | undefined;
-const faultValid = new Map<FaultName, ValidateFunction>();
+/** What a fault's rule is checked for, in this order: no unknown field, then the selectors, then its options. */
+type Part = 'known' | 'options';
 
-/** Compiled on first use, each fault's schema when a rule names it: the platform starts as fast without faults. */
-function validatorOf(fault?: FaultName): ValidateFunction {
-  ajv ??= new Ajv({ allErrors: false, strict: true });
-  if (!fault) return (ruleValid ??= ajv.compile(RULE_SCHEMA));
-  let valid = faultValid.get(fault);
-  if (!valid) {
-    valid = ajv.compile({
+/** The name a fault's validator is exported under in the generated module (`content-type` -> `optionsContentType`). */
+function validatorName(part: Part, fault: FaultName): string {
+  return part + fault.replace(/(^|-)(\w)/g, (_, dash: string, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * The schemas the build compiles (scripts/generateValidators.ts), by the name each validator is exported under:
+ * `rule` for every rule, then per fault its fields (selectors and options, nothing else), the selectors (one
+ * validator for all faults: its code is made once), and the fault's options. Checked one after the other, they
+ * refuse what one schema per fault refused, with the same first error.
+ */
+export function profileSchemas(): Record<string, object> {
+  const schemas: Record<string, object> = { rule: RULE_SCHEMA, selectors: { type: 'object', properties: SELECTORS } };
+  for (const fault of FAULT_NAMES) {
+    const fields = Object.keys({ ...SELECTORS, ...OPTIONS[fault] }).map((name) => [name, true]);
+    schemas[validatorName('known', fault)] = {
       type: 'object',
-      properties: { ...SELECTORS, ...OPTIONS[fault] },
+      properties: Object.fromEntries(fields),
       additionalProperties: false,
-    });
-    faultValid.set(fault, valid);
+    };
+    schemas[validatorName('options', fault)] = { type: 'object', properties: OPTIONS[fault] };
   }
-  return valid;
+  return schemas;
+}
+
+/** A validator as ajv's standalone code makes it: true or false, and the first error kept on the function. */
+type Check = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
+let generated: Readonly<Record<string, Check>> | undefined;
+
+/** Loaded on the first profile checked: the platform starts as fast without faults. */
+function validator(name: string): Check {
+  if (!generated) {
+    try {
+      generated = require('./generated/profile.js') as Record<string, Check>;
+    } catch (error) {
+      throw new Error('The fault profile validators have not been generated (faults/profile.ts): run npm run build.', {
+        cause: error,
+      });
+    }
+  }
+  return generated[name];
+}
+
+/** The first schema error of a rule (an object), or undefined when it passes the schemas. */
+export function ruleError(rule: Record<string, unknown>): ErrorObject | undefined {
+  const base = validator('rule');
+  if (!base(rule)) return base.errors![0];
+  const fault = rule.fault as FaultName;
+  for (const name of [validatorName('known', fault), 'selectors', validatorName('options', fault)]) {
+    const check = validator(name);
+    if (!check(rule)) return check.errors![0];
+  }
+  return undefined;
 }
 
 export class ProfileError extends Error {
@@ -175,10 +216,8 @@ export function checkProfile(value: unknown): FaultRule[] {
       throw new ProfileError(`rule ${i}: must be an object {"target", "fault", ...options}`);
     }
     const record = rule as Record<string, unknown>;
-    const base = validatorOf();
-    if (!base(rule)) throw new ProfileError(describe(i, record, base.errors![0]));
-    const valid = validatorOf(record.fault as FaultName);
-    if (!valid(rule)) throw new ProfileError(describe(i, record, valid.errors![0]));
+    const error = ruleError(record);
+    if (error) throw new ProfileError(describe(i, record, error));
     for (const field of ['bitrate', 'segmentIndex', 'mediaSequence'] as const) {
       const range = record[field];
       if (Array.isArray(range) && range[0] > range[1])
