@@ -12,6 +12,7 @@ import type { MediaTools } from '../../media/tools';
 import { rateQualitySvg } from './chart';
 import { ladderCsv, ladderJson } from './exports';
 import { LadderInputError, ladderFromDocument } from './group';
+import { encodedByText } from './page';
 import { DEFAULT_SECONDS, evaluateLadder, MAX_SECONDS } from './lab';
 import type { LadderEvaluation } from './model';
 import { builtinReference } from './reference';
@@ -73,6 +74,7 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
     lines.push(
       `${e.ladder.name} on ${e.reference.label} (${e.reference.width}x${e.reference.height}, ${e.reference.seconds.toFixed(1)} s)`,
     );
+    lines.push(`  ${encodedByText(e)}`);
     if (e.vmafUnavailable) lines.push(`  VMAF not measured: ${e.vmafUnavailable}`);
     for (const r of [...e.results].sort((a, b) => a.rung.videoKbps - b.rung.videoKbps)) {
       const vmaf = r.vmaf !== undefined ? `, VMAF ${r.vmaf.toFixed(1)}` : '';
@@ -80,7 +82,9 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
         `  ${r.rung.name} ${r.width}x${r.height} target ${r.rung.videoKbps} kbps: average ${Math.round(r.averageBitrate / 1000)} kbps, ` +
           `peak ${Math.round(r.peakBitrate / 1000)} kbps, PSNR ${r.psnr.toFixed(2)} dB, SSIM ${r.ssim.toFixed(4)} ` +
           `(at the reference size ${r.psnrAtReference.toFixed(2)} dB, ${r.ssimAtReference.toFixed(4)})${vmaf}, ` +
-          `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`,
+          (r.encodeSeconds !== undefined && r.speed !== undefined
+            ? `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`
+            : 'encode time not measured through the platform'),
       );
     }
     for (const f of e.findings) lines.push(`  ${f.severity.toUpperCase()} ${f.code} ${f.message} (${f.clause})`);
