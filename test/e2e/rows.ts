@@ -56,3 +56,9 @@ export async function awayFromTooltips(ctx: FlowContext): Promise<void> {
   await ctx.wb.page.keyboard.press('Escape');
   await ctx.wb.within(2_000, async () => (await ctx.wb.page.locator('.monaco-hover:visible').count()) === 0);
 }
+
+/** The browser's clipboard, where the workbench's "copy" writes (reading it needs the permission). */
+export async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  return (await page.evaluate('navigator.clipboard.readText()')) as string;
+}
