@@ -4,12 +4,14 @@
  * the platform with the group, each rendition fetched by its HLS address and measured. The video stays in the account.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import { VideoStatuses, type TemplateGroupInput } from '../../../src/api/types';
 import { evaluateTemplateGroup } from '../../../src/app/commands/inspectCommands';
+import type { LadderEvaluation } from '../../../src/app/ladder/model';
 import type { MediaTools } from '../../../src/media/tools';
 import { realTools } from '../../inspector/golden';
 import { createHarness, type Harness } from '../helpers/harness';
@@ -103,5 +105,38 @@ describe('Evaluate Template Group through the local platform (real media)', func
     const id = /video (\S+) \(/.exec(said)![1]!;
     assert.equal((await client.getVideoInfo(id)).id, id, 'the video is in the account');
     assert.deepEqual(readdirSync(storage), []);
+  });
+
+  it('npm run ladder -- --platform-group ID: the same through the platform, the account from the environment', async () => {
+    const child = spawn(
+      process.execPath,
+      [
+        ...['-r', 'tsx/cjs', join(__dirname, '..', '..', '..', 'src', 'app', 'ladder', 'cli.ts')],
+        ...['--platform-group', String(groupId), '--reference', reference, '--format', 'json'],
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'pipe'],
+        env: {
+          ...process.env,
+          FFMPEG_DIR: dirname(tools.ffmpeg),
+          VIDEO_PLATFORM_BASE_URL: test.platform.baseUrl,
+          VIDEO_PLATFORM_ACCESS_KEY: ACCESS_KEY,
+          VIDEO_PLATFORM_SECRET_KEY: SECRET_KEY,
+        },
+      },
+    );
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (c: string) => (out += c));
+    child.stderr.setEncoding('utf8').on('data', (c: string) => (err += c));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assert.equal(code, 1, err);
+    assert.ok(!err.includes(SECRET_KEY) && !out.includes(SECRET_KEY), 'no secret in the output');
+    const evaluation = JSON.parse(out) as LadderEvaluation;
+    assert.equal(evaluation.encodedBy.way, 'platform');
+    assert.deepEqual(
+      evaluation.findings.filter((f) => f.code === 'LADDER-RUNG-NO-GAIN').map((f) => f.rung),
+      ['360p-max'],
+    );
   });
 });
