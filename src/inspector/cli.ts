@@ -7,6 +7,7 @@
  */
 import { failing, toJunit, toSarif, type FailOn, type OutputFormat } from './ciOutput';
 import { InspectError, inspect } from './inspect';
+import { runUntilStopped } from '../media/commandLine';
 import { findMediaTools } from '../media/tools';
 import { nodeFetch } from './source';
 import { reportText } from './text';
@@ -105,43 +106,35 @@ async function main(): Promise<number> {
     return 2;
   }
   // Ctrl+C or a SIGTERM stops the reads at once (the inspector keeps no temporary files to remove).
-  const controller = new AbortController();
-  const stop = (): void => controller.abort();
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  try {
-    const families = await mediaFamilies(args);
-    const report = await inspect(args.input, {
-      fetch: nodeFetch,
-      ...(families ? { mediaFamilies: families } : {}),
-      // Live, unless told: 3 target durations (10 to 60 s), long enough to see a stale playlist.
-      ...(args.liveSeconds !== undefined ? { liveSeconds: args.liveSeconds } : {}),
-      ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
-      signal: controller.signal,
-      ...(args.format === 'text' ? { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) } : {}),
-    });
-    const out =
-      args.format === 'json'
-        ? JSON.stringify(report, null, 2)
-        : args.format === 'sarif'
-          ? JSON.stringify(toSarif(report), null, 2)
-          : args.format === 'junit'
-            ? toJunit(report, args.failOn)
-            : reportText(report);
-    process.stdout.write(`${out}\n`);
-    return failing(report.findings, args.failOn).length > 0 ? 1 : 0;
-  } catch (error) {
-    if (controller.signal.aborted) {
-      process.stderr.write('inspect: stopped\n');
-      return 130;
-    }
-    const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`inspect: ${error instanceof InspectError ? message : `could not inspect: ${message}`}\n`);
-    return 2;
-  } finally {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-  }
+  return runUntilStopped(
+    'inspect',
+    async (signal) => {
+      const families = await mediaFamilies(args);
+      const report = await inspect(args.input, {
+        fetch: nodeFetch,
+        ...(families ? { mediaFamilies: families } : {}),
+        // Live, unless told: 3 target durations (10 to 60 s), long enough to see a stale playlist.
+        ...(args.liveSeconds !== undefined ? { liveSeconds: args.liveSeconds } : {}),
+        ...(args.deadlineSeconds !== undefined ? { deadlineSeconds: args.deadlineSeconds } : {}),
+        signal,
+        ...(args.format === 'text' ? { onProgress: (text: string) => process.stderr.write(`… ${text}\n`) } : {}),
+      });
+      const out =
+        args.format === 'json'
+          ? JSON.stringify(report, null, 2)
+          : args.format === 'sarif'
+            ? JSON.stringify(toSarif(report), null, 2)
+            : args.format === 'junit'
+              ? toJunit(report, args.failOn)
+              : reportText(report);
+      process.stdout.write(`${out}\n`);
+      return failing(report.findings, args.failOn).length > 0 ? 1 : 0;
+    },
+    (error) => {
+      const message = error instanceof Error ? error.message : String(error);
+      return error instanceof InspectError ? message : `could not inspect: ${message}`;
+    },
+  );
 }
 
 main().then(

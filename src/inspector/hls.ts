@@ -475,6 +475,8 @@ export function variantRow(p: MediaPlaylistModel): VariantRow {
     ...(s.size !== undefined ? { bytes: s.size } : {}),
     ...(s.media ? { measured: round3(spanLength(s.media)), keyframes: keyframesIn(s.media) } : {}),
   }));
+  const init = p.playlist.segments[0]?.map?.uri;
+  if (init) row.init = init;
   if (m.peak) row.measured.peakBandwidth = m.peak.bps;
   if (m.averageBandwidth !== undefined) row.measured.averageBandwidth = m.averageBandwidth;
   if (m.bandwidthFrom) row.measured.bandwidthFrom = m.bandwidthFrom;

@@ -199,6 +199,7 @@ async function runMediaFamilies(
         name: v.name,
         encrypted: (v.encryption ?? 'none') !== 'none',
         files: single ? [address] : (v.timeline ?? []).map((s) => new URL(s.uri, base).href),
+        ...(!single && v.init ? { init: new URL(v.init, base).href } : {}),
       };
     }),
     read: async (at, maxBytes) => (await reader.read(at, { maxBytes })).data,

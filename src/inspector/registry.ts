@@ -34,8 +34,16 @@ export interface CheckFamily {
 /** What a media family is given: the renditions of the input as addresses, and the inspector's reader. */
 export interface MediaInput {
   readonly live: boolean;
-  /** Each variant (or the input file): its name, whether it is encrypted, its segments' addresses in order. */
-  readonly renditions: ReadonlyArray<{ readonly name: string; readonly encrypted: boolean; readonly files: string[] }>;
+  /**
+   * Each variant (or the input file): its name, whether it is encrypted, its segments' addresses in order, and its
+   * initialization section's address (EXT-X-MAP: fMP4 segments need it first).
+   */
+  readonly renditions: ReadonlyArray<{
+    readonly name: string;
+    readonly encrypted: boolean;
+    readonly files: string[];
+    readonly init?: string;
+  }>;
   /** One address read through the inspector's reader (its address policy and limits), at most `maxBytes`. */
   read(address: string, maxBytes: number): Promise<Buffer>;
   readonly signal?: AbortSignal;

@@ -40,6 +40,8 @@ export interface VariantRow {
   sampledSegments?: string[];
   /** Every segment of the playlist: EXTINF, bytes when sized, and when read the media's length and keyframes. */
   timeline?: TimelineSegment[];
+  /** The initialization section's URI as written (EXT-X-MAP of the first segment), for fMP4 segments. */
+  init?: string;
 }
 
 export interface TimelineSegment {

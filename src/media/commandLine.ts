@@ -3,7 +3,7 @@
  * `parseArgs` (strict: an unknown option or a missing value is a usage error), ffmpeg found as the platform finds
  * it (`--ffmpeg DIR`, then FFMPEG_DIR, the PATH, the usual places, the npm packages), the work aborted on SIGINT or
  * SIGTERM, and one exit code convention: the work's own (0 clean, 1 findings), 2 could not run (bad option, no
- * ffmpeg, unreadable input), 130 stopped.
+ * ffmpeg, unreadable input), 130 stopped (`runUntilStopped`, which `npm run inspect` uses too).
  */
 import { parseArgs } from 'node:util';
 import { findMediaTools, type MediaTools } from './tools';
@@ -66,20 +66,34 @@ export async function runMediaCommandLine<A>(command: MediaCommandLine<A>, argv:
     say(`${command.needs}: ${mode.reason}`);
     return 2;
   }
+  return runUntilStopped(
+    command.name,
+    (signal) => command.run(args, mode.tools, signal),
+    (error) => {
+      const message = (error as Error).message ?? String(error);
+      return error instanceof UsageError || command.isInputError(error) ? message : `${command.couldNot}: ${message}`;
+    },
+  );
+}
+
+/**
+ * Runs a command line's work with a signal that SIGINT and SIGTERM abort: its result is the exit code; stopped is
+ * 130 (`<name>: stopped`), any other failure 2 with `describe`'s words on stderr.
+ */
+export async function runUntilStopped(
+  name: string,
+  work: (signal: AbortSignal) => Promise<number>,
+  describe: (error: unknown) => string,
+): Promise<number> {
   const controller = new AbortController();
   const stop = (): void => controller.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
-    return await command.run(args, mode.tools, controller.signal);
+    return await work(controller.signal);
   } catch (error) {
-    if (controller.signal.aborted) {
-      say('stopped');
-      return 130;
-    }
-    const message = (error as Error).message ?? String(error);
-    say(error instanceof UsageError || command.isInputError(error) ? message : `${command.couldNot}: ${message}`);
-    return 2;
+    process.stderr.write(`${name}: ${controller.signal.aborted ? 'stopped' : describe(error)}\n`);
+    return controller.signal.aborted ? 130 : 2;
   } finally {
     process.off('SIGINT', stop);
     process.off('SIGTERM', stop);

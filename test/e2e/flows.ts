@@ -8,7 +8,8 @@ import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
-import { awayFromTooltips, channelRow, expectRowText } from './rows';
+import { healthFlow } from './healthFlow';
+import { awayFromTooltips, channelRow, expectRowText, readClipboard } from './rows';
 import { testDoubleFlow } from './testDoubleFlow';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -87,12 +88,6 @@ function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean
     const doc = JSON.parse(readFileSync(join(ctx.workspace, name), 'utf8')) as T;
     return ready(doc) ? doc : undefined;
   });
-}
-
-/** The browser's clipboard, where the workbench's "copy" writes (reading it needs the permission). */
-async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
-  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
-  return (await page.evaluate('navigator.clipboard.readText()')) as string;
 }
 
 /** The text of the webview (report panel) whose page says `pattern`, once one does. */
@@ -1090,4 +1085,6 @@ export const flows: Flow[] = [
   configsFlow,
   // The local platform as a test double: stream faults and callbacks (test/e2e/testDoubleFlow.ts).
   testDoubleFlow,
+  // Channel Health of a pushed channel (test/e2e/healthFlow.ts).
+  healthFlow,
 ];

@@ -64,3 +64,9 @@ export async function connectLocalPlatform(ctx: FlowContext): Promise<void> {
   await ctx.wb.runCommand('Video Platform: Connect to Local Platform');
   await ctx.wb.notification(/Connected to the local platform at http:\/\/127\.0\.0\.1:\d+/, 60_000);
 }
+
+/** The browser's clipboard, where the workbench's "copy" writes (reading it needs the permission). */
+export async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
+  return (await page.evaluate('navigator.clipboard.readText()')) as string;
+}

@@ -7,7 +7,7 @@
  * not run.
  */
 import { l10n } from '../../l10n/l10n';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,8 +27,11 @@ export interface ContentFamilyOptions {
   readonly missing?: string;
 }
 
-/** Bounds of the download of one rendition. */
-export const CONTENT_LIMITS = { segments: 60, bytes: 256 * 1024 * 1024, stills: 10 };
+/**
+ * Bounds per rendition: its first 60 segments (2 minutes of 2 s segments) and 256 MiB; at most 8 renditions (the
+ * rest named as not checked), 10 stills each.
+ */
+export const CONTENT_LIMITS = { segments: 60, bytes: 256 * 1024 * 1024, renditions: 8, stills: 10 };
 
 const CLAUSE = 'EBU R 128 / ATSC A/85 / EBU Tech 3363 (the clause of each finding names its own)';
 
@@ -56,25 +59,75 @@ function toFinding(q: QaFinding, variant: string | undefined, still?: Buffer): F
   };
 }
 
-/** The rendition's media as local files: a local input as it is, anything else downloaded into `dir`, bounded. */
-async function localFiles(input: MediaInput, files: readonly string[], dir: string): Promise<string[]> {
-  const out: string[] = [];
+type Rendition = MediaInput['renditions'][number];
+
+/**
+ * The rendition's media as one local file: a local input as it is; anything else downloaded into `dir` (bounded),
+ * its initialization section first (fMP4) and its segments after it in playing order, one TS or fragmented MP4
+ * stream as a player would feed it to its decoder.
+ */
+async function localFile(input: MediaInput, rendition: Rendition, index: number, dir: string): Promise<string> {
+  const first = rendition.files[0]!;
+  if (rendition.files.length === 1 && !rendition.init && first.startsWith('file:')) return fileURLToPath(first);
+  const segments = rendition.files.slice(0, CONTENT_LIMITS.segments);
+  const addresses = [...(rendition.init ? [rendition.init] : []), ...segments];
+  const extension = rendition.init ? 'mp4' : (/\.(ts|mp4|m4s|aac|flv|mov|m4v)(?:$|\?)/i.exec(first)?.[1] ?? 'ts');
+  const file = join(dir, `rendition-${index}.${extension === 'm4s' ? 'mp4' : extension}`);
   let bytes = 0;
-  for (const [i, address] of files.slice(0, CONTENT_LIMITS.segments).entries()) {
-    if (address.startsWith('file:')) {
-      out.push(fileURLToPath(address));
-      continue;
-    }
-    input.progress(`content checks: downloading ${i + 1} of ${Math.min(files.length, CONTENT_LIMITS.segments)}`);
-    const data = await input.read(address, CONTENT_LIMITS.bytes - bytes);
+  for (const [i, address] of addresses.entries()) {
+    input.progress(l10n.t('content checks: downloading {0}, {1} of {2}', rendition.name, i + 1, addresses.length));
+    const data = address.startsWith('file:')
+      ? await readFile(fileURLToPath(address))
+      : await input.read(address, CONTENT_LIMITS.bytes - bytes);
     bytes += data.length;
-    const extension = /\.(ts|mp4|m4s|aac|flv|mov|m4v)(?:$|\?)/i.exec(new URL(address).pathname)?.[1] ?? 'ts';
-    const file = join(dir, `${String(i).padStart(4, '0')}.${extension}`);
-    await writeFile(file, data);
-    out.push(file);
-    if (bytes >= CONTENT_LIMITS.bytes) break;
+    if (bytes > CONTENT_LIMITS.bytes) break;
+    await appendFile(file, data);
   }
-  return out;
+  return file;
+}
+
+/** Measures one rendition; its findings name it when the input has several. */
+async function checkRendition(
+  input: MediaInput,
+  options: ContentFamilyOptions & { ffmpeg: string },
+  rendition: Rendition,
+  index: number,
+  dir: string,
+): Promise<Finding[]> {
+  const file = await localFile(input, rendition, index, dir);
+  input.progress(l10n.t('content checks: measuring {0}', rendition.name));
+  const signal = input.signal ? { signal: input.signal } : {};
+  const measured = await measureContent(options.ffmpeg, file, signal);
+  const qa = checkContent(measured, TARGETS[options.target ?? 'ebu']);
+  const stills = await stillsFor(options.ffmpeg, measured, [file], qa, { ...signal, max: CONTENT_LIMITS.stills });
+  const several = input.renditions.length > 1;
+  return qa.map((q) =>
+    toFinding(
+      several ? { ...q, message: l10n.t('{0}: {1}', rendition.name, q.message) } : q,
+      several || rendition.files.length > 1 ? rendition.name : undefined,
+      stills.find((s) => s.finding === q)?.jpeg,
+    ),
+  );
+}
+
+/** What the bounds left out, in words. */
+function leftOut(input: MediaInput, checked: readonly Rendition[]): string[] {
+  const notChecked: string[] = [];
+  const clear = input.renditions.filter((r) => !r.encrypted && r.files.length > 0);
+  if (clear.length < input.renditions.length) {
+    notChecked.push(
+      l10n.t('content checks: {0} encrypted or empty renditions not decoded', input.renditions.length - clear.length),
+    );
+  }
+  if (checked.length < clear.length) {
+    notChecked.push(l10n.t('content checks: the first {0} of {1} renditions', checked.length, clear.length));
+  }
+  for (const r of checked.filter((r) => r.files.length > CONTENT_LIMITS.segments)) {
+    notChecked.push(
+      l10n.t('content checks: the first {0} of {1} segments of {2}', CONTENT_LIMITS.segments, r.files.length, r.name),
+    );
+  }
+  return notChecked;
 }
 
 async function inspectContent(input: MediaInput, raw: unknown): Promise<MediaFamilyResult> {
@@ -86,31 +139,19 @@ async function inspectContent(input: MediaInput, raw: unknown): Promise<MediaFam
       notChecked: ['loudness, true peak, black, frozen video, silence, audio/video start offset (no ffmpeg)'],
     };
   }
-  const rendition = input.renditions.find((r) => !r.encrypted && r.files.length > 0);
-  if (!rendition) return { findings: [], notChecked: ['content checks: no rendition in the clear to decode'] };
-  const notChecked: string[] = [];
-  if (input.renditions.length > 1) notChecked.push(`content checks: on ${rendition.name} only`);
-  if (rendition.files.length > CONTENT_LIMITS.segments) {
-    notChecked.push(`content checks: the first ${CONTENT_LIMITS.segments} of ${rendition.files.length} segments`);
-  }
+  const ffmpeg = options.ffmpeg;
+  const checked = input.renditions
+    .filter((r) => !r.encrypted && r.files.length > 0)
+    .slice(0, CONTENT_LIMITS.renditions);
+  if (checked.length === 0)
+    return { findings: [], notChecked: ['content checks: no rendition in the clear to decode'] };
   const dir = await mkdtemp(join(tmpdir(), 'vpt-content-'));
   try {
-    const files = await localFiles(input, rendition.files, dir);
-    input.progress('content checks: measuring');
-    const target = TARGETS[options.target ?? 'ebu'];
-    const measured = await measureContent(options.ffmpeg, files, {
-      ...(input.signal ? { signal: input.signal } : {}),
-    });
-    const qa = checkContent(measured, target);
-    const stills = await stillsFor(options.ffmpeg, measured, files, qa, {
-      ...(input.signal ? { signal: input.signal } : {}),
-      max: CONTENT_LIMITS.stills,
-    });
-    const variant = input.renditions.length > 1 || files.length > 1 ? rendition.name : undefined;
-    return {
-      findings: qa.map((q) => toFinding(q, variant, stills.find((s) => s.finding === q)?.jpeg)),
-      notChecked,
-    };
+    const findings: Finding[] = [];
+    for (const [i, rendition] of checked.entries()) {
+      findings.push(...(await checkRendition(input, { ...options, ffmpeg }, rendition, i, dir)));
+    }
+    return { findings, notChecked: leftOut(input, checked) };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }

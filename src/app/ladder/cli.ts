@@ -1,7 +1,10 @@
 /**
  * `npm run ladder -- --group FILE.templategroup.json --reference FILE|builtin [--compare OTHER.templategroup.json]
- *   [--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]`
- * The ladder lab from the command line. Exit code: 0 no findings, 1 findings, 2 could not evaluate, 130 stopped.
+ *   [--platform-group ID] [--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]`
+ * The ladder lab from the command line. `--platform-group ID` evaluates a template group of the account that the
+ * environment names (VIDEO_PLATFORM_BASE_URL, VIDEO_PLATFORM_ACCESS_KEY, VIDEO_PLATFORM_SECRET_KEY, as for
+ * `npm run configs`): through that platform when it is a local one (its address on this machine), else with
+ * ffmpeg here. Exit code: 0 no findings, 1 findings, 2 could not evaluate, 130 stopped.
  */
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
@@ -11,17 +14,23 @@ import { readOptions, startMediaCommandLine, type MediaCommandLine } from '../..
 import type { MediaTools } from '../../media/tools';
 import { rateQualitySvg } from './chart';
 import { ladderCsv, ladderJson } from './exports';
-import { LadderInputError, ladderFromDocument } from './group';
-import { DEFAULT_SECONDS, evaluateLadder, MAX_SECONDS } from './lab';
-import type { LadderEvaluation } from './model';
+import { clientFromEnvironment } from '../configs/cli';
+import { isLoopback } from '../accounts/connection';
+import type { FetchGet } from './download';
+import { LadderInputError, ladderFromDocument, ladderFromRecord } from './group';
+import { encodedByText } from './page';
+import { DEFAULT_SECONDS, evaluateLadder, MAX_SECONDS, type LabOptions } from './lab';
+import type { Ladder, LadderEvaluation } from './model';
 import { builtinReference } from './reference';
 
 const USAGE =
   'usage: npm run ladder -- --group FILE.templategroup.json --reference FILE|builtin [--compare OTHER.templategroup.json] ' +
-  '[--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]';
+  '[--platform-group ID] [--seconds N] [--format text|json|csv] [--svg CHART.svg] [--ffmpeg DIR]';
 
 export interface LadderArgs {
   groups: string[];
+  /** Template groups of the account in the environment, by id. */
+  platformGroups: number[];
   reference: string;
   seconds: number;
   format: 'text' | 'json' | 'csv';
@@ -32,6 +41,7 @@ export interface LadderArgs {
 const OPTIONS = {
   group: { type: 'string', multiple: true },
   compare: { type: 'string', multiple: true },
+  'platform-group': { type: 'string', multiple: true },
   reference: { type: 'string' },
   seconds: { type: 'string' },
   format: { type: 'string' },
@@ -59,12 +69,26 @@ export function parseLadderArgs(argv: readonly string[]): LadderArgs {
     throw new LadderInputError(`--format: use text, json or csv (not "${format}")`);
   }
   const reference = text('reference');
-  if (groups.length === 0) throw new LadderInputError(`--group: name a *.templategroup.json file; ${USAGE}`);
-  if (groups.length > 4) throw new LadderInputError('--compare: at most 4 groups on one chart');
+  const platformGroups = ((values['platform-group'] as string[] | undefined) ?? []).map((id) => {
+    if (!/^[1-9]\d{0,9}$/.test(id)) throw new LadderInputError(`--platform-group: a template group id (not "${id}")`);
+    return Number(id);
+  });
+  if (groups.length + platformGroups.length === 0) {
+    throw new LadderInputError(`--group: name a *.templategroup.json file (or --platform-group ID); ${USAGE}`);
+  }
+  if (groups.length + platformGroups.length > 4) throw new LadderInputError('--compare: at most 4 groups on one chart');
   if (!reference) throw new LadderInputError(`--reference: a media file, or "builtin" for the test clip; ${USAGE}`);
   const svg = text('svg');
   const ffmpegDir = text('ffmpeg');
-  return { groups, reference, seconds, format, ...(svg ? { svg } : {}), ...(ffmpegDir ? { ffmpegDir } : {}) };
+  return {
+    groups,
+    platformGroups,
+    reference,
+    seconds,
+    format,
+    ...(svg ? { svg } : {}),
+    ...(ffmpegDir ? { ffmpegDir } : {}),
+  };
 }
 
 export function ladderText(evaluations: readonly LadderEvaluation[]): string {
@@ -73,6 +97,7 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
     lines.push(
       `${e.ladder.name} on ${e.reference.label} (${e.reference.width}x${e.reference.height}, ${e.reference.seconds.toFixed(1)} s)`,
     );
+    lines.push(`  ${encodedByText(e)}`);
     if (e.vmafUnavailable) lines.push(`  VMAF not measured: ${e.vmafUnavailable}`);
     for (const r of [...e.results].sort((a, b) => a.rung.videoKbps - b.rung.videoKbps)) {
       const vmaf = r.vmaf !== undefined ? `, VMAF ${r.vmaf.toFixed(1)}` : '';
@@ -80,7 +105,9 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
         `  ${r.rung.name} ${r.width}x${r.height} target ${r.rung.videoKbps} kbps: average ${Math.round(r.averageBitrate / 1000)} kbps, ` +
           `peak ${Math.round(r.peakBitrate / 1000)} kbps, PSNR ${r.psnr.toFixed(2)} dB, SSIM ${r.ssim.toFixed(4)} ` +
           `(at the reference size ${r.psnrAtReference.toFixed(2)} dB, ${r.ssimAtReference.toFixed(4)})${vmaf}, ` +
-          `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`,
+          (r.encodeSeconds !== undefined && r.speed !== undefined
+            ? `encode ${r.encodeSeconds.toFixed(1)} s (${r.speed.toFixed(1)}×)`
+            : 'encode time not measured through the platform'),
       );
     }
     for (const f of e.findings) lines.push(`  ${f.severity.toUpperCase()} ${f.code} ${f.message} (${f.clause})`);
@@ -89,15 +116,38 @@ export function ladderText(evaluations: readonly LadderEvaluation[]): string {
   return lines.join('\n');
 }
 
+/** The account's groups by id: through its platform when that is a local one, else encoded here. */
+async function platformLadders(
+  ids: readonly number[],
+  signal: AbortSignal,
+): Promise<Array<{ ladder: Ladder; way: Pick<LabOptions, 'platform' | 'ffmpegWhy'> }>> {
+  const client = clientFromEnvironment(process.env);
+  const listed = await client.templateGroupList({}, { signal });
+  const local = isLoopback(process.env.VIDEO_PLATFORM_BASE_URL!.trim());
+  return ids.map((id) => {
+    const group = listed.find((g) => g.id === id);
+    if (!group) throw new LadderInputError(`--platform-group: the account has no template group ${id}`);
+    const ladder = ladderFromRecord(group);
+    const fetchGet: FetchGet = (url, fetchSignal) => fetch(url, { signal: fetchSignal });
+    return {
+      ladder,
+      way: local
+        ? { platform: { client, groupId: id, fetch: fetchGet } }
+        : { ffmpegWhy: 'the group is a real platform’s, whose encoder this tool cannot time or reach' },
+    };
+  });
+}
+
 /** Evaluates every group on the reference; the report on stdout (and the chart into `--svg`). */
 async function runLadder(args: LadderArgs, tools: MediaTools, signal: AbortSignal): Promise<number> {
   // No ffmpeg outlives this process, even killed with -9.
   const watchdog = new Watchdog();
   const workDir = await mkdtemp(join(tmpdir(), 'vpt-ladder-'));
   try {
-    const ladders = await Promise.all(
-      args.groups.map(async (file) => ladderFromDocument(await readFile(file, 'utf8'), basename(file))),
+    const ladders: Array<{ ladder: Ladder; way?: Pick<LabOptions, 'platform' | 'ffmpegWhy'> }> = await Promise.all(
+      args.groups.map(async (file) => ({ ladder: ladderFromDocument(await readFile(file, 'utf8'), basename(file)) })),
     );
+    if (args.platformGroups.length > 0) ladders.push(...(await platformLadders(args.platformGroups, signal)));
     const progress = (message: string): void => void (args.format === 'text' && process.stderr.write(`… ${message}\n`));
     const reference =
       args.reference === 'builtin'
@@ -110,7 +160,7 @@ async function runLadder(args: LadderArgs, tools: MediaTools, signal: AbortSigna
           }
         : { label: args.reference, file: args.reference };
     const evaluations: LadderEvaluation[] = [];
-    for (const ladder of ladders) {
+    for (const { ladder, way } of ladders) {
       progress(`${ladder.name}: ${ladder.rungs.length} renditions`);
       evaluations.push(
         await evaluateLadder(tools, ladder, reference, {
@@ -119,6 +169,7 @@ async function runLadder(args: LadderArgs, tools: MediaTools, signal: AbortSigna
           signal,
           track: watchdog,
           onProgress: progress,
+          ...way,
         }),
       );
     }

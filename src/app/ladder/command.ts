@@ -1,7 +1,8 @@
 /**
  * videoPlatform.evaluateTemplateGroup ("Evaluate Template Group..."): from a template group row of the Resources
  * view, a `*.templategroup.json` document (editor title, Explorer) or the palette. Asks for a reference (the
- * built-in test clip or a local media file), runs the ladder lab under a cancellable progress notification, and
+ * built-in test clip or a local media file), runs the ladder lab under a cancellable progress notification (a
+ * group of a local platform's account through that platform: throughPlatform.ts), and
  * shows the panel: the rate-quality chart, the table, the findings, Compare with another group, Export JSON/CSV.
  */
 import { randomBytes } from 'node:crypto';
@@ -24,6 +25,8 @@ import type { PickItem } from '../ui';
 import { ladderCsv, ladderJson } from './exports';
 import { ladderFromDocument, ladderFromRecord } from './group';
 import { evaluateLadder, type ReferenceChoice } from './lab';
+import type { PlatformTranscode } from './throughPlatform';
+import { isLoopback } from '../accounts/connection';
 import type { Ladder, LadderEvaluation } from './model';
 import { isLadderPageMessage, ladderPageHtml } from './page';
 import { builtinReference, BUILTIN_SIZE } from './reference';
@@ -199,6 +202,42 @@ async function ffmpegOrSay(ctx: AppContext): Promise<MediaTools | undefined> {
   return undefined;
 }
 
+/**
+ * The platform makes the rungs when the group is an account's and the account is a local platform (its address on
+ * this machine: the embedded sandbox or `npm run platform`); a real platform's group is encoded with ffmpeg here.
+ */
+async function platformWay(
+  ctx: AppContext,
+  ladder: Ladder,
+  made: { video?: { id: string; title: string } },
+): Promise<{ platform?: PlatformTranscode; ffmpegWhy?: string }> {
+  if (ladder.groupId === undefined) return {};
+  const account = ctx.connection.activeAccount;
+  if (!account || !isLoopback(account.baseUrl)) {
+    return { ffmpegWhy: l10n.t('the group is a real platform’s, whose encoder this tool cannot time or reach') };
+  }
+  return {
+    platform: {
+      client: await ctx.connection.activeClient(),
+      groupId: ladder.groupId,
+      fetch: (url, signal) => ctx.inspection.fetch.get(url, signal),
+      onVideo: (video) => (made.video = video),
+    },
+  };
+}
+
+/** Cancelled after the upload: the video stays in the account, and the user is told where. */
+function sayVideoStays(ctx: AppContext, video: { id: string; title: string } | undefined, signal: AbortSignal): void {
+  if (!video || !signal.aborted) return;
+  void ctx.ui.info(
+    l10n.t(
+      'Stopped waiting for the platform: the uploaded reference, video {0} ("{1}"), stays in the account.',
+      video.id,
+      video.title,
+    ),
+  );
+}
+
 /** One evaluation under a cancellable progress notification; every ffmpeg stops with the extension host. */
 async function runLab(
   ctx: AppContext,
@@ -227,15 +266,21 @@ async function runLab(
           choice = await download(ctx, reference, workDir, signal);
         } else choice = reference;
         let done = 0;
-        return evaluateLadder(tools, ladder, choice, {
-          workDir,
-          signal,
-          track: watchdog,
-          onProgress: (message, fraction) => {
-            report(message, Math.round((fraction - done) * 100));
-            done = fraction;
-          },
-        });
+        const made: { video?: { id: string; title: string } } = {};
+        try {
+          return await evaluateLadder(tools, ladder, choice, {
+            workDir,
+            signal,
+            track: watchdog,
+            ...(await platformWay(ctx, ladder, made)),
+            onProgress: (message, fraction) => {
+              report(message, Math.max(0, Math.round((fraction - done) * 100)));
+              done = Math.max(done, fraction);
+            },
+          });
+        } finally {
+          sayVideoStays(ctx, made.video, signal);
+        }
       },
     );
   } finally {

@@ -73,5 +73,5 @@ export function ladderFromRecord(group: TemplateGroupSummary): Ladder {
       l10n.t('The platform did not list the templates of "{0}" (transcodeTemplates).', group.name),
     );
   }
-  return { name: group.name, rungs: rungsOf(items) };
+  return { name: group.name, rungs: rungsOf(items), groupId: group.id };
 }

@@ -3,8 +3,10 @@
  * command (src/localPlatform/media/commands.ts: the same scaling, rate control, keyframes and advancedArguments as
  * its transcodes), then measures each rendition: bitrates from its packets (read in-process), luma PSNR and SSIM
  * against the reference scaled to the rendition's size, VMAF where the ffmpeg in use has libvmaf, encode time and
- * speed. Bounded (seconds, rungs, a timeout per ffmpeg) and cancellable (`signal` kills the running ffmpeg); every
- * rendition is deleted once measured.
+ * speed. For a group of a local platform's account, the platform makes the rungs instead (throughPlatform.ts: the
+ * reference uploaded and transcoded with the group, each rendition fetched by its playback address) and the encode
+ * times are not measured. Bounded (seconds, rungs, a timeout per ffmpeg) and cancellable (`signal` kills the running
+ * ffmpeg and stops the waiting); every rendition is deleted once measured.
  */
 import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -15,6 +17,12 @@ import type { JobTemplate } from '../../localPlatform/store/records';
 import { readMedia, type MediaReading } from '../../media/read';
 import { runTool, ToolError, type MediaTools, type RunOptions } from '../../media/tools';
 import { ladderFindings } from './findings';
+import {
+  PlatformSimulatesMedia,
+  renditionsThroughPlatform,
+  type PlatformRenditions,
+  type PlatformTranscode,
+} from './throughPlatform';
 import { LadderInputError } from './group';
 import type { Ladder, LadderEvaluation, ReferenceInfo, Rung, RungResult } from './model';
 
@@ -32,6 +40,10 @@ export interface LabOptions {
   /** A step's words and how far the whole run is (0–1). */
   readonly onProgress?: (message: string, fraction: number) => void;
   readonly track?: RunOptions['track'];
+  /** The group is an account's of a local platform: the platform makes the rungs (throughPlatform.ts). */
+  readonly platform?: PlatformTranscode;
+  /** Why the rungs are encoded with ffmpeg here although the group is an account's (said in the report). */
+  readonly ffmpegWhy?: string;
 }
 
 export interface ReferenceChoice {
@@ -140,7 +152,7 @@ async function compare(
   const { stderr } = await runTool(
     ffmpeg,
     [
-      ...['-hide_banner', '-nostdin', '-nostats', '-i', rendition],
+      ...['-hide_banner', '-nostdin', '-nostats', '-t', String(seconds), '-i', rendition],
       ...['-protocol_whitelist', 'file', '-f', reference.demuxer, '-t', String(seconds), '-i', reference.file],
       ...['-filter_complex', compareGraph(size, at, metrics)],
       ...metrics.flatMap((_, i) => ['-map', `[m${i}]`]),
@@ -211,52 +223,84 @@ async function vmafOf(ctx: RungContext, output: string): Promise<number | undefi
   }
 }
 
-/** Encodes one rung from the reference and measures it; the rendition goes once measured. */
-async function evaluateRung(ctx: RungContext, rung: Rung, i: number, count: number): Promise<RungResult> {
+/** Encodes one rung from the reference with this machine's ffmpeg: the rendition's file and the encode's time. */
+async function encodeRung(ctx: RungContext, rung: Rung, output: string): Promise<number> {
+  const { tools, info, source, run } = ctx;
+  const started = performance.now();
+  await runTool(
+    tools.ffmpeg,
+    encodeArgs({
+      source,
+      output,
+      template: jobTemplate(rung),
+      preset: LAB_PRESET,
+      durationSeconds: info.seconds,
+      limitSeconds: info.seconds,
+      hasAudio: ctx.hasAudio,
+      logos: [],
+      advanced: readAdvanced(rung.advancedArguments, info.frameRate),
+    }),
+    { timeoutMs: STEP_TIMEOUT_MS, ...run },
+  );
+  return (performance.now() - started) / 1000;
+}
+
+/** Measures one rendition against the reference: bitrates from its packets, PSNR, SSIM, VMAF. */
+async function measureRung(
+  ctx: RungContext,
+  rung: Rung,
+  output: string,
+): Promise<Omit<RungResult, 'encodeSeconds' | 'speed'>> {
   const { tools, info, source, run, options } = ctx;
-  const output = join(options.workDir, `rung-${i}.mp4`);
-  options.onProgress?.(l10n.t('Encoding "{0}" ({1} of {2})', rung.name, i + 1, count), i / count);
-  // The rendition goes once measured, and also when its encode fails or is cancelled half-written.
+  const media = await readMedia(output, { packets: true, ...(options.signal ? { signal: options.signal } : {}) });
+  const size = { width: media.video?.width ?? rung.width, height: media.video?.height ?? rung.height };
+  const metrics = ['psnr', 'ssim'];
+  const own = await compare(tools.ffmpeg, output, source, info.seconds, size, 'rendition', metrics, run);
+  const atReference = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', metrics, run);
+  const vmaf = await vmafOf(ctx, output);
+  const rates = bitrates(media);
+  return {
+    rung,
+    ...size,
+    averageBitrate: rates.average,
+    peakBitrate: rates.peak,
+    totalBitrate: rates.total,
+    psnr: reading(own, /PSNR y:([\d.]+|inf)/),
+    ssim: reading(own, /SSIM .*All:([\d.]+)/),
+    psnrAtReference: reading(atReference, /PSNR y:([\d.]+|inf)/),
+    ssimAtReference: reading(atReference, /SSIM .*All:([\d.]+)/),
+    ...(vmaf !== undefined ? { vmaf } : {}),
+  };
+}
+
+/**
+ * One rung: encoded here (or already made by the platform: `made`), then measured. The rendition goes once
+ * measured, and also when its encode fails or is cancelled half-written.
+ */
+async function evaluateRung(
+  ctx: RungContext,
+  rung: Rung,
+  i: number,
+  count: number,
+  made?: string,
+): Promise<RungResult> {
+  const { info, options } = ctx;
+  const output = made ?? join(options.workDir, `rung-${i}.mp4`);
   try {
-    const started = performance.now();
-    await runTool(
-      tools.ffmpeg,
-      encodeArgs({
-        source,
-        output,
-        template: jobTemplate(rung),
-        preset: LAB_PRESET,
-        durationSeconds: info.seconds,
-        limitSeconds: info.seconds,
-        hasAudio: ctx.hasAudio,
-        logos: [],
-        advanced: readAdvanced(rung.advancedArguments, info.frameRate),
-      }),
-      { timeoutMs: STEP_TIMEOUT_MS, ...run },
+    let encodeSeconds: number | undefined;
+    if (!made) {
+      options.onProgress?.(l10n.t('Encoding "{0}" ({1} of {2})', rung.name, i + 1, count), i / count);
+      encodeSeconds = await encodeRung(ctx, rung, output);
+    }
+    const base = made ? 0.5 : 0;
+    options.onProgress?.(
+      l10n.t('Measuring "{0}" ({1} of {2})', rung.name, i + 1, count),
+      base + ((i + 0.5) / count) * (1 - base),
     );
-    const encodeSeconds = (performance.now() - started) / 1000;
-    options.onProgress?.(l10n.t('Measuring "{0}" ({1} of {2})', rung.name, i + 1, count), (i + 0.5) / count);
-    const media = await readMedia(output, { packets: true, ...(options.signal ? { signal: options.signal } : {}) });
-    const size = { width: media.video?.width ?? rung.width, height: media.video?.height ?? rung.height };
-    const metrics = ['psnr', 'ssim'];
-    const own = await compare(tools.ffmpeg, output, source, info.seconds, size, 'rendition', metrics, run);
-    const atReference = await compare(tools.ffmpeg, output, source, info.seconds, info, 'reference', metrics, run);
-    const vmaf = await vmafOf(ctx, output);
-    const rates = bitrates(media);
-    return {
-      rung,
-      ...size,
-      averageBitrate: rates.average,
-      peakBitrate: rates.peak,
-      totalBitrate: rates.total,
-      psnr: reading(own, /PSNR y:([\d.]+|inf)/),
-      ssim: reading(own, /SSIM .*All:([\d.]+)/),
-      psnrAtReference: reading(atReference, /PSNR y:([\d.]+|inf)/),
-      ssimAtReference: reading(atReference, /SSIM .*All:([\d.]+)/),
-      ...(vmaf !== undefined ? { vmaf } : {}),
-      encodeSeconds,
-      speed: info.seconds / Math.max(encodeSeconds, 0.001),
-    };
+    const measured = await measureRung(ctx, rung, output);
+    return encodeSeconds === undefined
+      ? measured
+      : { ...measured, encodeSeconds, speed: info.seconds / Math.max(encodeSeconds, 0.001) };
   } finally {
     await rm(output, { force: true });
   }
@@ -291,8 +335,25 @@ export async function evaluateLadder(
     options,
     vmafUnavailable: vmaf ? undefined : l10n.t('this ffmpeg ({0}) has no libvmaf filter', tools.version),
   };
+  let ffmpegWhy = options.ffmpegWhy;
+  let made: PlatformRenditions | undefined;
+  try {
+    made = options.platform
+      ? await renditionsThroughPlatform(options.platform, tools.ffmpeg, info, ladder.rungs, {
+          dir: options.workDir,
+          signal: options.signal ?? new AbortController().signal,
+          run,
+          say: (message, fraction) => options.onProgress?.(message, fraction),
+        })
+      : undefined;
+  } catch (error) {
+    if (!(error instanceof PlatformSimulatesMedia)) throw error;
+    ffmpegWhy = l10n.t('the local platform takes no uploads ({0})', error.message);
+  }
   const results: RungResult[] = [];
-  for (const [i, rung] of ladder.rungs.entries()) results.push(await evaluateRung(ctx, rung, i, ladder.rungs.length));
+  for (const [i, rung] of ladder.rungs.entries()) {
+    results.push(await evaluateRung(ctx, rung, i, ladder.rungs.length, made?.files.get(rung.name)));
+  }
   options.onProgress?.(l10n.t('Done'), 1);
   return {
     ladder,
@@ -302,5 +363,8 @@ export async function evaluateLadder(
     ffmpegVersion: tools.version,
     ...(ctx.vmafUnavailable ? { vmafUnavailable: ctx.vmafUnavailable } : {}),
     preset: LAB_PRESET,
+    encodedBy: made
+      ? { way: 'platform', videoId: made.videoId, title: made.title, groupId: options.platform!.groupId }
+      : { way: 'ffmpeg', ...(ffmpegWhy ? { why: ffmpegWhy } : {}) },
   };
 }

@@ -20,6 +20,8 @@ export interface Ladder {
   /** The group's name (the file's, or the platform's). */
   readonly name: string;
   readonly rungs: readonly Rung[];
+  /** The platform's id of the group, when it is an account's (a document's group has none). */
+  readonly groupId?: number;
 }
 
 export interface ReferenceInfo {
@@ -54,9 +56,12 @@ export interface RungResult {
   readonly ssimAtReference: number;
   /** VMAF (0–100) at the reference's size, when the ffmpeg in use has a working libvmaf. */
   readonly vmaf?: number;
-  /** Wall time of the encode (s) and media seconds encoded per second. */
-  readonly encodeSeconds: number;
-  readonly speed: number;
+  /**
+   * Wall time of the encode (s) and media seconds encoded per second; absent when the platform encoded the rung (its
+   * job says no times: "not measured through the platform").
+   */
+  readonly encodeSeconds?: number;
+  readonly speed?: number;
 }
 
 export type LadderFindingCode = 'LADDER-RUNG-NO-GAIN' | 'LADDER-RUNGS-TOO-CLOSE' | 'LADDER-RUNG-ABOVE-SOURCE';
@@ -80,4 +85,14 @@ export interface LadderEvaluation {
   readonly vmafUnavailable?: string;
   /** x264 preset the rungs were encoded with (the local platform's). */
   readonly preset: string;
+  /** Which way the rungs were encoded. */
+  readonly encodedBy: EncodedBy;
 }
+
+/**
+ * `ffmpeg`: this machine's ffmpeg with the local platform's encode command (a file group, a real platform's group);
+ * `platform`: a local platform transcoded the reference, uploaded as a video of the account, with the group itself.
+ */
+export type EncodedBy =
+  | { readonly way: 'ffmpeg'; readonly why?: string }
+  | { readonly way: 'platform'; readonly videoId: string; readonly title: string; readonly groupId: number };

@@ -48,7 +48,7 @@ function table(e: LadderEvaluation): string {
         fixed(r.ssimAtReference, 4),
         fixed(r.vmaf, 1),
         fixed(r.encodeSeconds, 1),
-        `${fixed(r.speed, 1)}×`,
+        r.speed === undefined ? '—' : `${fixed(r.speed, 1)}×`,
       ]
         .map((cell) => `<td>${escapeHtml(cell)}</td>`)
         .join(''),
@@ -68,6 +68,22 @@ function findings(e: LadderEvaluation): string {
     .join('')}</ul>`;
 }
 
+/** Which way the rungs were encoded, in one sentence (the panel and the command line say it). */
+export function encodedByText(e: LadderEvaluation): string {
+  const by = e.encodedBy;
+  if (by.way === 'platform') {
+    return l10n.t(
+      'Encoded through the platform: the reference was uploaded as video {0} ("{1}", it stays in the account) and transcoded with template group {2}; encode time and speed are not measured through the platform.',
+      by.videoId,
+      by.title,
+      by.groupId,
+    );
+  }
+  return by.why
+    ? l10n.t('Encoded with ffmpeg on this machine (the local platform’s encode command): {0}.', by.why)
+    : l10n.t('Encoded with ffmpeg on this machine (the local platform’s encode command).');
+}
+
 function section(e: LadderEvaluation): string {
   const ref = e.reference;
   const about = l10n.t(
@@ -82,7 +98,8 @@ function section(e: LadderEvaluation): string {
   const vmaf = e.vmafUnavailable
     ? `<p class="note">${escapeHtml(l10n.t('VMAF not measured: {0}', e.vmafUnavailable))}</p>`
     : '';
-  return `<section><h2>${escapeHtml(e.ladder.name)}</h2><p>${escapeHtml(about)}</p>${vmaf}${table(e)}<h3>${escapeHtml(l10n.t('Findings'))}</h3>${findings(e)}</section>`;
+  const way = `<p class="way">${escapeHtml(encodedByText(e))}</p>`;
+  return `<section><h2>${escapeHtml(e.ladder.name)}</h2><p>${escapeHtml(about)}</p>${way}${vmaf}${table(e)}<h3>${escapeHtml(l10n.t('Findings'))}</h3>${findings(e)}</section>`;
 }
 
 export function ladderPageHtml(options: {

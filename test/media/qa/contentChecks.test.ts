@@ -18,27 +18,9 @@ import { measureContent, QaInputError } from '../../../src/media/qa/measure';
 import type { ContentMeasurement } from '../../../src/media/qa/model';
 import { stillsFor } from '../../../src/media/qa/stills';
 import { findMediaTools, runTool, type MediaTools } from '../../../src/media/tools';
+import { makeClip } from './fixtures';
 
 const TOLERANCE = 0.1;
-
-/** The test clip: only filters the npm packages' ffmpeg 4.1 has too (no freezeframes). */
-async function makeClip(tools: MediaTools, out: string, extra: string[] = []): Promise<void> {
-  const video =
-    'testsrc2=s=320x180:r=25:d=20,split=3[a][b][c];' +
-    '[a]trim=0:9,setpts=PTS-STARTPTS[a1];' +
-    // Frame 225 (9 s) shown 75 times: a picture frozen for 3 s.
-    '[b]trim=start_frame=225:end_frame=226,loop=loop=74:size=1:start=0,setpts=N/25/TB[b1];' +
-    '[c]trim=12:20,setpts=PTS-STARTPTS[c1];' +
-    "[a1][b1][c1]concat=n=3:v=1:a=0,drawbox=x=0:y=0:w=iw:h=ih:color=black:t=fill:enable='between(t,4,6)'";
-  const audio = 'aevalsrc=0.3162*sin(2*PI*1000*t)*(1-between(t\\,14\\,17)):s=48000:d=20';
-  await runTool(tools.ffmpeg, [
-    ...['-hide_banner', '-nostdin', '-v', 'error', '-y', '-f', 'lavfi', '-i', video, '-f', 'lavfi', '-i', audio],
-    ...['-c:v', 'libx264', '-preset', 'ultrafast', '-pix_fmt', 'yuv420p', '-g', '25', '-c:a', 'aac', '-b:a', '128k'],
-    ...extra,
-    '-shortest',
-    out,
-  ]);
-}
 
 function near(actual: number, expected: number, what: string): void {
   assert.ok(

@@ -1,0 +1,83 @@
+// Channel Health in the workbench (issue 28): the local platform inside VS Code, its demo push channel fed by an
+// encoder as a user runs one (640x360 at 25 fps, a keyframe every 2 s), Channel Health opened from the channel's
+// row; the panel shows the pushed source's resolution and frame rate, a rendition's newest segment age and the
+// charts. It connects to the local platform inside VS Code itself, so it runs on its own.
+import { strict as assert } from 'node:assert';
+import { spawn } from 'node:child_process';
+import type { Frame } from 'playwright-core';
+import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
+import { awayFromTooltips, channelRow, connectLocalPlatform, expectRowText, readClipboard } from './rows';
+import type { Flow, FlowContext } from './runFlows';
+
+/** The webview frame whose page says `pattern`, once one does, and its text. */
+async function panelFrame(ctx: FlowContext, pattern: RegExp, what: string): Promise<{ frame: Frame; text: string }> {
+  return ctx.wb.until(
+    what,
+    async () => {
+      for (const frame of ctx.wb.page.frames()) {
+        const text = await frame
+          .locator('body')
+          .innerText({ timeout: 500 })
+          .catch(() => '');
+        if (pattern.test(text)) return { frame, text };
+      }
+      return undefined;
+    },
+    90_000,
+  );
+}
+
+export const healthFlow: Flow = {
+  name: 'see a pushed channel in the Channel Health panel: the source, a rendition segment age, the charts',
+  timeoutMs: 300_000,
+  async run(ctx) {
+    const { wb } = ctx;
+    await connectLocalPlatform(ctx);
+    const row = await channelRow(ctx, DEMO_NAMES.channels.live);
+    await expectRowText(row, /Live.*no source/, 'the push channel, waiting', 60_000);
+    await wb.clearNotifications();
+    await awayFromTooltips(ctx);
+    await wb.rowContextAction(row, /Copy Push Address/);
+    await wb.notification(/Copied the push address of .* \(it contains the auth code\)/);
+    const pushUrl = (await readClipboard(wb.page)).trim();
+    const encoder = spawn(
+      'ffmpeg',
+      [
+        ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25'],
+        ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '200'],
+        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-c:a', 'aac'],
+        ...['-f', 'flv', pushUrl],
+      ],
+      { stdio: 'ignore' },
+    );
+    try {
+      await expectRowText(row, /Live · HLS/, 'while the encoder pushes', 60_000);
+      await awayFromTooltips(ctx);
+      await wb.rowContextAction(row, /^Channel Health/);
+      // The figures come from the ingest; a rendition's age once its first segment is written.
+      const { frame, text } = await panelFrame(
+        ctx,
+        /Resolution\s+640x360[\s\S]*HLS group 1 · 1\s+\S+\s+\S+\s+[\d.]+ s ago/,
+        'the Channel Health panel with the source and a rendition',
+      );
+      ctx.log(`health panel: ${text.replace(/\s+/g, ' ').slice(0, 500)}`);
+      assert.match(text, /Channel Health: /);
+      assert.match(text, /Frame rate\s+25\.00 fps/);
+      assert.match(text, /Keyframe interval\s+2\.00 s \(50 frames\)/);
+      assert.match(text, /Source bitrate\s+\d+ kbps/);
+      const charts = await frame.locator('svg[role="img"]').count();
+      assert.equal(charts, 3, 'the three charts');
+      // A chart with a line drawn: at least two readings a few seconds apart.
+      await wb.until(
+        'a line in the source bitrate chart',
+        async () =>
+          (await frame.locator('svg[aria-label="Source bitrate (kbps)"] path').count()) > 0 ? true : undefined,
+        30_000,
+      );
+      await ctx.shot('channel health panel');
+      await wb.runCommand('View: Close All Editors');
+    } finally {
+      encoder.kill('SIGKILL');
+    }
+  },
+};
