@@ -4,6 +4,7 @@ import { validateDocument, type ValidationResult } from '../../../src/authoring/
 import type { AccountStore, SecretStore, StateStore } from '../../../src/app/accounts/accountStore';
 import type { Connection } from '../../../src/app/accounts/connection';
 import type { LocalPlatformHost } from '../../../src/app/accounts/localPlatformHost';
+import { listsFor } from '../../../src/app/authoring/documentLists';
 import type { ReferenceCache } from '../../../src/app/authoring/referenceCache';
 import { COMMANDS } from '../../../src/app/commands/commandTable';
 import { runCommand, type CommandRow } from '../../../src/app/commands/runCommand';
@@ -147,7 +148,7 @@ export class MemoryDiagnostics implements DiagnosticsPort {
     const result = validateDocument(
       kind,
       document.text(),
-      await this.references.listsFor(kind, document.text(), document.uri),
+      await listsFor(this.references, kind, document.text(), document.uri),
     );
     this.problems.set(document.uri, result.problems);
     return result;
