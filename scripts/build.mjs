@@ -1,5 +1,6 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder|configs]
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -70,6 +71,13 @@ const SHARING_PARTS = {
   // Finding ffmpeg (src/media/tools.ts, with its test encode), loaded by src/app/inspect/mediaTools.ts when the status
   // bar first looks (a second after activation), and with the parts that run ffmpeg.
   mediaTools: { source: 'src/media/tools.ts', outfile: 'dist/lazy/mediaTools.js' },
+  // The drift's decorations and problems of configuration as code, loaded by src/vscode/configs.ts with its part.
+  configsDrift: { source: 'src/vscode/configsDrift.ts', outfile: 'dist/lazy/configsDrift.js' },
+  // The Ui's questions (quick picks, input boxes, the wizard's steps), loaded by src/vscode/vscodeUi.ts on the first.
+  questions: { source: 'src/vscode/questions.ts', outfile: 'dist/lazy/questions.js' },
+  // The account's lists of ids for checks, completion and hovers, loaded by src/app/authoring/referenceCache.ts on
+  // their first fetch.
+  referenceLists: { source: 'src/authoring/referenceLists.ts', outfile: 'dist/lazy/referenceLists.js' },
 };
 const PART_SOURCES = new Map(Object.entries(SHARING_PARTS).map(([name, part]) => [join(root, part.source), name]));
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
@@ -109,6 +117,16 @@ function sourceFile(path) {
 
 const key = (file) => relative(root, file).split(sep).join('/');
 
+// A shared module is named by a short hash of its path in the part and its loader (the paths made 2 KB of the
+// activation bundle); the build's metafile (--metafile) keeps the paths.
+const sharedNames = new Map();
+function sharedName(path) {
+  const name = createHash('sha256').update(path).digest('base64url').slice(0, 6);
+  if ((sharedNames.get(name) ?? path) !== path) throw new Error(`${path} and ${sharedNames.get(name)} share a name`);
+  sharedNames.set(name, path);
+  return name;
+}
+
 /**
  * In the extension's bundle, a require of a part's entry becomes the module that loads the part: the part called
  * with the bundle's modules it imports (`shared`: filled by the part's build). Without `shared` (the first pass that
@@ -132,7 +150,7 @@ function partLoaders(shared) {
           .sort()
           .map(
             (file) =>
-              `${JSON.stringify(file)}: require(${JSON.stringify(file === 'vscode' ? file : join(root, file))})`,
+              `${JSON.stringify(sharedName(file))}: require(${JSON.stringify(file === 'vscode' ? file : join(root, file))})`,
           );
         return {
           contents: `module.exports = require("./lazy/${args.path}.js")({ ${modules.join(', ')} });`,
@@ -166,7 +184,7 @@ function sharingPart(name, eager, shared) {
         return eager.has(key(file)) || (other && other !== name) ? share(key(file)) : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: 'extension-shared' }, (args) => ({
-        contents: `module.exports = shared[${JSON.stringify(args.path)}];`,
+        contents: `module.exports = shared[${JSON.stringify(sharedName(args.path))}];`,
         loader: 'js',
       }));
     },

@@ -9,7 +9,8 @@ import type { PlatformClient } from '../../api/client';
 import { Codes } from '../../api/errorCodes';
 import { ApiError } from '../../api/errors';
 import type { Lookup } from '../../authoring/hover';
-import { channelRef, fetchReferenceList, videoRef } from '../../authoring/referenceLists';
+import type * as ReferenceFetching from '../../authoring/referenceLists';
+import { lazyPart } from '../lazyPart';
 // Types only: the document's references (src/authoring/references.ts, with jsonc-parser) are read by
 // ./documentLists.ts, which only the authoring features and commands load (not activation).
 import type { NamedRef, ReferenceKind, ReferenceList, ReferenceLists } from '../../authoring/references';
@@ -20,6 +21,12 @@ export const BY_ID = ['videos', 'channels'] as const;
 export type ById = (typeof BY_ID)[number];
 /** Channel and video ids as the platform gives them (docs/platform/platform-facts.md). */
 export const PLATFORM_ID = /^[0-9a-f]{32}$/;
+
+/** Fetching the lists: a part of its own in the extension (scripts/build.mjs), loaded on the first fetch. */
+const fetching = lazyPart(
+  'referenceLists',
+  () => require('../../authoring/referenceLists') as typeof ReferenceFetching,
+);
 
 export class ReferenceCache {
   private byClient = new WeakMap<PlatformClient, Map<ReferenceKind, Promise<ReferenceList>>>();
@@ -48,7 +55,7 @@ export class ReferenceCache {
     if (!lists) this.byClient.set(client, (lists = new Map()));
     let pending = lists.get(kind);
     if (!pending) {
-      pending = fetchReferenceList(client, kind);
+      pending = (async () => fetching().fetchReferenceList(client, kind))();
       lists.set(kind, pending);
       // A failed fetch is forgotten so the next need tries again.
       pending.catch((error: unknown) => {
@@ -101,7 +108,9 @@ export class ReferenceCache {
     let pending = records.get(key);
     if (!pending) {
       pending = (
-        ref === 'videos' ? client.getVideoInfo(id).then(videoRef) : client.liveGetChannelById(id).then(channelRef)
+        ref === 'videos'
+          ? client.getVideoInfo(id).then((video) => fetching().videoRef(video))
+          : client.liveGetChannelById(id).then((channel) => fetching().channelRef(channel))
       ).catch((error: unknown) => {
         if (error instanceof ApiError && (error.code === Codes.videoNotExists || error.code === Codes.channelNotExists))
           return null;
