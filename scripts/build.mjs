@@ -71,6 +71,9 @@ const SHARING_PARTS = {
   // Finding ffmpeg (src/media/tools.ts, with its test encode), loaded by src/app/inspect/mediaTools.ts when the status
   // bar first looks (a second after activation), and with the parts that run ffmpeg.
   mediaTools: { source: 'src/media/tools.ts', outfile: 'dist/lazy/mediaTools.js' },
+  // The REST client (signing, transport, the operations), loaded by src/app/accounts/connection.ts when it makes the
+  // first client: when a view first lists the active account's items (never without an account).
+  client: { source: 'src/api/client.ts', outfile: 'dist/lazy/client.js' },
   // The drift's decorations and problems of configuration as code, loaded by src/vscode/configs.ts with its part.
   configsDrift: { source: 'src/vscode/configsDrift.ts', outfile: 'dist/lazy/configsDrift.js' },
   // The Ui's questions (quick picks, input boxes, the wizard's steps), loaded by src/vscode/vscodeUi.ts on the first.
@@ -79,6 +82,17 @@ const SHARING_PARTS = {
   // their first fetch.
   referenceLists: { source: 'src/authoring/referenceLists.ts', outfile: 'dist/lazy/referenceLists.js' },
 };
+// Modules whose classes cross parts are one copy, in the bundle, even when activation does not import them: the
+// wizard's WentBack is thrown by the questions part and caught by the wizard in the commands part.
+const ONE_COPY = ['src/app/ui.ts'];
+// Modules that several parts may each hold a copy of although they declare classes: the instances never leave the
+// part that made them (the authoring stack's JSON tree, problem sink, and the error toRequest throws and its own
+// caller catches).
+const COPIES_ALLOWED = [
+  'src/authoring/jsonDocument.ts',
+  'src/authoring/rules/ruleKit.ts',
+  'src/authoring/toRequest.ts',
+];
 const PART_SOURCES = new Map(Object.entries(SHARING_PARTS).map(([name, part]) => [join(root, part.source), name]));
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
@@ -181,7 +195,8 @@ function sharingPart(name, eager, shared) {
         const file = sourceFile(resolve(args.resolveDir, args.path));
         if (file === undefined || !file.startsWith(join(root, 'src') + sep)) return undefined;
         const other = PART_SOURCES.get(file);
-        return eager.has(key(file)) || (other && other !== name) ? share(key(file)) : undefined;
+        const shareIt = eager.has(key(file)) || ONE_COPY.includes(key(file)) || (other && other !== name);
+        return shareIt ? share(key(file)) : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: 'extension-shared' }, (args) => ({
         contents: `module.exports = shared[${JSON.stringify(sharedName(args.path))}];`,
@@ -312,6 +327,23 @@ if (only && !entries[only]) {
   process.exit(2);
 }
 /**
+ * A module held by several parts is a copy in each: harmless for functions, wrong for a class whose instances go
+ * from one part to another (`instanceof` fails). Such a module must be in ONE_COPY (or the bundle, or a part's entry).
+ */
+function checkCopies(metafiles) {
+  const holders = new Map();
+  for (const meta of metafiles)
+    for (const input of Object.keys(meta.inputs).filter((input) => input.startsWith('src/')))
+      holders.set(input, (holders.get(input) ?? 0) + 1);
+  const classes = [...holders]
+    .filter(([input, count]) => count > 1 && !COPIES_ALLOWED.includes(input))
+    .map(([input]) => input)
+    .filter((input) => /^export (abstract )?class /m.test(readFileSync(join(root, input), 'utf8')));
+  if (classes.length)
+    throw new Error(`classes copied into several lazy parts (scripts/build.mjs ONE_COPY): ${classes.join(', ')}`);
+}
+
+/**
  * The extension's bundle and its sharing parts: first the bundle without them (write: false) gives the eager set,
  * the modules activation loads; then each part is built around it (sharingPart); then the bundle with the modules
  * that load the parts, which hand them the eager modules they import.
@@ -342,8 +374,11 @@ async function buildExtension(options) {
     }),
   );
   const result = await esbuild.build({ ...common, ...options, plugins: plugins(shared), metafile: true });
-  const grown = Object.keys(result.metafile.inputs).filter((input) => input.startsWith('src/') && !eager.has(input));
+  const grown = Object.keys(result.metafile.inputs).filter(
+    (input) => input.startsWith('src/') && !eager.has(input) && !ONE_COPY.includes(input),
+  );
   if (grown.length) throw new Error(`the parts' loaders added modules to the bundle: ${grown.join(', ')}`);
+  checkCopies(parts.map((part) => part.metafile));
   if (metafile) {
     await writeFile(join(root, 'dist', 'extension.meta.json'), JSON.stringify(result.metafile));
     const names = Object.keys(SHARING_PARTS);

@@ -13,7 +13,8 @@ export function lazyPart<T>(name: string, load: () => T): () => T {
       try {
         loaded = load();
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
+        // Node's "Cannot find module" goes on with the require stack: its first line says what is missing.
+        const reason = (error instanceof Error ? error.message : String(error)).split('\n')[0];
         throw new Error(l10n.t("The extension's {0} part could not be loaded: {1}", name, reason));
       }
     }
