@@ -1,5 +1,6 @@
 // Bundles the extension, the local platform's command line and the stream inspector's with esbuild.
 // Usage: node scripts/build.mjs [--production] [--only extension|platform|inspect|qa|ladder|configs]
+import { createHash } from 'node:crypto';
 import { copyFile, mkdir, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { existsSync, readFileSync } from 'node:fs';
@@ -46,102 +47,171 @@ const LAZY = {
   // The media reader's library, loaded by src/media/read.ts on the first media read (by the inspector or the
   // local platform, both lazy parts themselves).
   mediabunny: { source: 'mediabunny', outfile: 'dist/lazy/mediabunny.js' },
-  // Inspect Stream, Preview and Open Player in Browser with the stream inspector (~40 KiB minified), loaded by
-  // src/app/commands/inspectCommands.ts on the first use of one of them.
+};
+
+// The parts that share the extension bundle's own modules (one translator, one class per tree node and per error,
+// one connection): each is built as one function of the bundle's modules it imports (`module.exports = (shared) =>
+// exports`), and the bundle's module that loads it calls it with them. What a part owns is what activation does not
+// load: every module of src/ it reaches that the bundle does not hold (the eager set, found first by building the
+// bundle with every part left out). A part's entry is loaded by a `require()` inside a function of an eager module
+// (src/app/lazyPart.ts), never by a static import, so that nothing loads it before its first use.
+const SHARING_PARTS = {
+  // Inspect Stream, Check Content, Preview, Open Player in Browser, the ladder lab and the Callbacks view's commands
+  // with the stream inspector, loaded by src/app/commands/inspectCommands.ts and callbackActions.ts on first use.
   inspect: { source: 'src/app/inspect/commands.ts', outfile: 'dist/lazy/inspect.js' },
   // Configuration as code (pull, plan, apply, drift; issue 27), loaded by src/app/configs/lazy.ts on the first use of
   // one of its commands or when the workspace holds a pulled folder.
   configs: { source: 'src/app/configs/part.ts', outfile: 'dist/lazy/configs.js' },
+  // The command handlers (issue 29), loaded by src/app/commands/commandTable.ts when a command first runs: the table
+  // keeps ids and titles in the bundle.
+  commands: { source: 'src/app/commands/handlers.ts', outfile: 'dist/lazy/commands.js' },
+  // The authoring features' implementation (validation, quick fixes, completion, hovers; issue 29), loaded by
+  // src/vscode/authoring/languageFeatures.ts when a document of the six kinds is open or a provider is first asked.
+  authoring: { source: 'src/vscode/authoring/features.ts', outfile: 'dist/lazy/authoring.js' },
+  // Finding ffmpeg (src/media/tools.ts, with its test encode), loaded by src/app/inspect/mediaTools.ts when the status
+  // bar first looks (a second after activation), and with the parts that run ffmpeg.
+  mediaTools: { source: 'src/media/tools.ts', outfile: 'dist/lazy/mediaTools.js' },
+  // The REST client (signing, transport, the operations), loaded by src/app/accounts/connection.ts when it makes the
+  // first client: when a view first lists the active account's items (never without an account).
+  client: { source: 'src/api/client.ts', outfile: 'dist/lazy/client.js' },
+  // The drift's decorations and problems of configuration as code, loaded by src/vscode/configs.ts with its part.
+  configsDrift: { source: 'src/vscode/configsDrift.ts', outfile: 'dist/lazy/configsDrift.js' },
+  // The Ui's questions (quick picks, input boxes, the wizard's steps), loaded by src/vscode/vscodeUi.ts on the first.
+  questions: { source: 'src/vscode/questions.ts', outfile: 'dist/lazy/questions.js' },
+  // The account's lists of ids for checks, completion and hovers, loaded by src/app/authoring/referenceCache.ts on
+  // their first fetch.
+  referenceLists: { source: 'src/authoring/referenceLists.ts', outfile: 'dist/lazy/referenceLists.js' },
 };
-// The folders whose code goes into the inspection part. What it imports from the rest of src/ is the extension
-// bundle's own module, handed over when the part is loaded, never a copy: one translator (src/app/l10n.ts), one
-// class per tree node (`instanceof` in src/app/inspect/streamTargets.ts) and per error (src/app/failures.ts).
-const INSPECT_DIRS = [
-  join(root, 'src', 'app', 'inspect'),
-  join(root, 'src', 'inspector'),
-  // The ladder lab (Evaluate Template Group) and the content checks it may show: loaded with the inspection part.
-  join(root, 'src', 'app', 'ladder'),
-  join(root, 'src', 'media', 'qa'),
+// Modules whose classes cross parts are one copy, in the bundle, even when activation does not import them: the
+// wizard's WentBack is thrown by the questions part and caught by the wizard in the commands part.
+const ONE_COPY = ['src/app/ui.ts'];
+// Modules that several parts may each hold a copy of although they declare classes: the instances never leave the
+// part that made them (the authoring stack's JSON tree, problem sink, and the error toRequest throws and its own
+// caller catches).
+const COPIES_ALLOWED = [
+  'src/authoring/jsonDocument.ts',
+  'src/authoring/rules/ruleKit.ts',
+  'src/authoring/toRequest.ts',
 ];
-// The in-process media reader (src/media/read*.ts, with mediabunny) goes into the inspection part too: activation
-// never reads media.
-// The ladder lab's stateless pieces of the local platform (its encode command, advancedArguments, the watchdog of
-// ffmpeg processes) are copied in too rather than added to the activation bundle. So are the Callbacks view's
-// commands (src/app/callbacks/callbackCommands.ts, with the admin route's client; the tree model stays in the
-// bundle, shared).
-const INSPECT_FILES =
-  /[\\/]src[\\/](app[\\/]callbacks[\\/]callbackCommands|localPlatform[\\/]callbacks[\\/]adminClient|media[\\/]read\w*|localPlatform[\\/]media[\\/](commands|advanced)|localPlatform[\\/]live[\\/]watchdog)\.ts$/;
+const PART_SOURCES = new Map(Object.entries(SHARING_PARTS).map(([name, part]) => [join(root, part.source), name]));
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
 const VALIDATOR_KINDS = ['channel', 'templategroup', 'logogroup', 'transcode', 'livetemplate', 'livelogo'];
 
-/** Sends the lazy parts' imports in the extension's bundle to their files in dist/lazy/ (kept out of it). */
-const lazyParts = {
-  name: 'lazy-parts',
-  setup(build) {
-    build.onResolve({ filter: /^undici$/ }, () => ({ path: './lazy/undici.js', external: true }));
-    build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './lazy/hls-parser.js', external: true }));
-    build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: './lazy/mediabunny.js', external: true }));
-    build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
-      const kind = args.path.slice('./generated/'.length, -'.js'.length);
-      if (!VALIDATOR_KINDS.includes(kind)) return undefined;
-      return { path: `./lazy/validators/${kind}.js`, external: true };
-    });
-    build.onResolve({ filter: /\/localPlatform\/server$/ }, (args) =>
-      args.importer.includes(join('src', 'vscode')) ? { path: './lazy/localPlatform.js', external: true } : undefined,
-    );
-    // The inspection part is a function of the extension's modules it shares (see inspectPart below): the require
-    // in src/app/commands/inspectCommands.ts becomes a call of it with those modules, bundled here as usual.
-    build.onResolve({ filter: /\/inspect\/commands$/ }, (args) =>
-      args.importer.includes(join('src', 'app', 'commands'))
-        ? { path: 'inspect', namespace: 'lazy-inspect' }
-        : undefined,
-    );
-    build.onResolve({ filter: /^\.\/lazy\/inspect\.js$/, namespace: 'lazy-inspect' }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
-    // The configs part likewise: the require of ./part in src/app/configs/lazy.ts.
-    build.onResolve({ filter: /^\.\/part$/ }, (args) =>
-      args.importer === join(root, 'src', 'app', 'configs', 'lazy.ts')
-        ? { path: 'configs', namespace: 'lazy-configs' }
-        : undefined,
-    );
-    build.onResolve({ filter: /^\.\/lazy\/configs\.js$/, namespace: 'lazy-configs' }, (args) => ({
-      path: args.path,
-      external: true,
-    }));
-    build.onLoad({ filter: /.*/, namespace: 'lazy-configs' }, () =>
-      sharedPartLoader(configsShared, 'lazyConfigs', 'configs'),
-    );
-    build.onLoad({ filter: /.*/, namespace: 'lazy-inspect' }, () => {
-      if (sharedWithInspect.size === 0) return { errors: [{ text: 'build the inspection part (lazyInspect) first' }] };
-      const modules = [...sharedWithInspect]
-        .sort()
-        .map(
-          (file) => `${JSON.stringify(relative(root, file).split(sep).join('/'))}: require(${JSON.stringify(file)})`,
-        );
-      return {
-        contents: `module.exports = require("./lazy/inspect.js")({ ${modules.join(', ')} });`,
-        resolveDir: root,
-        loader: 'js',
-      };
-    });
-  },
-};
-
-/** The extension bundle's module that loads a sharing part: the part called with the bundle's modules it imports. */
-function sharedPartLoader(shared, buildName, part) {
-  if (shared.size === 0) return { errors: [{ text: `build the ${part} part (${buildName}) first` }] };
-  const modules = [...shared]
-    .sort()
-    .map((file) => `${JSON.stringify(relative(root, file).split(sep).join('/'))}: require(${JSON.stringify(file)})`);
+/**
+ * Sends the imports of the lazy parts to their files: from the extension's bundle (`dir` './lazy/') or from a part
+ * beside them (`dir` './'). Each is required only where the sources require it, on first use.
+ */
+function lazyLibraries(dir) {
   return {
-    contents: `module.exports = require("./lazy/${part}.js")({ ${modules.join(', ')} });`,
-    resolveDir: root,
-    loader: 'js',
+    name: 'lazy-libraries',
+    setup(build) {
+      build.onResolve({ filter: /^undici$/ }, () => ({ path: `${dir}undici.js`, external: true }));
+      build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: `${dir}hls-parser.js`, external: true }));
+      build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: `${dir}mediabunny.js`, external: true }));
+      build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
+        const kind = args.path.slice('./generated/'.length, -'.js'.length);
+        if (!VALIDATOR_KINDS.includes(kind)) return undefined;
+        return { path: `${dir}validators/${kind}.js`, external: true };
+      });
+      build.onResolve({ filter: /\/localPlatform\/server$/ }, (args) =>
+        args.importer.includes(join('src', 'vscode')) ? { path: `${dir}localPlatform.js`, external: true } : undefined,
+      );
+    },
   };
 }
+
+/** A relative import's file: the path itself, or with .ts, or its index.ts. */
+function sourceFile(path) {
+  for (const candidate of [path, `${path}.ts`, join(path, 'index.ts')]) {
+    if (existsSync(candidate) && !candidate.endsWith(sep) && /\.[cm]?[jt]s$/.test(candidate)) return candidate;
+  }
+  return undefined;
+}
+
+const key = (file) => relative(root, file).split(sep).join('/');
+
+// A shared module is named by a short hash of its path in the part and its loader (the paths made 2 KB of the
+// activation bundle); the build's metafile (--metafile) keeps the paths.
+const sharedNames = new Map();
+function sharedName(path) {
+  const name = createHash('sha256').update(path).digest('base64url').slice(0, 6);
+  if ((sharedNames.get(name) ?? path) !== path) throw new Error(`${path} and ${sharedNames.get(name)} share a name`);
+  sharedNames.set(name, path);
+  return name;
+}
+
+/**
+ * In the extension's bundle, a require of a part's entry becomes the module that loads the part: the part called
+ * with the bundle's modules it imports (`shared`: filled by the part's build). Without `shared` (the first pass that
+ * finds the eager set), an empty module.
+ */
+function partLoaders(shared) {
+  return {
+    name: 'part-loaders',
+    setup(build) {
+      build.onResolve({ filter: /^(\.\.?\/|\/)/ }, (args) => {
+        const name = PART_SOURCES.get(sourceFile(resolve(args.resolveDir, args.path)) ?? '');
+        return name ? { path: name, namespace: 'sharing-part' } : undefined;
+      });
+      build.onResolve({ filter: /^\.\/lazy\/\w+\.js$/, namespace: 'sharing-part' }, (args) => ({
+        path: args.path,
+        external: true,
+      }));
+      build.onLoad({ filter: /.*/, namespace: 'sharing-part' }, (args) => {
+        if (!shared) return { contents: '', loader: 'js' };
+        const modules = [...shared[args.path]]
+          .sort()
+          .map(
+            (file) =>
+              `${JSON.stringify(sharedName(file))}: require(${JSON.stringify(file === 'vscode' ? file : join(root, file))})`,
+          );
+        return {
+          contents: `module.exports = require("./lazy/${args.path}.js")({ ${modules.join(', ')} });`,
+          resolveDir: root,
+          loader: 'js',
+        };
+      });
+    },
+  };
+}
+
+/**
+ * A sharing part's build: its imports of the eager set (and of `vscode`) read the module the extension's bundle
+ * hands over; the rest of src/ is bundled into it. Another part's entry is handed over as that part's loader in the
+ * bundle, so there is one copy of it (its classes, its state): loaded with this part.
+ */
+function sharingPart(name, eager, shared) {
+  return {
+    name: `sharing-part-${name}`,
+    setup(build) {
+      const share = (path) => {
+        shared.add(path);
+        return { path, namespace: 'extension-shared' };
+      };
+      build.onResolve({ filter: /^vscode$/ }, () => share('vscode'));
+      build.onResolve({ filter: /^(\.\.?\/|\/)/ }, (args) => {
+        if (args.namespace !== 'file') return undefined;
+        const file = sourceFile(resolve(args.resolveDir, args.path));
+        if (file === undefined || !file.startsWith(join(root, 'src') + sep)) return undefined;
+        const other = PART_SOURCES.get(file);
+        const shareIt = eager.has(key(file)) || ONE_COPY.includes(key(file)) || (other && other !== name);
+        return shareIt ? share(key(file)) : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'extension-shared' }, (args) => ({
+        contents: `module.exports = shared[${JSON.stringify(sharedName(args.path))}];`,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+const PART_WRAPPER = {
+  banner: {
+    js: "module.exports = (shared) => {\n'use strict';\nconst module = { exports: {} }, exports = module.exports;",
+  },
+  footer: { js: 'return module.exports;\n};' },
+};
 
 const MEDIABUNNY_VERSION = JSON.parse(
   readFileSync(join(root, 'node_modules', 'mediabunny', 'package.json'), 'utf8'),
@@ -173,75 +243,12 @@ const mediabunnyBeside = {
   },
 };
 
-/** The files of src/ outside INSPECT_DIRS that the inspection part imports; filled by its build, which runs first. */
-const sharedWithInspect = new Set();
-
-/** A relative import's file: the path itself, or with .ts, or its index.ts. */
-function sourceFile(path) {
-  for (const candidate of [path, `${path}.ts`, join(path, 'index.ts')]) {
-    if (existsSync(candidate) && !candidate.endsWith(sep) && /\.[cm]?[jt]s$/.test(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-/**
- * The inspection part's build: its imports of src/ outside INSPECT_DIRS read the module the extension's bundle
- * hands over, and the whole part is one function of those modules (`module.exports = (shared) => exports`).
- * hls-parser is the lazy part beside it.
- */
-const inspectPart = {
-  name: 'inspect-part',
-  setup(build) {
-    build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: './hls-parser.js', external: true }));
-    build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: './mediabunny.js', external: true }));
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.namespace !== 'file') return undefined;
-      const file = sourceFile(resolve(args.resolveDir, args.path));
-      const inSrc = file !== undefined && file.startsWith(join(root, 'src') + sep);
-      if (!inSrc || INSPECT_DIRS.some((dir) => file.startsWith(dir + sep)) || INSPECT_FILES.test(file))
-        return undefined;
-      sharedWithInspect.add(file);
-      return { path: relative(root, file).split(sep).join('/'), namespace: 'extension-shared' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'extension-shared' }, (args) => ({
-      contents: `module.exports = shared[${JSON.stringify(args.path)}];`,
-      loader: 'js',
-    }));
-  },
-};
-
-/** The files of src/ outside src/app/configs/ that the configs part imports; filled by its build, which runs first. */
-const configsShared = new Set();
-const CONFIGS_DIR = join(root, 'src', 'app', 'configs');
-
-/**
- * The configs part's build, as the inspection part's: its imports of src/ outside src/app/configs/ read the modules
- * the extension's bundle hands over (one translator, one class per error), never copies.
- */
-const configsPart = {
-  name: 'configs-part',
-  setup(build) {
-    build.onResolve({ filter: /^\.\.?\// }, (args) => {
-      if (args.namespace !== 'file') return undefined;
-      const file = sourceFile(resolve(args.resolveDir, args.path));
-      if (file === undefined || !file.startsWith(join(root, 'src') + sep) || file.startsWith(CONFIGS_DIR + sep))
-        return undefined;
-      configsShared.add(file);
-      return { path: relative(root, file).split(sep).join('/'), namespace: 'configs-shared' };
-    });
-    build.onLoad({ filter: /.*/, namespace: 'configs-shared' }, (args) => ({
-      contents: `module.exports = shared[${JSON.stringify(args.path)}];`,
-      loader: 'js',
-    }));
-  },
-};
-
 const entries = {
+  // Built in stages with its sharing parts (buildExtension below).
   extension: {
     entryPoints: ['src/vscode/extension.ts'],
     outfile: 'dist/extension.js',
     external: ['vscode', ...FFMPEG_PACKAGES],
-    plugins: [lazyParts],
     // `await import()` of a lazy part becomes a require() of its file, which a CommonJS host resolves beside
     // the bundle (an ESM import() would not be answered by every host that loads the bundle).
     supported: { 'dynamic-import': false },
@@ -267,25 +274,6 @@ const entries = {
   },
   lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
   lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
-  lazyInspect: {
-    entryPoints: [LAZY.inspect.source],
-    outfile: LAZY.inspect.outfile,
-    external: FFMPEG_PACKAGES,
-    plugins: [inspectPart],
-    banner: {
-      js: "module.exports = (shared) => {\n'use strict';\nconst module = { exports: {} }, exports = module.exports;",
-    },
-    footer: { js: 'return module.exports;\n};' },
-  },
-  lazyConfigs: {
-    entryPoints: [LAZY.configs.source],
-    outfile: LAZY.configs.outfile,
-    plugins: [configsPart],
-    banner: {
-      js: "module.exports = (shared) => {\n'use strict';\nconst module = { exports: {} }, exports = module.exports;",
-    },
-    footer: { js: 'return module.exports;\n};' },
-  },
   lazyValidators: {
     entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
     outdir: 'dist/lazy/validators',
@@ -304,8 +292,6 @@ const EXTENSION_PARTS = [
   'lazyUndici',
   'lazyHlsParser',
   'lazyMediabunny',
-  'lazyInspect',
-  'lazyConfigs',
   'lazyValidators',
 ];
 
@@ -341,21 +327,74 @@ if (only && !entries[only]) {
   console.error(`unknown bundle "${only}"; expected one of ${Object.keys(entries).join(', ')}`);
   process.exit(2);
 }
-async function buildExtension(options) {
-  const result = await esbuild.build({ ...common, ...options, metafile });
-  if (metafile) await writeFile(join(root, 'dist', 'extension.meta.json'), JSON.stringify(result.metafile));
+/**
+ * A module held by several parts is a copy in each: harmless for functions, wrong for a class whose instances go
+ * from one part to another (`instanceof` fails). Such a module must be in ONE_COPY (or the bundle, or a part's entry).
+ */
+function checkCopies(metafiles) {
+  const holders = new Map();
+  for (const meta of metafiles)
+    for (const input of Object.keys(meta.inputs).filter((input) => input.startsWith('src/')))
+      holders.set(input, (holders.get(input) ?? 0) + 1);
+  const classes = [...holders]
+    .filter(([input, count]) => count > 1 && !COPIES_ALLOWED.includes(input))
+    .map(([input]) => input)
+    .filter((input) => /^export (abstract )?class /m.test(readFileSync(join(root, input), 'utf8')));
+  if (classes.length)
+    throw new Error(`classes copied into several lazy parts (scripts/build.mjs ONE_COPY): ${classes.join(', ')}`);
 }
 
-// The inspection and configs parts first: the extension's bundle hands them the modules their builds found they import.
-const { lazyInspect, lazyConfigs, ...others } = selected;
-const sharingParts = [lazyInspect, lazyConfigs].filter(Boolean).map((part) => esbuild.build({ ...common, ...part }));
-const extensionBuild = Promise.all(sharingParts).then(() => others.extension && buildExtension(others.extension));
-await Promise.all([
-  extensionBuild,
-  ...Object.entries(others)
-    .filter(([name]) => name !== 'extension')
-    .map(([, options]) => esbuild.build({ ...common, ...options })),
-]);
+/**
+ * The extension's bundle and its sharing parts: first the bundle without them (write: false) gives the eager set,
+ * the modules activation loads; then each part is built around it (sharingPart); then the bundle with the modules
+ * that load the parts, which hand them the eager modules they import.
+ */
+async function buildExtension(options) {
+  const plugins = (shared) => [lazyLibraries('./lazy/'), partLoaders(shared)];
+  const first = await esbuild.build({
+    ...common,
+    ...options,
+    plugins: plugins(undefined),
+    write: false,
+    metafile: true,
+  });
+  const eager = new Set(Object.keys(first.metafile.inputs).filter((input) => input.startsWith('src/')));
+  const shared = {};
+  const parts = await Promise.all(
+    Object.entries(SHARING_PARTS).map(([name, part]) => {
+      shared[name] = new Set();
+      return esbuild.build({
+        ...common,
+        ...PART_WRAPPER,
+        entryPoints: [part.source],
+        outfile: part.outfile,
+        external: FFMPEG_PACKAGES,
+        plugins: [lazyLibraries('./'), sharingPart(name, eager, shared[name])],
+        metafile: true,
+      });
+    }),
+  );
+  const result = await esbuild.build({ ...common, ...options, plugins: plugins(shared), metafile: true });
+  const grown = Object.keys(result.metafile.inputs).filter(
+    (input) => input.startsWith('src/') && !eager.has(input) && !ONE_COPY.includes(input),
+  );
+  if (grown.length) throw new Error(`the parts' loaders added modules to the bundle: ${grown.join(', ')}`);
+  checkCopies(parts.map((part) => part.metafile));
+  if (metafile) {
+    await writeFile(join(root, 'dist', 'extension.meta.json'), JSON.stringify(result.metafile));
+    const names = Object.keys(SHARING_PARTS);
+    await writeFile(
+      join(root, 'dist', 'lazy.meta.json'),
+      JSON.stringify(Object.fromEntries(parts.map((part, index) => [names[index], part.metafile]))),
+    );
+  }
+}
+
+await Promise.all(
+  Object.entries(selected).map(([name, options]) =>
+    name === 'extension' ? buildExtension(options) : esbuild.build({ ...common, ...options }),
+  ),
+);
 // The browser player's hls.js (src/localPlatform/http/player.ts serves it at /player/hls.js) beside the extension's
 // bundle: the VSIX ships the installed package's browser build, never a CDN.
 if (selected.extension) {

@@ -4,19 +4,23 @@
  * drifted or refused file) with the quick fixes "take the platform's version" and "plan to put mine back", and the
  * watch of the workspace's pulled folders (the ones holding a state file).
  */
-import { dirname, join } from 'node:path';
+import { dirname } from 'node:path';
 import * as vscode from 'vscode';
 import type { AppContext } from '../app/context';
 import { CONFIGS_IN_USE_KEY } from '../app/contextKeys';
 import { inBackground } from '../app/failures';
 import { configsPart, whenConfigsLoaded } from '../app/configs/lazy';
 import type { PlanRow } from '../app/configs/planTree';
-import type { FolderDrift } from '../app/configs/service';
+import { lazyPart } from '../app/lazyPart';
+import type * as Drift from './configsDrift';
 import { STATE_FILE } from '../app/configs/stateFile';
 import { l10n } from '../l10n/l10n';
 
+/** The drift's decorations and problems, a part of its own loaded with configuration as code (scripts/build.mjs). */
+const driftPart = lazyPart('configsDrift', () => require('./configsDrift') as typeof Drift);
+
 export const CONFIG_PLAN_VIEW = 'videoPlatform.configPlan';
-const DRIFT_CODE = 'videoPlatform.drift';
+export const DRIFT_CODE = 'videoPlatform.drift';
 
 class PlanTreeProvider implements vscode.TreeDataProvider<PlanRow> {
   private readonly changed = new vscode.EventEmitter<void>();
@@ -52,70 +56,6 @@ class PlanTreeProvider implements vscode.TreeDataProvider<PlanRow> {
   }
 }
 
-/** Drift and refusals of the watched folders as file decorations and problems. */
-class DriftPresentation implements vscode.FileDecorationProvider {
-  private readonly changed = new vscode.EventEmitter<vscode.Uri[] | undefined>();
-  readonly onDidChangeFileDecorations = this.changed.event;
-  private readonly collection = vscode.languages.createDiagnosticCollection('videoPlatform.configs');
-  private decorations = new Map<string, vscode.FileDecoration>();
-
-  show(drifts: readonly FolderDrift[]): void {
-    const decorations = new Map<string, vscode.FileDecoration>();
-    this.collection.clear();
-    const byFile = new Map<string, vscode.Diagnostic[]>();
-    const add = (path: string, diagnostic: vscode.Diagnostic): void =>
-      void byFile.set(path, [...(byFile.get(path) ?? []), diagnostic]);
-    for (const drift of drifts) {
-      for (const op of drift.operations) {
-        const path = join(drift.dir, op.file);
-        const conflict = op.action === 'conflict';
-        decorations.set(
-          vscode.Uri.file(path).toString(),
-          new vscode.FileDecoration(
-            conflict ? 'C' : 'D',
-            conflict
-              ? l10n.t('Changed in the file and on the platform since the pull')
-              : l10n.t('Changed on the platform since the pull'),
-            new vscode.ThemeColor(conflict ? 'list.errorForeground' : 'list.warningForeground'),
-          ),
-        );
-        const diagnostic = new vscode.Diagnostic(
-          new vscode.Range(0, 0, 0, 1),
-          configsPart().driftMessage(op),
-          conflict ? vscode.DiagnosticSeverity.Error : vscode.DiagnosticSeverity.Warning,
-        );
-        diagnostic.code = DRIFT_CODE;
-        diagnostic.source = l10n.t('Video Platform');
-        add(path, diagnostic);
-      }
-      for (const problem of drift.problems) {
-        const diagnostic = new vscode.Diagnostic(
-          new vscode.Range(0, 0, 0, 1),
-          problem.message,
-          vscode.DiagnosticSeverity.Error,
-        );
-        diagnostic.source = l10n.t('Video Platform');
-        add(join(drift.dir, problem.file), diagnostic);
-      }
-    }
-    for (const [path, diagnostics] of byFile) this.collection.set(vscode.Uri.file(path), diagnostics);
-    const touched = [...new Set([...this.decorations.keys(), ...decorations.keys()])].map((uri) =>
-      vscode.Uri.parse(uri),
-    );
-    this.decorations = decorations;
-    this.changed.fire(touched);
-  }
-
-  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
-    return this.decorations.get(uri.toString());
-  }
-
-  dispose(): void {
-    this.collection.dispose();
-    this.changed.dispose();
-  }
-}
-
 /** The quick fixes of a drifted file's problem. */
 class DriftFixes implements vscode.CodeActionProvider {
   provideCodeActions(
@@ -145,7 +85,8 @@ class DriftFixes implements vscode.CodeActionProvider {
 export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposable[]): void {
   const tree = new PlanTreeProvider();
   const view = vscode.window.createTreeView(CONFIG_PLAN_VIEW, { treeDataProvider: tree, showCollapseAll: true });
-  const drift = new DriftPresentation();
+  // The Problems collection is there from activation on; what fills it (./configsDrift.ts) comes with the part.
+  const driftProblems = vscode.languages.createDiagnosticCollection('videoPlatform.configs');
   const inUse = (): void =>
     inBackground(
       ctx.log,
@@ -155,8 +96,7 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
   subscriptions.push(
     tree,
     view,
-    drift,
-    vscode.window.registerFileDecorationProvider(drift),
+    driftProblems,
     vscode.languages.registerCodeActionsProvider({ scheme: 'file', pattern: '**/*.json' }, new DriftFixes(), {
       providedCodeActionKinds: [vscode.CodeActionKind.QuickFix],
     }),
@@ -167,7 +107,10 @@ export function registerConfigs(ctx: AppContext, subscriptions: vscode.Disposabl
   whenConfigsLoaded(({ configsOf, planRows }) => {
     if (disposed) return;
     const service = configsOf(ctx);
+    const drift = new (driftPart().DriftPresentation)(driftProblems);
     subscriptions.push(
+      drift,
+      vscode.window.registerFileDecorationProvider(drift),
       service.onDidChangePlan((plan) => {
         if (plan) inUse();
         tree.show(planRows(plan));

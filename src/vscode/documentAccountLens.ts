@@ -8,7 +8,7 @@ import { inPulledFolder } from '../app/configs/stateFile';
 import type { AppContext } from '../app/context';
 import { inBackground } from '../app/failures';
 import { documentKind } from '../authoring/documentKind';
-import { AUTHORING_SELECTOR } from './authoring/providers';
+import { AUTHORING_SELECTOR } from './authoring/selector';
 
 class DocumentAccountLenses implements vscode.CodeLensProvider {
   private readonly changed = new vscode.EventEmitter<void>();

@@ -24,7 +24,7 @@ import { createPlaylistDiagnostics } from './playlistDiagnostics';
 import { createCallbacksView, createResourceView } from './resourceView';
 import { CONNECTION_SETTINGS, settings, VIEW_SETTINGS } from './settings';
 import { AccountStatusBar, MediaToolsStatusBar } from './statusBar';
-import { channelHealthTooltips } from '../app/health/command';
+import { channelHealthTooltips } from '../app/health/tooltips';
 import { CHANNELS_VIEW, createView, revealNode, VIDEOS_VIEW, type View } from './views';
 import { createVscodeUi } from './vscodeUi';
 import { createWebPanels } from './webPanels';
@@ -68,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     workspaceState: context.workspaceState,
     settings,
     editor: createVscodeEditor(),
-    diagnostics: (references) => createAuthoringFeatures(references, subscriptions),
+    diagnostics: (references) => createAuthoringFeatures(references, subscriptions, log),
     storageDir: context.globalStorageUri.fsPath,
     // Loaded on first use: the bundle leaves the local platform in a file of its own (scripts/build.mjs).
     startLocalPlatform: async (options: LocalPlatformOptions) =>

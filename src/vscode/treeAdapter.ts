@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { FetchTracker } from '../app/tree/fetchTracker';
 import type { TreeNode } from '../app/tree/nodes';
-import type { TooltipExtra } from '../app/health/command';
+import type { TooltipExtra } from '../app/health/tooltips';
 import type { Stills } from '../app/tree/stills';
 
 /** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import type { TreeNode } from '../app/tree/nodes';
 import type { Poller } from '../app/tree/poller';
-import type { TooltipExtra } from '../app/health/command';
+import type { TooltipExtra } from '../app/health/tooltips';
 import type { Stills } from '../app/tree/stills';
 import { ModelTreeProvider, type TreeModel } from './treeAdapter';
 

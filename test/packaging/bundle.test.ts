@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -28,10 +28,18 @@ interface ProbeResult {
   diagnosticCollections?: string[];
   rtmpOutput?: string;
   errorMessages?: string[];
+  partsAtActivation?: string[];
+  partsAfterList?: string[];
+  partsAfterRun?: string[];
 }
 
-async function probeBundle(storageDir: string, flags: string[], env: NodeJS.ProcessEnv = {}): Promise<ProbeResult> {
-  const { stdout } = await run(process.execPath, [probe, bundle, storageDir, ...flags], {
+async function probeBundle(
+  storageDir: string,
+  flags: string[],
+  env: NodeJS.ProcessEnv = {},
+  extension = bundle,
+): Promise<ProbeResult> {
+  const { stdout } = await run(process.execPath, [probe, extension, storageDir, ...flags], {
     env: { ...process.env, ...env },
     timeout: 30_000,
   });
@@ -107,6 +115,42 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
     assert.deepEqual(result.errorMessages, [
       `««Inspect stream» failed: «the output's address ${result.rtmpOutput} is not an http(s) address (RTMP cannot be inspected)»»`,
     ]);
+  });
+
+  // Issue 29: activation loads the bundle alone; the client comes with the first list, a command's handlers with its
+  // first run (and what that command needs, here the Ui's questions).
+  it('loads no lazy part during activation, the client with the first list, the handlers with the first command', async () => {
+    const result = await probeBundle(storageDir, ['preset', 'activate', 'run=videoPlatform.filterChannels'], {
+      VIDEO_PLATFORM_DEV_BASE_URL: platform.platform.baseUrl,
+      VIDEO_PLATFORM_DEV_ACCESS_KEY: ACCESS_KEY,
+      VIDEO_PLATFORM_DEV_SECRET_KEY: SECRET_KEY,
+    });
+    assert.deepEqual(result.partsAtActivation, []);
+    assert.ok(result.channels?.includes('Newsroom 24/7'), JSON.stringify(result.channels));
+    assert.deepEqual(result.partsAfterList, ['lazy/client.js', 'lazy/undici.js']);
+    assert.deepEqual(result.errorMessages, []);
+    for (const part of ['lazy/commands.js', 'lazy/questions.js'])
+      assert.ok(result.partsAfterRun?.includes(part), `${part} not loaded: ${result.partsAfterRun?.join(', ')}`);
+  });
+
+  it("reports a lazy part that cannot be loaded (a damaged install) through the command's failure message", async () => {
+    const copy = await mkdtemp(join(tmpdir(), 'vp-damaged-'));
+    try {
+      await cp(join(root, 'dist', 'extension.js'), join(copy, 'extension.js'));
+      await cp(join(root, 'dist', 'lazy'), join(copy, 'lazy'), { recursive: true });
+      await rm(join(copy, 'lazy', 'commands.js'));
+      const result = await probeBundle(
+        storageDir,
+        ['activate', 'run=videoPlatform.refreshChannels'],
+        {},
+        join(copy, 'extension.js'),
+      );
+      assert.deepEqual(result.errorMessages, [
+        `««Refresh channels» failed: «The extension's commands part could not be loaded: Cannot find module './lazy/commands.js'»»`,
+      ]);
+    } finally {
+      await rm(copy, { recursive: true, force: true });
+    }
   });
 
   it('without an account shows the welcome view (no items) and the "no account" status', async () => {

@@ -4,6 +4,9 @@
 // Usage: node bundleProbe.cjs <dist/extension.js> <storageDir> [preset] [activate] [inspect]
 // `inspect` (with `activate`): runs Inspect Stream on an RTMP output of a channel, which the lazy part
 // dist/lazy/inspect.js refuses with a message; the seam's translator marks its texts with «» to tell them apart.
+// `run=<command id>` (with `activate`): runs that command without arguments, after the lists, and reports the error
+// messages shown. `partsAtActivation` lists the files under the bundle's lazy/ folder loaded when activate() returned,
+// `partsAfterList` those loaded once the channels view has listed its roots.
 'use strict';
 const Module = require('node:module');
 const path = require('node:path');
@@ -34,7 +37,17 @@ const statusItems = [];
 const logLines = [];
 const diagnosticCollections = [];
 const errorMessages = [];
-const marked = flags.includes('inspect');
+const marked = flags.includes('inspect') || flags.some((flag) => flag.startsWith('run='));
+const lazyLoaded = () =>
+  Object.keys(require.cache)
+    .filter((file) => file.startsWith(path.join(path.dirname(path.resolve(bundle)), 'lazy') + path.sep))
+    .map((file) =>
+      path
+        .relative(path.dirname(path.resolve(bundle)), file)
+        .split(path.sep)
+        .join('/'),
+    )
+    .sort();
 
 const vscode = {
   EventEmitter,
@@ -125,6 +138,9 @@ const vscode = {
     },
     showInformationMessage: async () => undefined,
     showWarningMessage: async () => undefined,
+    // The user dismisses every question (Escape).
+    showQuickPick: async () => undefined,
+    showInputBox: async () => undefined,
     showErrorMessage: async (message) => {
       errorMessages.push(message);
       return undefined;
@@ -219,8 +235,10 @@ class Secrets {
       extensionUri: { fsPath: path.dirname(bundle) },
     };
     await extension.activate(ctx);
+    result.partsAtActivation = lazyLoaded();
     const channels = views.get('videoPlatform.channels');
     const roots = await channels.provider.getChildren();
+    result.partsAfterList = lazyLoaded();
     result.channels = roots.map((node) => channels.provider.getTreeItem(node).label);
     if (roots.length > 0) {
       const first = channels.provider.getTreeItem(roots[0]);
@@ -250,6 +268,12 @@ class Secrets {
       result.rtmpOutput = output ? output.output.publicOutputUrl : undefined;
       if (output) await commands.get('videoPlatform.inspectStream')(output);
       result.errorMessages = errorMessages;
+    }
+    const run = flags.find((flag) => flag.startsWith('run='));
+    if (run) {
+      await commands.get(run.slice('run='.length))();
+      result.errorMessages = errorMessages;
+      result.partsAfterRun = lazyLoaded();
     }
     await extension.deactivate();
     for (const subscription of ctx.subscriptions) subscription.dispose();

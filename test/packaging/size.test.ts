@@ -35,7 +35,12 @@ const VSIX = join(ROOT, 'dist', 'video-platform-tools.vsix');
 // Raised to 316 KB when issue 26 and issue 28's channel health merged: the stream-fault commands and the health
 // tooltip and panel are in the bundle (311,899 bytes measured). Both could ride in a lazy part as the Callbacks
 // view's commands do (issue 29).
-const BUNDLE_BUDGET_BYTES = 316_000; // dist/extension.js minified: our code, jsonc-parser (the playlist checks are lazy)
+// Lowered to 122 KB for issue 29: activation loads what the first view needs (118,105 bytes measured, 115.3 KiB, was
+// 311,884). The command handlers, the authoring features, the REST client, ffmpeg discovery, the Ui's questions, the
+// reference lists' fetching and the drift's presentation are lazy parts (scripts/build.mjs SHARING_PARTS), each with
+// a budget below; the sharing parts now hold what they reach outside the bundle (the authoring validation stack with
+// jsonc-parser is copied into the inspection, configs, commands and authoring parts instead of riding in the bundle).
+const BUNDLE_BUDGET_BYTES = 122_000; // dist/extension.js minified: the views, accounts, compose, the command table
 const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // Raised from 280 KB for issues 21 and 22: the looped test pattern, pull-source and work limits (281 KB measured);
   // to 310 KB for issues 22 and 23: the relay's checking proxy and the operation contracts (297 KB measured).
@@ -53,12 +58,24 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // playlist text checks moved here out of dist/extension.js) and issue 28 (the ladder lab: Evaluate Template Group,
   // its panel and chart, the local platform's encode command): 138 KB measured. To 175 KB for issues 24, 26 and 28:
   // LL-HLS reading (blocking reload, delta update, parts), the Callbacks view's commands and the content family
-  // (169,174 bytes measured). To 182 KB for issue 28: the ladder lab through the local platform (the upload,
-  // the wait, the renditions fetched by their playback addresses) and content checks on every rendition and on
-  // fMP4 (176,468 bytes measured).
-  'dist/lazy/inspect.js': 182_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
-  // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured.
-  'dist/lazy/configs.js': 36_000,
+  // (169,174 bytes measured).
+  // To 236 KB for issue 29: the part holds its own copy of what the bundle no longer carries (document validation with
+  // jsonc-parser, the pick helpers, Set Up ffmpeg): 230,321 bytes measured. To 250 KB with issue 28's ladder lab
+  // through the local platform and content checks on every rendition and fMP4: 245,140 bytes measured.
+  'dist/lazy/inspect.js': 250_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured. To 96 KB for
+  // issue 29, with its own copy of document validation, requests and write-back: 92,626 bytes measured.
+  'dist/lazy/configs.js': 96_000,
+  // Issue 29, measured 2026-11-28: the command handlers (155,241 bytes), the authoring features (63,769), the REST
+  // client (36,657), ffmpeg discovery (6,394), the reference lists' fetching (4,378), the Ui's questions (3,354), the
+  // drift's presentation (2,533).
+  'dist/lazy/commands.js': 160_000,
+  'dist/lazy/authoring.js': 66_000,
+  'dist/lazy/client.js': 38_000,
+  'dist/lazy/mediaTools.js': 7_000,
+  'dist/lazy/referenceLists.js': 4_700,
+  'dist/lazy/questions.js': 3_600,
+  'dist/lazy/configsDrift.js': 2_800,
   // Issue 21: media is read in-process. The part of mediabunny the reader uses (its demuxers, not its muxers or
   // codecs), loaded on the first media read by the inspector or the local platform.
   'dist/lazy/mediabunny.js': 290_000,
@@ -75,7 +92,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 // ladder lab with their Chinese translations made it about 803 KiB.
 // Raised for issues 26 and 28: ajv in the local platform's part (stream fault profiles), the callbacks, channel
 // health, LL-HLS reading and the content family made it 910,321 bytes.
-const VSIX_BUDGET_BYTES = 930_000;
+// Raised for issue 29: the sharing parts' copies of document validation and the new parts' loaders made it 978,084
+// bytes (a part of its own for the validation stack, shared by the others, would take most of it out again).
+const VSIX_BUDGET_BYTES = 990_000;
 
 const INPUTS = [
   'src',
@@ -161,11 +180,21 @@ describe('packaging: production bundle and VSIX', function () {
       './lazy/undici.js',
       './lazy/inspect.js',
       './lazy/configs.js',
-      './lazy/validators/channel.js',
+      './lazy/commands.js',
+      './lazy/authoring.js',
+      './lazy/client.js',
+      './lazy/mediaTools.js',
     ]) {
       assert.ok(source.includes(`require("${part}")`), `bundle does not load ${part}`);
       entry(`extension/dist/${part.slice(2)}`);
     }
+    // The authoring validators are loaded by the parts that validate documents, from beside them.
+    const authoringPart = readZipEntry(zip, entry('extension/dist/lazy/authoring.js')).toString('utf8');
+    assert.ok(
+      authoringPart.includes('require("./validators/channel.js")'),
+      'the authoring part does not load its validators',
+    );
+    entry('extension/dist/lazy/validators/channel.js');
     // The playlist parser is the inspection part's, loaded from beside it; the part brings no undici of its own.
     const inspectPart = readZipEntry(zip, entry('extension/dist/lazy/inspect.js')).toString('utf8');
     assert.ok(inspectPart.includes('require("./hls-parser.js")'), 'the inspection part does not load ./hls-parser.js');

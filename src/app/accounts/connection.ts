@@ -1,9 +1,18 @@
 import { Emitter } from '../util/emitter';
-import { PlatformClient, type ClientOptions, type RequestLogEntry } from '../../api/client';
+import type * as Client from '../../api/client';
+import type { ClientOptions, PlatformClient, RequestLogEntry } from '../../api/client';
 import { l10n } from '../../l10n/l10n';
+import { lazyPart } from '../lazyPart';
 import { formatRequest, type LogSink } from '../log';
 import type { ClientSource } from '../tree/clientSource';
 import type { AccountProfile, AccountStore } from './accountStore';
+
+/**
+ * The REST client (src/api: signing, transport, operations), a part of its own in the extension (scripts/build.mjs):
+ * loaded when the first client is made, which is when a view first lists the active account's items; without an
+ * account (the welcome view) it is never loaded.
+ */
+const clientPart = lazyPart('client', () => require('../../api/client') as typeof Client);
 
 /** What a command that needs an account says without one (a function: translated when shown). */
 export function noAccountMessage(): string {
@@ -115,7 +124,7 @@ export class Connection implements ClientSource {
 
   private makeClient(profile: AccountProfile, secretKey: string): PlatformClient {
     const log = this.options.log;
-    return new PlatformClient({
+    return new (clientPart().PlatformClient)({
       ...this.options.clientOptions?.(),
       // A platform on this machine (the local platform, npm start) is never reached through a proxy.
       ...(isLoopback(profile.baseUrl) ? { noProxy: '*' } : {}),

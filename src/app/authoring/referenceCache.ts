@@ -8,26 +8,25 @@
 import type { PlatformClient } from '../../api/client';
 import { Codes } from '../../api/errorCodes';
 import { ApiError } from '../../api/errors';
-import type { DocumentKind } from '../../authoring/documentKind';
 import type { Lookup } from '../../authoring/hover';
-import { channelRef, fetchReferenceList, videoRef } from '../../authoring/referenceLists';
-import {
-  idsNamed,
-  referenceKindsOf,
-  type NamedRef,
-  type ReferenceKind,
-  type ReferenceList,
-  type ReferenceLists,
-} from '../../authoring/references';
+import type * as ReferenceFetching from '../../authoring/referenceLists';
+import { lazyPart } from '../lazyPart';
+// Types only: the document's references (src/authoring/references.ts, with jsonc-parser) are read by
+// ./documentLists.ts, which only the authoring features and commands load (not activation).
+import type { NamedRef, ReferenceKind, ReferenceList, ReferenceLists } from '../../authoring/references';
 import type { LogSink } from '../log';
 
 /** The kinds whose fetched list may stop short, looked up by id instead. */
-const BY_ID = ['videos', 'channels'] as const;
-type ById = (typeof BY_ID)[number];
-/** More ids than this in one document are not looked up one by one (their check is skipped). */
-const LOOKUP_LIMIT = 200;
+export const BY_ID = ['videos', 'channels'] as const;
+export type ById = (typeof BY_ID)[number];
 /** Channel and video ids as the platform gives them (docs/platform/platform-facts.md). */
-const PLATFORM_ID = /^[0-9a-f]{32}$/;
+export const PLATFORM_ID = /^[0-9a-f]{32}$/;
+
+/** Fetching the lists: a part of its own in the extension (scripts/build.mjs), loaded on the first fetch. */
+const fetching = lazyPart(
+  'referenceLists',
+  () => require('../../authoring/referenceLists') as typeof ReferenceFetching,
+);
 
 export class ReferenceCache {
   private byClient = new WeakMap<PlatformClient, Map<ReferenceKind, Promise<ReferenceList>>>();
@@ -56,7 +55,7 @@ export class ReferenceCache {
     if (!lists) this.byClient.set(client, (lists = new Map()));
     let pending = lists.get(kind);
     if (!pending) {
-      pending = fetchReferenceList(client, kind);
+      pending = (async () => fetching().fetchReferenceList(client, kind))();
       lists.set(kind, pending);
       // A failed fetch is forgotten so the next need tries again.
       pending.catch((error: unknown) => {
@@ -83,30 +82,6 @@ export class ReferenceCache {
     return lists;
   }
 
-  /**
-   * The lists for checking one document: the account's lists, and for channels and videos whose list
-   * stops short, the ids this document names looked up one by one (so an unknown one is flagged).
-   */
-  async listsFor(kind: DocumentKind, text: string, documentUri?: string): Promise<ReferenceLists | undefined> {
-    const lists = await this.lists(referenceKindsOf(kind), documentUri);
-    if (!lists) return undefined;
-    for (const ref of BY_ID) {
-      const list = lists[ref];
-      if (!list || list.complete) continue;
-      const listed = new Set(list.items.map((item) => String(item.id)));
-      const ids = idsNamed(kind, text, ref).filter((id) => !listed.has(id));
-      if (ids.length > LOOKUP_LIMIT) continue;
-      // Only well-formed ids cost a request (not each prefix of one being typed); the others are no record either.
-      const found = await Promise.all(
-        ids.filter((id) => PLATFORM_ID.test(id)).map((id) => this.lookup(ref, id, documentUri)),
-      );
-      // One that could not be told (a network failure): no claim about any of them.
-      if (found.some((record) => record === undefined)) continue;
-      lists[ref] = { items: [...list.items, ...found.filter((r): r is NamedRef => r !== null)], complete: true };
-    }
-    return lists;
-  }
-
   /** The record an id (or a name, for name-valued fields) stands for, for hovers. */
   async find(ref: ReferenceKind, id: string | number, byName = false, documentUri?: string): Promise<Lookup> {
     const list = await this.list(ref, documentUri);
@@ -123,7 +98,8 @@ export class ReferenceCache {
     return looked ? { record: looked } : { record: undefined, known: looked === null };
   }
 
-  private async lookup(ref: ById, id: string, documentUri?: string): Promise<NamedRef | null | undefined> {
+  /** A channel or video by id: the record, null (the platform has none), undefined (could not tell). */
+  async lookup(ref: ById, id: string, documentUri?: string): Promise<NamedRef | null | undefined> {
     const client = await this.client(documentUri);
     if (!client) return undefined;
     let records = this.records.get(client);
@@ -132,7 +108,9 @@ export class ReferenceCache {
     let pending = records.get(key);
     if (!pending) {
       pending = (
-        ref === 'videos' ? client.getVideoInfo(id).then(videoRef) : client.liveGetChannelById(id).then(channelRef)
+        ref === 'videos'
+          ? client.getVideoInfo(id).then((video) => fetching().videoRef(video))
+          : client.liveGetChannelById(id).then((channel) => fetching().channelRef(channel))
       ).catch((error: unknown) => {
         if (error instanceof ApiError && (error.code === Codes.videoNotExists || error.code === Codes.channelNotExists))
           return null;

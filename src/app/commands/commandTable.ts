@@ -1,163 +1,141 @@
-import { chooseDocumentAccount } from '../accounts/documentAccountCommands';
-import {
-  addAccount,
-  connectLocalPlatform,
-  editAccount,
-  removeAccount,
-  switchAccount,
-} from '../accounts/accountCommands';
-import {
-  createOrUpdateCommand,
-  openChannelAsFileCommand,
-  refreshReferencesCommand,
-  validateDocumentCommand,
-} from '../authoring/commands';
-import {
-  applyPlanCommand,
-  planFolderCommand,
-  planToPutMineBackCommand,
-  pullAccountIntoFolder,
-  takePlatformVersionCommand,
-} from '../configs/lazy';
-import {
-  copyCallbackSecret,
-  openCallbackDelivery,
-  refreshCallbacks,
-  resendCallback,
-  setCallbackFaults,
-  triggerCallback,
-} from './callbackActions';
-import { compareWithPlatform } from './compareWithPlatform';
-import { copyPlayAddress, copyPushAddress } from './copyAddresses';
-import { copyResourceId } from './copyResourceId';
-import { createResource } from './createResource';
-import { deleteResource } from './deleteResource';
-import { copyItemAddress, openItemAddress } from './itemAddresses';
-import { openResourceAsFile } from './openResourceAsFile';
-import { refreshResources } from './refreshResources';
-import { updateResourceFromFile } from './updateResourceFromFile';
-import { createCategory } from './createCategory';
-import { createChannel } from './createChannel';
-import { createLiveLogo } from './createLiveLogo';
-import { deleteChannels } from './deleteChannel';
-import { clearChannelFilter, clearVideoFilter, filterChannels, filterVideos } from './filterCommands';
-import { showChannelPlayAddresses, showVideoPlayAddresses } from './playAddresses';
-import { channelHealthCommand } from '../health/command';
-import {
-  checkContent,
-  evaluateTemplateGroup,
-  inspectStream,
-  openPlayerInBrowser,
-  previewStream,
-} from './inspectCommands';
-import { setUpFfmpeg } from './setUpFfmpeg';
+import type * as Handlers from './handlers';
+import { lazyPart } from '../lazyPart';
 import type { CommandRow } from './runCommand';
-import { startChannels, stopChannels } from './startStopChannel';
-import { clearStreamFaults, injectStreamFault } from './streamFaults';
-import { transcodeVideos } from './transcodeVideos';
-import { updateLiveTemplate } from './updateLiveTemplate';
-import { uploadVideos } from './uploadVideos';
-import { loadMore, refreshChannels, refreshItem, refreshVideos, retry } from './viewCommands';
+
+/** The handlers' part, loaded when a command first runs (scripts/build.mjs sends this require to its file). */
+const handlers = lazyPart('commands', () => require('./handlers') as typeof Handlers);
+
+/** A row's handler by its name in ./handlers.ts: the part is loaded on the command's first run, not at activation. */
+function lazyHandler(name: keyof typeof Handlers): CommandRow['run'] {
+  return (ctx, args) => (handlers()[name] as CommandRow['run'])(ctx, args);
+}
+
+/** A row as written below: its handler by name in ./handlers.ts, or (a one-liner needing nothing) `run` itself. */
+type TableRow = Omit<CommandRow, 'run' | 'handler'> & ({ handler: keyof typeof Handlers } | { run: CommandRow['run'] });
 
 /**
- * One row per command: `run(ctx, args)` gets the context and, from a view, the clicked item and the selection
+ * One row per command, its handler named (`handler: 'createChannel'`, exported by ./handlers.ts): `run(ctx, args)` gets the context and, from a view, the clicked item and the selection
  * (`args.node`, `args.selection`), from an editor title the document (`args.uri`), from the palette nothing (the
  * handler then asks with a quick pick). Every row runs through runCommand (./runCommand.ts), which reports a
  * failure as "<title> failed: ...". Every id here has an entry in package.json `contributes.commands`.
  */
-export const COMMANDS: readonly CommandRow[] = [
+const ROWS: readonly TableRow[] = [
   // Accounts
-  { id: 'videoPlatform.addAccount', title: 'Add Video Platform account', run: addAccount },
-  { id: 'videoPlatform.switchAccount', title: 'Switch Video Platform account', run: switchAccount },
-  { id: 'videoPlatform.editAccount', title: 'Edit Video Platform account', run: editAccount },
-  { id: 'videoPlatform.removeAccount', title: 'Remove Video Platform account', run: removeAccount },
+  { id: 'videoPlatform.addAccount', title: 'Add Video Platform account', handler: 'addAccount' },
+  { id: 'videoPlatform.switchAccount', title: 'Switch Video Platform account', handler: 'switchAccount' },
+  { id: 'videoPlatform.editAccount', title: 'Edit Video Platform account', handler: 'editAccount' },
+  { id: 'videoPlatform.removeAccount', title: 'Remove Video Platform account', handler: 'removeAccount' },
   {
     id: 'videoPlatform.connectLocalPlatform',
     title: 'Connect to the local platform',
-    run: connectLocalPlatform,
+    handler: 'connectLocalPlatform',
   },
   { id: 'videoPlatform.showLog', title: 'Show the log', run: (ctx) => ctx.ui.showLog() },
-  { id: 'videoPlatform.setUpFfmpeg', title: 'Set up ffmpeg', run: setUpFfmpeg },
+  { id: 'videoPlatform.setUpFfmpeg', title: 'Set up ffmpeg', handler: 'setUpFfmpeg' },
 
   // Views
-  { id: 'videoPlatform.refreshChannels', title: 'Refresh channels', run: refreshChannels },
-  { id: 'videoPlatform.refreshVideos', title: 'Refresh videos', run: refreshVideos },
-  { id: 'videoPlatform.refreshItem', title: 'Refresh', run: refreshItem },
-  { id: 'videoPlatform.loadMore', title: 'Load more', run: loadMore },
-  { id: 'videoPlatform.retry', title: 'Retry', run: retry },
-  { id: 'videoPlatform.filterChannels', title: 'Filter channels', run: filterChannels },
-  { id: 'videoPlatform.clearChannelFilter', title: 'Clear the channel filter', run: clearChannelFilter },
-  { id: 'videoPlatform.filterVideos', title: 'Filter videos', run: filterVideos },
-  { id: 'videoPlatform.clearVideoFilter', title: 'Clear the video filter', run: clearVideoFilter },
+  { id: 'videoPlatform.refreshChannels', title: 'Refresh channels', handler: 'refreshChannels' },
+  { id: 'videoPlatform.refreshVideos', title: 'Refresh videos', handler: 'refreshVideos' },
+  { id: 'videoPlatform.refreshItem', title: 'Refresh', handler: 'refreshItem' },
+  { id: 'videoPlatform.loadMore', title: 'Load more', handler: 'loadMore' },
+  { id: 'videoPlatform.retry', title: 'Retry', handler: 'retry' },
+  { id: 'videoPlatform.filterChannels', title: 'Filter channels', handler: 'filterChannels' },
+  { id: 'videoPlatform.clearChannelFilter', title: 'Clear the channel filter', handler: 'clearChannelFilter' },
+  { id: 'videoPlatform.filterVideos', title: 'Filter videos', handler: 'filterVideos' },
+  { id: 'videoPlatform.clearVideoFilter', title: 'Clear the video filter', handler: 'clearVideoFilter' },
 
   // Live channels
-  { id: 'videoPlatform.startChannel', title: 'Start channel', run: startChannels },
-  { id: 'videoPlatform.stopChannel', title: 'Stop channel', run: stopChannels },
-  { id: 'videoPlatform.createChannel', title: 'Create channel', run: createChannel },
-  { id: 'videoPlatform.deleteChannel', title: 'Delete channel', run: deleteChannels },
-  { id: 'videoPlatform.showChannelPlayUrls', title: 'Playback addresses', run: showChannelPlayAddresses },
-  { id: 'videoPlatform.copyPushUrl', title: 'Copy push address', run: copyPushAddress },
-  { id: 'videoPlatform.copyPlayUrl', title: 'Copy play address', run: copyPlayAddress },
-  { id: 'videoPlatform.createCategory', title: 'Create channel category', run: createCategory },
-  { id: 'videoPlatform.updateLiveTemplate', title: 'Update live template', run: updateLiveTemplate },
-  { id: 'videoPlatform.createLiveLogo', title: 'Create live logo', run: createLiveLogo },
+  { id: 'videoPlatform.startChannel', title: 'Start channel', handler: 'startChannels' },
+  { id: 'videoPlatform.stopChannel', title: 'Stop channel', handler: 'stopChannels' },
+  { id: 'videoPlatform.createChannel', title: 'Create channel', handler: 'createChannel' },
+  { id: 'videoPlatform.deleteChannel', title: 'Delete channel', handler: 'deleteChannels' },
+  { id: 'videoPlatform.showChannelPlayUrls', title: 'Playback addresses', handler: 'showChannelPlayAddresses' },
+  { id: 'videoPlatform.copyPushUrl', title: 'Copy push address', handler: 'copyPushAddress' },
+  { id: 'videoPlatform.copyPlayUrl', title: 'Copy play address', handler: 'copyPlayAddress' },
+  { id: 'videoPlatform.createCategory', title: 'Create channel category', handler: 'createCategory' },
+  { id: 'videoPlatform.updateLiveTemplate', title: 'Update live template', handler: 'updateLiveTemplate' },
+  { id: 'videoPlatform.createLiveLogo', title: 'Create live logo', handler: 'createLiveLogo' },
 
   // Videos
-  { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', run: showVideoPlayAddresses },
-  { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', run: transcodeVideos },
-  { id: 'videoPlatform.uploadVideo', title: 'Upload video', run: uploadVideos },
+  { id: 'videoPlatform.showVideoPlayUrls', title: 'Playback addresses', handler: 'showVideoPlayAddresses' },
+  { id: 'videoPlatform.transcodeVideos', title: 'Transcode videos', handler: 'transcodeVideos' },
+  { id: 'videoPlatform.uploadVideo', title: 'Upload video', handler: 'uploadVideos' },
 
   // Inspecting and previewing (src/app/inspect/)
-  { id: 'videoPlatform.inspectStream', title: 'Inspect stream', run: inspectStream },
-  { id: 'videoPlatform.checkContent', title: 'Check content', run: checkContent },
-  { id: 'videoPlatform.previewStream', title: 'Preview', run: previewStream },
-  { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', run: openPlayerInBrowser },
+  { id: 'videoPlatform.inspectStream', title: 'Inspect stream', handler: 'inspectStream' },
+  { id: 'videoPlatform.checkContent', title: 'Check content', handler: 'checkContent' },
+  { id: 'videoPlatform.previewStream', title: 'Preview', handler: 'previewStream' },
+  { id: 'videoPlatform.openPlayerInBrowser', title: 'Open player in browser', handler: 'openPlayerInBrowser' },
   // Stream faults of the local platform (src/localPlatform/faults/)
-  { id: 'videoPlatform.injectStreamFault', title: 'Inject stream fault', run: injectStreamFault },
-  { id: 'videoPlatform.clearStreamFaults', title: 'Clear stream faults', run: clearStreamFaults },
+  { id: 'videoPlatform.injectStreamFault', title: 'Inject stream fault', handler: 'injectStreamFault' },
+  { id: 'videoPlatform.clearStreamFaults', title: 'Clear stream faults', handler: 'clearStreamFaults' },
   // The ladder lab (src/app/ladder/)
-  { id: 'videoPlatform.evaluateTemplateGroup', title: 'Evaluate template group', run: evaluateTemplateGroup },
+  {
+    id: 'videoPlatform.evaluateTemplateGroup',
+    title: 'Evaluate template group',
+    handler: 'evaluateTemplateGroup',
+  },
   // Live channel health on a local platform (src/app/health/)
-  { id: 'videoPlatform.channelHealth', title: 'Channel health', run: channelHealthCommand },
+  { id: 'videoPlatform.channelHealth', title: 'Channel health', handler: 'channelHealthCommand' },
 
   // Resources view (template groups, logo groups, live templates and logos, channel categories); item addresses
-  { id: 'videoPlatform.refreshResources', title: 'Refresh resources', run: refreshResources },
-  { id: 'videoPlatform.createResource', title: 'Create', run: createResource },
-  { id: 'videoPlatform.openResourceAsFile', title: 'Open as file', run: openResourceAsFile },
-  { id: 'videoPlatform.updateResourceFromFile', title: 'Update from file', run: updateResourceFromFile },
-  { id: 'videoPlatform.deleteResource', title: 'Delete', run: deleteResource },
-  { id: 'videoPlatform.copyResourceId', title: 'Copy id', run: copyResourceId },
-  { id: 'videoPlatform.compareWithPlatform', title: 'Compare with the platform', run: compareWithPlatform },
-  { id: 'videoPlatform.copyItemAddress', title: 'Copy address', run: copyItemAddress },
-  { id: 'videoPlatform.openItemAddress', title: 'Open address', run: openItemAddress },
+  { id: 'videoPlatform.refreshResources', title: 'Refresh resources', handler: 'refreshResources' },
+  { id: 'videoPlatform.createResource', title: 'Create', handler: 'createResource' },
+  { id: 'videoPlatform.openResourceAsFile', title: 'Open as file', handler: 'openResourceAsFile' },
+  { id: 'videoPlatform.updateResourceFromFile', title: 'Update from file', handler: 'updateResourceFromFile' },
+  { id: 'videoPlatform.deleteResource', title: 'Delete', handler: 'deleteResource' },
+  { id: 'videoPlatform.copyResourceId', title: 'Copy id', handler: 'copyResourceId' },
+  { id: 'videoPlatform.compareWithPlatform', title: 'Compare with the platform', handler: 'compareWithPlatform' },
+  { id: 'videoPlatform.copyItemAddress', title: 'Copy address', handler: 'copyItemAddress' },
+  { id: 'videoPlatform.openItemAddress', title: 'Open address', handler: 'openItemAddress' },
 
   // Callbacks view: the local platform's callbacks (src/app/callbacks/, issue 26)
-  { id: 'videoPlatform.refreshCallbacks', title: 'Refresh callbacks', run: refreshCallbacks },
-  { id: 'videoPlatform.openCallbackDelivery', title: 'Open delivery', run: openCallbackDelivery },
-  { id: 'videoPlatform.resendCallback', title: 'Resend', run: resendCallback },
-  { id: 'videoPlatform.triggerCallback', title: 'Trigger callback', run: triggerCallback },
-  { id: 'videoPlatform.setCallbackFaults', title: 'Set receiver faults', run: setCallbackFaults },
-  { id: 'videoPlatform.copyCallbackSecret', title: 'Copy callback signing secret', run: copyCallbackSecret },
+  { id: 'videoPlatform.refreshCallbacks', title: 'Refresh callbacks', handler: 'refreshCallbacks' },
+  { id: 'videoPlatform.openCallbackDelivery', title: 'Open delivery', handler: 'openCallbackDelivery' },
+  { id: 'videoPlatform.resendCallback', title: 'Resend', handler: 'resendCallback' },
+  { id: 'videoPlatform.triggerCallback', title: 'Trigger callback', handler: 'triggerCallback' },
+  { id: 'videoPlatform.setCallbackFaults', title: 'Set receiver faults', handler: 'setCallbackFaults' },
+  { id: 'videoPlatform.copyCallbackSecret', title: 'Copy callback signing secret', handler: 'copyCallbackSecret' },
 
   // Authoring
-  { id: 'videoPlatform.validateDocument', title: 'Validate the document', run: validateDocumentCommand },
+  { id: 'videoPlatform.validateDocument', title: 'Validate the document', handler: 'validateDocumentCommand' },
   {
     id: 'videoPlatform.createOrUpdateFromDocument',
     title: 'Create or update on the platform',
-    run: createOrUpdateCommand,
+    handler: 'createOrUpdateCommand',
   },
-  { id: 'videoPlatform.openChannelAsFile', title: 'Open the channel as a file', run: openChannelAsFileCommand },
-  { id: 'videoPlatform.chooseDocumentAccount', title: "Choose the document's account", run: chooseDocumentAccount },
+  {
+    id: 'videoPlatform.openChannelAsFile',
+    title: 'Open the channel as a file',
+    handler: 'openChannelAsFileCommand',
+  },
+  {
+    id: 'videoPlatform.chooseDocumentAccount',
+    title: "Choose the document's account",
+    handler: 'chooseDocumentAccount',
+  },
   {
     id: 'videoPlatform.refreshAuthoringReferences',
     title: 'Refresh the ids',
-    run: refreshReferencesCommand,
+    handler: 'refreshReferencesCommand',
   },
 
   // Configuration as code (src/app/configs/, issue 27)
-  { id: 'videoPlatform.pullAccountIntoFolder', title: 'Pull account into folder', run: pullAccountIntoFolder },
-  { id: 'videoPlatform.planFolder', title: 'Plan folder', run: planFolderCommand },
-  { id: 'videoPlatform.applyPlan', title: 'Apply plan', run: applyPlanCommand },
-  { id: 'videoPlatform.takePlatformVersion', title: "Take the platform's version", run: takePlatformVersionCommand },
-  { id: 'videoPlatform.planToPutMineBack', title: 'Plan to put mine back', run: planToPutMineBackCommand },
+  {
+    id: 'videoPlatform.pullAccountIntoFolder',
+    title: 'Pull account into folder',
+    handler: 'pullAccountIntoFolder',
+  },
+  { id: 'videoPlatform.planFolder', title: 'Plan folder', handler: 'planFolderCommand' },
+  { id: 'videoPlatform.applyPlan', title: 'Apply plan', handler: 'applyPlanCommand' },
+  {
+    id: 'videoPlatform.takePlatformVersion',
+    title: "Take the platform's version",
+    handler: 'takePlatformVersionCommand',
+  },
+  { id: 'videoPlatform.planToPutMineBack', title: 'Plan to put mine back', handler: 'planToPutMineBackCommand' },
 ];
+
+export const COMMANDS: readonly CommandRow[] = ROWS.map((row) =>
+  'handler' in row ? { ...row, run: lazyHandler(row.handler) } : row,
+);

@@ -9,6 +9,8 @@ export interface CommandRow {
   /** What the command does, for its failure message ("Create channel failed: ..."). */
   readonly title: string;
   readonly run: (ctx: AppContext, args: CommandArgs) => unknown;
+  /** The handler's name in ./handlers.ts, whose part `run` loads on the first run (./commandTable.ts). */
+  readonly handler?: string;
 }
 
 /**

@@ -1,39 +1,18 @@
 /**
- * Channel Health (videoPlatform.channelHealth) and the health lines of a channel's tooltip: what a local platform
- * receives from the channel's source and how fresh each HLS rendition is, read from its `/_local/health` route
- * (client.ts). The panel reads every few seconds while it is open and stops when it is closed.
+ * Channel Health (videoPlatform.channelHealth): what a local platform receives from the channel's source and how
+ * fresh each HLS rendition is, read from its `/_local/health` route (client.ts). The panel reads every few seconds
+ * while it is open and stops when it is closed. A command handler (loaded on first use); the tooltip's health lines
+ * are ./tooltips.ts, in the activation bundle.
  */
 import { randomBytes } from 'node:crypto';
-import { ChannelStatuses } from '../../api/types';
 import { l10n } from '../../l10n/l10n';
 import { resolveChannels } from '../ask/targets';
 import type { AppContext, CommandArgs } from '../context';
 import { describeFailure } from '../failures';
-import { ChannelNode, type TreeNode } from '../tree/nodes';
-import { isLocalAddress, readChannelHealth, type ChannelHealth, type HealthTarget } from './client';
+import { readChannelHealth, type ChannelHealth, type HealthTarget } from './client';
 import { HealthHistory, SAMPLE_MS } from './history';
 import { healthPageHtml } from './page';
-import { healthTooltip } from './text';
-
-/** The active account as a health target, or undefined when it is not a local platform (nothing is asked). */
-export async function activeHealthTarget(ctx: AppContext): Promise<HealthTarget | undefined> {
-  const profile = ctx.connection.activeAccount;
-  if (!profile || !isLocalAddress(profile.baseUrl)) return undefined;
-  const secretKey = await ctx.accounts.secretKey(profile.id);
-  return secretKey ? { baseUrl: profile.baseUrl, accessKey: profile.accessKey, secretKey } : undefined;
-}
-
-/** The tooltip's health section for a live channel of a local platform; undefined otherwise or when it fails. */
-export async function channelHealthTooltip(ctx: AppContext, channelId: string): Promise<string | undefined> {
-  const target = await activeHealthTarget(ctx);
-  if (!target) return undefined;
-  try {
-    return healthTooltip(await readChannelHealth(target, channelId));
-  } catch {
-    // Not started, stopped meanwhile, platform gone: the tooltip goes without health.
-    return undefined;
-  }
-}
+import { activeHealthTarget } from './tooltips';
 
 export async function channelHealthCommand(ctx: AppContext, args: CommandArgs = {}): Promise<void> {
   const channels = await resolveChannels(ctx, args, { title: l10n.t('Channel health'), many: false });
@@ -93,28 +72,4 @@ function openHealthPanel(
     clearInterval(timer);
     stop.abort();
   });
-}
-
-/** More tooltip for some rows, resolved when the row is hovered (the tree adapter: src/vscode/treeAdapter.ts). */
-export interface TooltipExtra {
-  applies(node: TreeNode): boolean;
-  text(node: TreeNode): Promise<string | undefined>;
-}
-
-/** The health lines of a running channel's tooltip, when the active account is a local platform with live media. */
-export function channelHealthTooltips(ctx: AppContext): TooltipExtra {
-  const channelOf = (node: TreeNode): ChannelNode | undefined =>
-    node instanceof ChannelNode &&
-    !node.simulated &&
-    (node.channel.status === ChannelStatuses.live || node.channel.status === ChannelStatuses.pulling) &&
-    isLocalAddress(ctx.connection.activeAccount?.baseUrl ?? '')
-      ? node
-      : undefined;
-  return {
-    applies: (node) => channelOf(node) !== undefined,
-    text: async (node) => {
-      const channel = channelOf(node);
-      return channel ? channelHealthTooltip(ctx, channel.channel.id) : undefined;
-    },
-  };
 }

@@ -1,6 +1,11 @@
 import { l10n } from '../../l10n/l10n';
-import { findMediaTools, type MediaMode } from '../../media/tools';
+import type * as Tools from '../../media/tools';
+import type { MediaMode } from '../../media/tools';
+import { lazyPart } from '../lazyPart';
 import type { LogSink } from '../log';
+
+/** Finding ffmpeg, a part of its own in the extension (scripts/build.mjs): first asked after activation. */
+const tools = lazyPart('mediaTools', () => require('../../media/tools') as typeof Tools);
 
 /**
  * ffmpeg for the inspection commands: the folder of `videoPlatform.ffmpegPath` (read on each use), else
@@ -29,7 +34,7 @@ export class MediaToolsFinder {
   mode(): Promise<MediaMode> {
     const dir = this.folder();
     if (this.found?.dir !== dir) {
-      const mode = findMediaTools(dir ? { dir } : {});
+      const mode = (async () => tools().findMediaTools(dir ? { dir } : {}))();
       this.found = { dir, mode };
       // Not found is not kept: ffmpeg installed meanwhile is found on the next use.
       const forget = (): void => {

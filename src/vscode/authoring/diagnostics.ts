@@ -14,6 +14,7 @@ import { documentKind, type DocumentKind } from '../../authoring/documentKind';
 import { reportedByJsonService, type Problem } from '../../authoring/problems';
 import { validateDocument, type ValidationResult } from '../../authoring/validate';
 import { toDiagnostic } from './convert';
+import { listsFor } from '../../app/authoring/documentLists';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
 
 const DEBOUNCE_MS = 250;
@@ -29,12 +30,15 @@ interface Entry {
 }
 
 export class DocumentDiagnostics implements vscode.Disposable {
-  private readonly collection = vscode.languages.createDiagnosticCollection('videoPlatform.authoring');
   private readonly entries = new Map<string, Entry>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly subscriptions: vscode.Disposable[] = [];
 
-  constructor(private readonly references: ReferenceCache) {
+  /** `collection`: made at activation (src/vscode/authoring/languageFeatures.ts), before this part is loaded. */
+  constructor(
+    private readonly references: ReferenceCache,
+    private readonly collection: vscode.DiagnosticCollection,
+  ) {
     this.subscriptions.push(
       this.collection,
       vscode.workspace.onDidOpenTextDocument((d) => this.validate(d)),
@@ -72,7 +76,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
   /** Validates with the reference lists awaited and publishes every problem (for the commands). */
   async validateFully(document: vscode.TextDocument, kind: DocumentKind): Promise<ValidationResult> {
     const text = document.getText();
-    const result = validateDocument(kind, text, await this.references.listsFor(kind, text, document.uri.toString()));
+    const result = validateDocument(kind, text, await listsFor(this.references, kind, text, document.uri.toString()));
     this.entries.set(document.uri.toString(), { version: document.version, result, platform: [] });
     this.publish(document);
     return result;
@@ -105,7 +109,7 @@ export class DocumentDiagnostics implements vscode.Disposable {
 
   private async withReferences(document: vscode.TextDocument, kind: DocumentKind): Promise<void> {
     const version = document.version;
-    const lists = await this.references.listsFor(kind, document.getText(), document.uri.toString());
+    const lists = await listsFor(this.references, kind, document.getText(), document.uri.toString());
     if (!lists || document.isClosed || document.version !== version) return;
     const entry = this.entries.get(document.uri.toString());
     if (!entry || entry.version !== version) return;

@@ -9,22 +9,7 @@ import { snippetDescription, snippetPrefixRange, snippetsOfferedAt } from '../..
 import { DIAGNOSTIC_SOURCE, toRange, toWorkspaceEdit } from './convert';
 import type { DocumentDiagnostics } from './diagnostics';
 import type { ReferenceCache } from '../../app/authoring/referenceCache';
-
-/** The documents the providers serve: JSON files of the six kinds (untitled ones too). */
-export const AUTHORING_SELECTOR: vscode.DocumentSelector = [
-  'channel',
-  'templategroup',
-  'logogroup',
-  'transcode',
-  'livetemplate',
-  'livelogo',
-].flatMap((kind) => [
-  { language: 'json', pattern: `**/*.${kind}.json` },
-  { language: 'jsonc', pattern: `**/*.${kind}.json` },
-]);
-
-/** Run after a fix that added a value: the cursor goes into it (offsets in the text after the fix). */
-export const SELECT_AFTER_FIX = 'videoPlatform.authoring.selectAfterFix';
+import { SELECT_AFTER_FIX } from './selector';
 
 /** The command behind SELECT_AFTER_FIX (not in the palette: only quick fixes run it). */
 export function selectAfterFix(uri: vscode.Uri, select: TextRange): void {

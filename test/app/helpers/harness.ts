@@ -4,8 +4,10 @@ import { validateDocument, type ValidationResult } from '../../../src/authoring/
 import type { AccountStore, SecretStore, StateStore } from '../../../src/app/accounts/accountStore';
 import type { Connection } from '../../../src/app/accounts/connection';
 import type { LocalPlatformHost } from '../../../src/app/accounts/localPlatformHost';
+import { listsFor } from '../../../src/app/authoring/documentLists';
 import type { ReferenceCache } from '../../../src/app/authoring/referenceCache';
 import { COMMANDS } from '../../../src/app/commands/commandTable';
+import * as Handlers from '../../../src/app/commands/handlers';
 import { runCommand, type CommandRow } from '../../../src/app/commands/runCommand';
 import { compose } from '../../../src/app/compose';
 import type {
@@ -147,7 +149,7 @@ export class MemoryDiagnostics implements DiagnosticsPort {
     const result = validateDocument(
       kind,
       document.text(),
-      await this.references.listsFor(kind, document.text(), document.uri),
+      await listsFor(this.references, kind, document.text(), document.uri),
     );
     this.problems.set(document.uri, result.problems);
     return result;
@@ -271,8 +273,10 @@ export interface HarnessOptions {
 }
 
 /** The command table's row of a handler. */
+/** The table's row of a handler: its `run`, or (the rows' handlers are loaded on first run) its name in handlers.ts. */
 function commandRowOf(handler: unknown): CommandRow {
-  const row = COMMANDS.find((candidate) => candidate.run === handler);
+  const name = Object.entries(Handlers).find(([, value]) => value === handler)?.[0];
+  const row = COMMANDS.find((candidate) => candidate.run === handler || (name && candidate.handler === name));
   if (!row) throw new Error('the handler is not in the command table');
   return row;
 }
