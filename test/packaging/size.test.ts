@@ -64,8 +64,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // through the local platform and content checks on every rendition and fMP4: 245,140 bytes measured.
   'dist/lazy/inspect.js': 250_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured. To 96 KB for
-  // issue 29, with its own copy of document validation, requests and write-back: 92,626 bytes measured.
-  'dist/lazy/configs.js': 96_000,
+  // issue 29, with its own copy of document validation, requests and write-back: 92,626 bytes measured. To 100 KB
+  // with the drift line's values and --json's changes: 96,426 bytes measured.
+  'dist/lazy/configs.js': 100_000,
   // Issue 29, measured 2026-11-28: the command handlers (155,241 bytes), the authoring features (63,769), the REST
   // client (36,657), ffmpeg discovery (6,394), the reference lists' fetching (4,378), the Ui's questions (3,354), the
   // drift's presentation (2,533).
