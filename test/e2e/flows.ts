@@ -9,7 +9,7 @@ import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
 import { healthFlow } from './healthFlow';
-import { awayFromTooltips, channelRow, expectRowText, readClipboard } from './rows';
+import { awayFromTooltips, channelRow, copyPushAddress, expectRowText, pushTestPattern, readClipboard } from './rows';
 import { testDoubleFlow } from './testDoubleFlow';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -904,24 +904,11 @@ export const flows: Flow[] = [
       const row = await channelRow(ctx, DEMO_NAMES.channels.live);
       await expectRowText(row, /Live.*no source/, 'the push channel of the built-in platform, waiting', 60_000);
       await ctx.shot('built-in platform live channels');
-      await wb.clearNotifications();
-      await awayFromTooltips(ctx);
-      await wb.rowContextAction(row, /Copy Push Address/);
-      await wb.notification(/Copied the push address of .* \(it contains the auth code\)/);
-      const pushUrl = (await readClipboard(wb.page)).trim();
+      const pushUrl = await copyPushAddress(ctx, row);
       assert.match(pushUrl, /^rtmp:\/\/127\.0\.0\.1:\d+\/live\/\w+\?auth=\w+$/);
       ctx.log(`built-in platform push address: ${pushUrl.replace(/auth=\w+/, 'auth=***')}`);
       // The address as copied, pushed to as a user would with ffmpeg (picture and sound).
-      const encoder = spawn(
-        'ffmpeg',
-        [
-          ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=320x180:rate=25'],
-          ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '200'],
-          ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-c:a', 'aac'],
-          ...['-f', 'flv', pushUrl],
-        ],
-        { stdio: 'ignore' },
-      );
+      const encoder = pushTestPattern(pushUrl, '320x180');
       try {
         await expectRowText(row, /Live · HLS/, 'while the encoder pushes', 60_000);
         await ctx.shot('built-in platform, source present');

@@ -3,10 +3,16 @@
 // row; the panel shows the pushed source's resolution and frame rate, a rendition's newest segment age and the
 // charts. It connects to the local platform inside VS Code itself, so it runs on its own.
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
 import type { Frame } from 'playwright-core';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
-import { awayFromTooltips, channelRow, connectLocalPlatform, expectRowText, readClipboard } from './rows';
+import {
+  awayFromTooltips,
+  channelRow,
+  connectLocalPlatform,
+  copyPushAddress,
+  expectRowText,
+  pushTestPattern,
+} from './rows';
 import type { Flow, FlowContext } from './runFlows';
 
 /** The webview frame whose page says `pattern`, once one does, and its text. */
@@ -35,21 +41,8 @@ export const healthFlow: Flow = {
     await connectLocalPlatform(ctx);
     const row = await channelRow(ctx, DEMO_NAMES.channels.live);
     await expectRowText(row, /Live.*no source/, 'the push channel, waiting', 60_000);
-    await wb.clearNotifications();
-    await awayFromTooltips(ctx);
-    await wb.rowContextAction(row, /Copy Push Address/);
-    await wb.notification(/Copied the push address of .* \(it contains the auth code\)/);
-    const pushUrl = (await readClipboard(wb.page)).trim();
-    const encoder = spawn(
-      'ffmpeg',
-      [
-        ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', 'testsrc2=size=640x360:rate=25'],
-        ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '200'],
-        ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-c:a', 'aac'],
-        ...['-f', 'flv', pushUrl],
-      ],
-      { stdio: 'ignore' },
-    );
+    const pushUrl = await copyPushAddress(ctx, row);
+    const encoder = pushTestPattern(pushUrl, '640x360');
     try {
       await expectRowText(row, /Live · HLS/, 'while the encoder pushes', 60_000);
       await awayFromTooltips(ctx);

@@ -1,4 +1,5 @@
 // Rows of the extension's views as the flows read them: shared by the flow files.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually } from '../helpers/eventually';
 import type { FlowContext } from './runFlows';
 
@@ -69,4 +70,30 @@ export async function connectLocalPlatform(ctx: FlowContext): Promise<void> {
 export async function readClipboard(page: FlowContext['wb']['page']): Promise<string> {
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(page.url()).origin });
   return (await page.evaluate('navigator.clipboard.readText()')) as string;
+}
+
+/** Copy Push Address from a channel row's menu, as a user does: the address, read from the clipboard. */
+export async function copyPushAddress(
+  ctx: FlowContext,
+  row: ReturnType<FlowContext['wb']['treeRow']>,
+): Promise<string> {
+  await ctx.wb.clearNotifications();
+  await awayFromTooltips(ctx);
+  await ctx.wb.rowContextAction(row, /Copy Push Address/);
+  await ctx.wb.notification(/Copied the push address of .* \(it contains the auth code\)/);
+  return (await readClipboard(ctx.wb.page)).trim();
+}
+
+/** An encoder pushing a test pattern with sound to `pushUrl`, as a user would with ffmpeg (2 s keyframes). */
+export function pushTestPattern(pushUrl: string, size: string): ChildProcess {
+  return spawn(
+    'ffmpeg',
+    [
+      ...['-hide_banner', '-loglevel', 'error', '-re', '-f', 'lavfi', '-i', `testsrc2=size=${size}:rate=25`],
+      ...['-f', 'lavfi', '-i', 'sine=frequency=440:sample_rate=44100', '-t', '200'],
+      ...['-c:v', 'libx264', '-preset', 'ultrafast', '-tune', 'zerolatency', '-g', '50', '-c:a', 'aac'],
+      ...['-f', 'flv', pushUrl],
+    ],
+    { stdio: 'ignore' },
+  );
 }

@@ -14,7 +14,7 @@ import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import { eventually } from '../helpers/eventually';
 import { clearFaults, inject } from './faultsHelpers';
 import { TestPlatform } from './harness';
-import { httpGet, loadTools } from './live/media';
+import { httpGet, loadTools, startEncryptedPattern } from './live/media';
 
 const PATTERN = DEMO_NAMES.channels.pattern;
 
@@ -93,44 +93,18 @@ describe('local platform: stream content faults, seen by the inspector (real ffm
   }
 
   it('key-404 on an encrypted live channel: its key answers 404 and the inspector reports HLS-KEY-UNAVAILABLE', async () => {
-    const t = await client.liveTemplateCreate({
-      displayName: 'Tiny',
-      videoWidth: 160,
-      videoHeight: 90,
-      videoBitrate: 150,
-    });
-    // An encrypted group is not looped (patternLoop.ts): the pattern goes through the ladder, AES-128 per segment.
-    const ch = await client.liveCreateChannel({
-      name: 'Encrypted live',
-      signalType: '2',
-      pullStream: 'testsrc://160x90',
-      outputGroupList: [
-        { protocolType: 1, isLiveEncrypt: '1', outputTemplateList: [{ templateId: t.id, isDefault: '1' }] },
-      ],
-    });
-    await client.liveStartChannel(ch.id);
+    const { channelId, master: encrypted, child, playlist } = await startEncryptedPattern(client, 'Encrypted live');
     try {
-      const [urls] = await client.liveGetChannelsPlayUrl(ch.id);
-      const child = urls.playUrl.replace(/\.m3u8$/, '-1.m3u8');
-      const playlist = await eventually(
-        'an encrypted segment listed',
-        async () => {
-          const answer = await httpGet(child);
-          const text = answer.body.toString('utf8');
-          return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
-        },
-        60_000,
-      );
       const keyUrl = new URL(/#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(playlist)![1]!, child).toString();
       const keyFound = async (): Promise<string[]> =>
-        codes(await inspect(urls.playUrl, { fetch: nodeFetch, liveSeconds: 0, deadlineSeconds: 40 }));
+        codes(await inspect(encrypted, { fetch: nodeFetch, liveSeconds: 0, deadlineSeconds: 40 }));
       assert.equal((await httpGet(keyUrl)).status, 200);
       assert.ok(!(await keyFound()).includes('HLS-KEY-UNAVAILABLE'), 'the key answers without the fault');
       await inject(p.platform.baseUrl, [{ target: 'Encrypted live', fault: 'key-404' }]);
       assert.equal((await httpGet(keyUrl)).status, 404);
       assert.ok((await keyFound()).includes('HLS-KEY-UNAVAILABLE'));
     } finally {
-      await client.liveStopChannel(ch.id);
+      await client.liveStopChannel(channelId);
     }
   });
 

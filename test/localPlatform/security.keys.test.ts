@@ -7,8 +7,7 @@ import * as assert from 'node:assert/strict';
 import { PlatformClient } from '../../src/api/client';
 import { runTool, type MediaTools } from '../../src/media/tools';
 import { runCli, stopCli, type CliProcess } from './child';
-import { eventually } from '../helpers/eventually';
-import { httpGet, loadTools, probeUrl } from './live/media';
+import { httpGet, loadTools, probeUrl, startEncryptedPattern } from './live/media';
 import { removeDir, tempDir, TestPlatform } from './harness';
 import { makeClip, mediaTools, uploadFile, SETTLED, waitForStatus } from './media/helpers';
 
@@ -128,34 +127,7 @@ describe('local platform security: AES-128 keys', function () {
       ]);
       const url = await cli.ready;
       const c = new PlatformClient({ baseUrl: url, accessKey: 'sec-live-key', secretKey: 'sec-Live-Key-Secret-3' });
-      const t = await c.liveTemplateCreate({
-        displayName: 'Tiny',
-        videoWidth: 160,
-        videoHeight: 90,
-        videoBitrate: 150,
-      });
-      // An encrypted group is not looped (patternLoop.ts): the pattern goes through a relay and the ladder.
-      const ch = await c.liveCreateChannel({
-        name: 'Encrypted',
-        signalType: '2',
-        pullStream: 'testsrc://160x90',
-        outputGroupList: [
-          { protocolType: 1, isLiveEncrypt: '1', outputTemplateList: [{ templateId: t.id, isDefault: '1' }] },
-        ],
-      });
-      await c.liveStartChannel(ch.id);
-      const [urls] = await c.liveGetChannelsPlayUrl(ch.id);
-      const master = urls.playUrl;
-      const child = master.replace(/\.m3u8$/, '-1.m3u8');
-      const playlist = await eventually(
-        'an encrypted segment listed',
-        async () => {
-          const answer = await httpGet(child);
-          const text = answer.body.toString('utf8');
-          return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
-        },
-        30_000,
-      );
+      const { channelId, child, playlist } = await startEncryptedPattern(c, 'Encrypted');
       const uri = /#EXT-X-KEY:METHOD=AES-128,URI="([^"]+)"/.exec(playlist)?.[1];
       assert.ok(uri, playlist);
       assert.match(uri, /^[\w-]+\.key\?token=\d+\.[\w-]{43}$/);
@@ -175,7 +147,7 @@ describe('local platform security: AES-128 keys', function () {
       // A player going through the address reads the key and decrypts the segments.
       const probed = await probeUrl(child);
       assert.equal(probed.streams.find((s) => s.codec_type === 'video')?.height, 90);
-      await c.liveStopChannel(ch.id);
+      await c.liveStopChannel(channelId);
       await c.close();
     });
   });

@@ -4,7 +4,9 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { get } from 'node:http';
+import type { PlatformClient } from '../../../src/api/client';
 import { findMediaTools, runTool } from '../../../src/media/tools';
+import { eventually } from '../../helpers/eventually';
 import { probe, type ProbeResult } from '../../media/ffprobe';
 
 /** ffmpeg and ffprobe as the platform finds them (the PATH, else the npm packages); set by `loadTools()`. */
@@ -163,4 +165,43 @@ export function httpGet(url: string): Promise<{ status: number; type: string; bo
     });
     req.on('error', reject);
   });
+}
+
+/**
+ * A channel pulling the built-in test pattern into one AES-128 HLS group (160x90), started: its master address, its
+ * child playlist's address and text once a segment is listed. An encrypted group is not looped (patternLoop.ts):
+ * the pattern goes through a relay and the ladder, a key per channel.
+ */
+export async function startEncryptedPattern(
+  client: PlatformClient,
+  name: string,
+): Promise<{ channelId: string; master: string; child: string; playlist: string }> {
+  const t = await client.liveTemplateCreate({
+    displayName: 'Tiny',
+    videoWidth: 160,
+    videoHeight: 90,
+    videoBitrate: 150,
+  });
+  const ch = await client.liveCreateChannel({
+    name,
+    signalType: '2',
+    pullStream: 'testsrc://160x90',
+    outputGroupList: [
+      { protocolType: 1, isLiveEncrypt: '1', outputTemplateList: [{ templateId: t.id, isDefault: '1' }] },
+    ],
+  });
+  await client.liveStartChannel(ch.id);
+  const [urls] = await client.liveGetChannelsPlayUrl(ch.id);
+  const master = urls!.playUrl;
+  const child = master.replace(/\.m3u8$/, '-1.m3u8');
+  const playlist = await eventually(
+    'an encrypted segment listed',
+    async () => {
+      const answer = await httpGet(child);
+      const text = answer.body.toString('utf8');
+      return answer.status === 200 && text.includes('#EXTINF') ? text : undefined;
+    },
+    60_000,
+  );
+  return { channelId: ch.id, master, child, playlist };
 }
