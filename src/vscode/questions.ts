@@ -63,13 +63,7 @@ function stepPick<T>(
   pick.items = shown;
   if (many) pick.selectedItems = shown.filter((row) => row.picked);
   return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (action: () => void): void => {
-      if (settled) return;
-      settled = true;
-      action();
-      pick.dispose();
-    };
+    const finish = settleOnce(pick);
     pick.onDidAccept(() => finish(() => resolve([...(many ? pick.selectedItems : pick.activeItems.slice(0, 1))])));
     pick.onDidTriggerButton((button) => {
       if (button === vscode.QuickInputButtons.Back) finish(() => reject(new WentBack()));
@@ -77,6 +71,17 @@ function stepPick<T>(
     pick.onDidHide(() => finish(() => resolve(undefined)));
     pick.show();
   });
+}
+
+/** Runs the first settling action only (accept, Back and hide can all fire), then closes the question. */
+function settleOnce(question: vscode.Disposable): (action: () => void) => void {
+  let settled = false;
+  return (action) => {
+    if (settled) return;
+    settled = true;
+    action();
+    question.dispose();
+  };
 }
 
 function stepInput(options: InputOptions): Promise<string | undefined> {
@@ -90,13 +95,7 @@ function stepInput(options: InputOptions): Promise<string | undefined> {
   applyStep(box, options);
   if (options.back) box.buttons = [vscode.QuickInputButtons.Back];
   return new Promise((resolve, reject) => {
-    let settled = false;
-    const finish = (action: () => void): void => {
-      if (settled) return;
-      settled = true;
-      action();
-      box.dispose();
-    };
+    const finish = settleOnce(box);
     const rule = (): string | undefined => options.validate?.(box.value);
     box.validationMessage = box.value ? rule() : undefined;
     box.onDidChangeValue(() => (box.validationMessage = rule()));
