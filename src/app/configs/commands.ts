@@ -164,7 +164,10 @@ export async function takePlatformVersionCommand(ctx: AppContext, args: CommandA
     return;
   }
   await takePlatformVersion(dir, operation);
-  await configsOf(ctx).compareAll();
+  // The plan view showing this folder would still list the drift just taken: plan it again.
+  const shown = configsOf(ctx).lastPlan;
+  if (shown?.dir === dir) await planAndShow(ctx, dir, shown.allowDelete);
+  else await configsOf(ctx).compareAll();
 }
 
 /** videoPlatform.planToPutMineBack: the file is planned as an update over the drifted record. */

@@ -91,7 +91,11 @@ describe('configuration as code in the extension (issue 27): commands, plan view
     await harness.run(pullAccountIntoFolder, { files: [dir] });
     await changeOnPlatform('changed elsewhere');
     const service = configsOf(harness.ctx);
-    await service.compareAll();
+    // Planned, so the plan view shows the drift too.
+    await harness.run(planFolderCommand, { files: [dir] });
+    assert.ok(
+      planRows(service.lastPlan).some((row) => /Town hall/.test(row.label) && /drift/.test(row.description ?? '')),
+    );
     const drift = service.driftOf(dir, 'Town hall.channel.json');
     assert.equal(drift?.action, 'drift');
     assert.deepEqual(
@@ -103,6 +107,11 @@ describe('configuration as code in the extension (issue 27): commands, plan view
     const taken = JSON.parse(await readFile(file('Town hall.channel.json'), 'utf8')) as { description: string };
     assert.equal(taken.description, 'changed elsewhere');
     assert.equal(service.driftOf(dir, 'Town hall.channel.json'), undefined);
+    // The plan view no longer lists the drift it showed: the folder was planned again.
+    assert.deepEqual(
+      planRows(service.lastPlan).map((row) => row.label),
+      ['No changes: the folder and the platform agree.'],
+    );
     const plan = await harness.run(planFolderCommand, { files: [dir] });
     assert.deepEqual(
       plan!.operations.filter((op) => op.action !== 'none'),
