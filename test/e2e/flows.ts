@@ -9,7 +9,15 @@ import { bulkChannelName, bulkVideoTitle } from './largeAccount';
 import { configsFlow } from './configsFlow';
 import { resourceFlows } from './resourceFlows';
 import { healthFlow } from './healthFlow';
-import { awayFromTooltips, channelRow, copyPushAddress, expectRowText, pushTestPattern, readClipboard } from './rows';
+import {
+  awayFromTooltips,
+  channelRow,
+  copyPushAddress,
+  expectRowText,
+  pushTestPattern,
+  readClipboard,
+  webviewFrame,
+} from './rows';
 import { testDoubleFlow } from './testDoubleFlow';
 import type { Flow, FlowContext } from './runFlows';
 
@@ -92,20 +100,7 @@ function savedJson<T>(ctx: FlowContext, name: string, ready: (doc: T) => boolean
 
 /** The text of the webview (report panel) whose page says `pattern`, once one does. */
 async function webviewText(ctx: FlowContext, pattern: RegExp, what: string, timeoutMs: number): Promise<string> {
-  return ctx.wb.until(
-    what,
-    async () => {
-      for (const frame of ctx.wb.page.frames()) {
-        const text = await frame
-          .locator('body')
-          .innerText({ timeout: 500 })
-          .catch(() => '');
-        if (pattern.test(text)) return text;
-      }
-      return undefined;
-    },
-    timeoutMs,
-  );
+  return (await webviewFrame(ctx, pattern, what, timeoutMs)).text;
 }
 
 /**

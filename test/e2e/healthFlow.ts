@@ -3,7 +3,6 @@
 // row; the panel shows the pushed source's resolution and frame rate, a rendition's newest segment age and the
 // charts. It connects to the local platform inside VS Code itself, so it runs on its own.
 import { strict as assert } from 'node:assert';
-import type { Frame } from 'playwright-core';
 import { DEMO_NAMES } from '../../src/localPlatform/demo/demo';
 import {
   awayFromTooltips,
@@ -12,26 +11,9 @@ import {
   copyPushAddress,
   expectRowText,
   pushTestPattern,
+  webviewFrame,
 } from './rows';
-import type { Flow, FlowContext } from './runFlows';
-
-/** The webview frame whose page says `pattern`, once one does, and its text. */
-async function panelFrame(ctx: FlowContext, pattern: RegExp, what: string): Promise<{ frame: Frame; text: string }> {
-  return ctx.wb.until(
-    what,
-    async () => {
-      for (const frame of ctx.wb.page.frames()) {
-        const text = await frame
-          .locator('body')
-          .innerText({ timeout: 500 })
-          .catch(() => '');
-        if (pattern.test(text)) return { frame, text };
-      }
-      return undefined;
-    },
-    90_000,
-  );
-}
+import type { Flow } from './runFlows';
 
 export const healthFlow: Flow = {
   name: 'see a pushed channel in the Channel Health panel: the source, a rendition segment age, the charts',
@@ -48,10 +30,11 @@ export const healthFlow: Flow = {
       await awayFromTooltips(ctx);
       await wb.rowContextAction(row, /^Channel Health/);
       // The figures come from the ingest; a rendition's age once its first segment is written.
-      const { frame, text } = await panelFrame(
+      const { frame, text } = await webviewFrame(
         ctx,
         /Resolution\s+640x360[\s\S]*HLS group 1 · 1\s+\S+\s+\S+\s+[\d.]+ s ago/,
         'the Channel Health panel with the source and a rendition',
+        90_000,
       );
       ctx.log(`health panel: ${text.replace(/\s+/g, ' ').slice(0, 500)}`);
       assert.match(text, /Channel Health: /);

@@ -1,6 +1,7 @@
 // Rows of the extension's views as the flows read them: shared by the flow files.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { eventually } from '../helpers/eventually';
+import type { Frame } from 'playwright-core';
 import type { FlowContext } from './runFlows';
 
 export async function channelRow(ctx: FlowContext, name: string) {
@@ -95,5 +96,28 @@ export function pushTestPattern(pushUrl: string, size: string): ChildProcess {
       ...['-f', 'flv', pushUrl],
     ],
     { stdio: 'ignore' },
+  );
+}
+
+/** The webview frame (a report or panel) whose page says `pattern`, once one does, and its text. */
+export async function webviewFrame(
+  ctx: FlowContext,
+  pattern: RegExp,
+  what: string,
+  timeoutMs: number,
+): Promise<{ frame: Frame; text: string }> {
+  return ctx.wb.until(
+    what,
+    async () => {
+      for (const frame of ctx.wb.page.frames()) {
+        const text = await frame
+          .locator('body')
+          .innerText({ timeout: 500 })
+          .catch(() => '');
+        if (pattern.test(text)) return { frame, text };
+      }
+      return undefined;
+    },
+    timeoutMs,
   );
 }
