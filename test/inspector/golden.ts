@@ -132,6 +132,13 @@ export function files(dir: string): string[] {
 
 export type Route = (req: IncomingMessage, res: ServerResponse) => void;
 
+/** Content types by extension, as a CDN serves HLS; anything else goes out as MPEG-TS. */
+const TYPES: Record<string, string> = {
+  m3u8: 'application/vnd.apple.mpegurl',
+  mp4: 'video/mp4',
+  m4s: 'video/iso.segment',
+};
+
 /** Serves `root` on 127.0.0.1 (a free port); `routes` answer their paths instead of files. */
 export async function serve(
   root: string,
@@ -155,7 +162,7 @@ export async function serve(
     }
     res.writeHead(200, {
       'content-length': data.length,
-      'content-type': file.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t',
+      'content-type': TYPES[file.slice(file.lastIndexOf('.') + 1)] ?? 'video/mp2t',
     });
     res.end(req.method === 'HEAD' ? undefined : data);
   });

@@ -4,28 +4,21 @@
  * with an initialization section each. Each rendition gets each finding at its time, naming the rendition.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, normalize } from 'node:path';
+import { join } from 'node:path';
 import { CONTENT_FAMILY } from '../../../src/app/inspect/contentFamily';
 import { inspect } from '../../../src/inspector/inspect';
 import { nodeFetch } from '../../../src/inspector/source';
 import { findMediaTools, type MediaTools } from '../../../src/media/tools';
+import { serve } from '../../inspector/golden';
 import { FMP4_RENDITIONS, makeClip, makeFmp4Ladder } from './fixtures';
-
-const TYPES: Record<string, string> = {
-  m3u8: 'application/vnd.apple.mpegurl',
-  mp4: 'video/mp4',
-  m4s: 'video/iso.segment',
-};
 
 describe('content checks on every rendition of an fMP4 HLS ladder', function () {
   this.timeout(180_000);
   let tools: MediaTools;
   let dir: string;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serve>> | undefined;
   let address: string;
 
   before(async () => {
@@ -35,21 +28,11 @@ describe('content checks on every rendition of an fMP4 HLS ladder', function () 
     dir = mkdtempSync(join(tmpdir(), 'vpt-content-fmp4-'));
     await makeClip(tools, join(dir, 'clip.mp4'));
     await makeFmp4Ladder(tools, join(dir, 'clip.mp4'), join(dir, 'hls'));
-    server = createServer((req, res) => {
-      const name = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '');
-      try {
-        const body = readFileSync(join(dir, 'hls', name));
-        res.writeHead(200, { 'content-type': TYPES[name.split('.').pop()!] ?? 'application/octet-stream' });
-        res.end(body);
-      } catch {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/master.m3u8`;
+    server = await serve(join(dir, 'hls'));
+    address = `${server.url}/master.m3u8`;
   });
   after(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 

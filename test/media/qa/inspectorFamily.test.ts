@@ -6,11 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, normalize } from 'node:path';
+import { dirname, join } from 'node:path';
 import { CONTENT_FAMILY } from '../../../src/app/inspect/contentFamily';
 import { checkContent, inspectStream } from '../../../src/app/commands/inspectCommands';
 import { createHarness } from '../../app/helpers/harness';
@@ -20,6 +18,7 @@ import { inspect } from '../../../src/inspector/inspect';
 import { nodeFetch } from '../../../src/inspector/source';
 import { reportText } from '../../../src/inspector/text';
 import { findMediaTools, runTool, type MediaTools } from '../../../src/media/tools';
+import { serve } from '../../inspector/golden';
 
 /** 12 s of 320x180: black from 4 to 6 s, the tone silent from 8 to 11 s; cut into 2 s HLS segments. */
 async function makeHls(tools: MediaTools, dir: string): Promise<void> {
@@ -41,7 +40,7 @@ describe('content checks in Inspect Stream and npm run inspect (the inspector fa
   this.timeout(90_000);
   let tools: MediaTools;
   let dir: string;
-  let server: Server;
+  let server: Awaited<ReturnType<typeof serve>> | undefined;
   let address: string;
 
   before(async () => {
@@ -50,21 +49,11 @@ describe('content checks in Inspect Stream and npm run inspect (the inspector fa
     tools = mode.tools;
     dir = mkdtempSync(join(tmpdir(), 'vpt-content-family-'));
     await makeHls(tools, dir);
-    server = createServer((req, res) => {
-      const name = normalize(decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)).replace(/^\/+/, '');
-      try {
-        const body = readFileSync(join(dir, name));
-        res.writeHead(200, { 'content-type': name.endsWith('.m3u8') ? 'application/vnd.apple.mpegurl' : 'video/mp2t' });
-        res.end(body);
-      } catch {
-        res.writeHead(404).end();
-      }
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    address = `http://127.0.0.1:${(server.address() as AddressInfo).port}/index.m3u8`;
+    server = await serve(dir);
+    address = `${server.url}/index.m3u8`;
   });
   after(async () => {
-    await new Promise((resolve) => server?.close(resolve));
+    await server?.close();
     rmSync(dir, { recursive: true, force: true });
   });
 
