@@ -22,7 +22,7 @@ import { InputRule, maskParams, requireWellFormed, type WireParams } from './par
 import { OPERATIONS, type ActionName } from './operations';
 import type { HttpMethod } from './contract';
 import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
-import { signParams } from './signing';
+import { signingOrder, signParams } from './signing';
 import { Transport, type TransportOptions } from './transport';
 import { checkUpload, formFields, multipartBody, UPLOAD_PATH } from './upload';
 import {
@@ -155,8 +155,8 @@ export class PlatformClient {
   private closed = false;
   /** Texts never shown in a message (see readEnvelope). */
   private readonly scrub: readonly string[];
-  /** Per action, what its checks name and what its messages never show; made on first use (see context()). */
-  private readonly contexts = new Map<ActionName, AnswerContext>();
+  /** Per action, what is worked out once for all its calls; made on first use (see plan()). */
+  private readonly plans = new Map<ActionName, ActionPlan>();
 
   constructor(options: ClientOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('PlatformClient needs an options object');
@@ -439,42 +439,33 @@ export class PlatformClient {
 
   // ---- the one way a request is made ------------------------------------------------------------
 
-  /** Action, address, the texts to scrub and, for a POST, the warning that a garbled answer may hide a done operation. */
-  private context(action: ActionName): AnswerContext {
-    let context = this.contexts.get(action);
-    if (context === undefined) {
-      context = {
-        action,
-        url: this.restUrl,
-        scrub: this.scrub,
-        note: mayHaveBeenCarriedOut(OPERATIONS[action].method),
+  /** What one action's calls share: made on its first call. */
+  private plan(action: ActionName): ActionPlan {
+    let plan = this.plans.get(action);
+    if (plan === undefined) {
+      const op = OPERATIONS[action];
+      plan = {
+        context: { action, url: this.restUrl, scrub: this.scrub, note: mayHaveBeenCarriedOut(op.method) },
+        // Every name prepareRequest may give this operation, and the ones signed in beside them.
+        order: signingOrder([...Object.keys(op.params), ...SIGNED_NAMES]),
       };
-      this.contexts.set(action, context);
+      this.plans.set(action, plan);
     }
-    return context;
-  }
-
-  /** One operation by its contract: the input checked and turned into parameters, the answer read by its reader. */
-  private invoke<In, Out>(op: Operation<In, Out>, input: In, o: CallOptions | undefined): Promise<Out> {
-    return this.call(op, o, () => prepareRequest(op, input));
+    return plan;
   }
 
   /**
-   * Prepares, signs, sends and checks one operation. GETs are retried on network failures and 5xx
-   * (re-signed with a fresh timestamp each time); POSTs are sent once. The contract's reader turns the
-   * envelope into the method's result here, so that the method need not be an async function awaiting
-   * this one (one promise and one hop fewer a call); what it throws is not the attempt's failure (not
-   * logged nor retried).
+   * Prepares, signs, sends and checks one operation by its contract. GETs are retried on network
+   * failures and 5xx (re-signed with a fresh timestamp each time); POSTs are sent once. The contract's
+   * reader turns the envelope into the method's result here, so that the method need not be an async
+   * function awaiting this one (one promise and one hop fewer a call); what it throws is not the
+   * attempt's failure (not logged nor retried).
    */
-  private async call<In, Out>(
-    op: Operation<In, Out>,
-    o: CallOptions | undefined,
-    prepare: () => Prepared,
-  ): Promise<Out> {
+  private async invoke<In, Out>(op: Operation<In, Out>, input: In, o: CallOptions | undefined): Promise<Out> {
     const action = op.action as ActionName;
     let prepared: Prepared;
     try {
-      prepared = prepare();
+      prepared = prepareRequest(op, input);
       requireWellFormed(prepared.params);
     } catch (error) {
       if (error instanceof InputRule) throw error.toError(action, this.restUrl);
@@ -482,6 +473,7 @@ export class PlatformClient {
     }
     const signal = o?.signal;
     const method = op.method;
+    const plan = this.plan(action);
     const attempts = method === 'GET' ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt: close() may come while a GET waits to retry.
@@ -500,7 +492,7 @@ export class PlatformClient {
       signed.action = action;
       signed.version = VERSION;
       signed.timestamp = String(Date.now());
-      const signature = signParams(signed, this.secretKey);
+      const signature = signParams(signed, this.secretKey, plan.order);
       // Timed only for the log: nothing else reads it.
       const started = this.onRequest ? performance.now() : 0;
       const outcome: Outcome = {};
@@ -517,7 +509,7 @@ export class PlatformClient {
           signal,
         });
         outcome.status = answer.status;
-        envelope = readEnvelope(answer.text, this.context(action));
+        envelope = readEnvelope(answer.text, plan.context);
         outcome.code = envelope.code;
         this.log(action, method, attempt, signed, prepared, started, outcome);
       } catch (error) {
@@ -538,7 +530,7 @@ export class PlatformClient {
         );
         continue;
       }
-      return op.read === undefined ? (undefined as Out) : op.read(envelope, this.context(action));
+      return op.read === undefined ? (undefined as Out) : op.read(envelope, plan.context);
     }
   }
 
@@ -571,6 +563,16 @@ export class PlatformClient {
       // A failing logger must not turn a good call into a failed one.
     }
   }
+}
+
+/** The names the client signs in beside an operation's own (see invoke()). */
+const SIGNED_NAMES = ['accessKey', 'action', 'version', 'timestamp'] as const;
+
+interface ActionPlan {
+  /** Action, address, the texts to scrub and, for a POST, the warning that a garbled answer may hide a done operation. */
+  context: AnswerContext;
+  /** Every name the action may send, in signing order. */
+  order: readonly string[];
 }
 
 interface Outcome {
