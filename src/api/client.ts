@@ -485,7 +485,7 @@ export class PlatformClient {
           this.restUrl,
         );
       }
-      // prepare() made these parameters for this call alone: signed in place, not copied (each attempt
+      // prepareRequest made these parameters for this call alone: signed in place, not copied (each attempt
       // sets the same names again, so their order stays).
       const signed = prepared.params;
       signed.accessKey = this.accessKey;
@@ -495,7 +495,8 @@ export class PlatformClient {
       const signature = signParams(signed, this.secretKey, plan.order);
       // Timed only for the log: nothing else reads it.
       const started = this.onRequest ? performance.now() : 0;
-      const outcome: Outcome = {};
+      // The answer's status, for the log of an attempt that fails after it (the log is made only when someone listens).
+      let status: number | undefined;
       let envelope: Envelope<unknown>;
       try {
         const answer = await this.transport.exchange({
@@ -508,18 +509,12 @@ export class PlatformClient {
           body: prepared.json,
           signal,
         });
-        outcome.status = answer.status;
+        status = answer.status;
         envelope = readEnvelope(answer.text, plan.context);
-        outcome.code = envelope.code;
-        this.log(action, method, attempt, signed, prepared, started, outcome);
+        if (this.onRequest)
+          this.log(action, method, attempt, signed, prepared, started, { status, code: envelope.code });
       } catch (error) {
-        if (error instanceof TransportError) {
-          outcome.error = error.kind;
-          if (error.status !== undefined) outcome.status = error.status;
-        } else if (error instanceof ApiError) {
-          outcome.code = error.code;
-        }
-        this.log(action, method, attempt, signed, prepared, started, outcome);
+        if (this.onRequest) this.log(action, method, attempt, signed, prepared, started, failure(error, status));
         if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted)
           throw error;
         await sleep(
@@ -579,6 +574,18 @@ interface Outcome {
   status?: number;
   code?: number;
   error?: TransportErrorKind;
+}
+
+/** What the log says of a failed attempt: the transport's kind of failure and status, or the envelope's code. */
+function failure(error: unknown, status: number | undefined): Outcome {
+  const outcome: Outcome = status === undefined ? {} : { status };
+  if (error instanceof TransportError) {
+    outcome.error = error.kind;
+    if (error.status !== undefined) outcome.status = error.status;
+  } else if (error instanceof ApiError) {
+    outcome.code = error.code;
+  }
+  return outcome;
 }
 
 /** Query string with every value percent-encoded (spaces as %20, never "+"). */
