@@ -444,10 +444,12 @@ export class PlatformClient {
     let plan = this.plans.get(action);
     if (plan === undefined) {
       const op = OPERATIONS[action];
+      // Every name prepareRequest may give this operation, and the ones signed in beside them.
+      const order = signingOrder([...Object.keys(op.params), ...SIGNED_NAMES]);
       plan = {
         context: { action, url: this.restUrl, scrub: this.scrub, note: mayHaveBeenCarriedOut(op.method) },
-        // Every name prepareRequest may give this operation, and the ones signed in beside them.
-        order: signingOrder([...Object.keys(op.params), ...SIGNED_NAMES]),
+        order,
+        plainNames: order.every((name) => percentEncoded(name) === name),
       };
       this.plans.set(action, plan);
     }
@@ -504,7 +506,7 @@ export class PlatformClient {
           url: this.restUrl,
           method,
           // The signature is lowercase hex: nothing to encode.
-          path: `${this.restPath}?${queryString(signed)}&signature=${signature}`,
+          path: `${this.restPath}?${queryString(signed, plan.plainNames)}&signature=${signature}`,
           headers: prepared.json !== undefined ? JSON_HEADERS : HEADERS,
           body: prepared.json,
           signal,
@@ -568,6 +570,8 @@ interface ActionPlan {
   context: AnswerContext;
   /** Every name the action may send, in signing order. */
   order: readonly string[];
+  /** None of those names has anything to percent-encode (the contract's names are plain words). */
+  plainNames: boolean;
 }
 
 interface Outcome {
@@ -589,10 +593,10 @@ function failure(error: unknown, status: number | undefined): Outcome {
 }
 
 /** Query string with every value percent-encoded (spaces as %20, never "+"). */
-function queryString(params: Readonly<WireParams>): string {
+function queryString(params: Readonly<WireParams>, plainNames: boolean): string {
   let query = '';
   for (const name in params) {
-    query += `${query === '' ? '' : '&'}${percentEncoded(name)}=${percentEncoded(params[name]!)}`;
+    query += `${query === '' ? '' : '&'}${plainNames ? name : percentEncoded(name)}=${percentEncoded(params[name]!)}`;
   }
   return query;
 }
