@@ -22,7 +22,7 @@ import { InputRule, maskParams, requireWellFormed, type WireParams } from './par
 import { OPERATIONS, type ActionName } from './operations';
 import type { HttpMethod } from './contract';
 import { isRetryable, sleep, waitBeforeRetryMs, type RetryPolicy } from './retry';
-import { signParams } from './signing';
+import { signingOrder, signParams } from './signing';
 import { Transport, type TransportOptions } from './transport';
 import { checkUpload, formFields, multipartBody, UPLOAD_PATH } from './upload';
 import {
@@ -155,8 +155,8 @@ export class PlatformClient {
   private closed = false;
   /** Texts never shown in a message (see readEnvelope). */
   private readonly scrub: readonly string[];
-  /** Per action, what its checks name and what its messages never show; made on first use (see context()). */
-  private readonly contexts = new Map<ActionName, AnswerContext>();
+  /** Per action, what is worked out once for all its calls; made on first use (see plan()). */
+  private readonly plans = new Map<ActionName, ActionPlan>();
 
   constructor(options: ClientOptions) {
     if (typeof options !== 'object' || options === null) throw new TypeError('PlatformClient needs an options object');
@@ -439,42 +439,35 @@ export class PlatformClient {
 
   // ---- the one way a request is made ------------------------------------------------------------
 
-  /** Action, address, the texts to scrub and, for a POST, the warning that a garbled answer may hide a done operation. */
-  private context(action: ActionName): AnswerContext {
-    let context = this.contexts.get(action);
-    if (context === undefined) {
-      context = {
-        action,
-        url: this.restUrl,
-        scrub: this.scrub,
-        note: mayHaveBeenCarriedOut(OPERATIONS[action].method),
+  /** What one action's calls share: made on its first call. */
+  private plan(action: ActionName): ActionPlan {
+    let plan = this.plans.get(action);
+    if (plan === undefined) {
+      const op = OPERATIONS[action];
+      // Every name prepareRequest may give this operation, and the ones signed in beside them.
+      const order = signingOrder([...Object.keys(op.params), ...SIGNED_NAMES]);
+      plan = {
+        context: { action, url: this.restUrl, scrub: this.scrub, note: mayHaveBeenCarriedOut(op.method) },
+        order,
+        plainNames: order.every((name) => percentEncoded(name) === name),
       };
-      this.contexts.set(action, context);
+      this.plans.set(action, plan);
     }
-    return context;
-  }
-
-  /** One operation by its contract: the input checked and turned into parameters, the answer read by its reader. */
-  private invoke<In, Out>(op: Operation<In, Out>, input: In, o: CallOptions | undefined): Promise<Out> {
-    return this.call(op, o, () => prepareRequest(op, input));
+    return plan;
   }
 
   /**
-   * Prepares, signs, sends and checks one operation. GETs are retried on network failures and 5xx
-   * (re-signed with a fresh timestamp each time); POSTs are sent once. The contract's reader turns the
-   * envelope into the method's result here, so that the method need not be an async function awaiting
-   * this one (one promise and one hop fewer a call); what it throws is not the attempt's failure (not
-   * logged nor retried).
+   * Prepares, signs, sends and checks one operation by its contract. GETs are retried on network
+   * failures and 5xx (re-signed with a fresh timestamp each time); POSTs are sent once. The contract's
+   * reader turns the envelope into the method's result here, so that the method need not be an async
+   * function awaiting this one (one promise and one hop fewer a call); what it throws is not the
+   * attempt's failure (not logged nor retried).
    */
-  private async call<In, Out>(
-    op: Operation<In, Out>,
-    o: CallOptions | undefined,
-    prepare: () => Prepared,
-  ): Promise<Out> {
+  private async invoke<In, Out>(op: Operation<In, Out>, input: In, o: CallOptions | undefined): Promise<Out> {
     const action = op.action as ActionName;
     let prepared: Prepared;
     try {
-      prepared = prepare();
+      prepared = prepareRequest(op, input);
       requireWellFormed(prepared.params);
     } catch (error) {
       if (error instanceof InputRule) throw error.toError(action, this.restUrl);
@@ -482,6 +475,7 @@ export class PlatformClient {
     }
     const signal = o?.signal;
     const method = op.method;
+    const plan = this.plan(action);
     const attempts = method === 'GET' ? this.retry.attempts : 1;
     for (let attempt = 1; ; attempt++) {
       // Checked before every attempt: close() may come while a GET waits to retry.
@@ -493,17 +487,18 @@ export class PlatformClient {
           this.restUrl,
         );
       }
-      // prepare() made these parameters for this call alone: signed in place, not copied (each attempt
+      // prepareRequest made these parameters for this call alone: signed in place, not copied (each attempt
       // sets the same names again, so their order stays).
       const signed = prepared.params;
       signed.accessKey = this.accessKey;
       signed.action = action;
       signed.version = VERSION;
       signed.timestamp = String(Date.now());
-      const signature = signParams(signed, this.secretKey);
+      const signature = signParams(signed, this.secretKey, plan.order);
       // Timed only for the log: nothing else reads it.
       const started = this.onRequest ? performance.now() : 0;
-      const outcome: Outcome = {};
+      // The answer's status, for the log of an attempt that fails after it (the log is made only when someone listens).
+      let status: number | undefined;
       let envelope: Envelope<unknown>;
       try {
         const answer = await this.transport.exchange({
@@ -511,23 +506,17 @@ export class PlatformClient {
           url: this.restUrl,
           method,
           // The signature is lowercase hex: nothing to encode.
-          path: `${this.restPath}?${queryString(signed)}&signature=${signature}`,
+          path: `${this.restPath}?${queryString(signed, plan.plainNames)}&signature=${signature}`,
           headers: prepared.json !== undefined ? JSON_HEADERS : HEADERS,
           body: prepared.json,
           signal,
         });
-        outcome.status = answer.status;
-        envelope = readEnvelope(answer.text, this.context(action));
-        outcome.code = envelope.code;
-        this.log(action, method, attempt, signed, prepared, started, outcome);
+        status = answer.status;
+        envelope = readEnvelope(answer.text, plan.context);
+        if (this.onRequest)
+          this.log(action, method, attempt, signed, prepared, started, { status, code: envelope.code });
       } catch (error) {
-        if (error instanceof TransportError) {
-          outcome.error = error.kind;
-          if (error.status !== undefined) outcome.status = error.status;
-        } else if (error instanceof ApiError) {
-          outcome.code = error.code;
-        }
-        this.log(action, method, attempt, signed, prepared, started, outcome);
+        if (this.onRequest) this.log(action, method, attempt, signed, prepared, started, failure(error, status));
         if (!(error instanceof TransportError) || attempt >= attempts || !isRetryable(error) || signal?.aborted)
           throw error;
         await sleep(
@@ -538,7 +527,7 @@ export class PlatformClient {
         );
         continue;
       }
-      return op.read === undefined ? (undefined as Out) : op.read(envelope, this.context(action));
+      return op.read === undefined ? (undefined as Out) : op.read(envelope, plan.context);
     }
   }
 
@@ -573,17 +562,41 @@ export class PlatformClient {
   }
 }
 
+/** The names the client signs in beside an operation's own (see invoke()). */
+const SIGNED_NAMES = ['accessKey', 'action', 'version', 'timestamp'] as const;
+
+interface ActionPlan {
+  /** Action, address, the texts to scrub and, for a POST, the warning that a garbled answer may hide a done operation. */
+  context: AnswerContext;
+  /** Every name the action may send, in signing order. */
+  order: readonly string[];
+  /** None of those names has anything to percent-encode (the contract's names are plain words). */
+  plainNames: boolean;
+}
+
 interface Outcome {
   status?: number;
   code?: number;
   error?: TransportErrorKind;
 }
 
+/** What the log says of a failed attempt: the transport's kind of failure and status, or the envelope's code. */
+function failure(error: unknown, status: number | undefined): Outcome {
+  const outcome: Outcome = status === undefined ? {} : { status };
+  if (error instanceof TransportError) {
+    outcome.error = error.kind;
+    if (error.status !== undefined) outcome.status = error.status;
+  } else if (error instanceof ApiError) {
+    outcome.code = error.code;
+  }
+  return outcome;
+}
+
 /** Query string with every value percent-encoded (spaces as %20, never "+"). */
-function queryString(params: Readonly<WireParams>): string {
+function queryString(params: Readonly<WireParams>, plainNames: boolean): string {
   let query = '';
   for (const name in params) {
-    query += `${query === '' ? '' : '&'}${percentEncoded(name)}=${percentEncoded(params[name]!)}`;
+    query += `${query === '' ? '' : '&'}${plainNames ? name : percentEncoded(name)}=${percentEncoded(params[name]!)}`;
   }
   return query;
 }

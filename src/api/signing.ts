@@ -35,39 +35,58 @@ function foldChar(code: number): number {
 }
 
 /** The text that is signed: secret key, then `name=value` pairs in case-insensitive name order, no separators. */
-export function stringToSign(params: SignableParams, secretKey: string): string {
+export function stringToSign(params: SignableParams, secretKey: string, order?: readonly string[]): string {
   let text = secretKey;
-  for (const name of signingOrder(Object.keys(params))) text += `${name}=${params[name]}`;
+  for (const name of order ?? namesInOrder(params)) {
+    const value = params[name];
+    if (value !== undefined) text += `${name}=${value}`;
+  }
   return text;
 }
 
 /**
- * Each operation sends the same names in the same order call after call: their signing order is
- * worked out once per list of names (the comparison folds case char by char, which costs more than
- * the HMAC on a short query) and remembered, up to a bound.
+ * The signing order of a set of names, `signature` left out: an operation's (the contract knows every
+ * name it may send), worked out once and handed to signParams, which skips the names a call leaves out.
+ */
+export function signingOrder(names: Iterable<string>): readonly string[] {
+  return [...new Set(names)].filter((name) => name !== 'signature').sort(compareCaseInsensitive);
+}
+
+/**
+ * Without an order given, the names of these parameters in order. A caller sends the same names in the
+ * same order call after call: their order is worked out once per list of names (the comparison folds
+ * case char by char) and remembered, up to a bound.
  */
 const orders = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
 const MAX_ORDERS = 512;
 
-function signingOrder(names: readonly string[]): readonly string[] {
+function namesInOrder(params: SignableParams): readonly string[] {
+  const names = Object.keys(params);
   const key = names.join(',');
   const known = orders.get(key);
   if (known && known.names.length === names.length && known.names.every((name, i) => name === names[i])) {
     return known.sorted;
   }
-  const sorted = names.filter((name) => name !== 'signature').sort(compareCaseInsensitive);
+  const sorted = signingOrder(names);
   if (orders.size >= MAX_ORDERS) orders.clear();
-  orders.set(key, { names: [...names], sorted });
+  orders.set(key, { names, sorted });
   return sorted;
 }
 
-/** The HMAC-SHA256 blocks of one key (RFC 2104): the key XOR ipad, and the key XOR opad with room for the inner digest. */
+/**
+ * The HMAC-SHA256 blocks of one key (RFC 2104): the key XOR ipad, and the key XOR opad with room for
+ * the inner digest. `innerText` is the first as text where it can be: when every byte of the key is
+ * ASCII (so is every byte XOR 0x36), the text's UTF-8 is those same bytes, and the inner hash can read
+ * the block and the string to sign as one string, with no buffer written per call.
+ */
 interface HmacKey {
   inner: Buffer;
+  innerText: string | undefined;
   outer: Buffer;
 }
 
 const BLOCK = 64;
+const DIGEST = 32;
 const hmacKeys = new Map<string, HmacKey>();
 const MAX_KEYS = 64;
 
@@ -76,45 +95,60 @@ function hmacKey(secretKey: string): HmacKey {
   if (known) return known;
   let bytes: Buffer = Buffer.from(secretKey, 'utf8');
   if (bytes.length > BLOCK) bytes = hash('sha256', bytes, 'buffer');
-  const key: HmacKey = { inner: Buffer.alloc(BLOCK), outer: Buffer.alloc(BLOCK + 32) };
+  const inner = Buffer.alloc(BLOCK);
+  const outer = Buffer.alloc(BLOCK + DIGEST);
   for (let i = 0; i < BLOCK; i++) {
     const byte = i < bytes.length ? bytes[i]! : 0;
-    key.inner[i] = byte ^ 0x36;
-    key.outer[i] = byte ^ 0x5c;
+    inner[i] = byte ^ 0x36;
+    outer[i] = byte ^ 0x5c;
   }
+  const innerText = inner.every((byte) => byte < 0x80) ? inner.toString('latin1') : undefined;
+  const key: HmacKey = { inner, innerText, outer };
   if (hmacKeys.size >= MAX_KEYS) hmacKeys.clear();
   hmacKeys.set(secretKey, key);
   return key;
 }
 
-/** Where the inner block and the string to sign are put together; grown when a longer one comes. */
+/** Where the inner block and the string to sign are put together for a key that is not ASCII; grown when a longer one comes. */
 let scratch = Buffer.allocUnsafe(4096);
 
 /**
  * HMAC-SHA256 (keyed with the secret key) of the string to sign, as lowercase hex. Made of two one-shot
  * `crypto.hash` calls over the key's blocks, worked out once per key: `createHmac` looks the MAC up in
- * OpenSSL's providers per call, which cost 5 to 7 µs a request in the client bench's profile (under 2 µs in
- * a tight loop), more than the rest of the signing.
+ * OpenSSL's providers per call (5 to 7 µs a request in the client bench's profile), and so does a kept
+ * `createHash` state's `copy()` (slower again in a tight loop). `order`: the names in signing order,
+ * see signingOrder; every name of `params` must be in it.
  */
-export function signParams(params: SignableParams, secretKey: string): string {
-  return hash('sha256', outerBlock(params, secretKey), 'hex');
+export function signParams(params: SignableParams, secretKey: string, order?: readonly string[]): string {
+  return hash('sha256', outerBlock(params, secretKey, order), 'hex');
 }
 
 /** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
 export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
-  return hash('sha256', outerBlock(params, secretKey), 'buffer');
+  return hash('sha256', outerBlock(params, secretKey, undefined), 'buffer');
 }
 
-/** The key XOR opad followed by the inner digest: what the HMAC's outer hash reads. */
-function outerBlock(params: SignableParams, secretKey: string): Buffer {
+/**
+ * The key XOR opad followed by the inner digest: what the HMAC's outer hash reads. The inner digest
+ * comes back as a `binary` (latin1) string, one char a byte: a digest as a Buffer costs three times a short
+ * string in Node 20 (a new backing store per call).
+ */
+function outerBlock(params: SignableParams, secretKey: string, order: readonly string[] | undefined): Buffer {
   const key = hmacKey(secretKey);
-  const text = stringToSign(params, secretKey);
+  const text = stringToSign(params, secretKey, order);
+  const digest =
+    key.innerText !== undefined ? hash('sha256', key.innerText + text, 'binary') : innerDigest(key.inner, text);
+  for (let i = 0; i < DIGEST; i++) key.outer[BLOCK + i] = digest.charCodeAt(i);
+  return key.outer;
+}
+
+/** The inner hash over the key's block as bytes, then the string to sign as UTF-8. */
+function innerDigest(inner: Buffer, text: string): string {
   const most = BLOCK + text.length * 3;
   if (most > scratch.length) scratch = Buffer.allocUnsafe(Math.max(most, scratch.length * 2));
-  key.inner.copy(scratch, 0);
+  inner.copy(scratch, 0);
   const length = BLOCK + scratch.write(text, BLOCK, 'utf8');
-  hash('sha256', scratch.subarray(0, length), 'buffer').copy(key.outer, BLOCK);
-  return key.outer;
+  return hash('sha256', scratch.subarray(0, length), 'binary');
 }
 
 /** A run of 64 hex digits in either case: what a signature looks like, however a server echoes it back. */

@@ -127,43 +127,17 @@ function undiciParts(): UndiciParts {
 const DEADLINE_PASSED = new Error('the deadline for the whole answer passed');
 
 /**
- * The deadline for the whole answer (TransportTimeouts.bodyMs), counted from the start of the
- * attempt. Until the headers arrive, undici's headers timeout governs (and names that wait); from
- * then on the body is abandoned when the deadline passes, however steadily it trickles in.
+ * An answer whose body is read against its deadline (TransportTimeouts.bodyMs): until the headers arrive,
+ * undici's headers timeout governs (and names that wait); from then on the body is abandoned when the
+ * deadline passes, however steadily it trickles in. The watch keeps them in a list linked through the
+ * answers themselves (no object, closure or set entry made per call).
  */
-class AnswerDeadline {
-  private readonly started = performance.now();
-  /** When the body is abandoned (performance.now() time), once watched. */
-  at = Infinity;
-  private stop?: () => void;
-  expired = false;
-
-  /**
-   * `fromHeaders`: for a streamed request body (an upload), whose sending may take far longer than
-   * any answer, the deadline counts from the answer's headers. While it is sent, undici's headers
-   * timeout still ends a send that stalls.
-   */
-  constructor(
-    private readonly ms: number,
-    private readonly watcher: DeadlineWatch,
-    private readonly fromHeaders = false,
-  ) {}
-
-  /** From the answer's headers on: `stop` abandons the body when the deadline passes. */
-  watch(stop: () => void): void {
-    this.stop = stop;
-    this.at = (this.fromHeaders ? performance.now() : this.started) + this.ms;
-    this.watcher.add(this);
-  }
-
-  expire(): void {
-    this.expired = true;
-    this.stop?.();
-  }
-
-  end(): void {
-    if (this.stop !== undefined) this.watcher.delete(this);
-  }
+interface WatchedAnswer {
+  /** When the body is abandoned (performance.now() time). */
+  at: number;
+  prev: WatchedAnswer | undefined;
+  next: WatchedAnswer | undefined;
+  expire(): void;
 }
 
 /**
@@ -173,14 +147,17 @@ class AnswerDeadline {
  * abandons the answers whose deadline passed and is set again for the next one.
  */
 class DeadlineWatch {
-  private readonly active = new Set<AnswerDeadline>();
+  private first: WatchedAnswer | undefined;
   private timer?: NodeJS.Timeout;
   /** The deadline the timer is set for. */
   private timerAt = Infinity;
 
-  add(deadline: AnswerDeadline): void {
-    this.active.add(deadline);
-    if (deadline.at < this.timerAt) this.arm(deadline.at);
+  add(answer: WatchedAnswer): void {
+    answer.prev = undefined;
+    answer.next = this.first;
+    if (this.first) this.first.prev = answer;
+    this.first = answer;
+    if (answer.at < this.timerAt) this.arm(answer.at);
   }
 
   /**
@@ -188,8 +165,11 @@ class DeadlineWatch {
    * every call (answers rarely overlap), 1.5 µs a call in the client bench's profile. Left alone it fires
    * once, finds nothing due and is not set again; unref'd, it keeps no process alive.
    */
-  delete(deadline: AnswerDeadline): void {
-    this.active.delete(deadline);
+  delete(answer: WatchedAnswer): void {
+    if (answer.prev) answer.prev.next = answer.next;
+    else if (this.first === answer) this.first = answer.next;
+    if (answer.next) answer.next.prev = answer.prev;
+    answer.prev = answer.next = undefined;
   }
 
   private arm(at: number): void {
@@ -204,13 +184,15 @@ class DeadlineWatch {
     this.timerAt = Infinity;
     const now = performance.now();
     let next = Infinity;
-    for (const deadline of this.active) {
-      if (deadline.at <= now) {
-        this.active.delete(deadline);
-        deadline.expire();
-      } else if (deadline.at < next) {
-        next = deadline.at;
+    for (let answer = this.first; answer !== undefined;) {
+      const following = answer.next;
+      if (answer.at <= now) {
+        this.delete(answer);
+        answer.expire();
+      } else if (answer.at < next) {
+        next = answer.at;
       }
+      answer = following;
     }
     if (next !== Infinity) this.arm(next);
   }
@@ -267,13 +249,6 @@ export class Transport {
   exchange(x: Exchange): Promise<Answer> {
     if (x.signal?.aborted) return Promise.reject(aborted(x, x.signal.reason));
     return new Promise<Answer>((resolve, reject) => {
-      const reader = new AnswerReader(this, x, resolve, reject);
-      const deadline = new AnswerDeadline(
-        this.timeouts.bodyMs,
-        this.deadlines,
-        x.body !== undefined && typeof x.body !== 'string',
-      );
-      reader.deadline = deadline;
       this.dispatcher.dispatch(
         {
           origin: this.origin,
@@ -286,7 +261,7 @@ export class Transport {
           // The deadline for the whole answer bounds the body instead.
           bodyTimeout: 0,
         },
-        reader,
+        new AnswerReader(this, x, resolve, reject),
       );
     });
   }
@@ -298,6 +273,16 @@ export class Transport {
   /** @internal for AnswerReader */
   get answerLimit(): number {
     return this.maxAnswerBytes;
+  }
+
+  /** @internal for AnswerReader */
+  get answerMs(): number {
+    return this.timeouts.bodyMs;
+  }
+
+  /** @internal for AnswerReader */
+  get deadlineWatch(): DeadlineWatch {
+    return this.deadlines;
   }
 
   /** @internal for AnswerReader: the answer's status as a TransportError. */
@@ -317,12 +302,12 @@ export class Transport {
    * @internal for AnswerReader: maps an undici / socket failure to a TransportError; `stage` tells whether
    * headers had arrived.
    */
-  classify(error: unknown, x: Exchange, stage: 'headers' | 'body', deadline: AnswerDeadline): TransportError {
+  classify(error: unknown, x: Exchange, stage: 'headers' | 'body', deadlinePassed: boolean): TransportError {
     if (error instanceof TransportError) return error;
     if (x.signal?.aborted) return aborted(x, error);
     const { action, url } = x;
     const note = mayHaveBeenCarriedOut(x.method);
-    if (deadline.expired) {
+    if (deadlinePassed) {
       return new TransportError(
         'timeout',
         `${action}: ${url}${this.proxyNote} did not send its whole answer within ${seconds(this.timeouts.bodyMs)} (timeout for the whole answer)${note}`,
@@ -462,8 +447,15 @@ const BOM = 0xfeff;
  * body (an error page, often from a proxy) is read and dropped, so a body that stalls or is cut off does
  * not hide the status (a 5xx stays retryable). Its methods never throw (undici calls them).
  */
-class AnswerReader implements Dispatcher.DispatchHandler {
-  deadline!: AnswerDeadline;
+class AnswerReader implements Dispatcher.DispatchHandler, WatchedAnswer {
+  /** The start of the attempt, from which the deadline for the whole answer counts. */
+  private readonly started = performance.now();
+  at = Infinity;
+  prev: WatchedAnswer | undefined = undefined;
+  next: WatchedAnswer | undefined = undefined;
+  /** Set once the deadline passed and the body was abandoned. */
+  private expired = false;
+  private watched = false;
   private controller?: Dispatcher.DispatchController;
   private settled = false;
   /** 0 until the answer's headers arrive. */
@@ -501,7 +493,7 @@ class AnswerReader implements Dispatcher.DispatchHandler {
     if (this.settled || status < 200) return;
     this.status = status;
     this.headers = headers;
-    this.deadline.watch(() => controller.abort(DEADLINE_PASSED));
+    this.watch();
     if (status > 299) return;
     const declared = Number(headers['content-length']);
     if (declared >= 0) this.declared = declared;
@@ -545,7 +537,26 @@ class AnswerReader implements Dispatcher.DispatchHandler {
       this.fail(x.signal?.aborted ? aborted(x, error) : this.transport.statusError(this.status, this.headers, x));
       return;
     }
-    this.fail(this.transport.classify(error, x, this.status === 0 ? 'headers' : 'body', this.deadline));
+    this.fail(this.transport.classify(error, x, this.status === 0 ? 'headers' : 'body', this.expired));
+  }
+
+  /**
+   * From the answer's headers on, the body is abandoned when the deadline passes. For a streamed request
+   * body (an upload), whose sending may take far longer than any answer, the deadline counts from the
+   * answer's headers; while it is sent, undici's headers timeout still ends a send that stalls.
+   */
+  private watch(): void {
+    const streamed = this.x.body !== undefined && typeof this.x.body !== 'string';
+    this.at = (streamed ? performance.now() : this.started) + this.transport.answerMs;
+    this.watched = true;
+    this.transport.deadlineWatch.add(this);
+  }
+
+  /** @internal for DeadlineWatch: the deadline passed. */
+  expire(): void {
+    this.watched = false;
+    this.expired = true;
+    this.controller?.abort(DEADLINE_PASSED);
   }
 
   /** Settles with `error` and closes the connection (the rest of the answer is not read). */
@@ -562,7 +573,10 @@ class AnswerReader implements Dispatcher.DispatchHandler {
 
   private settle(): void {
     this.settled = true;
-    this.deadline.end();
+    if (this.watched) {
+      this.watched = false;
+      this.transport.deadlineWatch.delete(this);
+    }
     if (this.onAbort) this.x.signal?.removeEventListener('abort', this.onAbort);
   }
 }

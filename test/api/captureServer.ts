@@ -3,6 +3,7 @@
  * every request (method, path, query, body, headers, arrival time) and answers whatever the test
  * sets in `respond` — a proper envelope, or misbehaviour (garbage, cut-off bodies, resets, silence).
  */
+import { createHmac } from 'node:crypto';
 import {
   createServer,
   type IncomingHttpHeaders,
@@ -11,7 +12,7 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { signParams } from '../../src/api/signing';
+import { stringToSign } from '../../src/api/signing';
 
 export interface Captured {
   method: string;
@@ -109,5 +110,7 @@ export class CaptureServer {
 /** Recomputes the signature of a captured query independently and returns [expected, actual]. */
 export function signatureOf(request: Captured, secretKey: string): { expected: string; actual: string | undefined } {
   const { signature, ...signed } = request.query;
-  return { expected: signParams(signed, secretKey), actual: signature };
+  // createHmac, not the client's own signParams: an independent computation of the same HMAC.
+  const expected = createHmac('sha256', secretKey).update(stringToSign(signed, secretKey), 'utf8').digest('hex');
+  return { expected, actual: signature };
 }

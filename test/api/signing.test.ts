@@ -1,6 +1,12 @@
 import * as assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { compareCaseInsensitive, signParams, stringToSign } from '../../src/api/signing';
+import { OPERATIONS } from '../../src/api/operations';
+import { compareCaseInsensitive, signatureBytes, signingOrder, signParams, stringToSign } from '../../src/api/signing';
+
+/** HMAC-SHA256 as node:crypto's createHmac computes it: what every way of signing here must equal. */
+function nodeHmac(key: string, text: string): string {
+  return createHmac('sha256', key).update(text, 'utf8').digest('hex');
+}
 
 describe('signing', () => {
   const example = {
@@ -26,15 +32,54 @@ describe('signing', () => {
   it("is Node's HMAC-SHA256 for keys of every length and text, several keys taking turns, long texts", () => {
     // signParams builds the HMAC from one-shot hashes over blocks kept per key: a key longer than the
     // 64-byte block is hashed first, a shorter one padded with zeros; texts longer than its scratch buffer.
-    const keys = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ключ-🙂'.repeat(20), secret];
+    // An ASCII key up to 64 bytes is read as text beside the string to sign, any other through a buffer.
+    const keys = ['k', 'x'.repeat(63), 'y'.repeat(64), 'z'.repeat(65), 'ключ', 'ключ-🙂'.repeat(20), '\x7f~', secret];
     const values = ['1', 'ü'.repeat(3000), '直播'.repeat(2000), '🙂'.repeat(1500), ''];
     for (let round = 0; round < 2; round++) {
       for (const key of keys) {
         for (const value of values) {
           const params = { ...example, name: value };
-          const expected = createHmac('sha256', key).update(stringToSign(params, key), 'utf8').digest('hex');
+          const expected = nodeHmac(key, stringToSign(params, key));
           assert.equal(signParams(params, key), expected, `key of ${key.length} chars, value of ${value.length}`);
+          assert.equal(signatureBytes(params, key).toString('hex'), expected, `bytes, key of ${key.length} chars`);
         }
+      }
+    }
+  });
+
+  it('signs an unpaired surrogate as UTF-8 with U+FFFD, as createHmac does (what the local platform verifies)', () => {
+    for (const key of ['k', 'ключ', 'z'.repeat(65)]) {
+      for (const value of ['a\ud800b', '\udc00', '\ud83d']) {
+        const params = { ...example, name: value };
+        const expected = nodeHmac(key, stringToSign(params, key));
+        assert.equal(signParams(params, key), expected);
+        assert.equal(signatureBytes(params, key).toString('hex'), expected);
+      }
+    }
+  });
+
+  it('orders a set of names once: case-insensitively, each name once, the signature left out', () => {
+    assert.deepEqual(signingOrder(['version', 'Zeta', 'signature', 'alpha', 'version', 'ID', 'idx']), [
+      'alpha',
+      'ID',
+      'idx',
+      'version',
+      'Zeta',
+    ]);
+  });
+
+  it("signs with an operation's order as without it, whichever of its names a call leaves out", () => {
+    const common = ['accessKey', 'action', 'version', 'timestamp'];
+    for (const [action, op] of Object.entries(OPERATIONS)) {
+      const names = [...Object.keys(op.params), ...common];
+      const order = signingOrder(names);
+      // Every name given, then every other name left out, then each one alone with the common ones.
+      const subsets = [names, names.filter((_, i) => i % 2 === 0), ...names.map((name) => [name, ...common])];
+      for (const subset of subsets) {
+        const params = Object.fromEntries(subset.map((name, i) => [name, `${action}-${i}-ü`]));
+        const expected = nodeHmac(secret, stringToSign(params, secret));
+        assert.equal(signParams(params, secret, order), expected, `${action}: ${subset.join(',')}`);
+        assert.equal(stringToSign(params, secret, order), stringToSign(params, secret));
       }
     }
   });
