@@ -15,6 +15,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import type * as Accounts from '../src/localPlatform/accounts';
 import type * as BuiltinGroups from '../src/localPlatform/actions/builtinGroups';
 import type * as Ids from '../src/localPlatform/store/ids';
@@ -237,11 +238,20 @@ async function seed(m: Modules, dataDir: string): Promise<{ notes: string[]; sta
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/**
+ * PLATFORM_HEAP_SNAPSHOT=DIR: the platform's process writes a heap snapshot there each time it reports its RSS
+ * (after seeding, started, then each ask), after reading the RSS: writing one grows the RSS of what follows.
+ */
+let snapshotDir: string | undefined;
+let snapshots = 0;
+
 /** RSS after a full collection, so the figure is what is kept, not garbage not yet collected. */
 function settledRss(): number {
   gc?.();
   gc?.();
-  return process.memoryUsage().rss;
+  const { rss } = process.memoryUsage();
+  if (snapshotDir) writeHeapSnapshot(join(snapshotDir, `platform-${process.pid}-${++snapshots}.heapsnapshot`));
+  return rss;
 }
 
 const listen = (server: Server): Promise<string> =>
@@ -298,6 +308,7 @@ async function main(): Promise<void> {
     tell({ ready: true, origins, startable: [], notes: [], rss: settledRss() });
   } else {
     const m = modulesOf(root!);
+    snapshotDir = process.env.PLATFORM_HEAP_SNAPSHOT;
     const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
     const { notes, startable } = await seed(m, dataDir);
     const rssBefore = settledRss();
