@@ -1,9 +1,9 @@
 /**
  * The servers of bench/platform.bench.ts, in a child process of their own (forked with tsx), so that the
  * load generator does not share an event loop with the server it measures. Two kinds:
- * - `platform ROOT`: seeds a large account (10,000 channels, 100,000 videos) with the modules of the source
- *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) and
- *   starts the local platform on it;
+ * - `platform ROOT`: has a large account (10,000 channels, 100,000 videos) seeded with the modules of the source
+ *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) by a
+ *   process of its own (`seed ROOT DIR`), and starts the local platform on it;
  * - `bare`: three bare node:http servers, one answering a small constant envelope, one a constant envelope of a
  *   size the parent sets (as large as the page a case answers), and one replaying answers the parent captured
  *   from the platform: for each path, the platform's own headers and body bytes (pages.bench.ts).
