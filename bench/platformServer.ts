@@ -243,7 +243,8 @@ async function seed(m: Modules, dataDir: string): Promise<{ notes: string[]; sta
  * seeding's garbage took, kept by the process after a GC).
  */
 function seedApart(root: string, dataDir: string): Promise<{ notes: string[]; startable: string[] }> {
-  const child = fork(__filename, ['seed', root, dataDir], { execArgv: process.execArgv });
+  // tsx and --expose-gc, not the platform's profiling options (PLATFORM_CPU_PROF, PLATFORM_NODE_ARGS).
+  const child = fork(__filename, ['seed', root, dataDir], { execArgv: ['--import', 'tsx', '--expose-gc'] });
   return new Promise((resolve, reject) => {
     child.once('message', (seeded) => resolve(seeded as { notes: string[]; startable: string[] }));
     child.once('exit', (code) => reject(new Error(`seeding exited (${code})`)));
