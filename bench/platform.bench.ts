@@ -239,6 +239,41 @@ function line(name: string, f: Figures, small?: Figures, same?: Figures): string
   return `  ${name.padEnd(18)} p50 ${f.p50.toFixed(2).padStart(6)} ms  p90 ${f.p90.toFixed(2).padStart(6)} ms  p99 ${f.p99.toFixed(2).padStart(6)} ms  ${f.rps.toFixed(0).padStart(6)} req/s  ${String(f.bytes).padStart(6)} B  CPU ${f.cpuUs.toFixed(0).padStart(4)} us/req (sys ${f.sysUs.toFixed(0).padStart(3)})  load generator ${f.genUs.toFixed(0).padStart(3)} us/req (${(f.genBusy * 100).toFixed(0).padStart(3)}% of a core)${ratios}`;
 }
 
+/** Every path once over CONNECTIONS lanes, not measured. */
+async function askAll(origin: string, paths: readonly string[]): Promise<void> {
+  const pool = new Pool(origin, { connections: CONNECTIONS });
+  let next = 0;
+  try {
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async () => {
+        while (next < paths.length) {
+          const res = await pool.request({ method: 'GET', path: paths[next++] });
+          const text = await res.body.text();
+          if (!text.startsWith('{"code":0')) throw new Error(`unexpected answer: ${text.slice(0, 200)}`);
+        }
+      }),
+    );
+  } finally {
+    await pool.close();
+  }
+}
+
+/**
+ * PLATFORM_RSS_ONLY=1: the platform's memory without the timed rounds (a minute instead of many): every path of
+ * the cases once (the starts included), then the reads again, with the RSS after a GC after each pass.
+ */
+async function rssOnly(platform: Child, sets: Array<[string, Array<Record<string, string>>]>): Promise<void> {
+  const all = sets.flatMap(([, paramSets]) => paramSets);
+  const reads = all.filter((params) => params.action !== 'liveStartChannel');
+  await askAll(platform.origins[0], all.map(signedPath));
+  const rssLoaded = await rssOf(platform);
+  await askAll(platform.origins[0], reads.map(signedPath));
+  const rssAgain = await rssOf(platform);
+  console.log(
+    `platform process RSS (after a GC): started ${mib(platform.rss)}, after every path once ${mib(rssLoaded)}, after the reads again ${mib(rssAgain)}`,
+  );
+}
+
 const mib = (bytes: number): string => `${(bytes / 1048576).toFixed(0)} MiB`;
 
 const AFTER = 'platform';
@@ -248,6 +283,16 @@ const SAME = 'bare same size';
 
 export async function run(): Promise<void> {
   const before = process.env.PLATFORM_BEFORE;
+  if (process.env.PLATFORM_RSS_ONLY) {
+    const platform = await startChild(['platform', join(__dirname, '..')]);
+    try {
+      for (const note of platform.notes) console.log(note);
+      await rssOnly(platform, cases(platform.startable));
+    } finally {
+      await stopChild(platform);
+    }
+    return;
+  }
   const profile = process.env.PLATFORM_CPU_PROF;
   const [platform, earlier, bare] = await Promise.all([
     startChild(

@@ -1,20 +1,22 @@
 /**
  * The servers of bench/platform.bench.ts, in a child process of their own (forked with tsx), so that the
  * load generator does not share an event loop with the server it measures. Two kinds:
- * - `platform ROOT`: seeds a large account (10,000 channels, 100,000 videos) with the modules of the source
- *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) and
- *   starts the local platform on it;
+ * - `platform ROOT`: has a large account (10,000 channels, 100,000 videos) seeded with the modules of the source
+ *   tree ROOT (this repository, or a copy of an earlier commit to measure before and after in one run) by a
+ *   process of its own (`seed ROOT DIR`), and starts the local platform on it;
  * - `bare`: three bare node:http servers, one answering a small constant envelope, one a constant envelope of a
  *   size the parent sets (as large as the page a case answers), and one replaying answers the parent captured
  *   from the platform: for each path, the platform's own headers and body bytes (pages.bench.ts).
  * Asked over IPC, it reports its CPU time (process.cpuUsage) and its RSS after a GC, so that the parent gets
  * each server's CPU per request over the rounds it measured.
  */
+import { fork } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import type * as Accounts from '../src/localPlatform/accounts';
 import type * as BuiltinGroups from '../src/localPlatform/actions/builtinGroups';
 import type * as Ids from '../src/localPlatform/store/ids';
@@ -235,13 +237,36 @@ async function seed(m: Modules, dataDir: string): Promise<{ notes: string[]; sta
   return { notes: [note], startable };
 }
 
+/**
+ * The account seeded and written to its snapshot by a process of its own (`seed ROOT DIR`), as a platform finds
+ * its data on disk: seeding here left about 13 MiB of the platform's RSS that its records do not use (memory the
+ * seeding's garbage took, kept by the process after a GC).
+ */
+function seedApart(root: string, dataDir: string): Promise<{ notes: string[]; startable: string[] }> {
+  // tsx and --expose-gc, not the platform's profiling options (PLATFORM_CPU_PROF, PLATFORM_NODE_ARGS).
+  const child = fork(__filename, ['seed', root, dataDir], { execArgv: ['--import', 'tsx', '--expose-gc'] });
+  return new Promise((resolve, reject) => {
+    child.once('message', (seeded) => resolve(seeded as { notes: string[]; startable: string[] }));
+    child.once('exit', (code) => reject(new Error(`seeding exited (${code})`)));
+  });
+}
+
 const gc = (globalThis as { gc?: () => void }).gc;
+
+/**
+ * PLATFORM_HEAP_SNAPSHOT=DIR: the platform's process writes a heap snapshot there each time it reports its RSS
+ * (after seeding, started, then each ask), after reading the RSS: writing one grows the RSS of what follows.
+ */
+let snapshotDir: string | undefined;
+let snapshots = 0;
 
 /** RSS after a full collection, so the figure is what is kept, not garbage not yet collected. */
 function settledRss(): number {
   gc?.();
   gc?.();
-  return process.memoryUsage().rss;
+  const { rss } = process.memoryUsage();
+  if (snapshotDir) writeHeapSnapshot(join(snapshotDir, `platform-${process.pid}-${++snapshots}.heapsnapshot`));
+  return rss;
 }
 
 const listen = (server: Server): Promise<string> =>
@@ -283,7 +308,11 @@ function envelope(padding: number): Buffer {
 }
 
 async function main(): Promise<void> {
-  const [kind, root] = process.argv.slice(2);
+  const [kind, root, seedDir] = process.argv.slice(2);
+  if (kind === 'seed') {
+    process.send!(await seed(modulesOf(root!), seedDir!), () => process.exit(0));
+    return;
+  }
   const tell = (message: Told): void => void process.send!(message);
   let close: () => Promise<void>;
   let sized = envelope(0);
@@ -298,8 +327,9 @@ async function main(): Promise<void> {
     tell({ ready: true, origins, startable: [], notes: [], rss: settledRss() });
   } else {
     const m = modulesOf(root!);
+    snapshotDir = process.env.PLATFORM_HEAP_SNAPSHOT;
     const dataDir = await mkdtemp(join(tmpdir(), 'platform-bench-'));
-    const { notes, startable } = await seed(m, dataDir);
+    const { notes, startable } = await seedApart(root!, dataDir);
     const rssBefore = settledRss();
     const loadStart = performance.now();
     const platform = await m.server.startLocalPlatform({ dataDir, accounts: [ACCOUNT], port: 0 });

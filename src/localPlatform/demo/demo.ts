@@ -3,7 +3,9 @@
  * channels in every state (live, stopped, new; push and pull; HLS and RTMP groups with recording,
  * time shift, encryption and a logo), videos in every status 0-7 (renditions where done), logo
  * groups and template groups with a default one. Names and ids are deterministic (ids are hashes
- * of the names), so tests and screenshots can rely on them.
+ * of the account's user id and the names), so tests and screenshots can rely on them, and each account of a
+ * platform has a demo of its own: live media names a channel by its id and stream name (the RTMP push path,
+ * `DATA/live/<id>/`) and a video's media by its id, platform-wide.
  */
 import { templateGroupItem } from '../actions/builtinGroups';
 import { ChannelStatuses, VideoStatuses } from '../../api/types';
@@ -43,11 +45,18 @@ export const DEMO_NAMES = {
   videoCategories: ['Tutorials', 'Highlights', 'Archive'],
 } as const;
 
-function id(kind: string, name: string): string {
-  return stableId(`demo:${kind}:${name}`);
+/** The id of a demo object of one account, by its kind and name. */
+type DemoIds = (kind: string, name: string) => string;
+
+/** The demo ids of the account with this user id (unique in a platform). */
+function demoIds(userId: number): DemoIds {
+  return (kind, name) => stableId(`demo:${userId}:${kind}:${name}`);
 }
 
-function liveTemplate(name: string, w: number, h: number, kbps: number, at: number): LiveTemplateRec {
+/** The ids of demo data seeded before they named the account: the same in every account. */
+const sharedIds: DemoIds = (kind, name) => stableId(`demo:${kind}:${name}`);
+
+function liveTemplate(id: DemoIds, name: string, w: number, h: number, kbps: number, at: number): LiveTemplateRec {
   return {
     id: id('liveTemplate', name),
     displayName: name,
@@ -66,6 +75,7 @@ function liveTemplate(name: string, w: number, h: number, kbps: number, at: numb
 }
 
 function group(
+  id: DemoIds,
   channel: string,
   name: string,
   at: number,
@@ -89,7 +99,7 @@ function group(
   });
 }
 
-function channel(name: string, at: number, fields: Partial<ChannelRec>): ChannelRec {
+function channel(id: DemoIds, name: string, at: number, fields: Partial<ChannelRec>): ChannelRec {
   return newChannelRecord({ id: id('channel', name), name, createTime: at, ...fields });
 }
 
@@ -198,8 +208,8 @@ const DEMO_VIDEOS: DemoVideo[] = [
   },
 ];
 
-/** The demo video's id: a hash of its title and place in the list. */
-function demoVideoId(d: DemoVideo, i: number): string {
+/** The demo video's id: a hash of the account, its title and place in the list. */
+function demoVideoId(id: DemoIds, d: DemoVideo, i: number): string {
   return id('video', `${d.title}#${i}`);
 }
 
@@ -208,8 +218,10 @@ function demoVideoId(d: DemoVideo, i: number): string {
  * with real media the demo lists it as transcoding (status 1, no renditions) until they are made
  * (media/demoMedia.ts), so no listed address answers 404.
  */
-export function demoProfilesOf(videoId: string): JobTemplate[] | undefined {
-  for (const [i, d] of DEMO_VIDEOS.entries()) if (demoVideoId(d, i) === videoId) return d.renditions;
+export function demoProfilesOf(videoId: string, userId: number): JobTemplate[] | undefined {
+  for (const id of [demoIds(userId), sharedIds]) {
+    for (const [i, d] of DEMO_VIDEOS.entries()) if (demoVideoId(id, d, i) === videoId) return d.renditions;
+  }
   return undefined;
 }
 
@@ -222,6 +234,8 @@ export interface SeedOptions {
 export async function seedDemo(store: AccountStore, now: number, options: SeedOptions = {}): Promise<void> {
   const tx = new Tx();
   const at = now - 60 * DAY;
+  const meta = metaOf(store);
+  const id = demoIds(meta.userId);
 
   const categories: CategoryRec[] = DEMO_NAMES.categories.map((name, i) => ({
     id: id('category', name),
@@ -232,9 +246,9 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
   for (const c of categories) tx.put('categories', c);
 
   const templates = [
-    liveTemplate('1080p', 1920, 1080, 4000, at),
-    liveTemplate('720p', 1280, 720, 2000, at + 1),
-    liveTemplate('480p', 854, 480, 800, at + 2),
+    liveTemplate(id, '1080p', 1920, 1080, 4000, at),
+    liveTemplate(id, '720p', 1280, 720, 2000, at + 1),
+    liveTemplate(id, '480p', 854, 480, 800, at + 2),
   ];
   for (const t of templates) tx.put('liveTemplates', t);
 
@@ -270,7 +284,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
   const startedAt = now - 2 * HOUR;
   tx.put(
     'channels',
-    channel(live, at + 10, {
+    channel(id, live, at + 10, {
       type: categories[0].id,
       typeName: 'News',
       description: 'Round-the-clock news: HLS with recording and a 2-hour time shift, plus an RTMP relay.',
@@ -284,7 +298,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       streamAudioBitrate: 128,
       streamFrameRate: 25,
       groups: [
-        group(live, 'hls', at + 10, 1, ['1080p', '720p', '480p'], {
+        group(id, live, 'hls', at + 10, 1, ['1080p', '720p', '480p'], {
           taskId: id('task', `${live}/hls`),
           isRecord: '1',
           recordTaskId: id('recordTask', live),
@@ -295,13 +309,13 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
           timeShiftTaskId: id('timeShiftTask', live),
           logoId: logos[0].id,
         }),
-        group(live, 'rtmp', at + 10, 2, ['720p'], { taskId: id('task', `${live}/rtmp`) }),
+        group(id, live, 'rtmp', at + 10, 2, ['720p'], { taskId: id('task', `${live}/rtmp`) }),
       ],
     }),
   );
   tx.put(
     'channels',
-    channel(stopped, at + 20, {
+    channel(id, stopped, at + 20, {
       type: categories[1].id,
       typeName: 'Sports',
       description: 'Pulled from the stadium encoder; encrypted HLS.',
@@ -319,7 +333,7 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       streamAudioBitrate: 128,
       streamFrameRate: 25,
       groups: [
-        group(stopped, 'hls', at + 20, 1, ['720p', '480p'], {
+        group(id, stopped, 'hls', at + 20, 1, ['720p', '480p'], {
           taskId: '',
           isLiveEncrypt: '1',
           customerId: 'demo-customer',
@@ -332,19 +346,19 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
   );
   tx.put(
     'channels',
-    channel(fresh, at + 30, {
+    channel(id, fresh, at + 30, {
       type: categories[2].id,
       typeName: 'Events',
       description: 'Not started yet: an RTMP group with the watermark, rotated 90 degrees.',
-      groups: [group(fresh, 'rtmp', at + 30, 2, ['720p', '480p'], { logoId: logos[1].id, rotation: '90' })],
+      groups: [group(id, fresh, 'rtmp', at + 30, 2, ['720p', '480p'], { logoId: logos[1].id, rotation: '90' })],
     }),
   );
-  tx.put('channels', channel(vr, at + 40, { liveType: 2, groups: [group(vr, 'hls', at + 40, 1, ['1080p'])] }));
+  tx.put('channels', channel(id, vr, at + 40, { liveType: 2, groups: [group(id, vr, 'hls', at + 40, 1, ['1080p'])] }));
   // Pulls the built-in test pattern (live/pullSource.ts): with real media it plays from the first start.
   const { pattern } = DEMO_NAMES.channels;
   tx.put(
     'channels',
-    channel(pattern, at + 50, {
+    channel(id, pattern, at + 50, {
       description:
         'The built-in test pattern (pullStream testsrc://), live from the first start: play its HLS address.',
       signalType: '2',
@@ -359,16 +373,15 @@ export async function seedDemo(store: AccountStore, now: number, options: SeedOp
       streamBitrate: 800,
       streamAudioBitrate: 96,
       streamFrameRate: 25,
-      groups: [group(pattern, 'hls', at + 50, 1, ['480p'], { taskId: id('task', `${pattern}/hls`) })],
+      groups: [group(id, pattern, 'hls', at + 50, 1, ['480p'], { taskId: id('task', `${pattern}/hls`) })],
     }),
   );
 
-  const meta = metaOf(store);
   const videoCategories = DEMO_NAMES.videoCategories.map((name, i) => ({ id: meta.nextVideoCategoryId + i, name }));
   for (const c of videoCategories) tx.put('videoCategories', c);
   const idsByTitle = new Map<string, string>();
   for (const [i, d] of DEMO_VIDEOS.entries()) {
-    const videoId = demoVideoId(d, i);
+    const videoId = demoVideoId(id, d, i);
     // Real media: a done video is transcoding (1) until media/demoMedia.ts has made its renditions.
     const pending = options.realMedia === true && d.status === VideoStatuses.completed;
     const status = pending ? VideoStatuses.transcoding : d.status;

@@ -153,7 +153,7 @@ async function makeDemoMedia(account: Account, dir: string, tools: MediaTools, r
       defaultVideo: s.defaultVideo,
     }));
     let logoGroupId = current.logoGroupId;
-    if (templates.length === 0) templates = demoProfilesOf(video.id) ?? [];
+    if (templates.length === 0) templates = demoProfilesOf(video.id, metaOf(store).userId) ?? [];
     if (templates.length === 0) {
       const group = defaultGroup === null ? undefined : findTemplateGroup(store, defaultGroup);
       if (!group) continue;

@@ -5,6 +5,7 @@
  */
 import { Journal, type Damage, type Mutation } from './journal';
 import { COLLECTION_NAMES, type CollectionName, type Collections, type RecordOf } from './records';
+import { SharedTexts } from './shared';
 import { storageFault } from './storageErrors';
 
 /** Journal size after which the store writes a snapshot and drops the journal. */
@@ -64,6 +65,15 @@ export interface CommittedChange {
   now: unknown;
 }
 
+/**
+ * The map key of a stored record: its own id when that is the same text, so that the key is not a second copy of
+ * it (a journal or snapshot line spells the id twice: 5 MiB with 100,000 videos).
+ */
+function keyOf(mutation: Mutation): string {
+  const id = (mutation.v as { id?: unknown }).id;
+  return id === mutation.id ? id : mutation.id;
+}
+
 export class AccountStore {
   readonly data: Collections;
   private seq = 0;
@@ -80,6 +90,8 @@ export class AccountStore {
    * its maker's key: it lives and goes with the store, and no module keeps state of its own.
    */
   private readonly derivedData = new Map<symbol, unknown>();
+  /** One copy of the texts records repeat (./shared.ts). */
+  private readonly shared = new SharedTexts();
   /** Told of every write once it is on disk (the callbacks: callbacks/), in commit order. */
   private readonly committedListeners = new Set<(changes: CommittedChange[]) => void>();
 
@@ -240,7 +252,10 @@ export class AccountStore {
     if (!map) return; // a collection from a newer format: ignore rather than fail
     const old = map.get(mutation.id);
     if (mutation.v === null || mutation.v === undefined) map.delete(mutation.id);
-    else map.set(mutation.id, mutation.v);
+    else {
+      this.shared.share(mutation.c, mutation.v);
+      map.set(keyOf(mutation), mutation.v);
+    }
     const version = (this.versions.get(mutation.c) ?? 0) + 1;
     this.versions.set(mutation.c, version);
     if (!this.logging) return;

@@ -8,8 +8,13 @@
 import type { VideoRec } from './records';
 import type { AccountStore, Change } from './store';
 
+/**
+ * The videos of each tag text in an array, in no order: a Set cost about 38 bytes a video against 8 (heap
+ * snapshot, issue 29: 3.7 MiB for 100,000 tagged videos); a removal finds the video (indexOf) and moves the last
+ * one into its place.
+ */
 class TagIndex {
-  readonly byTag = new Map<string, Set<VideoRec>>();
+  readonly byTag = new Map<string, VideoRec[]>();
 
   constructor(
     public version: number,
@@ -21,18 +26,21 @@ class TagIndex {
   add(v: VideoRec): void {
     if (v.tag === null) return;
     const key = v.tag.toLowerCase();
-    let set = this.byTag.get(key);
-    if (!set) this.byTag.set(key, (set = new Set()));
-    set.add(v);
+    const videos = this.byTag.get(key);
+    if (videos) videos.push(v);
+    else this.byTag.set(key, [v]);
   }
 
   remove(v: VideoRec): void {
     if (v.tag === null) return;
     const key = v.tag.toLowerCase();
-    const set = this.byTag.get(key);
-    if (!set) return;
-    set.delete(v);
-    if (set.size === 0) this.byTag.delete(key);
+    const videos = this.byTag.get(key);
+    if (!videos) return;
+    const at = videos.indexOf(v);
+    if (at < 0) return;
+    const last = videos.pop() as VideoRec;
+    if (at < videos.length) videos[at] = last;
+    if (videos.length === 0) this.byTag.delete(key);
   }
 
   patch(changes: readonly Change[]): void {
@@ -74,7 +82,7 @@ export function videosTagged(store: AccountStore, keyword: string, limit: number
   const found: VideoRec[] = [];
   for (const [tag, videos] of indexOf(store).byTag) {
     if (!tag.includes(keyword)) continue;
-    if (found.length + videos.size > limit) return undefined;
+    if (found.length + videos.length > limit) return undefined;
     for (const v of videos) found.push(v);
   }
   return found;

@@ -11,7 +11,7 @@ import type { Channel } from '../../../src/api/types';
 import { DEMO_NAMES } from '../../../src/localPlatform/demo/demo';
 import { SEGMENT_SECONDS } from '../../../src/localPlatform/live/ladder';
 import { LOOP_SEGMENTS } from '../../../src/localPlatform/live/patternLoop';
-import { TestPlatform } from '../harness';
+import { OTHER, TestPlatform } from '../harness';
 import { inspect } from '../../../src/inspector/inspect';
 import { nodeFetch } from '../../../src/inspector/source';
 import { readMedia } from '../../../src/media/read';
@@ -186,5 +186,34 @@ describe('local platform: the demo live channels (real ffmpeg)', function () {
     await encoder.kill();
     // The demo's channels are untouched.
     assert.equal((await client.liveGetChannelById(pattern.id)).streamStatus, 1);
+  });
+
+  it("gives each account a demo of its own: the other account's live channels run too, with their own ids and stream names", async () => {
+    const other = p.client(OTHER);
+    const theirs = (await other.liveGetChannelsByPage({ number: 50 })).channels;
+    const mine = await channels();
+    const named = (list: Channel[], name: string): Channel => list.find((c) => c.name === name)!;
+    for (const name of Object.values(DEMO_NAMES.channels)) {
+      assert.notEqual(named(theirs, name).id, named(mine, name).id, `${name}: id`);
+      assert.notEqual(named(theirs, name).stream, named(mine, name).stream, `${name}: stream name`);
+    }
+    // Their test pattern plays at its own address.
+    const theirPattern = named(theirs, DEMO_NAMES.channels.pattern);
+    assert.equal(theirPattern.streamStatus, 1);
+    const [urls] = await other.liveGetChannelsPlayUrl(theirPattern.id);
+    assert.equal((await httpGet(urls.playUrl)).status, 200);
+    // Their newsroom was started again with the platform: it takes a push at its own address (the RTMP server
+    // refused it while both accounts' newsrooms had one stream name: the first account's had it).
+    const newsroom = named(theirs, DEMO_NAMES.channels.live);
+    assert.equal(newsroom.streamStatus, 2, 'no encoder pushes to their newsroom yet');
+    const encoder = pushTestPattern(newsroom.pushUrl, 20);
+    encoders.push(encoder);
+    await eventually(
+      'their newsroom has its source',
+      async () => ((await other.liveGetChannelById(newsroom.id)).streamStatus === 1 ? true : undefined),
+      30_000,
+    );
+    await encoder.kill();
+    assert.equal((await client.liveGetChannelById(named(mine, DEMO_NAMES.channels.live).id)).streamStatus, 2);
   });
 });
