@@ -164,7 +164,7 @@ export class LiveMedia {
       stop: (channelId) => this.stopChannel(channelId),
       thumbnail: (channelId) => {
         const media = this.channels.get(channelId);
-        // Of this account's channel only: demo data gives two accounts the same ids.
+        // Of this account's channel only: ids are per account (data seeded by older versions may repeat one).
         return media !== undefined && media.store === account.store && media.thumbnailReady;
       },
       health: async (channelId) => {
