@@ -89,7 +89,20 @@ export function ladderArgs(input: LadderInput): string[] {
   // (1.6 s at 25 fps, arriving in real time) to estimate the frame rate before it encodes anything, then catches
   // up: that wait was most of the delay from the first pushed frame to the first segment (issue 29). The
   // frame rate is the ladder's own (the `fps` filter below).
-  const args = ['-hide_banner', '-loglevel', 'error', '-nostats', '-rw_timeout', '10000000', '-fpsprobesize', '0'];
+  // `-y`: the files of an earlier run stay in the channel's folder (the thumbnail until the channel stops), and
+  // without it ffmpeg asks on its standard input whether to overwrite them and waits there for good (an encoder
+  // that reconnected got a ladder that never wrote a segment). Standard input stays open for the stop's `q`.
+  const args = [
+    '-hide_banner',
+    '-loglevel',
+    'error',
+    '-nostats',
+    '-y',
+    '-rw_timeout',
+    '10000000',
+    '-fpsprobesize',
+    '0',
+  ];
   args.push('-i', input.source);
   const renditions = input.groups.flatMap((g) => g.renditions.map((r) => ({ r, logo: g.logo })));
   const graph: string[] = [];

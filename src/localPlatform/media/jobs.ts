@@ -169,6 +169,10 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
           advanced: readAdvanced(t.advancedArguments, info.video?.frameRate ?? 0),
         }),
       );
+      // The rendition as made, measured in-process while ffmpeg copies it into the other formats (its reading
+      // was a step of its own after them, on the way to "done"); a failed reading is awaited, and thrown, below.
+      const reading = readMedia(mp4, { signal });
+      reading.catch(() => undefined);
       let aesKey: string | null = null;
       if (s.hlsPath) {
         let keyInfo: string | undefined;
@@ -185,8 +189,7 @@ export class MediaTranscoder implements TranscodeQueue, JobQueue {
       }
       if (s.flvPath) await run(remuxArgs(mp4, join(work, `${base}.flv`), 'flv'));
       if (s.tsPath) await run(remuxArgs(mp4, join(work, `${base}.ts`), 'mpegts'));
-      // The rendition as made, measured in-process.
-      const { video: v, audio: a } = await readMedia(mp4, { signal });
+      const { video: v, audio: a } = await reading;
       const files = await readdir(work);
       const sizeOf = async (name: string): Promise<number> => (await stat(join(work, name))).size;
       const hlsSize = s.hlsPath
