@@ -4,16 +4,18 @@
  */
 import { Codes } from '../../api/errorCodes';
 import { ACTIONS } from '../../api/operations';
-import type { Account } from '../actions/context';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Account, ActionContext, ActionHandler } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
 import { HttpFault, readyAnswer, success, write } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { dispatch } from './dispatch';
 import { parseRequest, readBody } from './request';
-import type { Route } from './routes';
+import type { Incoming } from './normalise';
+import type { Exchange, Route } from './routes';
 import { JsonList } from '../store/answerCache';
-import { answerKey, readAnswersOf, storeStamp } from '../store/readAnswers';
+import { answerKey, readAnswersOf, storeStamp, type ReadAnswers } from '../store/readAnswers';
 
 /**
  * The reads whose whole answer is kept while the store is unchanged: the two lists, whose answers read only the
@@ -62,20 +64,45 @@ export async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Prom
   }
 }
 
+/** The request's kept answer, when its read keeps one: where it is looked up and put (readAnswers.ts). */
+interface Keeping {
+  answers: ReadAnswers;
+  key: string;
+  stamp: number;
+}
+
+/** Runs the handler and answers once its writes are on disk; a list read's answer is kept for the next ask. */
+async function answerByHandler(
+  res: ServerResponse,
+  handler: ActionHandler,
+  context: ActionContext,
+  exchange: Exchange,
+  keeping: Keeping | undefined,
+): Promise<void> {
+  const outcome = await handler(context);
+  const { store } = context.account;
+  // Never answer with data that is not yet on disk.
+  await store.durable();
+  exchange.code = Codes.success;
+  const answer = readyAnswer(success(outcome));
+  if (keeping) {
+    const { result } = outcome;
+    const stillSame = result instanceof JsonList ? result.stillSame : undefined;
+    keeping.answers.keep(keeping.key, keeping.stamp, context.view.origin, answer, stillSame, storeStamp(store));
+  }
+  write(res, 200, answer);
+}
+
 export function restRoute(options: RestOptions): Route {
-  return async (req, res, incoming, exchange) => {
-    if (incoming.method !== 'GET' && incoming.method !== 'POST') {
-      throw new HttpFault(405, Codes.parameterInvalid, `method must be GET or POST (got ${incoming.method || '?'})`, {
-        Allow: 'GET, POST',
-      });
-    }
-    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
-    // for, so no deadline timer (Node drains such a request itself once answered).
-    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const jsonAction = !bodiless && takesJsonBody(incoming.searchParams.get('action') ?? '');
-    const body = bodiless
-      ? NO_BODY
-      : await withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs);
+  /** After the body: parse, authenticate, dispatch, then the kept answer (nothing returned) or the handler's. */
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    incoming: Incoming,
+    exchange: Exchange,
+    body: Buffer,
+    jsonAction: boolean,
+  ): Promise<void> | void => {
     const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
@@ -84,36 +111,43 @@ export function restRoute(options: RestOptions): Route {
     const handler = dispatch(action);
     const origin = options.originOf(incoming.hostName);
     const { store } = account;
-    // A list read asked again with nothing changed: its kept answer (readAnswers.ts), after the checks above.
-    const kept = KEPT_READS.has(action) ? readAnswersOf(store) : undefined;
-    const key = kept ? answerKey(parsed.params, incoming.hostName) : '';
-    const stamp = kept ? storeStamp(store) : 0;
-    const ready = kept?.find(key, stamp, origin);
-    if (ready) {
-      exchange.code = Codes.success;
-      write(res, 200, ready);
-      return;
+    // A list read asked again with nothing changed: its kept answer, after the checks above, with no promise made.
+    let keeping: Keeping | undefined;
+    if (KEPT_READS.has(action)) {
+      keeping = {
+        answers: readAnswersOf(store),
+        key: answerKey(parsed.params, incoming.hostName),
+        stamp: storeStamp(store),
+      };
+      const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);
+      if (ready) {
+        exchange.code = Codes.success;
+        write(res, 200, ready);
+        return;
+      }
     }
-    const outcome = await handler({
+    const context: ActionContext = {
       params: new Fields(parsed.params),
       body: takesJsonBody(action) ? parsed.json : undefined,
       account,
       view: { store, userId: account.userId, origin, liveThumbnail: account.live?.thumbnail },
       now,
-    });
-    // Never answer with data that is not yet on disk.
-    await store.durable();
-    exchange.code = Codes.success;
-    const answer = readyAnswer(success(outcome));
-    const { result } = outcome;
-    kept?.keep(
-      key,
-      stamp,
-      origin,
-      answer,
-      result instanceof JsonList ? result.stillSame : undefined,
-      storeStamp(store),
+    };
+    return answerByHandler(res, handler, context, exchange, keeping);
+  };
+  return (req, res, incoming, exchange) => {
+    if (incoming.method !== 'GET' && incoming.method !== 'POST') {
+      throw new HttpFault(405, Codes.parameterInvalid, `method must be GET or POST (got ${incoming.method || '?'})`, {
+        Allow: 'GET, POST',
+      });
+    }
+    // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
+    // for, so no deadline timer (Node drains such a request itself once answered).
+    const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
+    if (bodiless) return serve(req, res, incoming, exchange, NO_BODY, false);
+    const jsonAction = takesJsonBody(incoming.searchParams.get('action') ?? '');
+    return withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs).then((body) =>
+      serve(req, res, incoming, exchange, body, jsonAction),
     );
-    write(res, 200, answer);
   };
 }
