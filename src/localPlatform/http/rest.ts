@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, ActionContext, ActionHandler } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
-import { HttpFault, readyAnswer, success, write } from './answer';
+import { HttpFault, ownAnswer, readyAnswer, success, write } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { dispatch } from './dispatch';
 import { parseRequest, readBody } from './request';
@@ -84,7 +84,8 @@ async function answerByHandler(
   // Never answer with data that is not yet on disk.
   await store.durable();
   exchange.code = Codes.success;
-  const answer = readyAnswer(success(outcome));
+  // A kept answer is joined for itself: the page cache keeps the other actions' pages, not the same bytes again.
+  const answer = keeping ? ownAnswer(success(outcome)) : readyAnswer(success(outcome));
   if (keeping) {
     const { result } = outcome;
     const stillSame = result instanceof JsonList ? result.stillSame : undefined;
