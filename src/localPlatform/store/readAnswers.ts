@@ -138,8 +138,8 @@ export class ReadAnswers {
 const READ_ANSWERS = Symbol('read answers');
 
 /**
- * 8 MiB per account: the answers share their bodies with the joined pages (PageCache, answer.ts) while both
- * hold them, so the two together stay near the pages' own bound.
+ * 8 MiB per account, as the joined pages (PageCache, answer.ts), which no longer hold the list reads' pages: a kept
+ * answer's body is joined for it alone, so the same bytes are not held by both.
  */
 export const READ_ANSWER_BYTES = 8 * 1024 * 1024;
 
