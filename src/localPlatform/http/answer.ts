@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../../api/errorCodes';
 import type { ActionOutcome } from '../actions/context';
 import { PlatformFault } from './faults';
-import { PageCache, joinedAnswer, type Answer } from '../store/answerCache';
+import { PageCache, type Answer } from '../store/answerCache';
 
 export interface Envelope {
   code: number;
@@ -56,14 +56,6 @@ const NO_EXTRA: Readonly<Record<string, string>> = {};
  */
 export function readyAnswer(envelope: Envelope): Answer {
   return pages.answer(envelope);
-}
-
-/**
- * The envelope's body and headers, joined for it alone: for an answer kept whole (readAnswers.ts), which
- * would otherwise hold a page the page cache may drop, and so keep its memory twice.
- */
-export function ownAnswer(envelope: Envelope): Answer {
-  return joinedAnswer(envelope);
 }
 
 /** Writes a ready answer as a bare server does: raw headers, one buffer. */

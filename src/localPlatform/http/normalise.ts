@@ -83,23 +83,9 @@ export function allowedHostNames(bound: string, extra: readonly string[] = []): 
 }
 
 /** The host name of a Host header value (`name`, `name:port`, `[v6]:port`); undefined if unreadable. */
-function readHost(header: string): string | undefined {
+function hostOf(header: string): string | undefined {
   const m = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9._-]+)(?::\d*)?$/.exec(header.trim());
   return m ? canonicalHost(m[1]) : undefined;
-}
-
-/** Host header values read lately: a client sends the same one on every request (a few dozen kept, then anew). */
-const hostsRead = new Map<string, string | undefined>();
-const MAX_HOSTS_READ = 64;
-
-function hostOf(header: string): string | undefined {
-  // A long value (no host name is longer than 255 characters) is read and not kept: the memory held stays small.
-  if (header.length > 260) return readHost(header);
-  if (hostsRead.has(header)) return hostsRead.get(header);
-  const name = readHost(header);
-  if (hostsRead.size >= MAX_HOSTS_READ) hostsRead.clear();
-  hostsRead.set(header, name);
-  return name;
 }
 
 function refused(detail: string): HttpFault {

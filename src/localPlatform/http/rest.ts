@@ -8,13 +8,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, ActionContext, ActionHandler } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
-import { HttpFault, ownAnswer, readyAnswer, success, write } from './answer';
+import { HttpFault, readyAnswer, success, write } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { dispatch } from './dispatch';
 import { parseRequest, readBody } from './request';
 import type { Incoming } from './normalise';
 import type { Exchange, Route } from './routes';
-import { JsonList } from '../store/answerCache';
+import { JsonList, joinedAnswer } from '../store/answerCache';
 import { answerKey, readAnswersOf, storeStamp, type ReadAnswers } from '../store/readAnswers';
 
 /**
@@ -85,7 +85,7 @@ async function answerByHandler(
   await store.durable();
   exchange.code = Codes.success;
   // A kept answer is joined for itself: the page cache keeps the other actions' pages, not the same bytes again.
-  const answer = keeping ? ownAnswer(success(outcome)) : readyAnswer(success(outcome));
+  const answer = keeping ? joinedAnswer(success(outcome)) : readyAnswer(success(outcome));
   if (keeping) {
     const { result } = outcome;
     const stillSame = result instanceof JsonList ? result.stillSame : undefined;
