@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../../api/errorCodes';
 import type { ActionOutcome } from '../actions/context';
 import { PlatformFault } from './faults';
-import { PageCache } from '../store/answerCache';
+import { PageCache, type Answer } from '../store/answerCache';
 
 export interface Envelope {
   code: number;
@@ -47,8 +47,23 @@ export function success(outcome: ActionOutcome): Envelope {
  */
 const pages = new PageCache(8 * 1024 * 1024);
 
-/** No headers besides the page's own (most answers): its headers object is written as it is. */
+/** No headers besides the page's own (most answers): its raw headers are written as they are. */
 const NO_EXTRA: Readonly<Record<string, string>> = {};
+
+/**
+ * The envelope's body and headers, ready to write. Page answers carry ready JSON of unchanged records
+ * (answerCache.ts), joined once per page with its headers: one buffer written, as a bare server writes it.
+ */
+export function readyAnswer(envelope: Envelope): Answer {
+  return pages.answer(envelope);
+}
+
+/** Writes a ready answer as a bare server does: raw headers, one buffer. */
+export function write(res: ServerResponse, status: number, answer: Answer): void {
+  if (res.headersSent) return;
+  res.writeHead(status, answer.headers as string[]);
+  res.end(answer.body);
+}
 
 export function send(
   res: ServerResponse,
@@ -56,19 +71,24 @@ export function send(
   envelope: Envelope,
   extra: Readonly<Record<string, string>> = NO_EXTRA,
 ): void {
+  const answer = readyAnswer(envelope);
+  if (extra === NO_EXTRA) {
+    write(res, status, answer);
+    return;
+  }
   if (res.headersSent) return;
-  // Page answers carry ready JSON of unchanged records (answerCache.ts), joined once per page with its headers:
-  // one buffer written, as a bare server writes it.
-  const { body, headers } = pages.answer(envelope);
-  res.writeHead(status, extra === NO_EXTRA ? headers : { ...headers, ...extra });
-  res.end(body);
+  // A refusal with headers of its own (Allow, Connection): rare, so an object is made to merge them.
+  const headers: Record<string, string> = {};
+  for (let i = 0; i < answer.headers.length; i += 2) headers[answer.headers[i]] = answer.headers[i + 1];
+  res.writeHead(status, { ...headers, ...extra });
+  res.end(answer.body);
 }
 
 /** Answers a refusal: its own status for an HttpFault, 200 otherwise. */
 export function sendFault(res: ServerResponse, fault: PlatformFault, close = false): void {
   const status = fault instanceof HttpFault ? fault.status : 200;
-  const headers = { ...(fault instanceof HttpFault ? fault.headers : {}), ...(close ? { Connection: 'close' } : {}) };
-  send(res, status, failure(fault), headers);
+  const own = fault instanceof HttpFault ? fault.headers : NO_EXTRA;
+  send(res, status, failure(fault), close ? { ...own, Connection: 'close' } : own);
 }
 
 /** Answers on a raw socket (the HTTP parser refused the request) and closes it. */

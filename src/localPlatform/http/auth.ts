@@ -22,10 +22,13 @@ function required(params: Record<string, string>, name: string): string {
   return value;
 }
 
+/** The given signature's bytes, decoded into one buffer made once (the check is synchronous), not one per request. */
+const givenBytes = Buffer.alloc(32);
+
 /** Constant-time: the given signature (64 hex digits, checked before) against the HMAC's 32 bytes. */
 function sameSignature(expected: Buffer, given: string): boolean {
-  const bytes = Buffer.from(given, 'hex');
-  return expected.length === 32 && bytes.length === 32 && timingSafeEqual(expected, bytes);
+  const decoded = givenBytes.write(given, 'hex');
+  return expected.length === 32 && decoded === 32 && timingSafeEqual(expected, givenBytes);
 }
 
 /**

@@ -4,14 +4,25 @@
  */
 import { Codes } from '../../api/errorCodes';
 import { ACTIONS } from '../../api/operations';
-import type { Account } from '../actions/context';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Account, ActionContext, ActionHandler } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
-import { HttpFault, send, success } from './answer';
+import { HttpFault, readyAnswer, success, write } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { dispatch } from './dispatch';
 import { parseRequest, readBody } from './request';
-import type { Route } from './routes';
+import type { Incoming } from './normalise';
+import type { Exchange, Route } from './routes';
+import { JsonList, joinedAnswer } from '../store/answerCache';
+import { answerKey, readAnswersOf, storeStamp, type ReadAnswers } from '../store/readAnswers';
+
+/**
+ * The reads whose whole answer is kept while the store is unchanged: the two lists, whose answers read only the
+ * store, the parameters, the origin and (channels) the live thumbnails, which their JsonList checks again. A read
+ * that reads anything else (the clock: getToken) must not be here.
+ */
+const KEPT_READS: ReadonlySet<string> = new Set(['liveGetChannelsByPage', 'queryVideo']);
 
 export interface RestOptions {
   accounts: ReadonlyMap<string, Account>;
@@ -53,8 +64,79 @@ export async function withBodyDeadline<T>(reading: Promise<T>, ms: number): Prom
   }
 }
 
+/** The request's kept answer, when its read keeps one: where it is looked up and put (readAnswers.ts). */
+interface Keeping {
+  answers: ReadAnswers;
+  key: string;
+  stamp: number;
+}
+
+/** Runs the handler and answers once its writes are on disk; a list read's answer is kept for the next ask. */
+async function answerByHandler(
+  res: ServerResponse,
+  handler: ActionHandler,
+  context: ActionContext,
+  exchange: Exchange,
+  keeping: Keeping | undefined,
+): Promise<void> {
+  const outcome = await handler(context);
+  const { store } = context.account;
+  // Never answer with data that is not yet on disk.
+  await store.durable();
+  exchange.code = Codes.success;
+  // A kept answer is joined for itself: the page cache keeps the other actions' pages, not the same bytes again.
+  const answer = keeping ? joinedAnswer(success(outcome)) : readyAnswer(success(outcome));
+  if (keeping) {
+    const { result } = outcome;
+    const stillSame = result instanceof JsonList ? result.stillSame : undefined;
+    keeping.answers.keep(keeping.key, keeping.stamp, context.view.origin, answer, stillSame, storeStamp(store));
+  }
+  write(res, 200, answer);
+}
+
 export function restRoute(options: RestOptions): Route {
-  return async (req, res, incoming, exchange) => {
+  /** After the body: parse, authenticate, dispatch, then the kept answer (nothing returned) or the handler's. */
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    incoming: Incoming,
+    exchange: Exchange,
+    body: Buffer,
+    jsonAction: boolean,
+  ): Promise<void> | void => {
+    const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
+    exchange.action = parsed.params.action ?? '-';
+    const now = Date.now();
+    const account = authenticate(parsed.params, options.accounts, options.auth, now);
+    const { action } = parsed.params;
+    const handler = dispatch(action);
+    const origin = options.originOf(incoming.hostName);
+    const { store } = account;
+    // A list read asked again with nothing changed: its kept answer, after the checks above, with no promise made.
+    let keeping: Keeping | undefined;
+    if (KEPT_READS.has(action)) {
+      keeping = {
+        answers: readAnswersOf(store),
+        key: answerKey(parsed.params, incoming.hostName),
+        stamp: storeStamp(store),
+      };
+      const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);
+      if (ready) {
+        exchange.code = Codes.success;
+        write(res, 200, ready);
+        return;
+      }
+    }
+    const context: ActionContext = {
+      params: new Fields(parsed.params),
+      body: takesJsonBody(action) ? parsed.json : undefined,
+      account,
+      view: { store, userId: account.userId, origin, liveThumbnail: account.live?.thumbnail },
+      now,
+    };
+    return answerByHandler(res, handler, context, exchange, keeping);
+  };
+  return (req, res, incoming, exchange) => {
     if (incoming.method !== 'GET' && incoming.method !== 'POST') {
       throw new HttpFault(405, Codes.parameterInvalid, `method must be GET or POST (got ${incoming.method || '?'})`, {
         Allow: 'GET, POST',
@@ -63,26 +145,10 @@ export function restRoute(options: RestOptions): Route {
     // A request with neither Content-Length nor Transfer-Encoding has no body (RFC 9112 6.3): nothing to wait
     // for, so no deadline timer (Node drains such a request itself once answered).
     const bodiless = req.headers['content-length'] === undefined && req.headers['transfer-encoding'] === undefined;
-    const jsonAction = !bodiless && takesJsonBody(incoming.searchParams.get('action') ?? '');
-    const body = bodiless
-      ? NO_BODY
-      : await withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs);
-    const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
-    exchange.action = parsed.params.action ?? '-';
-    const now = Date.now();
-    const account = authenticate(parsed.params, options.accounts, options.auth, now);
-    const handler = dispatch(parsed.params.action);
-    const origin = options.originOf(incoming.hostName);
-    const outcome = await handler({
-      params: new Fields(parsed.params),
-      body: takesJsonBody(parsed.params.action) ? parsed.json : undefined,
-      account,
-      view: { store: account.store, userId: account.userId, origin, liveThumbnail: account.live?.thumbnail },
-      now,
-    });
-    // Never answer with data that is not yet on disk.
-    await account.store.durable();
-    exchange.code = Codes.success;
-    send(res, 200, success(outcome));
+    if (bodiless) return serve(req, res, incoming, exchange, NO_BODY, false);
+    const jsonAction = takesJsonBody(incoming.searchParams.get('action') ?? '');
+    return withBodyDeadline(readBody(req, options.maxBodyBytes), options.bodyTimeoutMs).then((body) =>
+      serve(req, res, incoming, exchange, body, jsonAction),
+    );
   };
 }

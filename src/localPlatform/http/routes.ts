@@ -21,12 +21,13 @@ export interface Exchange {
   answered: boolean;
 }
 
+/** Nothing returned: answered at once (a kept answer, routes.ts's callers need not wait); else when it settles. */
 export type Route = (
   req: IncomingMessage,
   res: ServerResponse,
   incoming: Incoming,
   exchange: Exchange,
-) => Promise<void>;
+) => Promise<void> | void;
 
 /** `anyOrigin`: pages of every origin may read it (GET, HEAD, OPTIONS), as from a CDN. */
 export interface RouteEntry {

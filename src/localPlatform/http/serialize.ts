@@ -454,11 +454,14 @@ export function channelList(view: View, channels: readonly ChannelRec[]): JsonLi
   const { store } = view;
   const key = `${view.origin.http} ${view.origin.host} ${view.userId} ${store.version('liveTemplates')} ${store.version('liveLogos')}`;
   const caches = cachesOf(store);
-  return new JsonList(
-    channels.map((ch) =>
-      caches.channels.bytes(ch, key, view.liveThumbnail?.(ch.id) ? 'thumbnail' : '', () => channel(view, ch)),
-    ),
+  const { liveThumbnail } = view;
+  const shown = channels.map((ch) => liveThumbnail?.(ch.id) === true);
+  const fragments = channels.map((ch, i) =>
+    caches.channels.bytes(ch, key, shown[i] ? 'thumbnail' : '', () => channel(view, ch)),
   );
+  // A thumbnail comes and goes with live media, not with a write: a kept answer asks again (readAnswers.ts).
+  const stillSame = liveThumbnail && (() => channels.every((ch, i) => liveThumbnail(ch.id) === shown[i]));
+  return new JsonList(fragments, stillSame);
 }
 
 /**

@@ -60,16 +60,28 @@ function answerError(
   sendFault(res, new PlatformFault(Codes.exception));
 }
 
-/** One request through the pipeline, logged when someone listens. */
-function handler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+/**
+ * One request through the pipeline, logged when someone listens. A route that answered at once (a kept list
+ * answer) returns nothing: then no promise is made for the request; otherwise the returned promise settles
+ * once it is answered.
+ */
+function handler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void {
   // Made once per server, not per request.
   const routeFor = (path: string) => options.routes.find((r) => r.path(path));
   const readableByAnyOrigin = (path: string, method: string): boolean =>
     READS.has(method) && routeFor(path)?.anyOrigin === true;
-  return async (req, res) => {
+  const log = (exchange: Exchange, started: number): void => {
+    if (exchange.answered && options.onRequest) {
+      // The action name comes from the request: keep it to one short, printable word in logs.
+      const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
+      options.onRequest({ action: logged, code: exchange.code, durationMs: performance.now() - started });
+    }
+  };
+  return (req, res) => {
     // The clock is read only for a request log.
     const started = options.onRequest ? performance.now() : 0;
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
+    let pending: Promise<void> | void = undefined;
     try {
       const incoming = normalise(req, options.allowedHosts, readableByAnyOrigin);
       const route = routeFor(incoming.path);
@@ -80,16 +92,21 @@ function handler(options: HttpOptions): (req: IncomingMessage, res: ServerRespon
           `only ${options.served} are served (got ${incoming.path.slice(0, 100)})`,
         );
       }
-      await route.serve(req, res, incoming, exchange);
+      pending = route.serve(req, res, incoming, exchange);
     } catch (error) {
       answerError(req, res, error, exchange, options.logError);
-    } finally {
-      if (exchange.answered && options.onRequest) {
-        // The action name comes from the request: keep it to one short, printable word in logs.
-        const logged = exchange.action.slice(0, 64).replace(/[^\w-]/g, '?') || '-';
-        options.onRequest({ action: logged, code: exchange.code, durationMs: performance.now() - started });
-      }
     }
+    if (!pending) {
+      log(exchange, started);
+      return;
+    }
+    return pending.then(
+      () => log(exchange, started),
+      (error: unknown) => {
+        answerError(req, res, error, exchange, options.logError);
+        log(exchange, started);
+      },
+    );
   };
 }
 
@@ -145,7 +162,9 @@ export async function listen(host: string, port: number, options: HttpOptions): 
     { keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
     (req, res) => {
       inflight++;
-      void handle(req, res).finally(finished);
+      const handled = handle(req, res);
+      if (handled) void handled.finally(finished);
+      else finished();
     },
   );
   // Destroyed when silent this long (no 'timeout' listener on the server: Node destroys the socket).

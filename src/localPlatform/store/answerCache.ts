@@ -9,7 +9,14 @@
 
 /** A JSON list of ready fragments (each `,` and a record's JSON, see AnswerCache): written as it is. */
 export class JsonList {
-  constructor(readonly fragments: readonly Buffer[]) {}
+  constructor(
+    readonly fragments: readonly Buffer[],
+    /**
+     * Whether what the list read outside the store is still as it was (a channel's live thumbnail): a whole
+     * answer kept for the list (readAnswers.ts) is served only while it says so. Undefined: nothing else read.
+     */
+    readonly stillSame?: () => boolean,
+  ) {}
 
   /** The list's JSON text (for tests and anything else that wants it as text). */
   get text(): string {
@@ -89,10 +96,13 @@ export function envelopeChunks(envelope: { result: unknown }): Buffer[] {
   return chunks;
 }
 
-/** An answer's body and its headers, made once with the page (no header object per request). */
+/**
+ * An answer's body and its headers, made once with the page: raw (name, value, ...), as `writeHead` takes them
+ * and a bare server writes them, so no header object is read per request.
+ */
 export interface Answer {
   body: Buffer;
-  headers: Readonly<Record<string, string | number>>;
+  headers: readonly string[];
 }
 
 interface Page extends Answer {
@@ -106,7 +116,12 @@ interface Page extends Answer {
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
 function answerOf(body: Buffer): Answer {
-  return { body, headers: { 'Content-Type': JSON_TYPE, 'Content-Length': body.length } };
+  return { body, headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(body.length)] };
+}
+
+/** The envelope's JSON joined into one buffer of its own, with its headers (no page cache). */
+export function joinedAnswer(envelope: { result: unknown }): Answer {
+  return answerOf(Buffer.concat(envelopeChunks(envelope)));
 }
 
 /**
@@ -153,7 +168,7 @@ export class PageCache {
       return page;
     }
     if (page) this.drop(key, page);
-    const joined = answerOf(Buffer.concat(envelopeChunks(envelope)));
+    const joined = joinedAnswer(envelope);
     const length = joined.body.length;
     if (length > this.maxBytes / 4 || !this.roomFor(length)) return joined;
     this.pages.set(key, { head, fragments, tail, asked: false, ...joined });
