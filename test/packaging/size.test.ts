@@ -50,8 +50,9 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // for documents, would take ajv out again. To 470 KB for issue 28: live channel health (the ingest meter, the
   // health route; 462,186 bytes measured with all of issue 26). Lowered to 400 KB for issue 29: fault profiles are
   // checked with validators compiled at build time (src/localPlatform/faults/generated/, about 52 KB minified), not
-  // with ajv (389,798 bytes measured).
-  'dist/lazy/localPlatform.js': 400_000, // the local platform, busboy, node-media-server
+  // with ajv (389,798 bytes measured). To 404 KB later in issue 29: the list reads' whole answers
+  // (store/readAnswers.ts) and the records' shared texts (store/shared.ts), 401,179 bytes measured.
+  'dist/lazy/localPlatform.js': 404_000, // the local platform, busboy, node-media-server
   'dist/lazy/undici.js': 560_000, // undici's package root
   'dist/lazy/hls-parser.js': 48_000, // the inspector's playlist parser
   // Raised from 76 KB for issue 24 (nine check families with about 70 finding codes, the model, the timeline; the
