@@ -32,6 +32,15 @@ const common = {
 
 // ffmpeg from npm is an optional dependency found at run time (src/media/tools.ts), never bundled.
 const FFMPEG_PACKAGES = ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'];
+// Files a bundle names with require.resolve() to read at run time, not to bundle: hls.js's browser build, which
+// src/inspector/html.ts resolves for the local platform to serve (from dist/hls.min.js when installed). Marked
+// external, esbuild leaves the call as it is (it did so before, with a warning per bundle holding the module).
+const RESOLVED_AT_RUN_TIME = ['hls.js/dist/hls.min.js'];
+
+/** esbuild's build with the files resolved at run time added to the options' externals. */
+function build(options) {
+  return esbuild.build({ ...options, external: [...(options.external ?? []), ...RESOLVED_AT_RUN_TIME] });
+}
 
 // The extension's parts that activation does not need, each a bundle of its own under dist/lazy/, required
 // the first time they are used (issue 15: activation loads only what the first view needs). In the sources they
@@ -351,7 +360,7 @@ function checkCopies(metafiles) {
  */
 async function buildExtension(options) {
   const plugins = (shared) => [lazyLibraries('./lazy/'), partLoaders(shared)];
-  const first = await esbuild.build({
+  const first = await build({
     ...common,
     ...options,
     plugins: plugins(undefined),
@@ -363,7 +372,7 @@ async function buildExtension(options) {
   const parts = await Promise.all(
     Object.entries(SHARING_PARTS).map(([name, part]) => {
       shared[name] = new Set();
-      return esbuild.build({
+      return build({
         ...common,
         ...PART_WRAPPER,
         entryPoints: [part.source],
@@ -374,7 +383,7 @@ async function buildExtension(options) {
       });
     }),
   );
-  const result = await esbuild.build({ ...common, ...options, plugins: plugins(shared), metafile: true });
+  const result = await build({ ...common, ...options, plugins: plugins(shared), metafile: true });
   const grown = Object.keys(result.metafile.inputs).filter(
     (input) => input.startsWith('src/') && !eager.has(input) && !ONE_COPY.includes(input),
   );
@@ -392,7 +401,7 @@ async function buildExtension(options) {
 
 await Promise.all(
   Object.entries(selected).map(([name, options]) =>
-    name === 'extension' ? buildExtension(options) : esbuild.build({ ...common, ...options }),
+    name === 'extension' ? buildExtension(options) : build({ ...common, ...options }),
   ),
 );
 // The browser player's hls.js (src/localPlatform/http/player.ts serves it at /player/hls.js) beside the extension's
