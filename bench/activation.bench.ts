@@ -89,7 +89,7 @@ function vscodeApiNames(): string[] {
   return [...declarations.matchAll(/^\texport (?:namespace|class|enum|const|let) (\w+)/gm)].map((match) => match[1]!);
 }
 
-function makeVscodeSeam(): Record<string, unknown> {
+export function makeVscodeSeam(): Record<string, unknown> {
   // A plain object with real keys: the bundle copies the module's properties (esbuild's __toESM).
   const api: Record<string, unknown> = {};
   for (const name of vscodeApiNames()) api[name] = standIn(name);
@@ -131,7 +131,7 @@ function makeVscodeSeam(): Record<string, unknown> {
   return { ...api, ...overrides };
 }
 
-function makeContext(): Record<string, unknown> {
+export function makeContext(): Record<string, unknown> {
   const secrets = new Map<string, string>();
   const secretsChanged = new EventEmitter<{ key: string }>();
   return {
@@ -175,7 +175,7 @@ const median = (values: number[]): number => [...values].sort((a, b) => a - b)[M
  * Loads a CommonJS bundle the way Node does (read, compile with the module wrapper, run), without tsx's
  * transform hooks that `npm run bench` has installed for .js files, and with `vscode` answered by the seam.
  */
-function loadBundle(bundle: string, seam: unknown): ExtensionModule {
+export function loadBundle(bundle: string, seam: unknown): ExtensionModule {
   const source = readFileSync(bundle, 'utf8');
   const wrapper = compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
     filename: bundle,

@@ -32,6 +32,15 @@ const common = {
 
 // ffmpeg from npm is an optional dependency found at run time (src/media/tools.ts), never bundled.
 const FFMPEG_PACKAGES = ['@ffmpeg-installer/ffmpeg', '@ffprobe-installer/ffprobe'];
+// Files a bundle names with require.resolve() to read at run time, not to bundle: hls.js's browser build, which
+// src/inspector/html.ts resolves for the local platform to serve (from dist/hls.min.js when installed). Marked
+// external, esbuild leaves the call as it is (it did so before, with a warning per bundle holding the module).
+const RESOLVED_AT_RUN_TIME = ['hls.js/dist/hls.min.js'];
+
+/** esbuild's build with the files resolved at run time added to the options' externals. */
+function build(options) {
+  return esbuild.build({ ...options, external: [...(options.external ?? []), ...RESOLVED_AT_RUN_TIME] });
+}
 
 // The extension's parts that activation does not need, each a bundle of its own under dist/lazy/, required
 // the first time they are used (issue 15: activation loads only what the first view needs). In the sources they
@@ -44,6 +53,9 @@ const LAZY = {
   undici: { source: 'undici', outfile: 'dist/lazy/undici.js' },
   // The playlist parser (~42 KiB minified), loaded by src/inspector/hls.ts on the first playlist read.
   hlsParser: { source: 'hls-parser', outfile: 'dist/lazy/hls-parser.js' },
+  // The JSON-with-comments parser (~20 KiB minified, all of it), loaded by the parts that read documents (validation,
+  // the authoring features, the command handlers, configuration as code) when they load: one copy, not one each.
+  jsoncParser: { source: 'jsonc-parser', outfile: 'dist/lazy/jsonc-parser.js' },
   // The media reader's library, loaded by src/media/read.ts on the first media read (by the inspector or the
   // local platform, both lazy parts themselves).
   mediabunny: { source: 'mediabunny', outfile: 'dist/lazy/mediabunny.js' },
@@ -65,9 +77,13 @@ const SHARING_PARTS = {
   // The command handlers (issue 29), loaded by src/app/commands/commandTable.ts when a command first runs: the table
   // keeps ids and titles in the bundle.
   commands: { source: 'src/app/commands/handlers.ts', outfile: 'dist/lazy/commands.js' },
-  // The authoring features' implementation (validation, quick fixes, completion, hovers; issue 29), loaded by
+  // The authoring features' implementation (the Problems, quick fixes, completion, hovers; issue 29), loaded by
   // src/vscode/authoring/languageFeatures.ts when a document of the six kinds is open or a provider is first asked.
   authoring: { source: 'src/vscode/authoring/features.ts', outfile: 'dist/lazy/authoring.js' },
+  // Document validation (syntax, schema, rules, references; with jsonc-parser), loaded with the parts that validate:
+  // the authoring features, the command handlers, configuration as code and the inspection's ladder lab hold none of
+  // it, they are handed this part's module.
+  validation: { source: 'src/authoring/validate.ts', outfile: 'dist/lazy/validation.js' },
   // Finding ffmpeg (src/media/tools.ts, with its test encode), loaded by src/app/inspect/mediaTools.ts when the status
   // bar first looks (a second after activation), and with the parts that run ffmpeg.
   mediaTools: { source: 'src/media/tools.ts', outfile: 'dist/lazy/mediaTools.js' },
@@ -86,13 +102,8 @@ const SHARING_PARTS = {
 // wizard's WentBack is thrown by the questions part and caught by the wizard in the commands part.
 const ONE_COPY = ['src/app/ui.ts'];
 // Modules that several parts may each hold a copy of although they declare classes: the instances never leave the
-// part that made them (the authoring stack's JSON tree, problem sink, and the error toRequest throws and its own
-// caller catches).
-const COPIES_ALLOWED = [
-  'src/authoring/jsonDocument.ts',
-  'src/authoring/rules/ruleKit.ts',
-  'src/authoring/toRequest.ts',
-];
+// part that made them (the authoring stack's JSON tree, and the error toRequest throws and its own caller catches).
+const COPIES_ALLOWED = ['src/authoring/jsonDocument.ts', 'src/authoring/toRequest.ts'];
 const PART_SOURCES = new Map(Object.entries(SHARING_PARTS).map(([name, part]) => [join(root, part.source), name]));
 // The six authoring validators (src/authoring/generated/KIND.js, required by src/authoring/schemas.ts on
 // the first document of each kind), one file each under dist/lazy/validators/.
@@ -108,6 +119,7 @@ function lazyLibraries(dir) {
     setup(build) {
       build.onResolve({ filter: /^undici$/ }, () => ({ path: `${dir}undici.js`, external: true }));
       build.onResolve({ filter: /^hls-parser$/ }, () => ({ path: `${dir}hls-parser.js`, external: true }));
+      build.onResolve({ filter: /^jsonc-parser$/ }, () => ({ path: `${dir}jsonc-parser.js`, external: true }));
       build.onResolve({ filter: /^mediabunny$/ }, () => ({ path: `${dir}mediabunny.js`, external: true }));
       build.onResolve({ filter: /^\.\/generated\/\w+\.js$/ }, (args) => {
         const kind = args.path.slice('./generated/'.length, -'.js'.length);
@@ -274,6 +286,7 @@ const entries = {
   },
   lazyUndici: { entryPoints: [LAZY.undici.source], outfile: LAZY.undici.outfile },
   lazyHlsParser: { entryPoints: [LAZY.hlsParser.source], outfile: LAZY.hlsParser.outfile },
+  lazyJsoncParser: { entryPoints: [LAZY.jsoncParser.source], outfile: LAZY.jsoncParser.outfile },
   lazyValidators: {
     entryPoints: VALIDATOR_KINDS.map((kind) => `src/authoring/generated/${kind}.js`),
     outdir: 'dist/lazy/validators',
@@ -291,6 +304,7 @@ const EXTENSION_PARTS = [
   'lazyLocalPlatform',
   'lazyUndici',
   'lazyHlsParser',
+  'lazyJsoncParser',
   'lazyMediabunny',
   'lazyValidators',
 ];
@@ -351,7 +365,7 @@ function checkCopies(metafiles) {
  */
 async function buildExtension(options) {
   const plugins = (shared) => [lazyLibraries('./lazy/'), partLoaders(shared)];
-  const first = await esbuild.build({
+  const first = await build({
     ...common,
     ...options,
     plugins: plugins(undefined),
@@ -363,7 +377,7 @@ async function buildExtension(options) {
   const parts = await Promise.all(
     Object.entries(SHARING_PARTS).map(([name, part]) => {
       shared[name] = new Set();
-      return esbuild.build({
+      return build({
         ...common,
         ...PART_WRAPPER,
         entryPoints: [part.source],
@@ -374,7 +388,7 @@ async function buildExtension(options) {
       });
     }),
   );
-  const result = await esbuild.build({ ...common, ...options, plugins: plugins(shared), metafile: true });
+  const result = await build({ ...common, ...options, plugins: plugins(shared), metafile: true });
   const grown = Object.keys(result.metafile.inputs).filter(
     (input) => input.startsWith('src/') && !eager.has(input) && !ONE_COPY.includes(input),
   );
@@ -392,7 +406,7 @@ async function buildExtension(options) {
 
 await Promise.all(
   Object.entries(selected).map(([name, options]) =>
-    name === 'extension' ? buildExtension(options) : esbuild.build({ ...common, ...options }),
+    name === 'extension' ? buildExtension(options) : build({ ...common, ...options }),
   ),
 );
 // The browser player's hls.js (src/localPlatform/http/player.ts serves it at /player/hls.js) beside the extension's

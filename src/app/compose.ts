@@ -22,6 +22,7 @@ import { listCallbacks } from './commands/callbackActions';
 import { ResourceTreeModel } from './tree/resourceTree';
 import { videoStatusText } from './tree/videoPresentation';
 import { VideoTreeModel } from './tree/videoTree';
+import { memberOf, OnFirstUse } from './util/onFirstUse';
 
 type Base = ReturnType<typeof connect>;
 type Models = ReturnType<typeof viewModels>;
@@ -46,25 +47,34 @@ function connect(ports: Ports) {
   return { accounts, localPlatform, connection };
 }
 
-/** The views' models and the pollers of their settling items. */
+/**
+ * The views' models and the pollers of their settling items, each made on first use (the view first asks for its
+ * items, or a command uses it): activation makes none. A poller is made with its model, so it hears the first load.
+ */
 function viewModels(ports: Ports, { accounts, localPlatform, connection }: Base) {
   const { log, settings } = ports;
-  const channels = new ChannelTreeModel(connection, () => settings.pageSize());
-  channels.liveSimulated = () =>
-    localPlatform.isLiveSimulated && accounts.list().some((a) => a.id === connection.accountId && a.origin === 'local');
-  const videos = new VideoTreeModel(connection, () => settings.pageSize());
-  const resources = new ResourceTreeModel(connection, () => settings.pageSize());
+  const pageSize = (): number => settings.pageSize();
   const interval = (): number => settings.pollIntervalMs();
-  // Starting channels by id, live ones by re-reading their pages (src/app/tree/liveWatch.ts).
-  const channelWatch = new LiveWatch(channels, {
-    pollIntervalMs: interval,
-    liveRefreshMs: () => settings.liveRefreshMs(),
+  const channelView = new OnFirstUse(() => {
+    const model = new ChannelTreeModel(connection, pageSize);
+    model.liveSimulated = () =>
+      localPlatform.isLiveSimulated &&
+      accounts.list().some((a) => a.id === connection.accountId && a.origin === 'local');
+    // Starting channels by id, live ones by re-reading their pages (src/app/tree/liveWatch.ts).
+    const watch = new LiveWatch(model, { pollIntervalMs: interval, liveRefreshMs: () => settings.liveRefreshMs() });
+    return { model, poller: new Poller(watch, () => watch.intervalMs(), log) };
   });
-  const poller = {
-    channels: new Poller(channelWatch, () => channelWatch.intervalMs(), log),
-    videos: new Poller(videos, interval, log),
+  const videoView = new OnFirstUse(() => {
+    const model = new VideoTreeModel(connection, pageSize);
+    return { model, poller: new Poller(model, interval, log) };
+  });
+  return {
+    channels: memberOf(channelView, (view) => view.model),
+    channelPoller: memberOf(channelView, (view) => view.poller),
+    videos: memberOf(videoView, (view) => view.model),
+    videoPoller: memberOf(videoView, (view) => view.poller),
+    resources: new OnFirstUse(() => new ResourceTreeModel(connection, pageSize)),
   };
-  return { channels, videos, resources, poller };
 }
 
 /** The documents' accounts, the reference lists and the Problems; the editor whose new documents are tied. */
@@ -98,65 +108,79 @@ function authoringServices(ports: Ports, { connection, accounts }: Base) {
   return { documentAccounts, references, diagnostics, editor };
 }
 
-/** ffmpeg, the proxy-aware fetch, the panels, the playlists' Problems and the tooltips' pictures. */
+/**
+ * ffmpeg, the proxy-aware fetch and the panels, made on first use (a command, the status bar's first look for
+ * ffmpeg a second after activation, a tooltip's picture); the playlists' Problems and the tooltips' pictures.
+ */
 function inspectionServices(ports: Ports, { localPlatform }: Base) {
   const { settings } = ports;
-  const proxyFetch = new ProxyFetch(() => settings.clientOptions());
-  const inspection = new InspectionServices(
-    new MediaToolsFinder(
-      () => settings.ffmpegPath() ?? '',
-      (dir) => settings.updateFfmpegPath(dir),
-    ),
-    proxyFetch,
-    ports.panels,
-    ports.state,
-    ports.storageDir,
-    localPlatform,
+  const proxyFetch = new OnFirstUse(() => new ProxyFetch(() => settings.clientOptions()));
+  const inspection = new OnFirstUse(
+    () =>
+      new InspectionServices(
+        new MediaToolsFinder(
+          () => settings.ffmpegPath() ?? '',
+          (dir) => settings.updateFfmpegPath(dir),
+        ),
+        proxyFetch.value,
+        ports.panels,
+        ports.state,
+        ports.storageDir,
+        localPlatform,
+      ),
   );
   const playlists = new PlaylistDocuments(ports.playlistProblems);
-  const stills = new Stills((url, signal) => proxyFetch.get(url, signal));
+  const stills = new Stills((url, signal) => proxyFetch.value.get(url, signal));
   return { proxyFetch, inspection, playlists, stills };
 }
 
-/** What follows a switch of account, and the message when a followed transcoding ends. */
+/**
+ * What follows a switch of account, and the message when a followed transcoding ends. A model not made yet has
+ * nothing of the old account to drop: it is made for the account active then.
+ */
 function subscribe(ui: Ports['ui'], { connection }: Base, models: Models, revalidateAll: () => void) {
   const { channels, videos, resources } = models;
   let shownAccount = connection.accountId;
-  return [
+  const subscriptions = [
     connection.onDidChange(() => {
       // Another account: its filters, sorting and grouping were the old account's (a search, a category, an order).
       if (connection.accountId !== shownAccount) {
         shownAccount = connection.accountId;
-        channels.clearFilter();
-        videos.clearFilter();
+        channels.ifMade?.clearFilter();
+        videos.ifMade?.clearFilter();
         // Documents not tied to an account are checked against the active one: check them all again.
         revalidateAll();
       }
       // A new account: nothing cached from the old one may show.
-      channels.reset();
-      videos.reset();
-      resources.reset();
-    }),
-    videos.onSettled((video) => {
-      const name = video.title || video.fileName;
-      const status = videoStatusText(video.status).toLowerCase();
-      if (video.status === VideoStatuses.completed)
-        void ui.info(l10n.t('Transcoding finished "{0}": {1}.', name, status));
-      else void ui.warn(l10n.t('Transcoding ended "{0}": {1}.', name, status));
+      channels.ifMade?.reset();
+      videos.ifMade?.reset();
+      resources.ifMade?.reset();
     }),
   ];
+  videos.whenMade((model) =>
+    subscriptions.push(
+      model.onSettled((video) => {
+        const name = video.title || video.fileName;
+        const status = videoStatusText(video.status).toLowerCase();
+        if (video.status === VideoStatuses.completed)
+          void ui.info(l10n.t('Transcoding finished "{0}": {1}.', name, status));
+        else void ui.warn(l10n.t('Transcoding ended "{0}": {1}.', name, status));
+      }),
+    ),
+  );
+  return subscriptions;
 }
 
 /** A channel or a video shown in its view, or why not (the filter hides it). */
 function revealer(ports: Ports, { channels, videos }: Models): AppContext['reveal'] {
   return {
     async channel(id: string): Promise<void> {
-      const node = await channels.locateChannel(id);
+      const node = await channels.value.locateChannel(id);
       if (node) await ports.revealNode('channels', node);
       else void ports.ui.info(l10n.t('The channel is not in the Live channels list with the current filter.'));
     },
     async video(id: string): Promise<void> {
-      const node = await videos.locateVideo(id);
+      const node = await videos.value.locateVideo(id);
       if (node) await ports.revealNode('videos', node);
       else void ports.ui.info(l10n.t('The video is not in the Videos list with the current filter.'));
     },
@@ -173,35 +197,58 @@ export async function compose(ports: Ports): Promise<AppContext> {
   const base = connect(ports);
   const { accounts, localPlatform, connection } = base;
   const models = viewModels(ports, base);
-  const { poller } = models;
+  const { channels, videos, resources, channelPoller, videoPoller } = models;
   const { documentAccounts, references, diagnostics, editor } = authoringServices(ports, base);
   const { proxyFetch, inspection, playlists, stills } = inspectionServices(ports, base);
   const subscriptions = subscribe(ui, base, models, () => diagnostics.revalidateAll());
   // The Callbacks view (src/app/callbacks/): the local platform's deliveries, read when the view asks.
-  const callbacks = new CallbackTreeModel(() => listCallbacks(ctx));
-  subscriptions.push(connection.onDidChange(() => callbacks.refresh()));
+  const callbacks = new OnFirstUse(() => new CallbackTreeModel(() => listCallbacks(ctx)));
+  subscriptions.push(connection.onDidChange(() => callbacks.ifMade?.refresh()));
   const ctx: AppContext = {
     ui,
     log,
     connection,
     accounts,
     localPlatform,
-    models: { channels: models.channels, videos: models.videos, resources: models.resources, callbacks },
-    poller,
+    views: { channels, videos, resources, callbacks, channelPoller, videoPoller },
+    models: {
+      get channels() {
+        return channels.value;
+      },
+      get videos() {
+        return videos.value;
+      },
+      get resources() {
+        return resources.value;
+      },
+      get callbacks() {
+        return callbacks.value;
+      },
+    },
+    poller: {
+      get channels() {
+        return channelPoller.value;
+      },
+      get videos() {
+        return videoPoller.value;
+      },
+    },
     reveal: revealer(ports, models),
     editor,
     documentAccounts,
     authoring: { references, diagnostics },
-    inspection,
+    get inspection() {
+      return inspection.value;
+    },
     playlists,
     stills,
     ...(ports.pickLimit !== undefined ? { pickLimit: ports.pickLimit } : {}),
     async dispose(): Promise<void> {
       for (const subscription of subscriptions) subscription.dispose();
-      poller.channels.dispose();
-      poller.videos.dispose();
+      channelPoller.ifMade?.dispose();
+      videoPoller.ifMade?.dispose();
       playlists.dispose();
-      await proxyFetch.close();
+      await proxyFetch.ifMade?.close();
       await connection.dispose();
       await localPlatform.dispose();
     },

@@ -13,6 +13,7 @@ import type { LogSink } from './log';
 import type { CallbackTreeModel } from './callbacks/callbackTree';
 import type { ChannelTreeModel } from './tree/channelTree';
 import type { Poller } from './tree/poller';
+import type { Lazy } from './util/onFirstUse';
 import type { ResourceTreeModel } from './tree/resourceTree';
 import type { VideoTreeModel } from './tree/videoTree';
 import type { Ui } from './ui';
@@ -74,6 +75,18 @@ export interface AppContext {
   readonly connection: Connection;
   readonly accounts: AccountStore;
   readonly localPlatform: LocalPlatformHost;
+  /**
+   * The views' models and pollers as made on first use (src/app/util/onFirstUse.ts): the views follow them from when
+   * they are made. `models` and `poller` below make them when asked.
+   */
+  readonly views: {
+    readonly channels: Lazy<ChannelTreeModel>;
+    readonly videos: Lazy<VideoTreeModel>;
+    readonly resources: Lazy<ResourceTreeModel>;
+    readonly callbacks: Lazy<CallbackTreeModel>;
+    readonly channelPoller: Lazy<Poller>;
+    readonly videoPoller: Lazy<Poller>;
+  };
   /** The models behind the two views (src/vscode/treeAdapter.ts shows them). */
   readonly models: {
     readonly channels: ChannelTreeModel;

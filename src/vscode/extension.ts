@@ -85,24 +85,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   shutdown = () => ctx.dispose();
   subscriptions.push({ dispose: () => inBackground(ctx.log, 'Closing the extension', ctx.dispose()) });
 
+  // One closure shape for every row: the table is plain data, nothing else is made per command.
   for (const row of COMMANDS)
     subscriptions.push(
       vscode.commands.registerCommand(row.id, (...raw: unknown[]) => runCommand(ctx, row, commandArgs(raw))),
     );
 
-  const { channels, videos } = ctx.models;
+  // The views' models are made when VS Code first asks a view for its items (or a command uses them).
+  const { channels, videos, resources, callbacks, channelPoller, videoPoller } = ctx.views;
   views.channels = createView(
     CHANNELS_VIEW,
     channels,
-    ctx.poller.channels,
+    channelPoller,
     CHANNELS_FILTERED_KEY,
     subscriptions,
     ctx.stills,
     channelHealthTooltips(ctx),
   );
-  views.videos = createView(VIDEOS_VIEW, videos, ctx.poller.videos, VIDEOS_FILTERED_KEY, subscriptions, ctx.stills);
-  createResourceView(ctx.models.resources, subscriptions);
-  createCallbacksView(ctx.models.callbacks, subscriptions);
+  views.videos = createView(VIDEOS_VIEW, videos, videoPoller, VIDEOS_FILTERED_KEY, subscriptions, ctx.stills);
+  createResourceView(resources, subscriptions);
+  createCallbacksView(callbacks, subscriptions);
 
   registerDocumentAccountLens(ctx, subscriptions);
   registerConfigs(ctx, subscriptions);
@@ -122,8 +124,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     ctx.localPlatform.onDidStart(showAccount),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (VIEW_SETTINGS.some((key) => event.affectsConfiguration(key))) {
-        channels.refresh();
-        videos.refresh();
+        channels.ifMade?.refresh();
+        videos.ifMade?.refresh();
       }
       if (CONNECTION_SETTINGS.some((key) => event.affectsConfiguration(key))) ctx.connection.restart();
     }),

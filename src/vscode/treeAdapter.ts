@@ -3,6 +3,7 @@ import { FetchTracker } from '../app/tree/fetchTracker';
 import type { TreeNode } from '../app/tree/nodes';
 import type { TooltipExtra } from '../app/health/tooltips';
 import type { Stills } from '../app/tree/stills';
+import type { Lazy } from '../app/util/onFirstUse';
 
 /** A tree model as the adapter sees it (channelTree.ts, videoTree.ts). */
 export interface TreeModel {
@@ -21,22 +22,27 @@ const COLLAPSIBLE = {
 export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<TreeNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly subscription: { dispose(): void };
+  private subscription: { dispose(): void } | undefined;
+  private disposed = false;
   /** What VS Code has fetched since the last change: a reveal waits for it (see fetchTracker.ts). */
   readonly fetched = new FetchTracker<TreeNode>();
 
   /**
    * `stills`: a node with a still gets its tooltip when hovered (resolveTreeItem), picture embedded; `extra`: more
-   * tooltip for the rows it applies to, also when hovered (a running channel's health).
+   * tooltip for the rows it applies to, also when hovered (a running channel's health). The model is made when VS
+   * Code first asks for the items (or a command first uses it); its changes are followed from then.
    */
   constructor(
-    private readonly model: TreeModel,
+    private readonly model: Lazy<TreeModel>,
     private readonly stills?: Stills,
     private readonly extra?: TooltipExtra,
   ) {
-    this.subscription = model.onDidChange((node) => {
-      if (node === undefined) this.fetched.rootChanged();
-      this.changed.fire(node);
+    model.whenMade((made) => {
+      if (this.disposed) return;
+      this.subscription = made.onDidChange((node) => {
+        if (node === undefined) this.fetched.rootChanged();
+        this.changed.fire(node);
+      });
     });
   }
 
@@ -72,15 +78,16 @@ export class ModelTreeProvider implements vscode.TreeDataProvider<TreeNode>, vsc
   }
 
   getChildren(node?: TreeNode): Promise<TreeNode[]> {
-    return this.fetched.track(node, this.model.getChildren(node));
+    return this.fetched.track(node, this.model.value.getChildren(node));
   }
 
   getParent(node: TreeNode): TreeNode | undefined {
-    return this.model.getParent(node);
+    return this.model.value.getParent(node);
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    this.disposed = true;
+    this.subscription?.dispose();
     this.changed.dispose();
   }
 }

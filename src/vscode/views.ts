@@ -3,6 +3,7 @@ import type { TreeNode } from '../app/tree/nodes';
 import type { Poller } from '../app/tree/poller';
 import type { TooltipExtra } from '../app/health/tooltips';
 import type { Stills } from '../app/tree/stills';
+import type { Lazy } from '../app/util/onFirstUse';
 import { ModelTreeProvider, type TreeModel } from './treeAdapter';
 
 export const CHANNELS_VIEW = 'videoPlatform.channels';
@@ -13,16 +14,22 @@ export interface View {
   readonly provider: ModelTreeProvider;
 }
 
-/** Creates a tree view over a model, its poller following visibility, and its filter description. */
+/** A view's model as the view follows it: its items, its filter in words, its totals. */
+type ViewModel = TreeModel & {
+  readonly filterText: string;
+  /** Totals and the filter in force; the filter text when the model has none. */
+  readonly description?: string;
+  readonly onDidLoad?: (listener: () => void) => { dispose(): void };
+};
+
+/**
+ * Creates a tree view over a model, its poller following visibility, and its filter description. The model and its
+ * poller are made on first use (VS Code asks for the items, or a command uses them), and followed from then.
+ */
 export function createView(
   id: string,
-  model: TreeModel & {
-    readonly filterText: string;
-    /** Totals and the filter in force; the filter text when the model has none. */
-    readonly description?: string;
-    readonly onDidLoad?: (listener: () => void) => { dispose(): void };
-  },
-  poller: Poller,
+  model: Lazy<ViewModel>,
+  poller: Lazy<Poller>,
   filteredKey: string,
   subscriptions: vscode.Disposable[],
   stills?: Stills,
@@ -34,16 +41,37 @@ export function createView(
     canSelectMany: true,
     showCollapseAll: true,
   });
+  subscriptions.push(
+    provider,
+    view,
+    view.onDidChangeVisibility((event) => poller.ifMade?.setVisible(event.visible)),
+  );
+  // A poller starts as if shown: told when it is made that the view is hidden.
+  poller.whenMade((made) => {
+    if (!view.visible) made.setVisible(false);
+  });
+  model.whenMade((made) => followModel(view, made, poller.value, filteredKey, subscriptions));
+  return { view, provider };
+}
+
+/**
+ * The view's description and "filtered" context key follow the model's changes and loads, and each change kicks the
+ * poller. Nothing is described when the model is made: a new model has no filter and no totals (an unset context
+ * key is false, as "filtered" would be).
+ */
+function followModel(
+  view: vscode.TreeView<TreeNode>,
+  model: ViewModel,
+  poller: Poller,
+  filteredKey: string,
+  subscriptions: vscode.Disposable[],
+): void {
   const describe = (): void => {
     view.description = (model.description ?? model.filterText) || undefined;
     // Only a closing window refuses a context key; the view goes with it.
     vscode.commands.executeCommand('setContext', filteredKey, model.filterText !== '').then(undefined, () => undefined);
   };
-  describe();
   subscriptions.push(
-    provider,
-    view,
-    view.onDidChangeVisibility((event) => poller.setVisible(event.visible)),
     model.onDidChange((node) => {
       if (node === undefined) describe();
       poller.kick();
@@ -51,8 +79,6 @@ export function createView(
   );
   // The totals are known once a page has come back.
   if (model.onDidLoad) subscriptions.push(model.onDidLoad(describe));
-  poller.setVisible(view.visible);
-  return { view, provider };
 }
 
 /** How long a reveal waits for VS Code to fetch the refreshed tree, and then for the selection to show. */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { PlatformClient } from '../../src/api/client';
 import type { Channel } from '../../src/api/types';
 import { COMMANDS } from '../../src/app/commands/commandTable';
+import { rowHandler } from '../../src/app/commands/runCommand';
 import { PICK_LIMIT } from '../../src/app/ask/targets';
 import { deleteChannels } from '../../src/app/commands/deleteChannel';
 import { showVideoPlayAddresses } from '../../src/app/commands/playAddresses';
@@ -188,7 +189,7 @@ describe('Palette picks on accounts with more records than one pick lists', () =
           harness.ui.asked.push({ kind: 'pickMany', title: options.title, items }),
           undefined
         );
-        assert.equal(await harness.run(row.run), undefined, id);
+        assert.equal(await harness.run(rowHandler(row)), undefined, id);
         const first = harness.ui.asked[0];
         assert.ok(
           first && (first.kind === 'pick' || first.kind === 'pickMany'),

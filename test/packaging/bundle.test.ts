@@ -133,24 +133,30 @@ describe('The built bundle (dist/extension.js) with a minimal vscode seam', func
       assert.ok(result.partsAfterRun?.includes(part), `${part} not loaded: ${result.partsAfterRun?.join(', ')}`);
   });
 
-  it("reports a lazy part that cannot be loaded (a damaged install) through the command's failure message", async () => {
+  /** The messages shown when `command` runs on a copy of the bundle whose lazy part `part` is missing. */
+  async function runWithout(part: string, command: string): Promise<string[] | undefined> {
     const copy = await mkdtemp(join(tmpdir(), 'vp-damaged-'));
     try {
       await cp(join(root, 'dist', 'extension.js'), join(copy, 'extension.js'));
       await cp(join(root, 'dist', 'lazy'), join(copy, 'lazy'), { recursive: true });
-      await rm(join(copy, 'lazy', 'commands.js'));
-      const result = await probeBundle(
-        storageDir,
-        ['activate', 'run=videoPlatform.refreshChannels'],
-        {},
-        join(copy, 'extension.js'),
-      );
-      assert.deepEqual(result.errorMessages, [
-        `««Refresh channels» failed: «The extension's commands part could not be loaded: Cannot find module './lazy/commands.js'»»`,
-      ]);
+      await rm(join(copy, 'lazy', part));
+      const result = await probeBundle(storageDir, ['activate', `run=${command}`], {}, join(copy, 'extension.js'));
+      return result.errorMessages;
     } finally {
       await rm(copy, { recursive: true, force: true });
     }
+  }
+
+  it("reports a lazy part that cannot be loaded (a damaged install) through the command's failure message", async () => {
+    assert.deepEqual(await runWithout('commands.js', 'videoPlatform.refreshChannels'), [
+      `««Refresh channels» failed: «The extension's commands part could not be loaded: Cannot find module './lazy/commands.js'»»`,
+    ]);
+  });
+
+  it('reports a damaged configuration-as-code part like the other parts', async () => {
+    assert.deepEqual(await runWithout('configs.js', 'videoPlatform.planFolder'), [
+      `««Plan folder» failed: «The extension's configs part could not be loaded: Cannot find module './lazy/configs.js'»»`,
+    ]);
   });
 
   it('without an account shows the welcome view (no items) and the "no account" status', async () => {

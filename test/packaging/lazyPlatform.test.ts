@@ -47,6 +47,18 @@ describe('The lazy local platform bundle (dist/lazy/localPlatform.js) outside th
     await rm(copy, { recursive: true, force: true });
   });
 
+  it("is built without warnings: hls.js's require.resolve is meant to run at run time (scripts/build.mjs)", async () => {
+    // The command line's bundle holds src/inspector/html.ts, which resolves hls.js's browser build at run time.
+    const { stderr } = await run(process.execPath, [join(root, 'scripts', 'build.mjs'), '--only', 'platform'], {
+      cwd: root,
+    });
+    assert.equal(stderr, '');
+    assert.match(
+      readFileSync(join(root, 'dist', 'localPlatform.js'), 'utf8'),
+      /require\.resolve\("hls\.js\/dist\/hls\.min\.js"\)/,
+    );
+  });
+
   it("serves the browser player's hls.js from dist/, not from node_modules", async () => {
     const { stdout } = await run(process.execPath, ['-e', PROBE, join(copy, 'dist', 'lazy', 'localPlatform.js')], {
       cwd: copy,

@@ -63,18 +63,26 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
   // To 236 KB for issue 29: the part holds its own copy of what the bundle no longer carries (document validation with
   // jsonc-parser, the pick helpers, Set Up ffmpeg): 230,321 bytes measured. To 250 KB with issue 28's ladder lab
   // through the local platform and content checks on every rendition and fMP4: 245,140 bytes measured.
-  'dist/lazy/inspect.js': 250_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
+  // Lowered to 194 KB for issue 29: document validation is a part of its own (dist/lazy/validation.js) that the
+  // parts which validate are handed, and jsonc-parser a file of its own beside them: 188,865 bytes measured.
+  'dist/lazy/inspect.js': 194_000, // the inspection commands, the stream inspector, the media reader, the ladder lab
   // Issue 27: configuration as code (pull, plan, apply, drift, the plan view's rows): 30.6 KB measured. To 96 KB for
   // issue 29, with its own copy of document validation, requests and write-back: 92,626 bytes measured. To 100 KB
-  // with the drift line's values and --json's changes: 96,426 bytes measured.
-  'dist/lazy/configs.js': 100_000,
+  // with the drift line's values and --json's changes: 96,426 bytes measured. Lowered to 43 KB when validation and
+  // jsonc-parser left for parts of their own: 40,975 bytes measured.
+  'dist/lazy/configs.js': 43_000,
   // Issue 29, measured 2026-11-28: the command handlers (155,241 bytes), the authoring features (63,769), the REST
   // client (36,657), ffmpeg discovery (6,394), the reference lists' fetching (4,378), the Ui's questions (3,354), the
   // drift's presentation (2,533).
   // Merged with issue 28 and validation's cut (strict positions without a tree): the handlers 158,601, the authoring
   // features 67,124 bytes measured.
-  'dist/lazy/commands.js': 163_000,
-  'dist/lazy/authoring.js': 70_000,
+  // Lowered when validation (39,450 bytes, loaded with the parts that validate) and jsonc-parser (20,721 bytes, the
+  // whole library, loaded from beside the parts that read documents) became files of their own: the handlers
+  // 110,922 and the authoring features 11,590 bytes measured.
+  'dist/lazy/commands.js': 114_000,
+  'dist/lazy/authoring.js': 12_500,
+  'dist/lazy/validation.js': 41_500,
+  'dist/lazy/jsonc-parser.js': 21_500,
   'dist/lazy/client.js': 38_000,
   'dist/lazy/mediaTools.js': 7_000,
   'dist/lazy/referenceLists.js': 4_700,
@@ -98,7 +106,8 @@ const LAZY_BUDGETS: Readonly<Record<string, number>> = {
 // health, LL-HLS reading and the content family made it 910,321 bytes.
 // Raised for issue 29: the sharing parts' copies of document validation and the new parts' loaders made it 978,084
 // bytes (a part of its own for the validation stack, shared by the others, would take most of it out again).
-const VSIX_BUDGET_BYTES = 990_000;
+// Lowered for issue 29: validation is that part, and jsonc-parser one file beside the parts: 911,820 bytes measured.
+const VSIX_BUDGET_BYTES = 925_000;
 
 const INPUTS = [
   'src',
@@ -188,17 +197,31 @@ describe('packaging: production bundle and VSIX', function () {
       './lazy/authoring.js',
       './lazy/client.js',
       './lazy/mediaTools.js',
+      './lazy/validation.js',
     ]) {
       assert.ok(source.includes(`require("${part}")`), `bundle does not load ${part}`);
       entry(`extension/dist/${part.slice(2)}`);
     }
-    // The authoring validators are loaded by the parts that validate documents, from beside them.
-    const authoringPart = readZipEntry(zip, entry('extension/dist/lazy/authoring.js')).toString('utf8');
+    // The authoring validators are loaded by the validation part, from beside it; the parts that validate hold no
+    // copy of it (they are handed the bundle's loader of it), nor of jsonc-parser (loaded from beside them).
+    const validationPart = readZipEntry(zip, entry('extension/dist/lazy/validation.js')).toString('utf8');
     assert.ok(
-      authoringPart.includes('require("./validators/channel.js")'),
-      'the authoring part does not load its validators',
+      validationPart.includes('require("./validators/channel.js")'),
+      'the validation part does not load its validators',
     );
     entry('extension/dist/lazy/validators/channel.js');
+    entry('extension/dist/lazy/jsonc-parser.js');
+    for (const part of ['authoring', 'commands', 'configs', 'inspect', 'validation']) {
+      const text = readZipEntry(zip, entry(`extension/dist/lazy/${part}.js`)).toString('utf8');
+      // A message of the validation stack's own (src/authoring/validate.ts), in no other part.
+      if (part !== 'validation')
+        assert.ok(!text.includes('JSON syntax: {0}.'), `dist/lazy/${part}.js holds a copy of validation`);
+      if (part !== 'inspect')
+        assert.ok(
+          text.includes('require("./jsonc-parser.js")'),
+          `dist/lazy/${part}.js does not load ./jsonc-parser.js`,
+        );
+    }
     // The playlist parser is the inspection part's, loaded from beside it; the part brings no undici of its own.
     const inspectPart = readZipEntry(zip, entry('extension/dist/lazy/inspect.js')).toString('utf8');
     assert.ok(inspectPart.includes('require("./hls-parser.js")'), 'the inspection part does not load ./hls-parser.js');

@@ -1,25 +1,14 @@
-import type * as Handlers from './handlers';
-import { lazyPart } from '../lazyPart';
 import type { CommandRow } from './runCommand';
-
-/** The handlers' part, loaded when a command first runs (scripts/build.mjs sends this require to its file). */
-const handlers = lazyPart('commands', () => require('./handlers') as typeof Handlers);
-
-/** A row's handler by its name in ./handlers.ts: the part is loaded on the command's first run, not at activation. */
-function lazyHandler(name: keyof typeof Handlers): CommandRow['run'] {
-  return (ctx, args) => (handlers()[name] as CommandRow['run'])(ctx, args);
-}
-
-/** A row as written below: its handler by name in ./handlers.ts, or (a one-liner needing nothing) `run` itself. */
-type TableRow = Omit<CommandRow, 'run' | 'handler'> & ({ handler: keyof typeof Handlers } | { run: CommandRow['run'] });
 
 /**
  * One row per command, its handler named (`handler: 'createChannel'`, exported by ./handlers.ts): `run(ctx, args)` gets the context and, from a view, the clicked item and the selection
  * (`args.node`, `args.selection`), from an editor title the document (`args.uri`), from the palette nothing (the
- * handler then asks with a quick pick). Every row runs through runCommand (./runCommand.ts), which reports a
- * failure as "<title> failed: ...". Every id here has an entry in package.json `contributes.commands`.
+ * handler then asks with a quick pick). Every row runs through runCommand (./runCommand.ts), which loads the
+ * handlers' part on the first run and reports a failure as "<title> failed: ...". The rows are plain data: nothing
+ * is made per command when the bundle loads or at registration. Every id here has an entry in package.json
+ * `contributes.commands`.
  */
-const ROWS: readonly TableRow[] = [
+export const COMMANDS: readonly CommandRow[] = [
   // Accounts
   { id: 'videoPlatform.addAccount', title: 'Add Video Platform account', handler: 'addAccount' },
   { id: 'videoPlatform.switchAccount', title: 'Switch Video Platform account', handler: 'switchAccount' },
@@ -135,7 +124,3 @@ const ROWS: readonly TableRow[] = [
   },
   { id: 'videoPlatform.planToPutMineBack', title: 'Plan to put mine back', handler: 'planToPutMineBackCommand' },
 ];
-
-export const COMMANDS: readonly CommandRow[] = ROWS.map((row) =>
-  'handler' in row ? { ...row, run: lazyHandler(row.handler) } : row,
-);

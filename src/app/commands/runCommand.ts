@@ -2,15 +2,28 @@ import type { AppContext, CommandArgs } from '../context';
 import { reportFailure, StepFailure } from '../failures';
 import { l10n } from '../../l10n/l10n';
 import { Dismissed } from '../ask/inputs';
+import { lazyPart } from '../lazyPart';
+import type * as Handlers from './handlers';
 
-/** One command: its id (package.json contributes.commands), what it does, and its handler. */
-export interface CommandRow {
+/** A command's handler: the context and, from a view or an editor, what it was run on. */
+export type CommandRun = (ctx: AppContext, args: CommandArgs) => unknown;
+
+/**
+ * One command: its id (package.json contributes.commands), what it does, and its handler: by its name in
+ * ./handlers.ts (loaded on the command's first run, not at activation), or (a one-liner needing nothing) `run`.
+ */
+export type CommandRow = {
   readonly id: `videoPlatform.${string}`;
   /** What the command does, for its failure message ("Create channel failed: ..."). */
   readonly title: string;
-  readonly run: (ctx: AppContext, args: CommandArgs) => unknown;
-  /** The handler's name in ./handlers.ts, whose part `run` loads on the first run (./commandTable.ts). */
-  readonly handler?: string;
+} & ({ readonly handler: keyof typeof Handlers; readonly run?: undefined } | { readonly run: CommandRun });
+
+/** The handlers' part, loaded when a command first runs (scripts/build.mjs sends this require to its file). */
+const handlers = lazyPart('commands', () => require('./handlers') as typeof Handlers);
+
+/** A row's handler; the handlers' part is loaded on the first run of a command it holds. */
+export function rowHandler(row: CommandRow): CommandRun {
+  return row.run ?? (handlers()[row.handler] as CommandRun);
 }
 
 /**
@@ -21,7 +34,7 @@ export interface CommandRow {
  */
 export async function runCommand(ctx: AppContext, row: CommandRow, args: CommandArgs = {}): Promise<unknown> {
   try {
-    return await row.run(ctx, args);
+    return await rowHandler(row)(ctx, args);
   } catch (error) {
     if (error instanceof Dismissed) return undefined;
     // Shown, not awaited: the command ends now, whenever (if ever) the user answers the message's "Show Log".

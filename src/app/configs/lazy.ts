@@ -1,5 +1,8 @@
+import { lazyPart } from '../lazyPart';
 import type * as Part from './part';
 
+/** The part's module (scripts/build.mjs sends this require to its file); a damaged install fails like any part. */
+const part = lazyPart('configs', () => require('./part') as typeof Part);
 let loaded: typeof Part | undefined;
 const onLoad: Array<(part: typeof Part) => void> = [];
 
@@ -11,7 +14,7 @@ const onLoad: Array<(part: typeof Part) => void> = [];
  */
 export function configsPart(): typeof Part {
   if (!loaded) {
-    loaded = require('./part') as typeof Part;
+    loaded = part();
     for (const listener of onLoad.splice(0)) listener(loaded);
   }
   return loaded;

@@ -276,7 +276,7 @@ export interface HarnessOptions {
 /** The table's row of a handler: its `run`, or (the rows' handlers are loaded on first run) its name in handlers.ts. */
 function commandRowOf(handler: unknown): CommandRow {
   const name = Object.entries(Handlers).find(([, value]) => value === handler)?.[0];
-  const row = COMMANDS.find((candidate) => candidate.run === handler || (name && candidate.handler === name));
+  const row = COMMANDS.find((candidate) => (candidate.run ?? candidate.handler) === (candidate.run ? handler : name));
   if (!row) throw new Error('the handler is not in the command table');
   return row;
 }
