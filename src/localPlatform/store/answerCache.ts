@@ -105,12 +105,10 @@ export interface Answer {
   headers: readonly string[];
 }
 
-interface Page extends Answer {
+interface Page extends Answer, Swept {
   head: Buffer;
   fragments: readonly Buffer[];
   tail: Buffer;
-  /** Asked again since the last sweep. */
-  asked: boolean;
 }
 
 const JSON_TYPE = 'application/json;charset=UTF-8';
@@ -138,16 +136,15 @@ export function joinedAnswer(envelope: { result: unknown }): Answer {
  * 17.5 KB in 8 MiB) miss on every page, joining and dropping one per answer; now the pages that fit stay served.
  */
 export class PageCache {
-  private readonly pages = new Map<Buffer, Page>();
-  private size = 0;
-  /** Pages refused since the last sweep. */
-  private refused = 0;
+  private readonly pages: SweptCache<Buffer, Page>;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.pages = new SweptCache(maxBytes);
+  }
 
   /** Bytes held now (for tests of the bound). */
   get bytesHeld(): number {
-    return this.size;
+    return this.pages.bytesHeld;
   }
 
   /** The envelope's JSON as one buffer: the bytes JSON.stringify would make. */
@@ -167,30 +164,71 @@ export class PageCache {
       page.asked = true;
       return page;
     }
-    if (page) this.drop(key, page);
     const joined = joinedAnswer(envelope);
-    const length = joined.body.length;
-    if (length > this.maxBytes / 4 || !this.roomFor(length)) return joined;
-    this.pages.set(key, { head, fragments, tail, asked: false, ...joined });
-    this.size += length;
+    this.pages.keep(key, { head, fragments, tail, asked: false, bytes: joined.body.length, ...joined });
     return joined;
   }
+}
 
-  /** Whether a page of `length` bytes fits, after a sweep when its turn has come. */
-  private roomFor(length: number): boolean {
-    if (this.size + length <= this.maxBytes) return true;
-    if (++this.refused < this.pages.size) return false;
-    this.refused = 0;
-    for (const [key, page] of this.pages) {
-      if (page.asked) page.asked = false;
-      else this.drop(key, page);
-    }
-    return this.size + length <= this.maxBytes;
+/** An entry of a SweptCache: its size, and whether it was asked again since the last sweep. */
+export interface Swept {
+  readonly bytes: number;
+  asked: boolean;
+}
+
+/**
+ * Entries bounded in bytes, none over a quarter of the bound, kept by the sweep PageCache describes: a full cache
+ * takes nothing new until as many entries were refused as it holds, then drops those not asked since the last
+ * sweep (their owners set `asked` on each use), so a walk through a few more entries than fit keeps serving
+ * those that do. The pages (above) and the list reads' whole answers (readAnswers.ts).
+ */
+export class SweptCache<K, V extends Swept> {
+  private readonly entries = new Map<K, V>();
+  private size = 0;
+  /** Entries refused since the last sweep. */
+  private refused = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get bytesHeld(): number {
+    return this.size;
   }
 
-  private drop(key: Buffer, page: Page): void {
-    this.pages.delete(key);
-    this.size -= page.body.length;
+  get(key: K): V | undefined {
+    return this.entries.get(key);
+  }
+
+  /** Keeps `entry` under `key` in place of what was there, when it fits. */
+  keep(key: K, entry: V): void {
+    this.delete(key);
+    if (entry.bytes > this.maxBytes / 4 || !this.roomFor(entry.bytes)) return;
+    this.entries.set(key, entry);
+    this.size += entry.bytes;
+  }
+
+  delete(key: K): void {
+    const had = this.entries.get(key);
+    if (!had) return;
+    this.entries.delete(key);
+    this.size -= had.bytes;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.size = 0;
+    this.refused = 0;
+  }
+
+  /** Whether `bytes` more fit, after a sweep when its turn has come. */
+  private roomFor(bytes: number): boolean {
+    if (this.size + bytes <= this.maxBytes) return true;
+    if (++this.refused < this.entries.size) return false;
+    this.refused = 0;
+    for (const [key, entry] of this.entries) {
+      if (entry.asked) entry.asked = false;
+      else this.delete(key);
+    }
+    return this.size + bytes <= this.maxBytes;
   }
 }
 

@@ -6,6 +6,7 @@
  * store's stamp and empties the cache, and each answer may bring a check of what it read outside the store (a
  * channel's live thumbnail). The request is still parsed, authenticated and logged as ever. Bounded in bytes.
  */
+import { SweptCache, type Swept } from './answerCache';
 import { COLLECTION_NAMES } from './records';
 import type { AccountStore } from './store';
 
@@ -15,15 +16,12 @@ export interface ReadyAnswer {
   readonly headers: readonly string[];
 }
 
-interface Kept {
+interface Kept extends Swept {
   answer: ReadyAnswer;
   /** Whose addresses the answer lists (an origin object, made once per host name and port). */
   origin: object;
   /** What the answer read outside the store is still the same (undefined: it read nothing else). */
   stillSame: (() => boolean) | undefined;
-  bytes: number;
-  /** Asked again since the last sweep. */
-  asked: boolean;
 }
 
 /**
@@ -53,18 +51,18 @@ export function answerKey(params: Readonly<Record<string, string>>, hostName: st
 }
 
 export class ReadAnswers {
-  private readonly kept = new Map<string, Kept>();
-  private size = 0;
+  /** Bounded and swept as the page cache is. */
+  private readonly kept: SweptCache<string, Kept>;
   /** The store's stamp the kept answers were made at. */
   private stamp = -1;
-  /** Answers refused since the last sweep. */
-  private refused = 0;
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(maxBytes: number) {
+    this.kept = new SweptCache(maxBytes);
+  }
 
   /** Bytes held now (for tests of the bound). */
   get bytesHeld(): number {
-    return this.size;
+    return this.kept.bytesHeld;
   }
 
   /** The answer kept for `key`, made at `stamp` for `origin`; undefined when none is or it no longer holds. */
@@ -76,7 +74,7 @@ export class ReadAnswers {
     const kept = this.kept.get(key);
     if (!kept) return undefined;
     if (kept.origin !== origin || (kept.stillSame !== undefined && !kept.stillSame())) {
-      this.drop(key, kept);
+      this.kept.delete(key);
       return undefined;
     }
     kept.asked = true;
@@ -97,40 +95,13 @@ export class ReadAnswers {
   ): void {
     if (stamp !== current) return;
     if (current !== this.stamp) this.clear(current);
-    const had = this.kept.get(key);
-    if (had) this.drop(key, had);
     const bytes = answer.body.length + key.length * 2;
-    if (bytes > this.maxBytes / 4 || !this.roomFor(bytes)) return;
-    this.kept.set(key, { answer, origin, stillSame, bytes, asked: false });
-    this.size += bytes;
+    this.kept.keep(key, { answer, origin, stillSame, bytes, asked: false });
   }
 
   private clear(stamp: number): void {
     this.kept.clear();
-    this.size = 0;
-    this.refused = 0;
     this.stamp = stamp;
-  }
-
-  /**
-   * Whether `bytes` more fit, after a sweep when its turn has come: as PageCache, a full cache takes nothing
-   * new until as many answers were refused as it holds, then drops those not asked since the last sweep, so a
-   * walk through a few more pages than fit keeps serving those that do.
-   */
-  private roomFor(bytes: number): boolean {
-    if (this.size + bytes <= this.maxBytes) return true;
-    if (++this.refused < this.kept.size) return false;
-    this.refused = 0;
-    for (const [key, kept] of this.kept) {
-      if (kept.asked) kept.asked = false;
-      else this.drop(key, kept);
-    }
-    return this.size + bytes <= this.maxBytes;
-  }
-
-  private drop(key: string, kept: Kept): void {
-    this.kept.delete(key);
-    this.size -= kept.bytes;
   }
 }
 
