@@ -12,6 +12,8 @@ export interface Drive {
   paths: string[];
   connections: number;
   seconds: number;
+  /** Requests a second offered over all connections (autocannon's overallRate); none: as many as answered. */
+  rate?: number;
 }
 
 /** Child to parent: what one run measured. */
@@ -33,6 +35,7 @@ async function drive(ask: Drive): Promise<Driven> {
     url: ask.url,
     connections: ask.connections,
     duration: ask.seconds,
+    ...(ask.rate ? { overallRate: ask.rate } : {}),
     requests: ask.paths.map((path) => ({ method: 'GET', path })),
   });
   const spent = process.cpuUsage(cpu);

@@ -13,7 +13,9 @@
  * PAGES_ROUND_SECONDS=N changes the rounds' length (8 by default, as the issue measured them); PAGES_CPU_PROF=DIR
  * writes a --cpu-prof profile of the platform's process there; PAGES_CASES=text runs the page cases whose name
  * holds it (no goal rows then); PAGES_BEFORE=DIR runs the platform of another source tree (a copy of an earlier
- * commit with a node_modules link, as platform.bench.ts's PLATFORM_BEFORE) as a third side of the same rounds.
+ * commit with a node_modules link, as platform.bench.ts's PLATFORM_BEFORE) as a third side of the same rounds;
+ * PAGES_RATE=N offers N requests a second in every round instead of as many as the servers answer (CPU per
+ * request of both sides at the same load, with the load generator far from a core).
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { get } from 'node:http';
@@ -26,6 +28,7 @@ import { RARE_TAG, type Replayed } from './platformServer';
 const CONNECTIONS = 8;
 const ROUNDS = 3;
 const ROUND_SECONDS = Number(process.env.PAGES_ROUND_SECONDS ?? 8);
+const RATE = process.env.PAGES_RATE ? Number(process.env.PAGES_RATE) : undefined;
 /** Seconds of load on each side before its rounds: the JIT's work and the answer caches stay out of the figures. */
 const WARMUP_SECONDS = 3;
 
@@ -129,7 +132,13 @@ interface Round {
 
 async function oneRound(generator: Generator, side: Side, seconds: number): Promise<Round> {
   const cpu = await cpuOf(side.child);
-  const driven = await generator.drive({ url: side.origin, paths: side.paths, connections: CONNECTIONS, seconds });
+  const driven = await generator.drive({
+    url: side.origin,
+    paths: side.paths,
+    connections: CONNECTIONS,
+    seconds,
+    rate: RATE,
+  });
   const now = await cpuOf(side.child);
   if (driven.failures > 0) throw new Error(`${side.name}: ${driven.failures} failed requests`);
   return {
