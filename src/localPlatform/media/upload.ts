@@ -1,16 +1,15 @@
 /**
  * `POST /multipart/upload` (facts section 6) on the platform's own origin. The multipart body is
- * parsed as it arrives (busboy) and the file streamed to disk, never held whole in memory. The
+ * parsed as it arrives (http/multipartStream.ts) and the file streamed to disk, never held whole in memory. The
  * access token (getToken) is checked; a file larger than the limit is refused with an envelope
  * error. ffprobe measures what arrived: media becomes a video (queued for transcoding when
  * `isTranscoder` is 1, the default), anything else status 5; a body cut off mid-file status 4.
  */
-import busboy from 'busboy';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { chmod, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
+import { finished } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
 import { VideoStatuses } from '../../api/types';
 import { readMedia, type MediaReading } from '../../media/read';
@@ -24,6 +23,9 @@ import { newVideoRecord, type JobRec, type VideoRec } from '../store/records';
 import { Tx } from '../store/store';
 import { fileUrl, type Origin } from '../http/addresses';
 import { send, type Envelope } from '../http/answer';
+import { boundaryOf, decodePart } from '../http/multipart';
+import { DISCARD, MultipartError, MultipartReader, type PartInfo, type PartSink } from '../http/multipartStream';
+import { plainStorageProblem } from '../store/storageErrors';
 import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
 import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
@@ -32,6 +34,16 @@ import { checkToken } from './tokens';
 export const UPLOAD_PATH = '/multipart/upload';
 const MAX_CAPTURE_POINTS = 8;
 const MAX_FIELD_BYTES = 64 * 1024;
+const MAX_FIELDS = 50;
+const MAX_FILES = 20;
+const MAX_PARTS = 80;
+const MAX_PART_HEADER_BYTES = 16 * 1024;
+/**
+ * What a file's write stream may hold before the body waits for the disk. Node's default, 16 KiB, is less than one
+ * socket read (64 KiB): every piece then waited for its own write; 1 MiB lets pieces gather into one `writev`
+ * (measured: about 70 ms less CPU per 64 MiB).
+ */
+const WRITE_BUFFER_BYTES = 1024 * 1024;
 
 class UploadFault extends Error {
   constructor(
@@ -74,6 +86,51 @@ interface Received {
   temp: string;
   bytes: number;
   truncated: boolean;
+}
+
+/** A file part written to its temporary file as it arrives, within the upload limit. */
+class FileSink implements PartSink {
+  /** Settles when the file is written and closed, or destroyed; never rejects (a failure is kept in `failure`). */
+  readonly written: Promise<void>;
+  failure: Error | undefined;
+  private readonly out: WriteStream;
+
+  constructor(
+    private readonly entry: Received,
+    private readonly limit: number,
+    private readonly overLimit: () => void,
+  ) {
+    this.out = createWriteStream(entry.temp, { mode: FILE_MODE, highWaterMark: WRITE_BUFFER_BYTES });
+    this.out.on('error', (error) => (this.failure ??= error));
+    this.written = finished(this.out).catch(() => undefined);
+  }
+
+  write(chunk: Buffer): Promise<void> | undefined {
+    if (this.entry.truncated || this.failure) return undefined;
+    if (this.entry.bytes + chunk.length > this.limit) {
+      this.entry.truncated = true;
+      this.overLimit();
+      return undefined;
+    }
+    this.entry.bytes += chunk.length;
+    if (this.out.write(chunk)) return undefined;
+    // The disk is behind: the body waits (in the socket) until it caught up, or the file failed.
+    return new Promise((resolve) => {
+      const go = (): void => {
+        this.out.off('drain', go).off('close', go);
+        resolve();
+      };
+      this.out.on('drain', go).on('close', go);
+    });
+  }
+
+  end(): void {
+    this.out.end();
+  }
+
+  destroy(): void {
+    this.out.destroy();
+  }
 }
 
 interface Options {
@@ -150,13 +207,10 @@ export async function handleUpload(
     await drained(req);
     return fail(res, Codes.exception, `uploads need real media: ${engine.describe()}`);
   }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: req.headers,
-      limits: { fileSize: engine.maxUploadBytes, fieldSize: MAX_FIELD_BYTES, fields: 50, files: 20, parts: 80 },
-    });
-  } catch {
+  const boundary = /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')
+    ? boundaryOf(req.headers['content-type']!)
+    : undefined;
+  if (!boundary) {
     await drained(req);
     return fail(res, Codes.parameterInvalid, 'the body must be multipart/form-data with the fields token and file');
   }
@@ -164,7 +218,8 @@ export async function handleUpload(
   const fields = new Map<string, string>();
   const received: Received[] = [];
   const writes: Array<Promise<void>> = [];
-  const fileStreams: Array<{ destroy(): void }> = [];
+  const files: FileSink[] = [];
+  const counts = { parts: 0, fields: 0, files: 0 };
   let account: Account | undefined;
   let dir: string | undefined;
   let refused: UploadFault | undefined;
@@ -203,54 +258,78 @@ export async function handleUpload(
       else throw error;
     }
   };
-  parser.on('field', (name, value, info) => {
-    if (info.valueTruncated)
-      refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
-    fields.set(name, value);
-    if (name === 'token') findAccount();
-  });
-  parser.on('file', (name, stream, info) => {
-    // Nothing of a file is kept before the token and the fields before it are known good: a file
-    // part sent first is drained and dropped, never written.
-    if (name === 'file' && !refused) admitFiles();
-    if (name !== 'file' || refused) {
-      stream.resume();
-      return;
-    }
+  const field = (name: string, headers: string): PartSink => {
+    const kept: Buffer[] = [];
+    let bytes = 0;
+    return {
+      write: (chunk) => {
+        if (bytes + chunk.length > MAX_FIELD_BYTES)
+          refuse(
+            new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`),
+          );
+        else kept.push(chunk);
+        bytes += chunk.length;
+      },
+      end: () => {
+        fields.set(name, decodePart(Buffer.concat(kept), headers));
+        if (name === 'token') findAccount();
+      },
+    };
+  };
+  const file = (fileName: string | undefined): PartSink => {
     // Written below the data folder (not /tmp): the same disk, so moving it into place is a rename.
-    const root = mediaRoot(dir ?? accounts[0].dir);
     const entry: Received = {
-      fileName: (info.filename || 'upload').slice(0, 255),
-      temp: join(root, 'incoming', newId()),
+      fileName: (fileName || 'upload').slice(0, 255),
+      temp: join(mediaRoot(dir ?? accounts[0].dir), 'incoming', newId()),
       bytes: 0,
       truncated: false,
     };
     received.push(entry);
-    // Counted in the same tick the pipe starts: no chunk can flow past unwritten.
-    stream.on('data', (chunk: Buffer) => (entry.bytes += chunk.length));
-    stream.on('limit', () => {
-      entry.truncated = true;
+    const sink = new FileSink(entry, engine.maxUploadBytes, () =>
       refuse(
         new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`),
-      );
-    });
-    fileStreams.push(stream);
-    writes.push(pipeline(stream, createWriteStream(entry.temp, { mode: FILE_MODE })));
-  });
-  parser.on('filesLimit', () => refuse(new UploadFault(Codes.parameterInvalid, 'at most 20 files per upload')));
-  const finished = new Promise<'complete' | 'cut'>((resolve) => {
-    parser.on('close', () => resolve('complete'));
-    parser.on('error', () => resolve('cut'));
-    req.on('aborted', () => resolve('cut'));
-    req.on('close', () => {
-      if (!req.complete) resolve('cut');
-    });
-  });
+      ),
+    );
+    files.push(sink);
+    writes.push(sink.written);
+    return sink;
+  };
+  const onPart = (part: PartInfo): PartSink => {
+    if (++counts.parts > MAX_PARTS) {
+      refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_PARTS} parts per upload`));
+      return DISCARD;
+    }
+    if (part.name === undefined) return DISCARD;
+    if (part.fileName === undefined) {
+      if (++counts.fields > MAX_FIELDS) {
+        refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_FIELDS} fields per upload`));
+        return DISCARD;
+      }
+      return field(part.name, part.headers);
+    }
+    if (++counts.files > MAX_FILES) {
+      refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_FILES} files per upload`));
+      return DISCARD;
+    }
+    // Nothing of a file is kept before the token and the fields before it are known good: a file
+    // part sent first is drained and dropped, never written.
+    if (part.name === 'file' && !refused) admitFiles();
+    return part.name === 'file' && !refused ? file(part.fileName) : DISCARD;
+  };
   for (const a of accounts) await makeDir(join(mediaRoot(a.dir), 'incoming'));
-  req.pipe(parser);
-  const outcome = await finished;
-  // A body that stopped mid-file never ends its file stream: end it here.
-  if (outcome === 'cut') for (const stream of fileStreams) stream.destroy();
+  const body = new MultipartReader(boundary, onPart, MAX_PART_HEADER_BYTES);
+  let broken: MultipartError | undefined;
+  try {
+    // Not destroyed on the way out: a refusal is still answered on this connection.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) await body.write(chunk as Buffer);
+    body.end();
+  } catch (error) {
+    if (error instanceof MultipartError) broken = error;
+    else if (req.complete) throw error;
+  }
+  const outcome = req.complete && body.complete ? 'complete' : 'cut';
+  // A body that stopped mid-file never ends its file: end it here (its bytes are removed below).
+  if (outcome === 'cut') for (const sink of files) sink.destroy();
   await Promise.allSettled(writes);
   findAccount();
   const cleanup = async (): Promise<void> => {
@@ -261,7 +340,13 @@ export async function handleUpload(
     if (account && dir) await recordCutOff(account, received, fields, now).catch(() => undefined);
     await cleanup();
     req.resume();
-    return fail(res, Codes.parameterInvalid, 'the upload was cut off before the body was complete');
+    const why = broken ? `: ${broken.message}` : '';
+    return fail(res, Codes.parameterInvalid, `the upload was cut off before the body was complete${why}`);
+  }
+  const failedWrite = files.find((sink) => sink.failure)?.failure;
+  if (failedWrite) {
+    const problem = plainStorageProblem(failedWrite) ?? 'could not be written';
+    refuse(new UploadFault(Codes.storageUnavailable, `the upload was not stored: the data folder ${problem}`));
   }
   if (!refused && !account) refuse(new UploadFault(Codes.parameterMissing, 'token is missing (ask getToken for one)'));
   if (!refused && received.length === 0) refuse(new UploadFault(Codes.parameterMissing, 'file is missing'));
