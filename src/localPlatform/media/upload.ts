@@ -340,8 +340,10 @@ export async function handleUpload(
     if (account && dir) await recordCutOff(account, received, fields, now).catch(() => undefined);
     await cleanup();
     req.resume();
-    const why = broken ? `: ${broken.message}` : '';
-    return fail(res, Codes.parameterInvalid, `the upload was cut off before the body was complete${why}`);
+    const why = broken
+      ? `the body is not well-formed multipart/form-data: ${broken.message}`
+      : 'the upload was cut off before the body was complete';
+    return fail(res, Codes.parameterInvalid, why);
   }
   const failedWrite = files.find((sink) => sink.failure)?.failure;
   if (failedWrite) {
