@@ -5,11 +5,9 @@
  * error. ffprobe measures what arrived: media becomes a video (queued for transcoding when
  * `isTranscoder` is 1, the default), anything else status 5; a body cut off mid-file status 4.
  */
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { chmod, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { finished } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
 import { VideoStatuses } from '../../api/types';
 import { readMedia, type MediaReading } from '../../media/read';
@@ -23,36 +21,17 @@ import { newVideoRecord, type JobRec, type VideoRec } from '../store/records';
 import { Tx } from '../store/store';
 import { fileUrl, type Origin } from '../http/addresses';
 import { send, type Envelope } from '../http/answer';
-import { boundaryOf, decodePart } from '../http/multipart';
-import { DISCARD, MultipartError, MultipartReader, type PartInfo, type PartSink } from '../http/multipartStream';
-import { plainStorageProblem } from '../store/storageErrors';
+import { boundaryOf } from '../http/multipart';
+import { MultipartError, MultipartReader } from '../http/multipartStream';
 import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
 import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
-import { checkToken } from './tokens';
+import { UploadFault, UploadParts, type Received } from './uploadParts';
 
 export const UPLOAD_PATH = '/multipart/upload';
 const MAX_CAPTURE_POINTS = 8;
-const MAX_FIELD_BYTES = 64 * 1024;
-const MAX_FIELDS = 50;
-const MAX_FILES = 20;
-const MAX_PARTS = 80;
+/** A part's header lines: a name, a file name (255 characters kept) and a type need far less. */
 const MAX_PART_HEADER_BYTES = 16 * 1024;
-/**
- * What a file's write stream may hold before the body waits for the disk. Node's default, 16 KiB, is less than one
- * socket read (64 KiB): every piece then waited for its own write; 1 MiB lets pieces gather into one `writev`
- * (measured: about 70 ms less CPU per 64 MiB).
- */
-const WRITE_BUFFER_BYTES = 1024 * 1024;
-
-class UploadFault extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Upload answers are readable by pages of any origin (a browser form posts them) and end the connection. */
 const UPLOAD_HEADERS = { 'Access-Control-Allow-Origin': '*', Connection: 'close' } as const;
@@ -75,62 +54,26 @@ async function drained(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * Reads the body through the multipart reader, each piece handed on as it arrives: complete, cut off (the client
+ * gone), or not well-formed (the reason).
+ */
+async function readBody(req: IncomingMessage, body: MultipartReader): Promise<'complete' | 'cut' | MultipartError> {
+  try {
+    // Not destroyed on the way out: a refusal is still answered on this connection.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) await body.write(chunk as Buffer);
+    body.end();
+  } catch (error) {
+    if (error instanceof MultipartError) return error;
+    if (req.complete) throw error;
+  }
+  return req.complete && body.complete ? 'complete' : 'cut';
+}
+
 /** Answers a refusal; returns its code (for the request log). */
 function fail(res: ServerResponse, code: number, message: string): number {
   answer(res, { code, message, result: null, success: false });
   return code;
-}
-
-interface Received {
-  fileName: string;
-  temp: string;
-  bytes: number;
-  truncated: boolean;
-}
-
-/** A file part written to its temporary file as it arrives, within the upload limit. */
-class FileSink implements PartSink {
-  /** Settles when the file is written and closed, or destroyed; never rejects (a failure is kept in `failure`). */
-  readonly written: Promise<void>;
-  failure: Error | undefined;
-  private readonly out: WriteStream;
-
-  constructor(
-    private readonly entry: Received,
-    private readonly limit: number,
-    private readonly overLimit: () => void,
-  ) {
-    this.out = createWriteStream(entry.temp, { mode: FILE_MODE, highWaterMark: WRITE_BUFFER_BYTES });
-    this.out.on('error', (error) => (this.failure ??= error));
-    this.written = finished(this.out).catch(() => undefined);
-  }
-
-  write(chunk: Buffer): Promise<void> | undefined {
-    if (this.entry.truncated || this.failure) return undefined;
-    if (this.entry.bytes + chunk.length > this.limit) {
-      this.entry.truncated = true;
-      this.overLimit();
-      return undefined;
-    }
-    this.entry.bytes += chunk.length;
-    if (this.out.write(chunk)) return undefined;
-    // The disk is behind: the body waits (in the socket) until it caught up, or the file failed.
-    return new Promise((resolve) => {
-      const go = (): void => {
-        this.out.off('drain', go).off('close', go);
-        resolve();
-      };
-      this.out.on('drain', go).on('close', go);
-    });
-  }
-
-  end(): void {
-    this.out.end();
-  }
-
-  destroy(): void {
-    this.out.destroy();
-  }
 }
 
 interface Options {
@@ -215,123 +158,16 @@ export async function handleUpload(
     return fail(res, Codes.parameterInvalid, 'the body must be multipart/form-data with the fields token and file');
   }
   const now = Date.now();
-  const fields = new Map<string, string>();
-  const received: Received[] = [];
-  const writes: Array<Promise<void>> = [];
-  const files: FileSink[] = [];
-  const counts = { parts: 0, fields: 0, files: 0 };
-  let account: Account | undefined;
-  let dir: string | undefined;
-  let refused: UploadFault | undefined;
-  const refuse = (fault: UploadFault): void => {
-    refused ??= fault;
-  };
-  const findAccount = (): void => {
-    if (account || refused) return;
-    const token = fields.get('token');
-    if (token === undefined) return;
-    const check = checkToken(
-      token,
-      accounts.map((a) => a.account),
-      now,
-    );
-    if ('problem' in check) return refuse(new UploadFault(Codes.getAccessTokenFailed, check.problem));
-    account = check.account;
-    dir = accounts.find((a) => a.account === account)?.dir;
-  };
-  /** The token must be given and good, and the fields so far readable, before the first file part. */
-  const admitFiles = (): void => {
-    findAccount();
-    if (refused) return;
-    if (!account) {
-      return refuse(
-        new UploadFault(
-          Codes.parameterMissing,
-          'token is missing before the first file part (send the token field first)',
-        ),
-      );
-    }
-    try {
-      readOptions(fields, account);
-    } catch (error) {
-      if (error instanceof UploadFault) refuse(error);
-      else throw error;
-    }
-  };
-  const field = (name: string, headers: string): PartSink => {
-    const kept: Buffer[] = [];
-    let bytes = 0;
-    return {
-      write: (chunk) => {
-        if (bytes + chunk.length > MAX_FIELD_BYTES)
-          refuse(
-            new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`),
-          );
-        else kept.push(chunk);
-        bytes += chunk.length;
-      },
-      end: () => {
-        fields.set(name, decodePart(Buffer.concat(kept), headers));
-        if (name === 'token') findAccount();
-      },
-    };
-  };
-  const file = (fileName: string | undefined): PartSink => {
-    // Written below the data folder (not /tmp): the same disk, so moving it into place is a rename.
-    const entry: Received = {
-      fileName: (fileName || 'upload').slice(0, 255),
-      temp: join(mediaRoot(dir ?? accounts[0].dir), 'incoming', newId()),
-      bytes: 0,
-      truncated: false,
-    };
-    received.push(entry);
-    const sink = new FileSink(entry, engine.maxUploadBytes, () =>
-      refuse(
-        new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`),
-      ),
-    );
-    files.push(sink);
-    writes.push(sink.written);
-    return sink;
-  };
-  const onPart = (part: PartInfo): PartSink => {
-    if (++counts.parts > MAX_PARTS) {
-      refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_PARTS} parts per upload`));
-      return DISCARD;
-    }
-    if (part.name === undefined) return DISCARD;
-    if (part.fileName === undefined) {
-      if (++counts.fields > MAX_FIELDS) {
-        refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_FIELDS} fields per upload`));
-        return DISCARD;
-      }
-      return field(part.name, part.headers);
-    }
-    if (++counts.files > MAX_FILES) {
-      refuse(new UploadFault(Codes.parameterInvalid, `at most ${MAX_FILES} files per upload`));
-      return DISCARD;
-    }
-    // Nothing of a file is kept before the token and the fields before it are known good: a file
-    // part sent first is drained and dropped, never written.
-    if (part.name === 'file' && !refused) admitFiles();
-    return part.name === 'file' && !refused ? file(part.fileName) : DISCARD;
-  };
+  const form = new UploadParts(accounts, engine.maxUploadBytes, now, readOptions);
   for (const a of accounts) await makeDir(join(mediaRoot(a.dir), 'incoming'));
-  const body = new MultipartReader(boundary, onPart, MAX_PART_HEADER_BYTES);
-  let broken: MultipartError | undefined;
-  try {
-    // Not destroyed on the way out: a refusal is still answered on this connection.
-    for await (const chunk of req.iterator({ destroyOnReturn: false })) await body.write(chunk as Buffer);
-    body.end();
-  } catch (error) {
-    if (error instanceof MultipartError) broken = error;
-    else if (req.complete) throw error;
-  }
-  const outcome = req.complete && body.complete ? 'complete' : 'cut';
+  const read = await readBody(req, new MultipartReader(boundary, (part) => form.part(part), MAX_PART_HEADER_BYTES));
+  const outcome = read === 'complete' ? 'complete' : 'cut';
+  const broken = read instanceof MultipartError ? read : undefined;
   // A body that stopped mid-file never ends its file: end it here (its bytes are removed below).
-  if (outcome === 'cut') for (const sink of files) sink.destroy();
-  await Promise.allSettled(writes);
-  findAccount();
+  if (outcome === 'cut') form.destroyFiles();
+  await form.written();
+  form.findAccount();
+  const { fields, received, account, dir } = form;
   const cleanup = async (): Promise<void> => {
     for (const r of received) await rm(r.temp, { force: true });
   };
@@ -345,23 +181,10 @@ export async function handleUpload(
       : 'the upload was cut off before the body was complete';
     return fail(res, Codes.parameterInvalid, why);
   }
-  const failedWrite = files.find((sink) => sink.failure)?.failure;
-  if (failedWrite) {
-    const problem = plainStorageProblem(failedWrite) ?? 'could not be written';
-    refuse(new UploadFault(Codes.storageUnavailable, `the upload was not stored: the data folder ${problem}`));
-  }
-  if (!refused && !account) refuse(new UploadFault(Codes.parameterMissing, 'token is missing (ask getToken for one)'));
-  if (!refused && received.length === 0) refuse(new UploadFault(Codes.parameterMissing, 'file is missing'));
-  let options: Options | undefined;
-  try {
-    if (!refused && account) options = readOptions(fields, account);
-  } catch (error) {
-    if (error instanceof UploadFault) refuse(error);
-    else throw error;
-  }
-  if (refused || !account || !dir || !options) {
+  const options = form.complete();
+  if (form.refused || !account || !dir || !options) {
     await cleanup();
-    const fault = refused ?? new UploadFault(Codes.exception, 'upload failed');
+    const fault = form.refused ?? new UploadFault(Codes.exception, 'upload failed');
     return fail(res, fault.code, fault.message);
   }
   const measured: Array<MediaReading | undefined> = [];
