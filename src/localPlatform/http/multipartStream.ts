@@ -70,7 +70,6 @@ export class MultipartReader {
     if (this.state === 'content' || this.state === 'preamble') {
       const start = await this.joinPending(chunk);
       if (start === undefined) return;
-      buf = chunk;
       pos = start;
     } else if (this.pending.length > 0) {
       buf = Buffer.concat([this.pending, chunk]);
