@@ -2,12 +2,12 @@
  * The upload's body over real HTTP on 127.0.0.1, sent in pieces with pauses between them so the platform reads them
  * apart: boundary lines split across pieces, a real clip whose bytes hold starts of the boundary line and the
  * boundary itself, stored byte for byte (SHA-256 of the stored source against the clip); a body without its
- * closing boundary; parts over their bounds; a file name in raw UTF-8 as browsers send it. The reader alone, cut
+ * closing boundary; a client gone mid-file; parts over their bounds; a file name in raw UTF-8 as browsers send it. The reader alone, cut
  * at every byte, is in test/localPlatform/http/multipartStream.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { join } from 'node:path';
@@ -15,6 +15,7 @@ import type { PlatformClient } from '../../../src/api/client';
 import { accountDir } from '../../../src/localPlatform/accounts';
 import { sourceFile } from '../../../src/localPlatform/media/files';
 import { runTool, type MediaTools } from '../../../src/media/tools';
+import { eventually } from '../../helpers/eventually';
 import { ACCOUNT, removeDir, sleep, tempDir, TestPlatform } from '../harness';
 import { makeClip, mediaTools, type UploadAnswer } from './helpers';
 
@@ -159,6 +160,39 @@ describe('local platform media: the upload body, piece by piece', function () {
     assert.equal(failed?.status, 4);
     assert.equal(existsSync(sourceFile(accountDir(tp.dataDir, ACCOUNT.accessKey), failed.id)), false);
     assert.deepEqual(incoming(), []);
+  });
+
+  it('leaves no byte behind when the client goes away mid-file (status 4)', async () => {
+    const head = Buffer.concat([fieldPart('token', token), fieldPart('isTranscoder', '0'), fileHead('gone.mp4')]);
+    const req = request({
+      host: '127.0.0.1',
+      port: tp.platform.port,
+      method: 'POST',
+      path: '/multipart/upload',
+      headers: {
+        'Content-Type': `multipart/form-data; boundary=${BOUNDARY}`,
+        'Content-Length': head.length + 3 * clip.length,
+      },
+    });
+    req.on('error', () => undefined);
+    req.write(Buffer.concat([head, clip]));
+    // The platform has written the clip's bytes in `incoming/` before the client goes.
+    const dir = join(accountDir(tp.dataDir, ACCOUNT.accessKey), 'media', 'incoming');
+    await eventually(
+      'the clip to be written',
+      () => incoming().length === 1 && statSync(join(dir, incoming()[0]!)).size === clip.length,
+      10_000,
+    );
+    req.destroy();
+    const gone = await eventually(
+      'the cut-off upload to be listed',
+      async () => (await videos()).find((v) => v.fileName === 'gone.mp4'),
+      10_000,
+    );
+    assert.equal(gone.status, 4);
+    assert.equal(gone.size, Math.round(clip.length / 1024));
+    assert.equal(existsSync(sourceFile(accountDir(tp.dataDir, ACCOUNT.accessKey), gone.id)), false);
+    await eventually('incoming/ to be empty', () => incoming().length === 0, 10_000);
   });
 
   it('refuses parts over their bounds, naming the bound; nothing stored, nothing left behind', async () => {
