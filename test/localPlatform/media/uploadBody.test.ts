@@ -2,8 +2,8 @@
  * The upload's body over real HTTP on 127.0.0.1, sent in pieces with pauses between them so the platform reads them
  * apart: boundary lines split across pieces, a real clip whose bytes hold starts of the boundary line and the
  * boundary itself, stored byte for byte (SHA-256 of the stored source against the clip); a body without its
- * closing boundary; a client gone mid-file; parts over their bounds; a file name in raw UTF-8 as browsers send it. The reader alone, cut
- * at every byte, is in test/localPlatform/http/multipartStream.test.ts.
+ * closing boundary; a client gone mid-file; parts over their bounds; a file name in raw UTF-8 as browsers send
+ * it. The reader alone, cut at every byte, is in test/localPlatform/http/multipartStream.test.ts.
  */
 import * as assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
