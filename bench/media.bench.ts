@@ -8,6 +8,7 @@
  * - upload throughput of a 64 MiB file to /multipart/upload vs a bare Node server streaming the same
  *   multipart body to disk: a warm-up a side, then MEDIA_ATTEMPTS rounds, who goes first alternating; the median
  *   of the rounds' ratios. Prints times and ratios.
+ * MEDIA_CASES=upload (or transcode) runs only that part; both by default.
  */
 import { createWriteStream, readdirSync, readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
@@ -45,6 +46,8 @@ const TEMPLATE: JobTemplate = {
 
 /** Timed attempts a side; who goes first alternates. */
 const ATTEMPTS = Number(process.env.MEDIA_ATTEMPTS ?? 5);
+/** Which parts run: `MEDIA_CASES=upload`, `transcode`, or both (comma-separated; the default). */
+const CASES = new Set((process.env.MEDIA_CASES ?? 'transcode,upload').split(',').map((c) => c.trim()));
 /**
  * The platform says a transcode is done with its `transcode` callback (status 2, or 3 when it failed), posted to
  * this receiver on 127.0.0.1: the bench learns it at once and at no cost. Asking getVideoInfo every 25 ms
@@ -222,8 +225,6 @@ export async function run(): Promise<void> {
   });
   const client = new PlatformClient({ baseUrl: platform.baseUrl, ...ACCOUNT });
   try {
-    const clip = join(dir, 'clip.mp4');
-    await runTool(tools.ffmpeg, testClipArgs(clip, 10, 640, 360, 'bench'));
     const token = (await client.getToken()).accessToken;
     const form = (name: string, data: Buffer): FormData => {
       const f = new FormData();
@@ -232,128 +233,133 @@ export async function run(): Promise<void> {
       f.set('file', new Blob([data]), name);
       return f;
     };
-    const up = (await (
-      await fetch(`${platform.baseUrl}/multipart/upload`, {
-        method: 'POST',
-        body: form('clip.mp4', await readFile(clip)),
-      })
-    ).json()) as { result: Array<{ videoId: string }> };
-    const videoId = up.result[0].videoId;
-
-    // Transcoding: platform vs by hand (the same commands, same preset), alternating attempts.
-    const platformSide = async (): Promise<void> => {
-      const ended = done.next(videoId);
-      await client.secondTranscodeV2({ videoIds: [videoId], replace: true, transcodeTemplates: [TEMPLATE] });
-      if ((await ended) !== 2) throw new Error('the platform failed the transcode (status 3)');
-    };
-    const handDir = join(dir, 'hand');
-    await mkdir(handDir);
-    const handCommands = [
-      encodeArgs({
-        source: { file: clip, demuxer: 'mov' },
-        output: join(handDir, 'bench-640x360.mp4'),
-        template: TEMPLATE,
-        preset: 'veryfast',
-        durationSeconds: 10,
-        hasAudio: true,
-        logos: [],
-      }),
-      hlsArgs(
-        join(handDir, 'bench-640x360.mp4'),
-        join(handDir, 'bench-640x360.m3u8'),
-        join(handDir, 'bench-640x360-seg%03d.ts'),
-      ),
-    ];
-    const handSide = async (): Promise<void> => {
-      for (const args of handCommands) await runTool(tools.ffmpeg, args);
-    };
-    // Warm-up, one a side (disk cache, the platform's first job after its start: reported, not in the medians).
-    const cold = { platform: await attempt(platformSide), hand: await attempt(handSide) };
-    const sides = { platform: [] as Attempt[], hand: [] as Attempt[] };
-    for (let i = 0; i < ATTEMPTS; i++) {
-      const order = i % 2 === 0 ? (['platform', 'hand'] as const) : (['hand', 'platform'] as const);
-      for (const side of order) sides[side].push(await attempt(side === 'platform' ? platformSide : handSide));
-    }
-    // One more, untimed: the platform's ffmpeg command lines are read from /proc meanwhile (which costs this
-    // process CPU, so not in a timed attempt) and compared with the ones run by hand.
-    printCommands(await watchChildren(platformSide), handCommands, tools.ffmpeg);
-    const p = summary(sides.platform);
-    const h = summary(sides.hand);
-    // Each round's two sides ran next to each other: the median of their ratios follows the machine's load less.
-    const ratio = median(sides.platform.map((a, i) => a.wallMs / sides.hand[i]!.wallMs));
-    const cpuRatio = median(sides.platform.map((a, i) => a.cpuMs / sides.hand[i]!.cpuMs));
-    console.log(
-      `transcode 10 s 640x360 -> HLS+MP4 800 kbps, ${ATTEMPTS} rounds, who goes first alternating (medians [min-max]):\n` +
-        `  platform: wall ${p.wall}, ffmpeg CPU ${p.cpu}, this process CPU ${p.own} (the platform and its client)\n` +
-        `  by hand:  wall ${h.wall}, ffmpeg CPU ${h.cpu}, this process CPU ${h.own}\n` +
-        `  platform / by hand, median of the rounds' ratios: wall ${ratio.toFixed(3)}, ffmpeg CPU ${cpuRatio.toFixed(3)}` +
-        ` (ratio of the medians: wall ${(p.wallMs / h.wallMs).toFixed(3)}); each round's wall ratio: ` +
-        `${sides.platform.map((a, i) => (a.wallMs / sides.hand[i]!.wallMs).toFixed(2)).join(' ')}\n` +
-        `  first job after the platform's start (warm-up, not in the medians): platform ${cold.platform.wallMs.toFixed(0)} ms, by hand ${cold.hand.wallMs.toFixed(0)} ms`,
-    );
-    goalRow({
-      figure: 'transcode through the platform vs the same ffmpeg commands by hand (10 s clip, HLS + MP4)',
-      goal: 'at most 1.05',
-      measured: `${ratio.toFixed(2)} (${p.wallMs.toFixed(0)} / ${h.wallMs.toFixed(0)} ms, ${ATTEMPTS} rounds; ffmpeg CPU ${cpuRatio.toFixed(2)})`,
-      met: ratio <= 1.05,
-    });
-
-    // Upload throughput: the platform vs a bare server streaming the body to disk, in ATTEMPTS rounds after one
-    // warm-up a side, who goes first alternating (a single attempt a side, platform first, moved from 0.94 to 0.81
-    // between two quiet runs of the same upload path); the median of the rounds' ratios decides.
-    const data = randomBytes(UPLOAD_BYTES);
-    const bare = createServer((req, res) => {
-      void pipeline(req, createWriteStream(join(dir, 'bare.bin'))).then(() => res.end('{}'));
-    });
-    await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
-    const port = (bare.address() as AddressInfo).port;
-    const uploadOnce = async (): Promise<number> =>
-      (
-        await timed(async () => {
-          const res = await fetch(`${platform.baseUrl}/multipart/upload`, {
-            method: 'POST',
-            body: form('blob.bin', data),
-          });
-          await res.json();
+    if (CASES.has('transcode')) {
+      const clip = join(dir, 'clip.mp4');
+      await runTool(tools.ffmpeg, testClipArgs(clip, 10, 640, 360, 'bench'));
+      const up = (await (
+        await fetch(`${platform.baseUrl}/multipart/upload`, {
+          method: 'POST',
+          body: form('clip.mp4', await readFile(clip)),
         })
-      )[1];
-    const bareOnce = async (): Promise<number> =>
-      (
-        await timed(async () => {
-          const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: form('blob.bin', data) });
-          await res.text();
-        })
-      )[1];
-    await uploadOnce();
-    await bareOnce();
-    const uploads: number[] = [];
-    const bares: number[] = [];
-    for (let round = 0; round < ATTEMPTS; round++) {
-      if (round % 2 === 0) {
-        uploads.push(await uploadOnce());
-        bares.push(await bareOnce());
-      } else {
-        bares.push(await bareOnce());
-        uploads.push(await uploadOnce());
+      ).json()) as { result: Array<{ videoId: string }> };
+      const videoId = up.result[0].videoId;
+
+      // Transcoding: platform vs by hand (the same commands, same preset), alternating attempts.
+      const platformSide = async (): Promise<void> => {
+        const ended = done.next(videoId);
+        await client.secondTranscodeV2({ videoIds: [videoId], replace: true, transcodeTemplates: [TEMPLATE] });
+        if ((await ended) !== 2) throw new Error('the platform failed the transcode (status 3)');
+      };
+      const handDir = join(dir, 'hand');
+      await mkdir(handDir);
+      const handCommands = [
+        encodeArgs({
+          source: { file: clip, demuxer: 'mov' },
+          output: join(handDir, 'bench-640x360.mp4'),
+          template: TEMPLATE,
+          preset: 'veryfast',
+          durationSeconds: 10,
+          hasAudio: true,
+          logos: [],
+        }),
+        hlsArgs(
+          join(handDir, 'bench-640x360.mp4'),
+          join(handDir, 'bench-640x360.m3u8'),
+          join(handDir, 'bench-640x360-seg%03d.ts'),
+        ),
+      ];
+      const handSide = async (): Promise<void> => {
+        for (const args of handCommands) await runTool(tools.ffmpeg, args);
+      };
+      // Warm-up, one a side (disk cache, the platform's first job after its start: reported, not in the medians).
+      const cold = { platform: await attempt(platformSide), hand: await attempt(handSide) };
+      const sides = { platform: [] as Attempt[], hand: [] as Attempt[] };
+      for (let i = 0; i < ATTEMPTS; i++) {
+        const order = i % 2 === 0 ? (['platform', 'hand'] as const) : (['hand', 'platform'] as const);
+        for (const side of order) sides[side].push(await attempt(side === 'platform' ? platformSide : handSide));
       }
+      // One more, untimed: the platform's ffmpeg command lines are read from /proc meanwhile (which costs this
+      // process CPU, so not in a timed attempt) and compared with the ones run by hand.
+      printCommands(await watchChildren(platformSide), handCommands, tools.ffmpeg);
+      const p = summary(sides.platform);
+      const h = summary(sides.hand);
+      // Each round's two sides ran next to each other: the median of their ratios follows the machine's load less.
+      const ratio = median(sides.platform.map((a, i) => a.wallMs / sides.hand[i]!.wallMs));
+      const cpuRatio = median(sides.platform.map((a, i) => a.cpuMs / sides.hand[i]!.cpuMs));
+      console.log(
+        `transcode 10 s 640x360 -> HLS+MP4 800 kbps, ${ATTEMPTS} rounds, who goes first alternating (medians [min-max]):\n` +
+          `  platform: wall ${p.wall}, ffmpeg CPU ${p.cpu}, this process CPU ${p.own} (the platform and its client)\n` +
+          `  by hand:  wall ${h.wall}, ffmpeg CPU ${h.cpu}, this process CPU ${h.own}\n` +
+          `  platform / by hand, median of the rounds' ratios: wall ${ratio.toFixed(3)}, ffmpeg CPU ${cpuRatio.toFixed(3)}` +
+          ` (ratio of the medians: wall ${(p.wallMs / h.wallMs).toFixed(3)}); each round's wall ratio: ` +
+          `${sides.platform.map((a, i) => (a.wallMs / sides.hand[i]!.wallMs).toFixed(2)).join(' ')}\n` +
+          `  first job after the platform's start (warm-up, not in the medians): platform ${cold.platform.wallMs.toFixed(0)} ms, by hand ${cold.hand.wallMs.toFixed(0)} ms`,
+      );
+      goalRow({
+        figure: 'transcode through the platform vs the same ffmpeg commands by hand (10 s clip, HLS + MP4)',
+        goal: 'at most 1.05',
+        measured: `${ratio.toFixed(2)} (${p.wallMs.toFixed(0)} / ${h.wallMs.toFixed(0)} ms, ${ATTEMPTS} rounds; ffmpeg CPU ${cpuRatio.toFixed(2)})`,
+        met: ratio <= 1.05,
+      });
     }
-    bare.close();
-    const uploadMs = median(uploads);
-    const bareMs = median(bares);
-    const throughput = median(bares.map((b, i) => b / uploads[i]!));
-    const mibs = (ms: number): string => (UPLOAD_BYTES / 1024 / 1024 / (ms / 1000)).toFixed(0);
-    console.log(
-      `upload 64 MiB, ${ATTEMPTS} rounds after a warm-up a side, who goes first alternating (medians): platform ` +
-        `${uploadMs.toFixed(0)} ms (${mibs(uploadMs)} MiB/s), bare server ${bareMs.toFixed(0)} ms (${mibs(bareMs)} MiB/s); ` +
-        `throughput platform / bare, median of the rounds' ratios ${throughput.toFixed(2)}; each round's: ` +
-        bares.map((b, i) => (b / uploads[i]!).toFixed(2)).join(' '),
-    );
-    goalRow({
-      figure: 'upload of 64 MiB, throughput vs a bare server storing the same bytes',
-      goal: 'at least 0.9',
-      measured: `${throughput.toFixed(2)} (${mibs(uploadMs)} / ${mibs(bareMs)} MiB/s, ${ATTEMPTS} rounds)`,
-      met: throughput >= 0.9,
-    });
+    if (CASES.has('upload')) {
+      // Upload throughput: the platform vs a bare server streaming the body to disk, in ATTEMPTS rounds after one
+      // warm-up a side, who goes first alternating (a single attempt a side, platform first, moved from 0.94 to 0.81
+      // between two quiet runs of the same upload path); the median of the rounds' ratios decides.
+      const data = randomBytes(UPLOAD_BYTES);
+      const bare = createServer((req, res) => {
+        void pipeline(req, createWriteStream(join(dir, 'bare.bin'))).then(() => res.end('{}'));
+      });
+      await new Promise<void>((r) => bare.listen(0, '127.0.0.1', r));
+      const port = (bare.address() as AddressInfo).port;
+      const uploadOnce = async (): Promise<number> =>
+        (
+          await timed(async () => {
+            const res = await fetch(`${platform.baseUrl}/multipart/upload`, {
+              method: 'POST',
+              body: form('blob.bin', data),
+            });
+            await res.json();
+          })
+        )[1];
+      const bareOnce = async (): Promise<number> =>
+        (
+          await timed(async () => {
+            const res = await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: form('blob.bin', data) });
+            await res.text();
+          })
+        )[1];
+      await uploadOnce();
+      await bareOnce();
+      const uploads: number[] = [];
+      const bares: number[] = [];
+      for (let round = 0; round < ATTEMPTS; round++) {
+        if (round % 2 === 0) {
+          uploads.push(await uploadOnce());
+          bares.push(await bareOnce());
+        } else {
+          bares.push(await bareOnce());
+          uploads.push(await uploadOnce());
+        }
+      }
+      bare.close();
+      const uploadMs = median(uploads);
+      const bareMs = median(bares);
+      const throughput = median(bares.map((b, i) => b / uploads[i]!));
+      const mibs = (ms: number): string => (UPLOAD_BYTES / 1024 / 1024 / (ms / 1000)).toFixed(0);
+      console.log(
+        `upload 64 MiB, ${ATTEMPTS} rounds after a warm-up a side, who goes first alternating (medians): platform ` +
+          `${uploadMs.toFixed(0)} ms (${mibs(uploadMs)} MiB/s), bare server ${bareMs.toFixed(0)} ms (${mibs(bareMs)} MiB/s); ` +
+          `throughput platform / bare, median of the rounds' ratios ${throughput.toFixed(2)}; each round's: ` +
+          bares.map((b, i) => (b / uploads[i]!).toFixed(2)).join(' '),
+      );
+      goalRow({
+        figure: 'upload of 64 MiB, throughput vs a bare server storing the same bytes',
+        goal: 'at least 0.9',
+        measured: `${throughput.toFixed(2)} (${mibs(uploadMs)} / ${mibs(bareMs)} MiB/s, ${ATTEMPTS} rounds)`,
+        met: throughput >= 0.9,
+      });
+    }
   } finally {
     await client.close();
     await platform.close();

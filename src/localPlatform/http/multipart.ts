@@ -34,7 +34,7 @@ export function parseMultipart(body: Buffer, boundary: string): Array<[string, s
  * A text part in the charset its own Content-Type names (some clients send ISO-8859-1 text parts by
  * default); UTF-8 when it names none or one this runtime does not know.
  */
-function decodePart(content: Buffer, headers: string): string {
+export function decodePart(content: Buffer, headers: string): string {
   const charset = /^content-type:[^\r\n]*;\s*charset="?([\w.:-]+)"?/im.exec(headers)?.[1];
   if (charset) {
     try {

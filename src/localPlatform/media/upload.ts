@@ -1,16 +1,13 @@
 /**
  * `POST /multipart/upload` (facts section 6) on the platform's own origin. The multipart body is
- * parsed as it arrives (busboy) and the file streamed to disk, never held whole in memory. The
+ * parsed as it arrives (http/multipartStream.ts) and the file streamed to disk, never held whole in memory. The
  * access token (getToken) is checked; a file larger than the limit is refused with an envelope
  * error. ffprobe measures what arrived: media becomes a video (queued for transcoding when
  * `isTranscoder` is 1, the default), anything else status 5; a body cut off mid-file status 4.
  */
-import busboy from 'busboy';
-import { createWriteStream } from 'node:fs';
 import { chmod, rename, rm } from 'node:fs/promises';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import { pipeline } from 'node:stream/promises';
 import { Codes } from '../../api/errorCodes';
 import { VideoStatuses } from '../../api/types';
 import { readMedia, type MediaReading } from '../../media/read';
@@ -24,23 +21,17 @@ import { newVideoRecord, type JobRec, type VideoRec } from '../store/records';
 import { Tx } from '../store/store';
 import { fileUrl, type Origin } from '../http/addresses';
 import { send, type Envelope } from '../http/answer';
+import { boundaryOf } from '../http/multipart';
+import { MultipartError, MultipartReader } from '../http/multipartStream';
 import { frameArgs, sourceDemuxer, type SourceInput } from './commands';
 import type { MediaEngine, MediaLimits } from './engine';
 import { coversOnDisk, FILE_MODE, makeDir, mediaRoot, sourceFile, videoDir } from './files';
-import { checkToken } from './tokens';
+import { UploadFault, UploadParts, type Received } from './uploadParts';
 
 export const UPLOAD_PATH = '/multipart/upload';
 const MAX_CAPTURE_POINTS = 8;
-const MAX_FIELD_BYTES = 64 * 1024;
-
-class UploadFault extends Error {
-  constructor(
-    readonly code: number,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+/** A part's header lines: a name, a file name (255 characters kept) and a type need far less. */
+const MAX_PART_HEADER_BYTES = 16 * 1024;
 
 /** Upload answers are readable by pages of any origin (a browser form posts them) and end the connection. */
 const UPLOAD_HEADERS = { 'Access-Control-Allow-Origin': '*', Connection: 'close' } as const;
@@ -63,17 +54,26 @@ async function drained(req: IncomingMessage): Promise<void> {
   });
 }
 
+/**
+ * Reads the body through the multipart reader, each piece handed on as it arrives: complete, cut off (the client
+ * gone), or not well-formed (the reason).
+ */
+async function readBody(req: IncomingMessage, body: MultipartReader): Promise<'complete' | 'cut' | MultipartError> {
+  try {
+    // Not destroyed on the way out: a refusal is still answered on this connection.
+    for await (const chunk of req.iterator({ destroyOnReturn: false })) await body.write(chunk as Buffer);
+    body.end();
+  } catch (error) {
+    if (error instanceof MultipartError) return error;
+    if (req.complete) throw error;
+  }
+  return req.complete && body.complete ? 'complete' : 'cut';
+}
+
 /** Answers a refusal; returns its code (for the request log). */
 function fail(res: ServerResponse, code: number, message: string): number {
   answer(res, { code, message, result: null, success: false });
   return code;
-}
-
-interface Received {
-  fileName: string;
-  temp: string;
-  bytes: number;
-  truncated: boolean;
 }
 
 interface Options {
@@ -150,109 +150,24 @@ export async function handleUpload(
     await drained(req);
     return fail(res, Codes.exception, `uploads need real media: ${engine.describe()}`);
   }
-  let parser: busboy.Busboy;
-  try {
-    parser = busboy({
-      headers: req.headers,
-      limits: { fileSize: engine.maxUploadBytes, fieldSize: MAX_FIELD_BYTES, fields: 50, files: 20, parts: 80 },
-    });
-  } catch {
+  const boundary = /^multipart\/form-data\s*;/i.test(req.headers['content-type'] ?? '')
+    ? boundaryOf(req.headers['content-type']!)
+    : undefined;
+  if (!boundary) {
     await drained(req);
     return fail(res, Codes.parameterInvalid, 'the body must be multipart/form-data with the fields token and file');
   }
   const now = Date.now();
-  const fields = new Map<string, string>();
-  const received: Received[] = [];
-  const writes: Array<Promise<void>> = [];
-  const fileStreams: Array<{ destroy(): void }> = [];
-  let account: Account | undefined;
-  let dir: string | undefined;
-  let refused: UploadFault | undefined;
-  const refuse = (fault: UploadFault): void => {
-    refused ??= fault;
-  };
-  const findAccount = (): void => {
-    if (account || refused) return;
-    const token = fields.get('token');
-    if (token === undefined) return;
-    const check = checkToken(
-      token,
-      accounts.map((a) => a.account),
-      now,
-    );
-    if ('problem' in check) return refuse(new UploadFault(Codes.getAccessTokenFailed, check.problem));
-    account = check.account;
-    dir = accounts.find((a) => a.account === account)?.dir;
-  };
-  /** The token must be given and good, and the fields so far readable, before the first file part. */
-  const admitFiles = (): void => {
-    findAccount();
-    if (refused) return;
-    if (!account) {
-      return refuse(
-        new UploadFault(
-          Codes.parameterMissing,
-          'token is missing before the first file part (send the token field first)',
-        ),
-      );
-    }
-    try {
-      readOptions(fields, account);
-    } catch (error) {
-      if (error instanceof UploadFault) refuse(error);
-      else throw error;
-    }
-  };
-  parser.on('field', (name, value, info) => {
-    if (info.valueTruncated)
-      refuse(new UploadFault(Codes.parameterInvalid, `${name.slice(0, 40)} is longer than ${MAX_FIELD_BYTES} bytes`));
-    fields.set(name, value);
-    if (name === 'token') findAccount();
-  });
-  parser.on('file', (name, stream, info) => {
-    // Nothing of a file is kept before the token and the fields before it are known good: a file
-    // part sent first is drained and dropped, never written.
-    if (name === 'file' && !refused) admitFiles();
-    if (name !== 'file' || refused) {
-      stream.resume();
-      return;
-    }
-    // Written below the data folder (not /tmp): the same disk, so moving it into place is a rename.
-    const root = mediaRoot(dir ?? accounts[0].dir);
-    const entry: Received = {
-      fileName: (info.filename || 'upload').slice(0, 255),
-      temp: join(root, 'incoming', newId()),
-      bytes: 0,
-      truncated: false,
-    };
-    received.push(entry);
-    // Counted in the same tick the pipe starts: no chunk can flow past unwritten.
-    stream.on('data', (chunk: Buffer) => (entry.bytes += chunk.length));
-    stream.on('limit', () => {
-      entry.truncated = true;
-      refuse(
-        new UploadFault(Codes.bodyTooLarge, `file is larger than the upload limit of ${engine.maxUploadBytes} bytes`),
-      );
-    });
-    fileStreams.push(stream);
-    writes.push(pipeline(stream, createWriteStream(entry.temp, { mode: FILE_MODE })));
-  });
-  parser.on('filesLimit', () => refuse(new UploadFault(Codes.parameterInvalid, 'at most 20 files per upload')));
-  const finished = new Promise<'complete' | 'cut'>((resolve) => {
-    parser.on('close', () => resolve('complete'));
-    parser.on('error', () => resolve('cut'));
-    req.on('aborted', () => resolve('cut'));
-    req.on('close', () => {
-      if (!req.complete) resolve('cut');
-    });
-  });
+  const form = new UploadParts(accounts, engine.maxUploadBytes, now, readOptions);
   for (const a of accounts) await makeDir(join(mediaRoot(a.dir), 'incoming'));
-  req.pipe(parser);
-  const outcome = await finished;
-  // A body that stopped mid-file never ends its file stream: end it here.
-  if (outcome === 'cut') for (const stream of fileStreams) stream.destroy();
-  await Promise.allSettled(writes);
-  findAccount();
+  const read = await readBody(req, new MultipartReader(boundary, (part) => form.part(part), MAX_PART_HEADER_BYTES));
+  const outcome = read === 'complete' ? 'complete' : 'cut';
+  const broken = read instanceof MultipartError ? read : undefined;
+  // A body that stopped mid-file never ends its file: end it here (its bytes are removed below).
+  if (outcome === 'cut') form.destroyFiles();
+  await form.written();
+  form.findAccount();
+  const { fields, received, account, dir } = form;
   const cleanup = async (): Promise<void> => {
     for (const r of received) await rm(r.temp, { force: true });
   };
@@ -261,20 +176,15 @@ export async function handleUpload(
     if (account && dir) await recordCutOff(account, received, fields, now).catch(() => undefined);
     await cleanup();
     req.resume();
-    return fail(res, Codes.parameterInvalid, 'the upload was cut off before the body was complete');
+    const why = broken
+      ? `the body is not well-formed multipart/form-data: ${broken.message}`
+      : 'the upload was cut off before the body was complete';
+    return fail(res, Codes.parameterInvalid, why);
   }
-  if (!refused && !account) refuse(new UploadFault(Codes.parameterMissing, 'token is missing (ask getToken for one)'));
-  if (!refused && received.length === 0) refuse(new UploadFault(Codes.parameterMissing, 'file is missing'));
-  let options: Options | undefined;
-  try {
-    if (!refused && account) options = readOptions(fields, account);
-  } catch (error) {
-    if (error instanceof UploadFault) refuse(error);
-    else throw error;
-  }
-  if (refused || !account || !dir || !options) {
+  const options = form.complete();
+  if (form.refused || !account || !dir || !options) {
     await cleanup();
-    const fault = refused ?? new UploadFault(Codes.exception, 'upload failed');
+    const fault = form.refused ?? new UploadFault(Codes.exception, 'upload failed');
     return fail(res, fault.code, fault.message);
   }
   const measured: Array<MediaReading | undefined> = [];
