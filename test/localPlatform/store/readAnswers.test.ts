@@ -165,6 +165,29 @@ describe('local platform: whole answers of list reads', () => {
     assert.equal(cache.bytesHeld, 0);
   });
 
+  it('takes new answers in once those it holds are no longer asked, answering the rest as chunks meanwhile', () => {
+    const cache = new ReadAnswers(1000);
+    const origin = {};
+    const envelope = (i: number) => ({
+      code: 0,
+      message: 'success',
+      result: new JsonList([fragment({ i, pad: 'x'.repeat(40) })]),
+      success: true,
+    });
+    for (let i = 0; i < 12; i++) cache.answer(`old ${i}`, 1, origin, envelope(i), 1);
+    // Another set asked again and again (the old ones never again): the refusals bring the sweep that lets it in.
+    const fresh = Array.from({ length: 6 }, (_, i) => `fresh ${i}`);
+    for (let round = 0; round < 10; round++) {
+      for (const [i, key] of fresh.entries())
+        if (!cache.find(key, 1, origin)) cache.answer(key, 1, origin, envelope(100 + i), 1);
+      assert.ok(cache.bytesHeld <= 1000);
+    }
+    assert.deepEqual(
+      fresh.map((key) => cache.find(key, 1, origin) !== undefined),
+      fresh.map(() => true),
+    );
+  });
+
   it("keeps a small answer's body in a buffer of its own, not in a slab of Node's shared pool", () => {
     const envelope = { code: 0, message: 'success', result: new JsonList([fragment({ id: 'a' })]), success: true };
     const kept = new ReadAnswers(10_000).answer('k', 1, {}, envelope, 1);
