@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../../api/errorCodes';
 import type { ActionOutcome } from '../actions/context';
 import { PlatformFault } from './faults';
-import { PageCache, type Answer } from '../store/answerCache';
+import { PageCache, type Answer, type ChunkedAnswer } from '../store/answerCache';
 
 export interface Envelope {
   code: number;
@@ -63,6 +63,19 @@ export function write(res: ServerResponse, status: number, answer: Answer): void
   if (res.headersSent) return;
   res.writeHead(status, answer.headers as string[]);
   res.end(answer.body);
+}
+
+/**
+ * Writes an answer as its chunks, corked into one write: for a list read's answer that is not kept
+ * (store/readAnswers.ts), so that no joined copy is made to be dropped at once.
+ */
+export function writeChunks(res: ServerResponse, status: number, answer: ChunkedAnswer): void {
+  if (res.headersSent) return;
+  res.writeHead(status, answer.headers as string[]);
+  res.cork();
+  for (const chunk of answer.chunks) res.write(chunk);
+  // end() uncorks: the headers and every chunk go out together.
+  res.end();
 }
 
 export function send(

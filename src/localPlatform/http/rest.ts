@@ -8,13 +8,12 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Account, ActionContext, ActionHandler } from '../actions/context';
 import { Fields } from '../actions/fields';
 import type { Origin } from './addresses';
-import { HttpFault, readyAnswer, success, write } from './answer';
+import { HttpFault, readyAnswer, success, write, writeChunks } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { dispatch } from './dispatch';
 import { parseRequest, readBody } from './request';
 import type { Incoming } from './normalise';
 import type { Exchange, Route } from './routes';
-import { JsonList, joinedAnswer } from '../store/answerCache';
 import { answerKey, readAnswersOf, storeStamp, type ReadAnswers } from '../store/readAnswers';
 
 /**
@@ -84,14 +83,15 @@ async function answerByHandler(
   // Never answer with data that is not yet on disk.
   await store.durable();
   exchange.code = Codes.success;
-  // A kept answer is joined for itself: the page cache keeps the other actions' pages, not the same bytes again.
-  const answer = keeping ? joinedAnswer(success(outcome)) : readyAnswer(success(outcome));
-  if (keeping) {
-    const { result } = outcome;
-    const stillSame = result instanceof JsonList ? result.stillSame : undefined;
-    keeping.answers.keep(keeping.key, keeping.stamp, context.view.origin, answer, stillSame, storeStamp(store));
+  if (!keeping) {
+    write(res, 200, readyAnswer(success(outcome)));
+    return;
   }
-  write(res, 200, answer);
+  // Joined for itself and kept when there is room (the page cache keeps the other actions' pages), else as chunks.
+  const { key, stamp } = keeping;
+  const answer = keeping.answers.answer(key, stamp, context.view.origin, success(outcome), storeStamp(store));
+  if ('chunks' in answer) writeChunks(res, 200, answer);
+  else write(res, 200, answer);
 }
 
 export function restRoute(options: RestOptions): Route {

@@ -10,10 +10,63 @@ import { accountDir } from '../../../src/localPlatform/accounts';
 import { makeOrigin } from '../../../src/localPlatform/http/addresses';
 import { channelList } from '../../../src/localPlatform/http/serialize';
 import { newId } from '../../../src/localPlatform/store/ids';
-import { ReadAnswers, answerKey, storeStamp } from '../../../src/localPlatform/store/readAnswers';
-import { newChannelRecord, newVideoRecord } from '../../../src/localPlatform/store/records';
+import { queryVideo } from '../../../src/localPlatform/actions/videos';
+import { Fields } from '../../../src/localPlatform/actions/fields';
+import { success } from '../../../src/localPlatform/http/answer';
+import { JsonList } from '../../../src/localPlatform/store/answerCache';
+import {
+  READ_ANSWER_BYTES,
+  ReadAnswers,
+  answerKey,
+  readAnswersOf,
+  storeStamp,
+} from '../../../src/localPlatform/store/readAnswers';
+import { newChannelRecord, newVideoRecord, type VideoRec } from '../../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
+import { Transcoder, renditionsFor } from '../../../src/localPlatform/transcoder';
 import { ACCOUNT, raw, removeDir, send, signed, tempDir, TestPlatform } from '../harness';
+
+/** A list fragment as the answer caches make them: a comma and the JSON. */
+const fragment = (value: unknown): Buffer => Buffer.from(`,${JSON.stringify(value)}`);
+
+/** A video as the benchmarks' large account has them (bench/platformServer.ts): one in 8 with a rendition. */
+function benchVideo(i: number): VideoRec {
+  const id = `${String(i).padStart(8, '0')}${'0'.repeat(24)}`;
+  const words = ['news', 'sport', 'music', 'talk', 'kids', 'movie', 'drama', 'travel', 'food', 'science'];
+  const rendition = {
+    name: '720p',
+    videoWidth: 1280,
+    videoHeight: 720,
+    videoBitrate: 2500,
+    audioBitrate: 128000,
+    hls: true,
+    mp4: true,
+    flv: false,
+    ts: false,
+    hlsEncryptType: 0,
+    mp4EncryptType: 0,
+    flvEncryptType: 0,
+    tsEncryptType: 0,
+    defaultVideo: 1,
+  } as const;
+  return newVideoRecord({
+    id,
+    fileName: `file-${i}.mp4`,
+    title: `${words[i % words.length]} clip ${i}`,
+    width: 1920,
+    height: 1080,
+    bitrate: 5000,
+    audioBitrate: 128,
+    duration: 60_000 + (i % 600) * 1000,
+    playNum: i % 1000,
+    size: 10_000 + ((i * 7919) % 500_000),
+    categoryId: (i % 5) + 1,
+    status: (i % 8) as VideoRec['status'],
+    uploadTime: 1_700_000_000_000 - i * 10_000,
+    tag: `${words[(i * 3) % words.length]},${words[(i * 5) % words.length]}`,
+    streams: i % 8 === 2 ? renditionsFor(`e${id.slice(1)}`, [rendition], 0, id, 60_000) : [],
+  });
+}
 
 const answer = (text: string) => {
   const body = Buffer.from(text);
@@ -71,6 +124,113 @@ describe('local platform: whole answers of list reads', () => {
     assert.ok(served >= 5 * 6, `${served} of ${5 * 12} asks served from kept answers`);
     cache.keep('large', 1, origin, answer('x'.repeat(300)), undefined, 1);
     assert.equal(cache.find('large', 1, origin), undefined, 'an answer over a quarter of the bound is not kept');
+  });
+
+  it('answers with its chunks, not a joined copy, what it cannot keep: the same bytes, nothing kept', () => {
+    const page = (title: string) => {
+      const result = [{ id: 'a', title }, { id: 'b' }, { id: 'c', title: '渠道 "😀"' }];
+      const fragments = result.map(fragment);
+      const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true };
+      return { fragments, envelope, bytes: Buffer.from(JSON.stringify({ ...envelope, result })) };
+    };
+    const small = page('x'.repeat(300));
+    const cache = new ReadAnswers(2000);
+    const origin = {};
+    const kept = cache.answer('one', 3, origin, small.envelope, 3);
+    assert.ok('body' in kept, 'room for it: joined and kept');
+    assert.deepEqual(kept.body, small.bytes);
+    assert.deepEqual(kept.headers, [
+      'Content-Type',
+      'application/json;charset=UTF-8',
+      'Content-Length',
+      `${small.bytes.length}`,
+    ]);
+    assert.equal(cache.find('one', 3, origin), kept);
+    // Over a quarter of the bound, and made while the store changed: written as the envelope's chunks.
+    for (const [key, stamp, made] of [
+      ['large', 3, page('x'.repeat(600))],
+      ['changed', 2, small],
+    ] as const) {
+      const chunked = cache.answer(key, stamp, origin, made.envelope, 3);
+      assert.ok('chunks' in chunked, `${key}: not kept, not joined`);
+      assert.equal(chunked.chunks[2], made.fragments[1], 'a fragment is written as it is, not copied');
+      assert.deepEqual(Buffer.concat(chunked.chunks), made.bytes);
+      assert.deepEqual(chunked.headers.slice(2), ['Content-Length', `${made.bytes.length}`]);
+      assert.equal(cache.find(key, 3, origin), undefined);
+      assert.ok(cache.bytesHeld <= 2000);
+    }
+    assert.equal(cache.find('one', 3, origin), kept, 'what fits stays kept');
+    assert.ok('chunks' in cache.answer('one', 4, origin, small.envelope, 5), 'the store changed while it was made');
+    assert.equal(cache.find('one', 5, origin), undefined, 'nor is what was kept before the change served');
+    assert.equal(cache.bytesHeld, 0);
+  });
+
+  it('takes new answers in once those it holds are no longer asked, answering the rest as chunks meanwhile', () => {
+    const cache = new ReadAnswers(1000);
+    const origin = {};
+    const envelope = (i: number) => ({
+      code: 0,
+      message: 'success',
+      result: new JsonList([fragment({ i, pad: 'x'.repeat(40) })]),
+      success: true,
+    });
+    for (let i = 0; i < 12; i++) cache.answer(`old ${i}`, 1, origin, envelope(i), 1);
+    // Another set asked again and again (the old ones never again): the refusals bring the sweep that lets it in.
+    const fresh = Array.from({ length: 6 }, (_, i) => `fresh ${i}`);
+    for (let round = 0; round < 10; round++) {
+      for (const [i, key] of fresh.entries())
+        if (!cache.find(key, 1, origin)) cache.answer(key, 1, origin, envelope(100 + i), 1);
+      assert.ok(cache.bytesHeld <= 1000);
+    }
+    assert.deepEqual(
+      fresh.map((key) => cache.find(key, 1, origin) !== undefined),
+      fresh.map(() => true),
+    );
+  });
+
+  it("keeps a small answer's body in a buffer of its own, not in a slab of Node's shared pool", () => {
+    const envelope = { code: 0, message: 'success', result: new JsonList([fragment({ id: 'a' })]), success: true };
+    const kept = new ReadAnswers(10_000).answer('k', 1, {}, envelope, 1);
+    assert.ok('body' in kept);
+    assert.equal(kept.body.buffer.byteLength, kept.body.length, 'a slice of the pool would hold its 8 KiB slab');
+  });
+
+  it('keeps a walk through 500 pages of 15 videos (queryVideo by size) whole at its bound', async () => {
+    const dir = await tempDir();
+    const store = await AccountStore.open(accountDir(dir, ACCOUNT.accessKey));
+    const transcoder = new Transcoder(store, 1, () => undefined);
+    try {
+      const tx = new Tx();
+      for (let c = 1; c <= 5; c++) tx.put('videoCategories', { id: c, name: `Category ${c}` });
+      for (let i = 0; i < 7500; i++) tx.put('videos', benchVideo(i));
+      await store.commit(tx);
+      const account = { ...ACCOUNT, userId: 123456, store, transcoder };
+      const view = { store, userId: account.userId, origin: makeOrigin('127.0.0.1', 8080), liveThumbnail: undefined };
+      const answers = readAnswersOf(store);
+      const stamp = storeStamp(store);
+      const page = (start: number) => {
+        const params = { action: 'queryVideo', start: String(start), number: '15', sort: 'size', order: 'desc' };
+        return { key: answerKey(params, '127.0.0.1'), params };
+      };
+      let bytes = 0;
+      for (let start = 1; start <= 500; start++) {
+        const { key, params } = page(start);
+        const outcome = await queryVideo({ params: new Fields(params), body: undefined, account, view, now: 0 });
+        const made = answers.answer(key, stamp, view.origin, success(outcome), storeStamp(store));
+        bytes += 'body' in made ? made.body.length : Buffer.concat(made.chunks).length;
+      }
+      // The pages are as large as the benchmarks' (17.5 KiB): together more than 8 MiB.
+      assert.ok(bytes > 8 * 1024 * 1024, `${bytes} bytes`);
+      assert.ok(bytes < READ_ANSWER_BYTES, `${bytes} bytes`);
+      let kept = 0;
+      for (let start = 1; start <= 500; start++) if (answers.find(page(start).key, stamp, view.origin)) kept++;
+      assert.equal(kept, 500, 'every page of the walk asked again is kept');
+      assert.ok(answers.bytesHeld <= READ_ANSWER_BYTES);
+    } finally {
+      transcoder.close();
+      await store.close();
+      await removeDir(dir);
+    }
   });
 
   it("checks a channel page's live thumbnails again: one that comes or goes ends the kept answer", async () => {
@@ -210,5 +370,44 @@ describe('local platform: whole answers of list reads, over HTTP', function () {
     } finally {
       await guarded.close();
     }
+  });
+});
+
+describe('local platform: a list answer too large to keep, over HTTP', function () {
+  this.timeout(60_000);
+  let p: TestPlatform;
+
+  before(async () => {
+    const dir = await tempDir();
+    const store = await AccountStore.open(accountDir(dir, ACCOUNT.accessKey));
+    const tx = new Tx();
+    // Ten videos of 400 KB each: a page of all ten is over a quarter of the kept answers' bound.
+    for (let i = 0; i < 10; i++) {
+      const title = `Video ${i} ${'渠道'.repeat(200_000 / 3)}`;
+      tx.put('videos', newVideoRecord({ id: newId(), fileName: `v${i}.mp4`, title, uploadTime: i, status: 2 }));
+    }
+    await store.commit(tx);
+    await store.close();
+    p = await TestPlatform.start({}, dir);
+  });
+  after(async () => {
+    const dir = p?.dataDir;
+    await p?.close();
+    await removeDir(dir);
+  });
+
+  it('is written whole, the bytes JSON.stringify makes, and made again each time', async () => {
+    const params = { sort: 'title', order: 'asc', start: '1', number: '10' };
+    const whole = await raw(p, 'queryVideo', params);
+    assert.equal(whole.json.code, 0);
+    assert.ok(Buffer.byteLength(whole.text) > READ_ANSWER_BYTES / 4, `${Buffer.byteLength(whole.text)} bytes`);
+    assert.equal(whole.headers['content-length'], String(Buffer.byteLength(whole.text)));
+    assert.equal(whole.text, JSON.stringify(whole.json));
+    assert.equal((await raw(p, 'queryVideo', params)).text, whole.text, 'asked again: the same answer');
+    const one = async (start: number) =>
+      (await raw(p, 'queryVideo', { ...params, start: String(start), number: '1' })).json.result as unknown[];
+    const pages = [];
+    for (let start = 1; start <= 10; start++) pages.push(...(await one(start)));
+    assert.deepEqual(whole.json.result, pages, 'the pages of one video each (kept) list the same videos');
   });
 });
