@@ -53,24 +53,30 @@ export function signingOrder(names: Iterable<string>): readonly string[] {
 }
 
 /**
- * Without an order given, the names of these parameters in order. A caller sends the same names in the
- * same order call after call: their order is worked out once per list of names (the comparison folds
- * case char by char) and remembered, up to a bound.
+ * The signing order of a list of names. A caller sends the same names in the same order call after call: the
+ * order of each list (the comparison folds case char by char) is worked out once and remembered, up to a bound,
+ * and found again by comparing the names one by one (no key string made per call).
  */
-const orders = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
-const MAX_ORDERS = 512;
+const orders: Array<{ names: readonly string[]; sorted: readonly string[] }> = [];
+const MAX_ORDERS = 64;
 
-function namesInOrder(params: SignableParams): readonly string[] {
-  const names = Object.keys(params);
-  const key = names.join(',');
-  const known = orders.get(key);
-  if (known && known.names.length === names.length && known.names.every((name, i) => name === names[i])) {
-    return known.sorted;
-  }
+export function orderOf(names: readonly string[]): readonly string[] {
+  for (const known of orders) if (sameNames(known.names, names)) return known.sorted;
   const sorted = signingOrder(names);
-  if (orders.size >= MAX_ORDERS) orders.clear();
-  orders.set(key, { names, sorted });
+  if (orders.length >= MAX_ORDERS) orders.length = 0;
+  orders.push({ names: [...names], sorted });
   return sorted;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Without an order given, the names of these parameters in order. */
+function namesInOrder(params: SignableParams): readonly string[] {
+  return orderOf(Object.keys(params));
 }
 
 /**
@@ -126,6 +132,20 @@ export function signParams(params: SignableParams, secretKey: string, order?: re
 /** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
 export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
   return hash('sha256', outerBlock(params, secretKey, undefined), 'buffer');
+}
+
+/**
+ * The same HMAC's 32 bytes written into `into` (the local platform's one buffer: a digest as a new Buffer per
+ * request costs more than the short string it is read from). `order`: as signParams's.
+ */
+export function signatureInto(
+  into: Buffer,
+  params: SignableParams,
+  secretKey: string,
+  order: readonly string[] | undefined,
+): Buffer {
+  into.write(hash('sha256', outerBlock(params, secretKey, order), 'binary'), 0, DIGEST, 'latin1');
+  return into;
 }
 
 /**

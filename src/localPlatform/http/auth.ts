@@ -7,7 +7,7 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
-import { signatureBytes } from '../../api/signing';
+import { orderOf, signatureInto } from '../../api/signing';
 import type { Account } from '../actions/context';
 import { PlatformFault } from './faults';
 
@@ -15,6 +15,7 @@ import { PlatformFault } from './faults';
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 15 * 60 * 1000;
 
 const SIGNATURE_FORMAT = /^[0-9a-fA-F]{64}$/;
+const TIMESTAMP_FORMAT = /^\d{1,15}$/;
 
 function required(params: Record<string, string>, name: string): string {
   const value = params[name];
@@ -22,8 +23,12 @@ function required(params: Record<string, string>, name: string): string {
   return value;
 }
 
-/** The given signature's bytes, decoded into one buffer made once (the check is synchronous), not one per request. */
+/**
+ * The given signature's bytes and the HMAC's, each in one buffer made once (the check is synchronous), not one
+ * per request.
+ */
 const givenBytes = Buffer.alloc(32);
+const expectedBytes = Buffer.alloc(32);
 
 /** Constant-time: the given signature (64 hex digits, checked before) against the HMAC's 32 bytes. */
 function sameSignature(expected: Buffer, given: string): boolean {
@@ -80,6 +85,8 @@ export function authenticate(
   accounts: ReadonlyMap<string, Account>,
   options: AuthOptions,
   now: number,
+  /** The names of `params` (each once), when the caller has them: then they are not asked of the object. */
+  names: readonly string[] = Object.keys(params),
 ): Account {
   const accessKey = required(params, 'accessKey');
   const version = required(params, 'version');
@@ -93,7 +100,7 @@ export function authenticate(
   if (!account) throw new PlatformFault(Codes.accessKeyNotExists, 'accessKey is not an account of this platform');
   if (version !== '2.0')
     throw new PlatformFault(Codes.versionNotSupported, `version must be 2.0 (got ${version.slice(0, 20)})`);
-  if (!/^\d{1,15}$/.test(timestamp)) {
+  if (!TIMESTAMP_FORMAT.test(timestamp)) {
     throw new PlatformFault(Codes.parameterInvalid, 'timestamp must be milliseconds since 1970 as digits');
   }
   const skew = Math.abs(now - Number(timestamp));
@@ -104,7 +111,7 @@ export function authenticate(
     );
   }
   // Every parameter but `signature` is signed: the signing order leaves it out, so no copy without it is made.
-  if (!sameSignature(signatureBytes(params, account.secretKey), signature)) {
+  if (!sameSignature(signatureInto(expectedBytes, params, account.secretKey, orderOf(names)), signature)) {
     throw new PlatformFault(
       Codes.signatureIncorrect,
       'signature does not match the parameters signed with the secret key of accessKey; every parameter sent is signed, empty ones too',

@@ -15,6 +15,8 @@ export interface Incoming {
   readonly url: URL;
   /** The query's parameters, in order. */
   readonly searchParams: URLSearchParams;
+  /** The query without its `?` as written, when it is printable ASCII (parseRequest reads it without URLSearchParams). */
+  readonly plainQuery: string | undefined;
   /** The path with repeated slashes made one. */
   path: string;
   /** The host name the client used (no port, no brackets), for addresses in answers. */
@@ -39,7 +41,7 @@ class Target implements Incoming {
     readonly hostName: string | undefined,
     private readonly target: string,
     /** The query without its `?`, when the target was read without URL. */
-    private readonly query: string | undefined,
+    readonly plainQuery: string | undefined,
     url: URL | undefined,
   ) {
     this.parsedUrl = url;
@@ -51,7 +53,7 @@ class Target implements Incoming {
   }
 
   get searchParams(): URLSearchParams {
-    this.params ??= this.query !== undefined ? new URLSearchParams(this.query) : this.url.searchParams;
+    this.params ??= this.plainQuery !== undefined ? new URLSearchParams(this.plainQuery) : this.url.searchParams;
     return this.params;
   }
 }

@@ -14,6 +14,8 @@ const MAX_PARAMS = 200;
 export interface ParsedRequest {
   /** Query and form parameters (the signed ones). */
   params: Record<string, string>;
+  /** The names of `params`, each once, in the order they came (Object.keys not asked per request). */
+  names: readonly string[];
   /** The JSON body, when one was sent (undefined for none or `null`). */
   json: unknown;
 }
@@ -120,6 +122,8 @@ function jsonIfJson(text: string): unknown {
 /** Parameters gathered from the query and the body, in order: one object, no list of pairs per request. */
 class Gathered {
   readonly params = Object.create(null) as Record<string, string>;
+  /** Each name once, in the order of its first arrival (the signing order is worked out from it). */
+  readonly names: string[] = [];
   count = 0;
   /** The first name given twice with different values (refused once the count is known to be within bounds). */
   conflict: string | undefined;
@@ -127,8 +131,10 @@ class Gathered {
   add(value: string, name: string): void {
     this.count++;
     const had = this.params[name];
-    if (had !== undefined && had !== value) this.conflict ??= name;
-    else this.params[name] = value;
+    if (had === undefined) {
+      this.params[name] = value;
+      this.names.push(name);
+    } else if (had !== value) this.conflict ??= name;
   }
 
   addAll(pairs: Iterable<[string, string]>): void {
@@ -141,14 +147,47 @@ function gather(this: Gathered, value: string, name: string): void {
   this.add(value, name);
 }
 
+/**
+ * The pairs of a query of printable ASCII with no `%` and no `+` (what clients send for plain values): nothing in
+ * it is decoded, so each name and value is its text as written, which is what URLSearchParams would give, and
+ * they are cut out with indexOf and slice alone. As URLSearchParams: a leading `?` dropped, empty pairs skipped,
+ * a pair without `=` a name with an empty value.
+ */
+function gatherPlain(query: string, pairs: Gathered): void {
+  let from = query.charCodeAt(0) === 0x3f ? 1 : 0;
+  // The next `=` at or after `from`, found again only once passed (one pass over the query, not one per pair).
+  let eq = -1;
+  while (from < query.length) {
+    let end = query.indexOf('&', from);
+    if (end < 0) end = query.length;
+    if (end > from) {
+      if (eq < from) eq = query.indexOf('=', from);
+      if (eq >= 0 && eq < end) pairs.add(query.slice(eq + 1, end), query.slice(from, eq));
+      else pairs.add('', query.slice(from, end));
+    }
+    from = end + 1;
+  }
+}
+
+/** A query nothing in which is decoded (see gatherPlain). */
+const UNESCAPED = /^[^%+]*$/;
+
+/** The request target's parameters: the query as written when it is plain printable ASCII (normalise.ts). */
+export interface QueryOf {
+  readonly searchParams: URLSearchParams;
+  readonly plainQuery?: string | undefined;
+}
+
 export function parseRequest(
-  target: { readonly searchParams: URLSearchParams },
+  target: QueryOf,
   contentTypeHeader: string | undefined,
   body: Buffer,
   jsonAction: boolean,
 ): ParsedRequest {
   const pairs = new Gathered();
-  target.searchParams.forEach(gather, pairs);
+  const plain = target.plainQuery;
+  if (plain !== undefined && UNESCAPED.test(plain)) gatherPlain(plain, pairs);
+  else target.searchParams.forEach(gather, pairs);
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
   // An empty or `null` body is normal for every operation and every content type (facts section 2).
@@ -190,5 +229,5 @@ function finish(pairs: Gathered, json: unknown): ParsedRequest {
   if (pairs.conflict !== undefined) {
     throw new PlatformFault(Codes.parameterInvalid, `${pairs.conflict} is given more than once with different values`);
   }
-  return { params: pairs.params, json };
+  return { params: pairs.params, names: pairs.names, json };
 }

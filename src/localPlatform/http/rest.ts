@@ -107,7 +107,7 @@ export function restRoute(options: RestOptions): Route {
     const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
     exchange.action = parsed.params.action ?? '-';
     const now = Date.now();
-    const account = authenticate(parsed.params, options.accounts, options.auth, now);
+    const account = authenticate(parsed.params, options.accounts, options.auth, now, parsed.names);
     const { action } = parsed.params;
     const handler = dispatch(action);
     const origin = options.originOf(incoming.hostName);
@@ -117,7 +117,7 @@ export function restRoute(options: RestOptions): Route {
     if (KEPT_READS.has(action)) {
       keeping = {
         answers: readAnswersOf(store),
-        key: answerKey(parsed.params, incoming.hostName),
+        key: answerKey(parsed.params, incoming.hostName, parsed.names),
         stamp: storeStamp(store),
       };
       const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);

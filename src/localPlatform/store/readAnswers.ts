@@ -40,9 +40,14 @@ export function storeStamp(store: AccountStore): number {
  * its length, so that no two sets of parameters make the same key (a value holding a separator included).
  * In the order given: the same parameters in another order are another key (a miss, never a wrong answer).
  */
-export function answerKey(params: Readonly<Record<string, string>>, hostName: string | undefined): string {
+export function answerKey(
+  params: Readonly<Record<string, string>>,
+  hostName: string | undefined,
+  /** The names of `params` (each once), when the caller has them. */
+  names: readonly string[] = Object.keys(params),
+): string {
   let key = hostName === undefined ? '-' : `${hostName.length}:${hostName}`;
-  for (const name in params) {
+  for (const name of names) {
     if (name === 'signature' || name === 'timestamp') continue;
     const value = params[name];
     key += `|${name.length}:${name}${value.length}:${value}`;
