@@ -53,19 +53,27 @@ export function signingOrder(names: Iterable<string>): readonly string[] {
 }
 
 /**
- * The signing order of a list of names. A caller sends the same names in the same order call after call: the
- * order of each list (the comparison folds case char by char) is worked out once and remembered, up to a bound,
- * and found again by comparing the names one by one (no key string made per call).
+ * The signing order of a list of names, as the names and as their places in the list. A caller sends the same
+ * names in the same order call after call: the order of each list (the comparison folds case char by char) is
+ * worked out once and remembered, up to a bound, and found again by comparing the names one by one (no key
+ * string made per call).
  */
-const orders: Array<{ names: readonly string[]; sorted: readonly string[] }> = [];
+interface Order {
+  names: readonly string[];
+  sorted: readonly string[];
+  places: readonly number[];
+}
+
+const orders: Order[] = [];
 const MAX_ORDERS = 64;
 
-export function orderOf(names: readonly string[]): readonly string[] {
-  for (const known of orders) if (sameNames(known.names, names)) return known.sorted;
+function orderOf(names: readonly string[]): Order {
+  for (const known of orders) if (sameNames(known.names, names)) return known;
   const sorted = signingOrder(names);
+  const order = { names: [...names], sorted, places: sorted.map((name) => names.indexOf(name)) };
   if (orders.length >= MAX_ORDERS) orders.length = 0;
-  orders.push({ names: [...names], sorted });
-  return sorted;
+  orders.push(order);
+  return order;
 }
 
 function sameNames(a: readonly string[], b: readonly string[]): boolean {
@@ -76,7 +84,7 @@ function sameNames(a: readonly string[], b: readonly string[]): boolean {
 
 /** Without an order given, the names of these parameters in order. */
 function namesInOrder(params: SignableParams): readonly string[] {
-  return orderOf(Object.keys(params));
+  return orderOf(Object.keys(params)).sorted;
 }
 
 /**
@@ -126,36 +134,38 @@ let scratch = Buffer.allocUnsafe(4096);
  * see signingOrder; every name of `params` must be in it.
  */
 export function signParams(params: SignableParams, secretKey: string, order?: readonly string[]): string {
-  return hash('sha256', outerBlock(params, secretKey, order), 'hex');
+  return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey, order)), 'hex');
 }
 
 /** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
 export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
-  return hash('sha256', outerBlock(params, secretKey, undefined), 'buffer');
+  return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey)), 'buffer');
 }
 
 /**
- * The same HMAC's 32 bytes written into `into` (the local platform's one buffer: a digest as a new Buffer per
- * request costs more than the short string it is read from). `order`: as signParams's.
+ * The same HMAC, of parameters given as two lists (each name once, `values[i]` the value of `names[i]`), its 32
+ * bytes written into `into`: the local platform's one buffer (a digest as a new Buffer per request costs more
+ * than the short string it is read from), and the names' order found without an object made of them.
  */
-export function signatureInto(
+export function signatureOfPairs(
   into: Buffer,
-  params: SignableParams,
+  names: readonly string[],
+  values: readonly string[],
   secretKey: string,
-  order: readonly string[] | undefined,
 ): Buffer {
-  into.write(hash('sha256', outerBlock(params, secretKey, order), 'binary'), 0, DIGEST, 'latin1');
+  let text = secretKey;
+  for (const i of orderOf(names).places) text += `${names[i]}=${values[i]}`;
+  into.write(hash('sha256', outerBlock(secretKey, text), 'binary'), 0, DIGEST, 'latin1');
   return into;
 }
 
 /**
- * The key XOR opad followed by the inner digest: what the HMAC's outer hash reads. The inner digest
+ * The key XOR opad followed by the inner digest of the string to sign: what the HMAC's outer hash reads. The inner digest
  * comes back as a `binary` (latin1) string, one char a byte: a digest as a Buffer costs three times a short
  * string in Node 20 (a new backing store per call).
  */
-function outerBlock(params: SignableParams, secretKey: string, order: readonly string[] | undefined): Buffer {
+function outerBlock(secretKey: string, text: string): Buffer {
   const key = hmacKey(secretKey);
-  const text = stringToSign(params, secretKey, order);
   const digest =
     key.innerText !== undefined ? hash('sha256', key.innerText + text, 'binary') : innerDigest(key.inner, text);
   for (let i = 0; i < DIGEST; i++) key.outer[BLOCK + i] = digest.charCodeAt(i);

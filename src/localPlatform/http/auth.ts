@@ -7,9 +7,10 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
-import { orderOf, signatureInto } from '../../api/signing';
+import { signatureOfPairs } from '../../api/signing';
 import type { Account } from '../actions/context';
 import { PlatformFault } from './faults';
+import type { RequestParams } from './request';
 
 /** Allowed distance between the request's `timestamp` and the platform's clock, unless configured. */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 15 * 60 * 1000;
@@ -17,8 +18,8 @@ export const DEFAULT_TIMESTAMP_WINDOW_MS = 15 * 60 * 1000;
 const SIGNATURE_FORMAT = /^[0-9a-fA-F]{64}$/;
 const TIMESTAMP_FORMAT = /^\d{1,15}$/;
 
-function required(params: Record<string, string>, name: string): string {
-  const value = params[name];
+function required(params: RequestParams, name: string): string {
+  const value = params.get(name);
   if (value === undefined || value === '') throw new PlatformFault(Codes.parameterMissing, `${name} is required`);
   return value;
 }
@@ -81,12 +82,10 @@ export interface AuthOptions {
  * looked up, so an unsigned request cannot tell a known access key from an unknown one.
  */
 export function authenticate(
-  params: Record<string, string>,
+  params: RequestParams,
   accounts: ReadonlyMap<string, Account>,
   options: AuthOptions,
   now: number,
-  /** The names of `params` (each once), when the caller has them: then they are not asked of the object. */
-  names: readonly string[] = Object.keys(params),
 ): Account {
   const accessKey = required(params, 'accessKey');
   const version = required(params, 'version');
@@ -111,7 +110,8 @@ export function authenticate(
     );
   }
   // Every parameter but `signature` is signed: the signing order leaves it out, so no copy without it is made.
-  if (!sameSignature(signatureInto(expectedBytes, params, account.secretKey, orderOf(names)), signature)) {
+  const expected = signatureOfPairs(expectedBytes, params.names, params.values, account.secretKey);
+  if (!sameSignature(expected, signature)) {
     throw new PlatformFault(
       Codes.signatureIncorrect,
       'signature does not match the parameters signed with the secret key of accessKey; every parameter sent is signed, empty ones too',

@@ -105,10 +105,12 @@ export function restRoute(options: RestOptions): Route {
     jsonAction: boolean,
   ): Promise<void> | void => {
     const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
-    exchange.action = parsed.params.action ?? '-';
+    const { pairs } = parsed;
+    exchange.action = pairs.get('action') ?? '-';
     const now = Date.now();
-    const account = authenticate(parsed.params, options.accounts, options.auth, now, parsed.names);
-    const { action } = parsed.params;
+    const account = authenticate(pairs, options.accounts, options.auth, now);
+    // Checked present by authenticate.
+    const action = pairs.get('action')!;
     const handler = dispatch(action);
     const origin = options.originOf(incoming.hostName);
     const { store } = account;
@@ -117,7 +119,7 @@ export function restRoute(options: RestOptions): Route {
     if (KEPT_READS.has(action)) {
       keeping = {
         answers: readAnswersOf(store),
-        key: answerKey(parsed.params, incoming.hostName, parsed.names),
+        key: answerKey(pairs.names, pairs.values, incoming.hostName),
         stamp: storeStamp(store),
       };
       const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);
