@@ -190,13 +190,10 @@ function gatherPlain(query: string, pairs: RequestParams): void {
   }
 }
 
-/** A query nothing in which is decoded (see gatherPlain). */
-const UNESCAPED = /^[^%+]*$/;
-
-/** The request target's parameters: the query as written when it is plain printable ASCII (normalise.ts). */
+/** The request target's parameters; the query as written when nothing in it is decoded (normalise.ts). */
 export interface QueryOf {
   readonly searchParams: URLSearchParams;
-  readonly plainQuery?: string | undefined;
+  readonly unescapedQuery?: string | undefined;
 }
 
 export function parseRequest(
@@ -206,8 +203,8 @@ export function parseRequest(
   jsonAction: boolean,
 ): ParsedRequest {
   const pairs = new RequestParams();
-  const plain = target.plainQuery;
-  if (plain !== undefined && UNESCAPED.test(plain)) gatherPlain(plain, pairs);
+  const unescaped = target.unescapedQuery;
+  if (unescaped !== undefined) gatherPlain(unescaped, pairs);
   else target.searchParams.forEach(gather, pairs);
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();

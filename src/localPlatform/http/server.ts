@@ -8,7 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { Codes } from '../../api/errorCodes';
 import { HttpFault, sendFault, sendOnSocket } from './answer';
 import { PlatformFault } from './faults';
-import { normalise } from './normalise';
+import { HostNames, normalise } from './normalise';
 import { BodyTooLarge, ClientGone } from './request';
 import type { Exchange, RouteEntry } from './routes';
 
@@ -67,6 +67,7 @@ function answerError(
  */
 function handler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void {
   // Made once per server, not per request.
+  const hosts = new HostNames(options.allowedHosts);
   const routeFor = (path: string) => options.routes.find((r) => r.path(path));
   const readableByAnyOrigin = (path: string, method: string): boolean =>
     READS.has(method) && routeFor(path)?.anyOrigin === true;
@@ -83,7 +84,7 @@ function handler(options: HttpOptions): (req: IncomingMessage, res: ServerRespon
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     let pending: Promise<void> | void = undefined;
     try {
-      const incoming = normalise(req, options.allowedHosts, readableByAnyOrigin);
+      const incoming = normalise(req, hosts, readableByAnyOrigin);
       const route = routeFor(incoming.path);
       if (!route) {
         throw new HttpFault(
