@@ -206,6 +206,8 @@ export function parseRequest(
   const unescaped = target.unescapedQuery;
   if (unescaped !== undefined) gatherPlain(unescaped, pairs);
   else target.searchParams.forEach(gather, pairs);
+  // No body (every GET): nothing more to read.
+  if (body.length === 0) return finish(pairs, undefined);
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
   // An empty or `null` body is normal for every operation and every content type (facts section 2).
