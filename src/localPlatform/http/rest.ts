@@ -117,17 +117,16 @@ export function restRoute(options: RestOptions): Route {
     // A list read asked again with nothing changed: its kept answer, after the checks above, with no promise made.
     let keeping: Keeping | undefined;
     if (KEPT_READS.has(action)) {
-      keeping = {
-        answers: readAnswersOf(store),
-        key: answerKey(pairs.names, pairs.values, incoming.hostName),
-        stamp: storeStamp(store),
-      };
-      const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);
+      const answers = readAnswersOf(store);
+      const key = answerKey(pairs.names, pairs.values, incoming.hostName);
+      const stamp = storeStamp(store);
+      const ready = answers.find(key, stamp, origin);
       if (ready) {
         exchange.code = Codes.success;
         write(res, 200, ready);
         return;
       }
+      keeping = { answers, key, stamp };
     }
     const context: ActionContext = {
       params: new Fields(parsed.params),

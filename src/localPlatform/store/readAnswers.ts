@@ -115,6 +115,9 @@ const READ_ANSWERS = Symbol('read answers');
  */
 export const READ_ANSWER_BYTES = 8 * 1024 * 1024;
 
+/** The maker of the default size (one function, not a closure made per request). */
+const defaultSize = (): ReadAnswers => new ReadAnswers(READ_ANSWER_BYTES);
+
 export function readAnswersOf(store: AccountStore, maxBytes = READ_ANSWER_BYTES): ReadAnswers {
-  return store.derived(READ_ANSWERS, () => new ReadAnswers(maxBytes));
+  return store.derived(READ_ANSWERS, maxBytes === READ_ANSWER_BYTES ? defaultSize : () => new ReadAnswers(maxBytes));
 }
