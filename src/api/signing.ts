@@ -53,24 +53,38 @@ export function signingOrder(names: Iterable<string>): readonly string[] {
 }
 
 /**
- * Without an order given, the names of these parameters in order. A caller sends the same names in the
- * same order call after call: their order is worked out once per list of names (the comparison folds
- * case char by char) and remembered, up to a bound.
+ * The signing order of a list of names, as the names and as their places in the list. A caller sends the same
+ * names in the same order call after call: the order of each list (the comparison folds case char by char) is
+ * worked out once and remembered, up to a bound, and found again by comparing the names one by one (no key
+ * string made per call).
  */
-const orders = new Map<string, { names: readonly string[]; sorted: readonly string[] }>();
-const MAX_ORDERS = 512;
+interface Order {
+  names: readonly string[];
+  sorted: readonly string[];
+  places: readonly number[];
+}
 
-function namesInOrder(params: SignableParams): readonly string[] {
-  const names = Object.keys(params);
-  const key = names.join(',');
-  const known = orders.get(key);
-  if (known && known.names.length === names.length && known.names.every((name, i) => name === names[i])) {
-    return known.sorted;
-  }
+const orders: Order[] = [];
+const MAX_ORDERS = 64;
+
+function orderOf(names: readonly string[]): Order {
+  for (const known of orders) if (sameNames(known.names, names)) return known;
   const sorted = signingOrder(names);
-  if (orders.size >= MAX_ORDERS) orders.clear();
-  orders.set(key, { names, sorted });
-  return sorted;
+  const order = { names: [...names], sorted, places: sorted.map((name) => names.indexOf(name)) };
+  if (orders.length >= MAX_ORDERS) orders.length = 0;
+  orders.push(order);
+  return order;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** Without an order given, the names of these parameters in order. */
+function namesInOrder(params: SignableParams): readonly string[] {
+  return orderOf(Object.keys(params)).sorted;
 }
 
 /**
@@ -120,22 +134,38 @@ let scratch = Buffer.allocUnsafe(4096);
  * see signingOrder; every name of `params` must be in it.
  */
 export function signParams(params: SignableParams, secretKey: string, order?: readonly string[]): string {
-  return hash('sha256', outerBlock(params, secretKey, order), 'hex');
+  return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey, order)), 'hex');
 }
 
 /** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
 export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
-  return hash('sha256', outerBlock(params, secretKey, undefined), 'buffer');
+  return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey)), 'buffer');
 }
 
 /**
- * The key XOR opad followed by the inner digest: what the HMAC's outer hash reads. The inner digest
+ * The same HMAC, of parameters given as two lists (each name once, `values[i]` the value of `names[i]`), its 32
+ * bytes written into `into`: the local platform's one buffer (a digest as a new Buffer per request costs more
+ * than the short string it is read from), and the names' order found without an object made of them.
+ */
+export function signatureOfPairs(
+  into: Buffer,
+  names: readonly string[],
+  values: readonly string[],
+  secretKey: string,
+): Buffer {
+  let text = secretKey;
+  for (const i of orderOf(names).places) text += `${names[i]}=${values[i]}`;
+  into.write(hash('sha256', outerBlock(secretKey, text), 'binary'), 0, DIGEST, 'latin1');
+  return into;
+}
+
+/**
+ * The key XOR opad followed by the inner digest of the string to sign: what the HMAC's outer hash reads. The inner digest
  * comes back as a `binary` (latin1) string, one char a byte: a digest as a Buffer costs three times a short
  * string in Node 20 (a new backing store per call).
  */
-function outerBlock(params: SignableParams, secretKey: string, order: readonly string[] | undefined): Buffer {
+function outerBlock(secretKey: string, text: string): Buffer {
   const key = hmacKey(secretKey);
-  const text = stringToSign(params, secretKey, order);
   const digest =
     key.innerText !== undefined ? hash('sha256', key.innerText + text, 'binary') : innerDigest(key.inner, text);
   for (let i = 0; i < DIGEST; i++) key.outer[BLOCK + i] = digest.charCodeAt(i);

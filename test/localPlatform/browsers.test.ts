@@ -62,6 +62,19 @@ describe('local platform: browsers', () => {
     assert.match(answer.json.message, /--allowed-host/);
   });
 
+  it('refuses another host name after serving allowed ones on many ports, and again when asked again', async () => {
+    // The Host values read are remembered, to skip reading them again: only allowed ones, and only so many.
+    for (let port = 1; port <= 80; port++) {
+      const answer = await request({ Host: `${port % 2 ? 'localhost' : '127.0.0.1'}:${port}` });
+      assert.equal(answer.json.code, 0, `port ${port}: ${answer.json.message}`);
+    }
+    for (let i = 0; i < 2; i++) {
+      const answer = await request({ Host: `attacker.example:${p.platform.port}` });
+      assert.equal(answer.status, 403);
+      assert.equal(answer.json.code, Codes.requestNotAllowed);
+    }
+  });
+
   it('refuses a request from a page of another origin, and changes nothing (a cross-site form post)', async () => {
     const answer = await request(
       {

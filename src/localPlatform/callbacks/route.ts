@@ -108,8 +108,8 @@ export function callbacksAdminRoute(
       throw new HttpFault(404, Codes.apiNotExists, `the callbacks admin verbs are ${VERBS.join(', ')}`);
     }
     const body = await withBodyDeadline(readBody(req, MAX_BODY_BYTES), BODY_TIMEOUT_MS);
-    const { params } = parseRequest(incoming.url, req.headers['content-type'], body, false);
-    const account = authenticate(params, accounts, auth, Date.now());
+    const { pairs, params } = parseRequest(incoming.url, req.headers['content-type'], body, false);
+    const account = authenticate(pairs, accounts, auth, Date.now());
     if (params.action !== `callbacks.${verb}`) throw invalid('action', `must be callbacks.${verb} on this path`);
     const platformCallbacks = callbacks();
     if (!platformCallbacks) throw new HttpFault(503, Codes.exception, 'the callbacks are not running');

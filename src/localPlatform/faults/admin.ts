@@ -44,8 +44,8 @@ export function faultsAdminRoute(
         throw new HttpFault(405, Codes.parameterInvalid, 'method must be GET or POST', { Allow: 'GET, POST' });
       }
       const body = await readBody(req, MAX_BODY_BYTES);
-      const { params } = parseRequest(incoming.url, req.headers['content-type'], body, false);
-      const account = authenticate(params, accounts, auth, Date.now());
+      const { pairs, params } = parseRequest(incoming.url, req.headers['content-type'], body, false);
+      const account = authenticate(pairs, accounts, auth, Date.now());
       const result = act(board, account, params);
       exchange.code = Codes.success;
       send(res, 200, success({ result }));

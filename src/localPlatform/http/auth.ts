@@ -7,23 +7,29 @@
  */
 import { timingSafeEqual } from 'node:crypto';
 import { Codes } from '../../api/errorCodes';
-import { signatureBytes } from '../../api/signing';
+import { signatureOfPairs } from '../../api/signing';
 import type { Account } from '../actions/context';
 import { PlatformFault } from './faults';
+import type { RequestParams } from './request';
 
 /** Allowed distance between the request's `timestamp` and the platform's clock, unless configured. */
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 15 * 60 * 1000;
 
 const SIGNATURE_FORMAT = /^[0-9a-fA-F]{64}$/;
+const TIMESTAMP_FORMAT = /^\d{1,15}$/;
 
-function required(params: Record<string, string>, name: string): string {
-  const value = params[name];
+function required(params: RequestParams, name: string): string {
+  const value = params.get(name);
   if (value === undefined || value === '') throw new PlatformFault(Codes.parameterMissing, `${name} is required`);
   return value;
 }
 
-/** The given signature's bytes, decoded into one buffer made once (the check is synchronous), not one per request. */
+/**
+ * The given signature's bytes and the HMAC's, each in one buffer made once (the check is synchronous), not one
+ * per request.
+ */
 const givenBytes = Buffer.alloc(32);
+const expectedBytes = Buffer.alloc(32);
 
 /** Constant-time: the given signature (64 hex digits, checked before) against the HMAC's 32 bytes. */
 function sameSignature(expected: Buffer, given: string): boolean {
@@ -76,7 +82,7 @@ export interface AuthOptions {
  * looked up, so an unsigned request cannot tell a known access key from an unknown one.
  */
 export function authenticate(
-  params: Record<string, string>,
+  params: RequestParams,
   accounts: ReadonlyMap<string, Account>,
   options: AuthOptions,
   now: number,
@@ -93,7 +99,7 @@ export function authenticate(
   if (!account) throw new PlatformFault(Codes.accessKeyNotExists, 'accessKey is not an account of this platform');
   if (version !== '2.0')
     throw new PlatformFault(Codes.versionNotSupported, `version must be 2.0 (got ${version.slice(0, 20)})`);
-  if (!/^\d{1,15}$/.test(timestamp)) {
+  if (!TIMESTAMP_FORMAT.test(timestamp)) {
     throw new PlatformFault(Codes.parameterInvalid, 'timestamp must be milliseconds since 1970 as digits');
   }
   const skew = Math.abs(now - Number(timestamp));
@@ -104,7 +110,8 @@ export function authenticate(
     );
   }
   // Every parameter but `signature` is signed: the signing order leaves it out, so no copy without it is made.
-  if (!sameSignature(signatureBytes(params, account.secretKey), signature)) {
+  const expected = signatureOfPairs(expectedBytes, params.names, params.values, account.secretKey);
+  if (!sameSignature(expected, signature)) {
     throw new PlatformFault(
       Codes.signatureIncorrect,
       'signature does not match the parameters signed with the secret key of accessKey; every parameter sent is signed, empty ones too',

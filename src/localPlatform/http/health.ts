@@ -11,7 +11,10 @@ import type { Account } from '../actions/context';
 import { HttpFault, send, success } from './answer';
 import { authenticate, type AuthOptions } from './auth';
 import { PlatformFault } from './faults';
+import { parseRequest } from './request';
 import type { Route } from './routes';
+
+const NO_BODY = Buffer.alloc(0);
 
 export const HEALTH_PATH = '/_local/health/channel';
 export const HEALTH_ACTION = 'localChannelHealth';
@@ -35,8 +38,8 @@ export function healthRoute(options: { accounts: ReadonlyMap<string, Account>; a
         Allow: 'GET',
       });
     }
-    const params = Object.fromEntries(incoming.url.searchParams);
-    const account = authenticate(params, options.accounts, options.auth, Date.now());
+    const { pairs, params } = parseRequest(incoming, undefined, NO_BODY, false);
+    const account = authenticate(pairs, options.accounts, options.auth, Date.now());
     if (params.action !== HEALTH_ACTION) {
       throw new PlatformFault(Codes.parameterInvalid, `action must be ${HEALTH_ACTION} on ${HEALTH_PATH}`);
     }

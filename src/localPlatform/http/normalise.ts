@@ -15,6 +15,8 @@ export interface Incoming {
   readonly url: URL;
   /** The query's parameters, in order. */
   readonly searchParams: URLSearchParams;
+  /** The query without its `?` as written, when it is printable ASCII with nothing to decode (no `%`, no `+`). */
+  readonly unescapedQuery: string | undefined;
   /** The path with repeated slashes made one. */
   path: string;
   /** The host name the client used (no port, no brackets), for addresses in answers. */
@@ -28,6 +30,8 @@ export interface Incoming {
  */
 const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]*)+\/?$|^\/$/;
 const PLAIN_QUERY = /^[\x21\x22\x24-\x7e]*$/;
+/** The same without `%` and `+`: nothing in it is decoded (request.ts reads it as written). Tested first. */
+const UNESCAPED_QUERY = /^[\x21\x22\x24\x26-\x2a\x2c-\x7e]*$/;
 
 class Target implements Incoming {
   private parsedUrl: URL | undefined;
@@ -39,7 +43,8 @@ class Target implements Incoming {
     readonly hostName: string | undefined,
     private readonly target: string,
     /** The query without its `?`, when the target was read without URL. */
-    private readonly query: string | undefined,
+    private readonly plainQuery: string | undefined,
+    readonly unescapedQuery: string | undefined,
     url: URL | undefined,
   ) {
     this.parsedUrl = url;
@@ -51,7 +56,7 @@ class Target implements Incoming {
   }
 
   get searchParams(): URLSearchParams {
-    this.params ??= this.query !== undefined ? new URLSearchParams(this.query) : this.url.searchParams;
+    this.params ??= this.plainQuery !== undefined ? new URLSearchParams(this.plainQuery) : this.url.searchParams;
     return this.params;
   }
 }
@@ -88,6 +93,30 @@ function hostOf(header: string): string | undefined {
   return m ? canonicalHost(m[1]) : undefined;
 }
 
+/** Host header values a server remembers (each with every port a client may write is a new value). */
+const MAX_HOST_VALUES = 64;
+
+/**
+ * The host names a server answers to, and the Host header values already read to one of them: most requests
+ * name the Host the previous one did, so theirs is one lookup, not a parse. Only allowed values are remembered,
+ * and at most MAX_HOST_VALUES of them; any other value is read and checked as the first one was.
+ */
+export class HostNames {
+  private readonly known = new Map<string, string>();
+
+  constructor(readonly allowed: ReadonlySet<string>) {}
+
+  /** The allowed host name a Host header value names; undefined when it names none. */
+  nameOf(header: string): string | undefined {
+    const known = this.known.get(header);
+    if (known !== undefined) return known;
+    const name = hostOf(header);
+    if (name === undefined || !this.allowed.has(name)) return undefined;
+    if (this.known.size < MAX_HOST_VALUES) this.known.set(header, name);
+    return name;
+  }
+}
+
 function refused(detail: string): HttpFault {
   return new HttpFault(403, Codes.requestNotAllowed, detail);
 }
@@ -110,14 +139,15 @@ function readTarget(target: string): URL {
  */
 export function normalise(
   req: IncomingMessage,
-  allowedHosts: ReadonlySet<string>,
+  hosts: HostNames,
   anyOrigin: (path: string, method: string) => boolean = () => false,
 ): Incoming {
   const target = req.url ?? '/';
   const mark = target.indexOf('?');
   const plainPath = mark < 0 ? target : target.slice(0, mark);
   const query = mark < 0 ? '' : target.slice(mark + 1);
-  const plain = PLAIN_PATH.test(plainPath) && PLAIN_QUERY.test(query);
+  const unescaped = UNESCAPED_QUERY.test(query);
+  const plain = PLAIN_PATH.test(plainPath) && (unescaped || PLAIN_QUERY.test(query));
   const url = plain ? undefined : readTarget(target);
   // Repeated slashes are one, as web servers in front of the real service treat them.
   const path = url ? url.pathname.replace(/\/{2,}/g, '/') : plainPath;
@@ -125,15 +155,15 @@ export function normalise(
   const hostHeader = req.headers.host;
   let hostName: string | undefined;
   if (hostHeader !== undefined) {
-    hostName = hostOf(hostHeader);
-    if (hostName === undefined || !allowedHosts.has(hostName)) {
+    hostName = hosts.nameOf(hostHeader);
+    if (hostName === undefined) {
       throw refused(
         `the Host ${JSON.stringify(hostHeader.slice(0, 100))} is not a name of this local platform ` +
-          `(allowed: ${[...allowedHosts].join(', ')}; add others with --allowed-host / allowedHosts)`,
+          `(allowed: ${[...hosts.allowed].join(', ')}; add others with --allowed-host / allowedHosts)`,
       );
     }
   }
-  if (url && url.hostname !== 'local.invalid' && !allowedHosts.has(canonicalHost(url.hostname))) {
+  if (url && url.hostname !== 'local.invalid' && !hosts.allowed.has(canonicalHost(url.hostname))) {
     throw refused(`the request's address names the host ${url.hostname.slice(0, 100)}, not this local platform`);
   }
   const origin = req.headers.origin;
@@ -144,9 +174,10 @@ export function normalise(
     } catch {
       originHost = undefined;
     }
-    if (originHost === undefined || originHost === '' || !allowedHosts.has(originHost)) {
+    if (originHost === undefined || originHost === '' || !hosts.allowed.has(originHost)) {
       throw refused(`requests from web pages of another origin (${origin.slice(0, 100)}) are not accepted`);
     }
   }
-  return new Target(method, path, hostName, target, plain ? query : undefined, url);
+  const plainQuery = plain ? query : undefined;
+  return new Target(method, path, hostName, target, plainQuery, unescaped ? plainQuery : undefined, url);
 }

@@ -13,7 +13,9 @@ const MAX_PARAMS = 200;
 
 export interface ParsedRequest {
   /** Query and form parameters (the signed ones). */
-  params: Record<string, string>;
+  pairs: RequestParams;
+  /** The same as an object with no prototype (made on first use). */
+  readonly params: Record<string, string>;
   /** The JSON body, when one was sent (undefined for none or `null`). */
   json: unknown;
 }
@@ -117,18 +119,43 @@ function jsonIfJson(text: string): unknown {
   }
 }
 
-/** Parameters gathered from the query and the body, in order: one object, no list of pairs per request. */
-class Gathered {
-  readonly params = Object.create(null) as Record<string, string>;
+/**
+ * A request's parameters (query and form) as they were gathered: each name once, in the order it first came, and
+ * its value, in two lists read by a scan (a handful of names; at most MAX_PARAMS are kept), so that the checks of
+ * every request make no object keyed by names the client chose. Handlers read them as an object (`record`).
+ */
+export class RequestParams {
+  readonly names: string[] = [];
+  readonly values: string[] = [];
+  /** Pairs given, repeats included. */
   count = 0;
   /** The first name given twice with different values (refused once the count is known to be within bounds). */
   conflict: string | undefined;
+  private asRecord: Record<string, string> | undefined;
+
+  get(name: string): string | undefined {
+    const i = this.names.indexOf(name);
+    return i < 0 ? undefined : this.values[i];
+  }
+
+  /** The parameters as an object with no prototype, made on first use (the handlers' Fields read it). */
+  get record(): Record<string, string> {
+    if (!this.asRecord) {
+      const record = Object.create(null) as Record<string, string>;
+      for (let i = 0; i < this.names.length; i++) record[this.names[i]] = this.values[i];
+      this.asRecord = record;
+    }
+    return this.asRecord;
+  }
 
   add(value: string, name: string): void {
-    this.count++;
-    const had = this.params[name];
-    if (had !== undefined && had !== value) this.conflict ??= name;
-    else this.params[name] = value;
+    // Past the bound the request is refused (finish): nothing more is kept or compared.
+    if (++this.count > MAX_PARAMS) return;
+    const i = this.names.indexOf(name);
+    if (i < 0) {
+      this.names.push(name);
+      this.values.push(value);
+    } else if (this.values[i] !== value) this.conflict ??= name;
   }
 
   addAll(pairs: Iterable<[string, string]>): void {
@@ -136,19 +163,51 @@ class Gathered {
   }
 }
 
-/** URLSearchParams.forEach's callback, called with the Gathered as `this` (no closure made per request). */
-function gather(this: Gathered, value: string, name: string): void {
+/** URLSearchParams.forEach's callback, called with the RequestParams as `this` (no closure made per request). */
+function gather(this: RequestParams, value: string, name: string): void {
   this.add(value, name);
 }
 
+/**
+ * The pairs of a query of printable ASCII with no `%` and no `+` (what clients send for plain values): nothing in
+ * it is decoded, so each name and value is its text as written, which is what URLSearchParams would give, and
+ * they are cut out with indexOf and slice alone. As URLSearchParams: a leading `?` dropped, empty pairs skipped,
+ * a pair without `=` a name with an empty value.
+ */
+function gatherPlain(query: string, pairs: RequestParams): void {
+  let from = query.charCodeAt(0) === 0x3f ? 1 : 0;
+  // The next `=` at or after `from`, found again only once passed (one pass over the query, not one per pair).
+  let eq = -1;
+  while (from < query.length) {
+    let end = query.indexOf('&', from);
+    if (end < 0) end = query.length;
+    if (end > from) {
+      if (eq < from) eq = query.indexOf('=', from);
+      if (eq >= 0 && eq < end) pairs.add(query.slice(eq + 1, end), query.slice(from, eq));
+      else pairs.add('', query.slice(from, end));
+    }
+    from = end + 1;
+  }
+}
+
+/** The request target's parameters; the query as written when nothing in it is decoded (normalise.ts). */
+export interface QueryOf {
+  readonly searchParams: URLSearchParams;
+  readonly unescapedQuery?: string | undefined;
+}
+
 export function parseRequest(
-  target: { readonly searchParams: URLSearchParams },
+  target: QueryOf,
   contentTypeHeader: string | undefined,
   body: Buffer,
   jsonAction: boolean,
 ): ParsedRequest {
-  const pairs = new Gathered();
-  target.searchParams.forEach(gather, pairs);
+  const pairs = new RequestParams();
+  const unescaped = target.unescapedQuery;
+  if (unescaped !== undefined) gatherPlain(unescaped, pairs);
+  else target.searchParams.forEach(gather, pairs);
+  // No body (every GET): nothing more to read.
+  if (body.length === 0) return finish(pairs, undefined);
   let json: unknown;
   const contentType = (contentTypeHeader ?? '').toLowerCase();
   // An empty or `null` body is normal for every operation and every content type (facts section 2).
@@ -184,11 +243,22 @@ export function parseRequest(
   return finish(pairs, json);
 }
 
-function finish(pairs: Gathered, json: unknown): ParsedRequest {
+class Parsed implements ParsedRequest {
+  constructor(
+    readonly pairs: RequestParams,
+    readonly json: unknown,
+  ) {}
+
+  get params(): Record<string, string> {
+    return this.pairs.record;
+  }
+}
+
+function finish(pairs: RequestParams, json: unknown): ParsedRequest {
   if (pairs.count > MAX_PARAMS)
     throw new PlatformFault(Codes.parameterInvalid, `a request may carry at most ${MAX_PARAMS} parameters`);
   if (pairs.conflict !== undefined) {
     throw new PlatformFault(Codes.parameterInvalid, `${pairs.conflict} is given more than once with different values`);
   }
-  return { params: pairs.params, json };
+  return new Parsed(pairs, json);
 }

@@ -105,27 +105,28 @@ export function restRoute(options: RestOptions): Route {
     jsonAction: boolean,
   ): Promise<void> | void => {
     const parsed = parseRequest(incoming, req.headers['content-type'], body, jsonAction);
-    exchange.action = parsed.params.action ?? '-';
+    const { pairs } = parsed;
+    exchange.action = pairs.get('action') ?? '-';
     const now = Date.now();
-    const account = authenticate(parsed.params, options.accounts, options.auth, now);
-    const { action } = parsed.params;
+    const account = authenticate(pairs, options.accounts, options.auth, now);
+    // Checked present by authenticate.
+    const action = pairs.get('action')!;
     const handler = dispatch(action);
     const origin = options.originOf(incoming.hostName);
     const { store } = account;
     // A list read asked again with nothing changed: its kept answer, after the checks above, with no promise made.
     let keeping: Keeping | undefined;
     if (KEPT_READS.has(action)) {
-      keeping = {
-        answers: readAnswersOf(store),
-        key: answerKey(parsed.params, incoming.hostName),
-        stamp: storeStamp(store),
-      };
-      const ready = keeping.answers.find(keeping.key, keeping.stamp, origin);
+      const answers = readAnswersOf(store);
+      const key = answerKey(pairs.names, pairs.values, incoming.hostName);
+      const stamp = storeStamp(store);
+      const ready = answers.find(key, stamp, origin);
       if (ready) {
         exchange.code = Codes.success;
         write(res, 200, ready);
         return;
       }
+      keeping = { answers, key, stamp };
     }
     const context: ActionContext = {
       params: new Fields(parsed.params),

@@ -4,11 +4,11 @@
  * envelope; requests in flight finish (their writes included) before the server closes.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { Codes } from '../../api/errorCodes';
 import { HttpFault, sendFault, sendOnSocket } from './answer';
 import { PlatformFault } from './faults';
-import { normalise } from './normalise';
+import { HostNames, normalise } from './normalise';
 import { BodyTooLarge, ClientGone } from './request';
 import type { Exchange, RouteEntry } from './routes';
 
@@ -67,6 +67,7 @@ function answerError(
  */
 function handler(options: HttpOptions): (req: IncomingMessage, res: ServerResponse) => Promise<void> | void {
   // Made once per server, not per request.
+  const hosts = new HostNames(options.allowedHosts);
   const routeFor = (path: string) => options.routes.find((r) => r.path(path));
   const readableByAnyOrigin = (path: string, method: string): boolean =>
     READS.has(method) && routeFor(path)?.anyOrigin === true;
@@ -83,7 +84,7 @@ function handler(options: HttpOptions): (req: IncomingMessage, res: ServerRespon
     const exchange: Exchange = { action: '-', code: Codes.exception, answered: true };
     let pending: Promise<void> | void = undefined;
     try {
-      const incoming = normalise(req, options.allowedHosts, readableByAnyOrigin);
+      const incoming = normalise(req, hosts, readableByAnyOrigin);
       const route = routeFor(incoming.path);
       if (!route) {
         throw new HttpFault(
@@ -108,6 +109,12 @@ function handler(options: HttpOptions): (req: IncomingMessage, res: ServerRespon
       },
     );
   };
+}
+
+/** A request with a body to read (RFC 9112 6.3: one with neither Content-Length nor Transfer-Encoding has none). */
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
 /** Requests Node cannot read as HTTP: answered with the envelope on the socket, so the client reads why. */
@@ -154,21 +161,28 @@ export async function listen(host: string, port: number, options: HttpOptions): 
   const finished = (): void => {
     if (--inflight === 0) drained?.();
   };
+  // A connection silent this long is destroyed (no 'timeout' listener on the server: Node destroys the socket):
+  // from its start until its first request, and during each request not answered at once (below). Between
+  // requests Node's keep-alive limit holds. Not `server.timeout`, which Node arms again for every request.
+  const idleMs = options.idleTimeoutMs ?? 60_000;
   // GET operations carry everything in the query (up to 1000 ids in `ids`), and clients in use put
   // POST parameters there too, JSON text included: room for a long request line.
   const server = createServer(
     // No whole-request limit (requestTimeout 0): uploads may be long. Slow headers, slow /rest bodies and silent
-    // connections have limits of their own (headersTimeout, bodyTimeoutMs, server.timeout below).
+    // connections have limits of their own (headersTimeout, bodyTimeoutMs, idleMs above).
     { keepAliveTimeout: 5_000, requestTimeout: 0, headersTimeout: 30_000, maxHeaderSize: MAX_HEADER_BYTES },
     (req, res) => {
       inflight++;
       const handled = handle(req, res);
+      // Still answering, writing or reading a body: silence from here on is limited. Answered at once with every
+      // byte handed to the system and no body to read, nothing is left to wait for: no timer is set (and then
+      // refreshed on each read and write).
+      if (handled || req.socket.writableLength > 0 || hasBody(req)) req.socket.setTimeout(idleMs);
       if (handled) void handled.finally(finished);
       else finished();
     },
   );
-  // Destroyed when silent this long (no 'timeout' listener on the server: Node destroys the socket).
-  server.timeout = options.idleTimeoutMs ?? 60_000;
+  server.on('connection', (socket: Socket) => socket.setTimeout(idleMs));
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -36,15 +36,16 @@ export function storeStamp(store: AccountStore): number {
 }
 
 /**
- * The key of a request's answer: its host name and every parameter but the per-call signing ones, each with
- * its length, so that no two sets of parameters make the same key (a value holding a separator included).
+ * The key of a request's answer: its host name and every parameter but the per-call signing ones (each name
+ * once, `values[i]` the value of `names[i]`), each with its length, so that no two sets of parameters make the same key (a value holding a separator included).
  * In the order given: the same parameters in another order are another key (a miss, never a wrong answer).
  */
-export function answerKey(params: Readonly<Record<string, string>>, hostName: string | undefined): string {
+export function answerKey(names: readonly string[], values: readonly string[], hostName: string | undefined): string {
   let key = hostName === undefined ? '-' : `${hostName.length}:${hostName}`;
-  for (const name in params) {
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
     if (name === 'signature' || name === 'timestamp') continue;
-    const value = params[name];
+    const value = values[i];
     key += `|${name.length}:${name}${value.length}:${value}`;
   }
   return key;
@@ -147,6 +148,9 @@ const READ_ANSWERS = Symbol('read answers');
  */
 export const READ_ANSWER_BYTES = 12 * 1024 * 1024;
 
+/** The maker of the default size (one function, not a closure made per request). */
+const defaultSize = (): ReadAnswers => new ReadAnswers(READ_ANSWER_BYTES);
+
 export function readAnswersOf(store: AccountStore, maxBytes = READ_ANSWER_BYTES): ReadAnswers {
-  return store.derived(READ_ANSWERS, () => new ReadAnswers(maxBytes));
+  return store.derived(READ_ANSWERS, maxBytes === READ_ANSWER_BYTES ? defaultSize : () => new ReadAnswers(maxBytes));
 }

@@ -79,6 +79,31 @@ describe('local platform: the request target', () => {
     assert.equal((await answer(p, `/rest?${query(params, () => 'a+b')}`)).code, 0);
   });
 
+  it('reads a query with nothing to decode as written: a second ?, = in a value, empty pairs, a name alone', async () => {
+    // No `%` and no `+`: the platform cuts such a query at `&` and the first `=` itself; it must give what
+    // URLSearchParams gives, or the signature of a genuine request fails (or a changed one passes).
+    const note = `a=b?c/d;e,f:@!*()~$'"`;
+    const base = signedWith(note);
+    const { signature, ...unsigned } = base;
+    const withFlag = { ...unsigned, flag: '' };
+    const flagged = { ...withFlag, signature: signParams(withFlag, ACCOUNT.secretKey) };
+    const written = (params: Record<string, string>, value: string): string =>
+      Object.entries(params)
+        .map(([name, v]) => (name === 'flag' ? 'flag' : `${name}=${name === 'note' ? value : v}`))
+        .join('&&');
+    for (const path of [`/rest?${written(flagged, note)}`, `/rest??${written(flagged, note)}&`]) {
+      assert.deepEqual(await answer(p, path), { status: 200, code: 0 }, path);
+    }
+    assert.equal((await answer(p, `/rest?${written(flagged, `${note}x`)}`)).code, Codes.signatureIncorrect);
+    // The empty `flag` is signed: the same query without it is refused, and so is the unflagged signature with it.
+    const unflagged = Object.fromEntries(Object.entries(flagged).filter(([name]) => name !== 'flag'));
+    assert.equal((await answer(p, `/rest?${written(unflagged, note)}`)).code, Codes.signatureIncorrect);
+    assert.equal(
+      (await answer(p, `/rest?${written({ ...withFlag, signature }, note)}`)).code,
+      Codes.signatureIncorrect,
+    );
+  });
+
   it('routes paths the URL parser rewrites (dot segments, repeated slashes, escapes) to where it points', async () => {
     const q = query(signedWith(NOTE), encodeURIComponent);
     for (const path of ['/rest/', '//rest', '/x/../rest', '/./rest', '/x/%2E%2E/rest']) {

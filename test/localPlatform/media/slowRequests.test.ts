@@ -109,6 +109,40 @@ describe('local platform: request time limits', function () {
     assert.match(text, /the request body did not arrive within 2 s/);
   });
 
+  it('closes a kept-alive connection whose second request, an upload, goes silent mid-body', async () => {
+    const token = (await tp.client().getToken()).accessToken;
+    const boundary = 'stalledboundary';
+    const head =
+      `--${boundary}\r\nContent-Disposition: form-data; name="token"\r\n\r\n${token}\r\n` +
+      `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="stalled.mp4"\r\nContent-Type: video/mp4\r\n\r\n`;
+    const host = `Host: 127.0.0.1:${tp.platform.port}\r\n`;
+    const outcome = await new Promise<string>((resolve, reject) => {
+      const started = Date.now();
+      const socket = connect(tp.platform.port, '127.0.0.1');
+      let text = '';
+      socket.on('error', reject);
+      socket.on('data', (chunk: Buffer) => {
+        text += chunk.toString('latin1');
+        // The first answer (a refusal, written at once) is in: the same connection sends an upload and stalls.
+        if (/^HTTP\/1\.1 \d{3}[\s\S]*\r\n\r\n\{[^]*\}$/.test(text) && !socket.readableEnded) {
+          text = '';
+          socket.write(
+            `POST /multipart/upload HTTP/1.1\r\n${host}Content-Type: multipart/form-data; boundary=${boundary}\r\n` +
+              `Content-Length: 1000000\r\n\r\n${head}`,
+          );
+        }
+      });
+      socket.on('close', () => resolve(`closed after ${Date.now() - started} ms`));
+      setTimeout(() => {
+        socket.destroy();
+        resolve('still open after 10 s');
+      }, 10_000).unref();
+      // A GET without its signature: refused with the envelope at once, the connection kept alive.
+      socket.write(`GET /rest?action=liveChannelTypeList HTTP/1.1\r\n${host}\r\n`);
+    });
+    assert.match(outcome, /^closed after/);
+  });
+
   it('closes a connection that stays silent after connecting', async () => {
     const closedAfter = await new Promise<number>((resolve, reject) => {
       const started = Date.now();
