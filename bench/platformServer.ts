@@ -158,11 +158,27 @@ function channel(m: Modules, i: number, templates: LiveTemplateRec[], now: numbe
   });
 }
 
-function video(m: Modules, i: number, now: number): VideoRec {
-  const id = m.ids.newId();
-  const done = i % 8 === 2;
-  return m.records.newVideoRecord({
-    id,
+/** The one rendition a transcoded video of the bench's account has (tests that need videos of its shape use it too). */
+export const RENDITION_720P = {
+  name: '720p',
+  videoWidth: 1280,
+  videoHeight: 720,
+  videoBitrate: 2500,
+  audioBitrate: 128000,
+  hls: true,
+  mp4: true,
+  flv: false,
+  ts: false,
+  hlsEncryptType: 0,
+  mp4EncryptType: 0,
+  flvEncryptType: 0,
+  tsEncryptType: 0,
+  defaultVideo: 1,
+} as const;
+
+/** Video i of the bench's account, but for its id and renditions: one in 8 is transcoded (status 2). */
+export function videoFields(i: number, now: number) {
+  return {
     fileName: `file-${i}.mp4`,
     title: `${WORDS[i % WORDS.length]} clip ${i}`,
     width: 1920,
@@ -176,32 +192,16 @@ function video(m: Modules, i: number, now: number): VideoRec {
     status: (i % 8) as VideoRec['status'],
     uploadTime: now - i * 10_000,
     tag: `${WORDS[(i * 3) % WORDS.length]},${WORDS[(i * 5) % WORDS.length]}`,
-    streams: done
-      ? m.transcoder.renditionsFor(
-          m.ids.newId(),
-          [
-            {
-              name: '720p',
-              videoWidth: 1280,
-              videoHeight: 720,
-              videoBitrate: 2500,
-              audioBitrate: 128000,
-              hls: true,
-              mp4: true,
-              flv: false,
-              ts: false,
-              hlsEncryptType: 0,
-              mp4EncryptType: 0,
-              flvEncryptType: 0,
-              tsEncryptType: 0,
-              defaultVideo: 1,
-            },
-          ],
-          0,
-          id,
-          60_000,
-        )
-      : [],
+  };
+}
+
+function video(m: Modules, i: number, now: number): VideoRec {
+  const id = m.ids.newId();
+  const done = i % 8 === 2;
+  return m.records.newVideoRecord({
+    id,
+    ...videoFields(i, now),
+    streams: done ? m.transcoder.renditionsFor(m.ids.newId(), [{ ...RENDITION_720P }], 0, id, 60_000) : [],
   });
 }
 

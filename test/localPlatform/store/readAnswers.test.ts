@@ -25,6 +25,7 @@ import { newChannelRecord, newVideoRecord, type VideoRec } from '../../../src/lo
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
 import { Transcoder, renditionsFor } from '../../../src/localPlatform/transcoder';
 import { ACCOUNT, raw, removeDir, send, signed, tempDir, TestPlatform } from '../harness';
+import { RENDITION_720P, videoFields } from '../../../bench/platformServer';
 
 /** A list fragment as the answer caches make them: a comma and the JSON. */
 const fragment = (value: unknown): Buffer => Buffer.from(`,${JSON.stringify(value)}`);
@@ -32,39 +33,10 @@ const fragment = (value: unknown): Buffer => Buffer.from(`,${JSON.stringify(valu
 /** A video as the benchmarks' large account has them (bench/platformServer.ts): one in 8 with a rendition. */
 function benchVideo(i: number): VideoRec {
   const id = `${String(i).padStart(8, '0')}${'0'.repeat(24)}`;
-  const words = ['news', 'sport', 'music', 'talk', 'kids', 'movie', 'drama', 'travel', 'food', 'science'];
-  const rendition = {
-    name: '720p',
-    videoWidth: 1280,
-    videoHeight: 720,
-    videoBitrate: 2500,
-    audioBitrate: 128000,
-    hls: true,
-    mp4: true,
-    flv: false,
-    ts: false,
-    hlsEncryptType: 0,
-    mp4EncryptType: 0,
-    flvEncryptType: 0,
-    tsEncryptType: 0,
-    defaultVideo: 1,
-  } as const;
   return newVideoRecord({
     id,
-    fileName: `file-${i}.mp4`,
-    title: `${words[i % words.length]} clip ${i}`,
-    width: 1920,
-    height: 1080,
-    bitrate: 5000,
-    audioBitrate: 128,
-    duration: 60_000 + (i % 600) * 1000,
-    playNum: i % 1000,
-    size: 10_000 + ((i * 7919) % 500_000),
-    categoryId: (i % 5) + 1,
-    status: (i % 8) as VideoRec['status'],
-    uploadTime: 1_700_000_000_000 - i * 10_000,
-    tag: `${words[(i * 3) % words.length]},${words[(i * 5) % words.length]}`,
-    streams: i % 8 === 2 ? renditionsFor(`e${id.slice(1)}`, [rendition], 0, id, 60_000) : [],
+    ...videoFields(i, 1_700_000_000_000),
+    streams: i % 8 === 2 ? renditionsFor(`e${id.slice(1)}`, [{ ...RENDITION_720P }], 0, id, 60_000) : [],
   });
 }
 

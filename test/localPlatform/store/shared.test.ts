@@ -13,6 +13,7 @@ import type { LiveTemplateRec } from '../../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
 import { renditionsFor } from '../../../src/localPlatform/transcoder';
 import { ACCOUNT, raw, removeDir, tempDir, TestPlatform } from '../harness';
+import { RENDITION_720P } from '../../../bench/platformServer';
 
 const T0 = Date.UTC(2026, 0, 1);
 const TEMPLATE = '7e000000000000000000000000000001';
@@ -71,32 +72,7 @@ function channel(id: string, name: string): ReturnType<typeof newChannelRecord> 
 }
 
 function video(id: string, title: string, done: boolean): ReturnType<typeof newVideoRecord> {
-  const streams = done
-    ? renditionsFor(
-        'e0000000000000000000000000000001',
-        [
-          {
-            name: '720p',
-            videoWidth: 1280,
-            videoHeight: 720,
-            videoBitrate: 2500,
-            audioBitrate: 128000,
-            hls: true,
-            mp4: true,
-            flv: false,
-            ts: false,
-            hlsEncryptType: 0,
-            mp4EncryptType: 0,
-            flvEncryptType: 0,
-            tsEncryptType: 0,
-            defaultVideo: 1,
-          },
-        ],
-        0,
-        id,
-        60_000,
-      )
-    : [];
+  const streams = done ? renditionsFor('e0000000000000000000000000000001', [{ ...RENDITION_720P }], 0, id, 60_000) : [];
   return newVideoRecord({
     id,
     fileName: `${title}.mp4`,
