@@ -8,7 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Codes } from '../../api/errorCodes';
 import type { ActionOutcome } from '../actions/context';
 import { PlatformFault } from './faults';
-import { PageCache, type Answer, type ChunkedAnswer } from '../store/answerCache';
+import { joinedAnswer, type Answer, type ChunkedAnswer } from '../store/answerCache';
 
 export interface Envelope {
   code: number;
@@ -40,22 +40,15 @@ export function success(outcome: ActionOutcome): Envelope {
   return envelope;
 }
 
-/**
- * Joined pages of every platform in this process (a page is its records' own buffers, so accounts never share
- * one): 8 MiB, so that the platform with 10,000 channels and 100,000 videos stays under 250 MiB (with 16 MiB it
- * measured 254 MiB after the bench's cases); a walk through more pages than that is joined per answer.
- */
-const pages = new PageCache(8 * 1024 * 1024);
-
 /** No headers besides the page's own (most answers): its raw headers are written as they are. */
 const NO_EXTRA: Readonly<Record<string, string>> = {};
 
 /**
- * The envelope's body and headers, ready to write. Page answers carry ready JSON of unchanged records
- * (answerCache.ts), joined once per page with its headers: one buffer written, as a bare server writes it.
+ * The envelope's body and headers, ready to write: one buffer, as a bare server writes it. (The list reads, whose
+ * results are ready JSON of unchanged records, keep their joined answers in store/readAnswers.ts.)
  */
 export function readyAnswer(envelope: Envelope): Answer {
-  return pages.answer(envelope);
+  return joinedAnswer(envelope);
 }
 
 /** Writes a ready answer as a bare server does: raw headers, one buffer. */

@@ -87,7 +87,7 @@ async function answerByHandler(
     write(res, 200, readyAnswer(success(outcome)));
     return;
   }
-  // Joined for itself and kept when there is room (the page cache keeps the other actions' pages), else as chunks.
+  // Joined for itself and kept when there is room, else written as its chunks.
   const { key, stamp } = keeping;
   const answer = keeping.answers.answer(key, stamp, context.view.origin, success(outcome), storeStamp(store));
   if ('chunks' in answer) writeChunks(res, 200, answer);

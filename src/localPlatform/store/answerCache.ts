@@ -2,9 +2,9 @@
  * List answers made of records already serialised. A stored record is never changed in place (a
  * write puts a new object), so a record object and a key naming everything else its answer reads
  * (the address it is reached at, the user id, versions of the collections it refers to) fix its JSON:
- * each record's JSON is made once, as UTF-8 bytes (a fragment), and a page is joined from its fragments
- * once and written as one buffer while it is asked again (PageCache): nothing of it is stringified or
- * encoded again. Each cache is bounded in bytes.
+ * each record's JSON is made once, as UTF-8 bytes (a fragment), and a page is the envelope's edges around
+ * its fragments: nothing of it is stringified or encoded again. The list reads keep a page's whole answer,
+ * joined once (readAnswers.ts). Each cache is bounded in bytes.
  */
 
 /** A JSON list of ready fragments (each `,` and a record's JSON, see AnswerCache): written as it is. */
@@ -105,20 +105,15 @@ export interface Answer {
   headers: readonly string[];
 }
 
-interface Page extends Answer, Swept {
-  head: Buffer;
-  fragments: readonly Buffer[];
-  tail: Buffer;
-}
-
 const JSON_TYPE = 'application/json;charset=UTF-8';
 
 function answerOf(body: Buffer): Answer {
   return { body, headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(body.length)] };
 }
 
-/** The envelope's JSON joined into one buffer of its own, with its headers (no page cache). */
+/** The envelope's JSON in one buffer of its own, with its headers. */
 export function joinedAnswer(envelope: { result: unknown }): Answer {
+  if (!(envelope.result instanceof JsonList)) return answerOf(Buffer.from(JSON.stringify(envelope)));
   return answerOf(Buffer.concat(envelopeChunks(envelope)));
 }
 
@@ -137,54 +132,6 @@ export function chunkedAnswer(chunks: readonly Buffer[]): ChunkedAnswer {
   return { chunks, bytes, headers: ['Content-Type', JSON_TYPE, 'Content-Length', String(bytes)] };
 }
 
-/**
- * Pages joined into one buffer, kept while they are asked again. Measured with autocannon on a 64 KB channel
- * page (issue 29): written as its 17 fragments corked, the server spent about twice the CPU of a bare server
- * writing one ready buffer of the same bytes, most of it in the socket's writev; a buffer joined per answer
- * costs the collector instead. A page is found by its first fragment (or its head when empty) and served only
- * while its head, every fragment (the very same buffers: a changed record, origin or version has new bytes)
- * and its tail are the same ones, so it can never be stale. Bounded in bytes.
- *
- * A full cache takes no new page until a sweep: after as many pages refused as it holds, the pages not asked
- * since the last sweep go (stale ones among them: a changed record's page is never asked by its old buffers
- * again). Dropping the oldest instead made a walk through a little more pages than fit (500 queryVideo pages of
- * 17.5 KB in 8 MiB) miss on every page, joining and dropping one per answer; now the pages that fit stay served.
- */
-export class PageCache {
-  private readonly pages: SweptCache<Buffer, Page>;
-
-  constructor(maxBytes: number) {
-    this.pages = new SweptCache(maxBytes);
-  }
-
-  /** Bytes held now (for tests of the bound). */
-  get bytesHeld(): number {
-    return this.pages.bytesHeld;
-  }
-
-  /** The envelope's JSON as one buffer: the bytes JSON.stringify would make. */
-  bytes(envelope: { result: unknown }): Buffer {
-    return this.answer(envelope).body;
-  }
-
-  /** The envelope's JSON as one buffer, with its Content-Type and Content-Length. */
-  answer(envelope: { result: unknown }): Answer {
-    const { result } = envelope;
-    if (!(result instanceof JsonList)) return answerOf(Buffer.from(JSON.stringify(envelope)));
-    const [head, tail] = edgesOf(envelope);
-    const { fragments } = result;
-    const key = fragments.length > 0 ? fragments[0] : head;
-    const page = this.pages.get(key);
-    if (page && page.head === head && page.tail === tail && sameBuffers(page.fragments, fragments)) {
-      page.asked = true;
-      return page;
-    }
-    const joined = joinedAnswer(envelope);
-    this.pages.keep(key, { head, fragments, tail, asked: false, bytes: joined.body.length, ...joined });
-    return joined;
-  }
-}
-
 /** An entry of a SweptCache: its size, and whether it was asked again since the last sweep. */
 export interface Swept {
   readonly bytes: number;
@@ -192,10 +139,11 @@ export interface Swept {
 }
 
 /**
- * Entries bounded in bytes, none over a quarter of the bound, kept by the sweep PageCache describes: a full cache
- * takes nothing new until as many entries were refused as it holds, then drops those not asked since the last
- * sweep (their owners set `asked` on each use), so a walk through a few more entries than fit keeps serving
- * those that do. The pages (above) and the list reads' whole answers (readAnswers.ts).
+ * Entries bounded in bytes, none over a quarter of the bound. A full cache takes nothing new until as many
+ * entries were refused as it holds, then drops those not asked since the last sweep (their owners set `asked` on
+ * each use), so a walk through a few more entries than fit keeps serving those that do: dropping the oldest for
+ * each new one made a walk through 500 queryVideo pages of 17.5 KB, a little more than fit, miss on every page.
+ * The list reads' whole answers (readAnswers.ts).
  */
 export class SweptCache<K, V extends Swept> {
   private readonly entries = new Map<K, V>();
@@ -258,12 +206,6 @@ export class SweptCache<K, V extends Swept> {
     }
     return this.size + bytes <= this.maxBytes;
   }
-}
-
-function sameBuffers(a: readonly Buffer[], b: readonly Buffer[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
 }
 
 interface Entry {

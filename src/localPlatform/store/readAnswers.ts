@@ -52,7 +52,7 @@ export function answerKey(names: readonly string[], values: readonly string[], h
 }
 
 export class ReadAnswers {
-  /** Bounded and swept as the page cache is. */
+  /** Bounded in bytes and swept (SweptCache, answerCache.ts). */
   private readonly kept: SweptCache<string, Kept>;
   /** The store's stamp the kept answers were made at. */
   private stamp = -1;
@@ -142,8 +142,7 @@ const READ_ANSWERS = Symbol('read answers');
 /**
  * 12 MiB per account: a walk through 500 pages of 15 videos (platform.bench's and pages.bench's, 8.7 MiB with their
  * keys) is kept whole; with 8 MiB about 470 of them were, and 8% of the walk's asks were made again. A kept
- * answer's body is joined for it alone (PageCache, answer.ts, no longer holds the list reads' pages), so the same
- * bytes are not held by both. RSS with 10,000 channels and 100,000 videos (PLATFORM_RSS_ONLY, after a GC, each
+ * answer's body is joined for it alone (nothing else keeps joined pages), so the same bytes are not held twice. RSS with 10,000 channels and 100,000 videos (PLATFORM_RSS_ONLY, after a GC, each
  * read once then again): 224-233 MiB both times, where 8 MiB with every miss joined measured 224 then 245.
  */
 export const READ_ANSWER_BYTES = 12 * 1024 * 1024;

@@ -4,7 +4,7 @@ import { cp, readdir, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { PlatformClient } from '../../../src/api/client';
 import { accountDir } from '../../../src/localPlatform/accounts';
-import { AnswerCache, JsonList, PageCache, envelopeChunks } from '../../../src/localPlatform/store/answerCache';
+import { AnswerCache, JsonList, envelopeChunks, joinedAnswer } from '../../../src/localPlatform/store/answerCache';
 import { newId } from '../../../src/localPlatform/store/ids';
 import { newVideoRecord } from '../../../src/localPlatform/store/records';
 import { AccountStore, Tx } from '../../../src/localPlatform/store/store';
@@ -32,107 +32,34 @@ describe('local platform: answer cache', () => {
     assert.equal(new JsonList([fragment(1), fragment('x')]).text, '[1,"x"]');
   });
 
-  it('joins a page once and serves it again only while its head, fragments and tail are the same buffers', () => {
-    const pages = new PageCache(1000);
+  it('joins a page into one buffer with the bytes JSON.stringify makes, and its Content-Length', () => {
     const a = fragment({ id: 'a' });
     const b = fragment({ id: 'b' });
-    const page = (
-      fragments: Buffer[],
-      count: number,
-    ): { result: JsonList; count: number } & Record<string, unknown> => ({
+    const page = (fragments: Buffer[], count: number) => ({
       code: 0,
       message: 'success',
       result: new JsonList(fragments),
       success: true,
       count,
     });
-    const first = pages.bytes(page([a, b], 2));
-    assert.equal(
-      first.toString(),
-      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":2}',
-    );
-    assert.equal(pages.bytes(page([a, b], 2)), first, 'the same page again: the joined buffer itself');
-    // A record written anew has new bytes (a new buffer), even with the same text: never the old page.
-    const renamed = fragment({ id: 'b', name: 'renamed' });
-    assert.equal(
-      pages.bytes(page([a, renamed], 2)).toString(),
-      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b","name":"renamed"}],"success":true,"count":2}',
-    );
-    assert.notEqual(
-      pages.bytes(page([a, fragment({ id: 'b' })], 2)),
-      first,
-      'equal text in a new buffer is a new page',
-    );
-    assert.equal(
-      pages.bytes(page([a, b], 3)).toString(),
-      '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":3}',
-      'another count (the tail) is another page',
-    );
-    assert.equal(
-      pages.bytes(page([a], 2)).toString(),
-      '{"code":0,"message":"success","result":[{"id":"a"}],"success":true,"count":2}',
-    );
-    assert.equal(
-      pages.bytes(page([], 0)).toString(),
-      '{"code":0,"message":"success","result":[],"success":true,"count":0}',
-    );
+    const cases: Array<[{ result: unknown }, string]> = [
+      [page([a, b], 2), '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":2}'],
+      [page([a, b], 3), '{"code":0,"message":"success","result":[{"id":"a"},{"id":"b"}],"success":true,"count":3}'],
+      [page([a], 2), '{"code":0,"message":"success","result":[{"id":"a"}],"success":true,"count":2}'],
+      [page([], 0), '{"code":0,"message":"success","result":[],"success":true,"count":0}'],
+    ];
     const plain = { code: 10001, message: 'no "result":[] here', result: null, success: false };
-    assert.equal(pages.bytes(plain).toString(), JSON.stringify(plain));
-  });
-
-  it('keeps at most its size of joined pages', () => {
-    const pages = new PageCache(1000);
-    for (let i = 0; i < 100; i++) {
-      const fragments = [fragment({ i, pad: 'x'.repeat(100) })];
-      const envelope = { code: 0, message: 'success', result: new JsonList(fragments), success: true };
-      pages.bytes(envelope);
-      assert.ok(pages.bytesHeld <= 1000, `${pages.bytesHeld} bytes held`);
+    cases.push([plain, JSON.stringify(plain)]);
+    for (const [envelope, text] of cases) {
+      const answer = joinedAnswer(envelope);
+      assert.equal(answer.body.toString(), text);
+      assert.deepEqual(answer.headers, [
+        'Content-Type',
+        'application/json;charset=UTF-8',
+        'Content-Length',
+        String(Buffer.byteLength(text)),
+      ]);
     }
-    assert.ok(pages.bytesHeld > 0);
-  });
-
-  it('keeps serving the pages that fit while a walk goes through more pages than fit', () => {
-    const pages = new PageCache(1000);
-    const walk = Array.from({ length: 12 }, (_, i) => [fragment({ i, pad: 'x'.repeat(30) })]);
-    const envelope = (fragments: Buffer[]) => ({
-      code: 0,
-      message: 'success',
-      result: new JsonList(fragments),
-      success: true,
-    });
-    const size = pages.bytes(envelope(walk[0])).length;
-    assert.ok(size * 12 > 1000 && size * 9 < 1000, `a page of ${size} bytes: 12 do not fit, 9 do`);
-    let previous = walk.map((fragments) => pages.bytes(envelope(fragments)));
-    let served = 0;
-    for (let round = 0; round < 5; round++) {
-      const now = walk.map((fragments) => pages.bytes(envelope(fragments)));
-      served += now.filter((body, i) => body === previous[i]).length;
-      previous = now;
-    }
-    // Dropping the oldest page for each new one served none of them again.
-    assert.ok(served >= 5 * 8, `${served} of ${5 * 12} answers were the kept page`);
-    assert.ok(pages.bytesHeld <= 1000);
-  });
-
-  it('lets new pages in once the pages it holds are no longer asked', () => {
-    const pages = new PageCache(1000);
-    const envelope = (fragments: Buffer[]) => ({
-      code: 0,
-      message: 'success',
-      result: new JsonList(fragments),
-      success: true,
-    });
-    const page = (i: number) => [fragment({ i, pad: 'x'.repeat(40) })];
-    const old = Array.from({ length: 12 }, (_, i) => page(i));
-    for (const fragments of old) pages.bytes(envelope(fragments));
-    // Another set of pages asked again and again (the old ones never again): they come to be the ones served.
-    const fresh = Array.from({ length: 6 }, (_, i) => page(100 + i));
-    let last: Buffer[] = [];
-    for (let round = 0; round < 10; round++) last = fresh.map((fragments) => pages.bytes(envelope(fragments)));
-    assert.deepEqual(
-      fresh.map((fragments, i) => pages.bytes(envelope(fragments)) === last[i]),
-      fresh.map(() => true),
-    );
   });
 
   it('makes the chunks of an envelope: head, each fragment as it is, tail', () => {
