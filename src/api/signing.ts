@@ -137,11 +137,6 @@ export function signParams(params: SignableParams, secretKey: string, order?: re
   return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey, order)), 'hex');
 }
 
-/** The same HMAC as bytes (the local platform compares them in constant time, no hex decoded per request). */
-export function signatureBytes(params: SignableParams, secretKey: string): Buffer {
-  return hash('sha256', outerBlock(secretKey, stringToSign(params, secretKey)), 'buffer');
-}
-
 /**
  * The same HMAC, of parameters given as two lists (each name once, `values[i]` the value of `names[i]`), its 32
  * bytes written into `into`: the local platform's one buffer (a digest as a new Buffer per request costs more
