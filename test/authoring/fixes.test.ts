@@ -404,6 +404,38 @@ describe('authoring quick fixes', () => {
     assert.match(fixed.slice(0, select.offset), /"timeShiftDuration": "$/);
   });
 
+  it('marks and fixes each of many problems in its own template (more than are placed by scanning)', () => {
+    // 40 templates, each AES with the MP4 format: 40 problems, past the lookups placed by scanning the text.
+    const doc = EXAMPLES.templategroup() as Json;
+    const template = (doc.transcodeTemplates as Json[])[1];
+    doc.transcodeTemplates = Array.from({ length: 40 }, (_, i) => ({
+      ...template,
+      name: `r${i}`,
+      videoBitrate: 500 + i,
+      format: 1,
+      encryptType: 6,
+      defaultVideo: i === 0 ? 1 : 0,
+    }));
+    const text = textOf(doc);
+    const problems = problemsOf('templategroup', text).filter((p) => p.code === 'templategroup.aesNotHls');
+    assert.equal(problems.length, 40);
+    // The n-th problem marks the n-th template's encryptType value.
+    const keys = [...text.matchAll(/"encryptType": 6/g)].map((m) => m.index + '"encryptType": '.length);
+    assert.deepEqual(
+      problems.map((p) => p.range.offset),
+      keys,
+    );
+    for (const pick of [0, 17, 39]) {
+      const fixed = JSON.parse(applyFix(text, problems[pick]!)) as Json;
+      const formats = (fixed.transcodeTemplates as Json[]).map((t) => t.format as number);
+      assert.deepEqual(
+        formats,
+        formats.map((_, i) => (i === pick ? 0 : 1)),
+        `the fix of problem ${pick} changes its own template's format only`,
+      );
+    }
+  });
+
   it('applyTextEdits refuses overlapping edits', () => {
     assert.throws(
       () =>
