@@ -179,7 +179,8 @@ function madeFix(
   const added = new JsonDocument(draft.text);
   const value = added.locateValue(select);
   if (!value) return { edits };
-  return { edits, select: value.type === 'string' ? { offset: value.offset + 1, length: value.length - 2 } : value };
+  const { type, offset, length } = value;
+  return { edits, select: type === 'string' ? { offset: offset + 1, length: length - 2 } : { offset, length } };
 }
 
 /** Successive edits on a text copy, each computed on the result of the previous one. */
